@@ -1,0 +1,32 @@
+import { randomBytes } from "node:crypto";
+import type { SecretBox } from "@/lib/crypto/secret-box";
+import type { Executor } from "@/lib/db/client";
+import { apiKeys } from "@/lib/db/schema";
+
+export type CreatedApiKey = { id: number; key: string; secret: string; label: string; createdAt: Date };
+
+/** The associated data that binds a sealed secret to its key (see SecretBox). */
+export const apiSecretContext = (key: string) => `api_key:${key}`;
+
+/**
+ * Creates a key pair for a merchant. The secret is returned here once and stored only sealed
+ * under the master key; nothing can show it again, so a lost secret means a new key.
+ */
+export async function createApiKey(
+  db: Executor,
+  box: SecretBox,
+  input: { merchantId: number; label?: string },
+): Promise<CreatedApiKey> {
+  const key = `pk_${randomBytes(18).toString("base64url")}`;
+  const secret = `sk_${randomBytes(32).toString("base64url")}`;
+  const [row] = await db
+    .insert(apiKeys)
+    .values({
+      merchantId: input.merchantId,
+      key,
+      secretSealed: box.seal(secret, apiSecretContext(key)),
+      label: input.label?.trim() || "API key",
+    })
+    .returning({ id: apiKeys.id, createdAt: apiKeys.createdAt, label: apiKeys.label });
+  return { id: row!.id, key, secret, label: row!.label, createdAt: row!.createdAt };
+}

@@ -1,0 +1,27 @@
+import { desc, eq } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { apiKeys } from "@/lib/db/schema";
+
+export type ApiKeySummary = {
+  id: number;
+  key: string;
+  label: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+};
+
+export async function listApiKeys(db: Db, merchantId: number): Promise<ApiKeySummary[]> {
+  return db
+    .select({
+      id: apiKeys.id,
+      key: apiKeys.key,
+      label: apiKeys.label,
+      createdAt: apiKeys.createdAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+      revokedAt: apiKeys.revokedAt,
+    })
+    .from(apiKeys)
+    .where(eq(apiKeys.merchantId, merchantId))
+    .orderBy(desc(apiKeys.id));
+}

@@ -1,0 +1,28 @@
+import type { z } from "zod";
+
+/**
+ * One endpoint of the merchant API, described once: the route handler parses with `request`, and
+ * the OpenAPI document (lib/openapi/document.ts) is generated from the same objects.
+ */
+export type Endpoint<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> = {
+  method: "GET" | "POST";
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** false only for /ping; everything else needs the signature headers. */
+  isSigned: boolean;
+  request?: Req;
+  response: Res;
+  successStatus: 200 | 201;
+  /** The success body is `response` itself, not wrapped in `{ "data": ... }` (transactions/info). */
+  isUnwrapped?: boolean;
+  /** Plain-text success body (ping). */
+  isText?: boolean;
+};
+
+export function defineEndpoint<Req extends z.ZodType, Res extends z.ZodType>(
+  endpoint: Endpoint<Req, Res>,
+): Endpoint<Req, Res> {
+  return endpoint;
+}

@@ -1,0 +1,57 @@
+import { KassaError } from "@/lib/errors";
+import { JsonSyntaxError, type JsonValue, parseJson } from "@/lib/json";
+import { currentRequestContext } from "./request-context";
+
+const tooLarge = (limit: number) =>
+  new KassaError("payload_too_large", `Request body is larger than ${Math.floor(limit / 1024)} KiB.`);
+
+/**
+ * The exact bytes the client sent. The custom server buffers /api/v2 bodies (with the cap) before
+ * Next sees the request, because Next drops GET bodies; outside it, the stream is read here under
+ * the same cap.
+ */
+export async function readRawBody(request: Request, limit: number): Promise<Uint8Array> {
+  const context = currentRequestContext();
+  if (context?.bodyTooLarge) throw tooLarge(limit);
+  if (context?.rawBody) return context.rawBody;
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > limit) throw tooLarge(limit);
+  if (!request.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+const badFormat = () => new KassaError("bad_content_format", "Bad content format");
+
+/** Parses a body as a JSON object; an empty body counts as `{}`. */
+export function parseJsonObject(raw: Uint8Array): Record<string, JsonValue> {
+  let text: string;
+  try {
+    text = decoder.decode(raw);
+  } catch {
+    throw badFormat();
+  }
+  if (text.trim() === "") return {};
+  let value: JsonValue;
+  try {
+    value = parseJson(text);
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) throw badFormat();
+    throw error;
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) throw badFormat();
+  return value;
+}

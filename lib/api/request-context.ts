@@ -1,0 +1,22 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
+/**
+ * Per-request facts the custom server knows before Next.js does: the raw body bytes (buffered
+ * with a size cap, including the body of GET /transactions/info, which the App Router drops) and
+ * the request id. Kept on globalThis so the server (loaded by tsx) and the route handlers
+ * (bundled by Next) share one store.
+ */
+export type RequestContext = { requestId: string; rawBody?: Buffer; bodyTooLarge?: boolean };
+
+const KEY = Symbol.for("kassa.requestContext");
+type Slot = { [KEY]?: AsyncLocalStorage<RequestContext> };
+
+export function requestContextStorage(): AsyncLocalStorage<RequestContext> {
+  const slot = globalThis as Slot;
+  slot[KEY] ??= new AsyncLocalStorage<RequestContext>();
+  return slot[KEY];
+}
+
+export function currentRequestContext(): RequestContext | undefined {
+  return requestContextStorage().getStore();
+}

@@ -1,0 +1,65 @@
+import type { z } from "zod";
+import { findActiveKey, touchApiKey } from "@/lib/api-keys/find-active-key";
+import { type Db, getDb } from "@/lib/db/client";
+import { fieldError, KassaError } from "@/lib/errors";
+import { getConfig, getSecretBox } from "@/lib/runtime";
+import { toFieldErrors } from "@/lib/schemas/messages";
+import type { Endpoint } from "./endpoint";
+import { parseJsonObject, readRawBody } from "./read-body";
+import { errorResponse, json } from "./respond";
+import { isValidSignature } from "./signature";
+
+export type SignedContext<Body> = {
+  merchantId: number;
+  apiKeyId: number;
+  body: Body;
+  db: Db;
+  request: Request;
+};
+
+/**
+ * The one wrapper for merchant API routes: body under the size cap, X-Processing-Key and
+ * X-Processing-Signature (HMAC-SHA512 of the exact bytes, constant time), JSON, the endpoint's zod
+ * schema, then the handler, whose result is sent as `{ "data": ... }` with the endpoint's status.
+ * Every failure becomes the documented 4xx; anything unexpected is a logged, generic 500.
+ */
+export function withMerchantSignature<Req extends z.ZodType, Res extends z.ZodType>(
+  endpoint: Endpoint<Req, Res>,
+  handler: (context: SignedContext<z.output<Req>>) => Promise<z.input<Res>>,
+): (request: Request) => Promise<Response> {
+  return async (request) => {
+    try {
+      const config = getConfig();
+      const raw = await readRawBody(request, config.bodyLimitBytes);
+
+      const key = request.headers.get("x-processing-key");
+      if (!key) throw new KassaError("required_header_key", "Required header X-Processing-Key is missing");
+      const signature = request.headers.get("x-processing-signature");
+      if (!signature) {
+        throw new KassaError(
+          "required_header_signature",
+          "Required header X-Processing-Signature is missing",
+        );
+      }
+      const db = getDb();
+      const apiKey = await findActiveKey(db, getSecretBox(), key);
+      if (!apiKey) throw new KassaError("bad_header_key", "Bad header X-Processing-Key");
+      if (!isValidSignature(raw, apiKey.secret, signature)) {
+        throw new KassaError("bad_header_signature", "Bad header X-Processing-Signature");
+      }
+      touchApiKey(db, apiKey.id).catch((error) => console.error("[api] could not record key use:", error));
+
+      const object = parseJsonObject(raw);
+      let body: z.output<Req> = object as z.output<Req>;
+      if (endpoint.request) {
+        const parsed = endpoint.request.safeParse(object);
+        if (!parsed.success) throw fieldError(toFieldErrors(parsed.error));
+        body = parsed.data;
+      }
+      const result = await handler({ merchantId: apiKey.merchantId, apiKeyId: apiKey.id, body, db, request });
+      return json(endpoint.isUnwrapped ? result : { data: result }, endpoint.successStatus);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}

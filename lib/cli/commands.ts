@@ -1,0 +1,117 @@
+import { z } from "zod";
+import { createApiKey } from "@/lib/api-keys/create-api-key";
+import { listApiKeys } from "@/lib/api-keys/list-api-keys";
+import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
+import type { SecretBox } from "@/lib/crypto/secret-box";
+import { findCurrency } from "@/lib/currencies/registry";
+import type { Db } from "@/lib/db/client";
+import { fieldError } from "@/lib/errors";
+import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
+import { createMerchant } from "@/lib/merchants/create-merchant";
+import { AmountFormatError, formatAmount, parsePositiveAmount } from "@/lib/money";
+import { createMerchantInput } from "@/lib/schemas/merchant";
+import { toFieldErrors } from "@/lib/schemas/messages";
+
+/**
+ * The ops CLI's commands (DESIGN.md section 8), as data. `cli/index.ts` runs them directly against
+ * PostgreSQL or an idle embedded database; a running embedded server runs them for the CLI
+ * (lib/server/cli-bridge.ts), since only one process may open the embedded database.
+ */
+const merchantId = z.coerce.number().int().positive();
+
+export const cliCommand = z.discriminatedUnion("name", [
+  z.object({ name: z.literal("merchants.create"), args: createMerchantInput }),
+  z.object({
+    name: z.literal("sandbox.credit"),
+    args: z.object({ merchant: merchantId, currency: z.string().trim().toUpperCase(), amount: z.string() }),
+  }),
+  z.object({
+    name: z.literal("api-keys.create"),
+    args: z.object({ merchant: merchantId, label: z.string().max(100).optional() }),
+  }),
+  z.object({ name: z.literal("api-keys.list"), args: z.object({ merchant: merchantId }) }),
+  z.object({
+    name: z.literal("api-keys.revoke"),
+    args: z.object({ merchant: merchantId, key: z.string().min(1) }),
+  }),
+]);
+export type CliCommand = z.infer<typeof cliCommand>;
+
+export type CliEnvironment = { db: Db; box: SecretBox; isSandbox: boolean };
+
+export async function runCliCommand(input: unknown, env: CliEnvironment): Promise<Record<string, unknown>> {
+  const parsed = cliCommand.safeParse(input);
+  if (!parsed.success) {
+    const fields = Object.entries(toFieldErrors(parsed.error)).map(([field, message]) => [
+      field.replace(/^args\./, ""),
+      message,
+    ]);
+    throw fieldError(Object.fromEntries(fields));
+  }
+  const command = parsed.data;
+  switch (command.name) {
+    case "merchants.create": {
+      const created = await createMerchant(env.db, env.box, command.args);
+      return {
+        merchant_id: created.merchantId,
+        name: created.name,
+        email: created.email,
+        api_key: created.apiKey.key,
+        api_secret: created.apiKey.secret,
+      };
+    }
+    case "sandbox.credit": {
+      const currency = findCurrency(command.args.currency);
+      if (!currency) throw fieldError({ currency: `Unknown currency ${command.args.currency}.` });
+      let amount: bigint;
+      try {
+        amount = parsePositiveAmount(command.args.amount, currency.precision);
+      } catch (error) {
+        if (error instanceof AmountFormatError) throw fieldError({ amount: `The amount ${error.message}.` });
+        throw error;
+      }
+      const result = await creditSandboxBalance(env.db, {
+        merchantId: command.args.merchant,
+        currency: currency.code,
+        amount,
+        isSandbox: env.isSandbox,
+      });
+      return {
+        merchant_id: command.args.merchant,
+        currency: currency.code,
+        amount: formatAmount(amount),
+        balance: formatAmount(result.balance),
+        journal_id: result.journalId,
+      };
+    }
+    case "api-keys.create": {
+      const key = await createApiKey(env.db, env.box, {
+        merchantId: command.args.merchant,
+        label: command.args.label,
+      });
+      return {
+        merchant_id: command.args.merchant,
+        api_key: key.key,
+        api_secret: key.secret,
+        label: key.label,
+      };
+    }
+    case "api-keys.list": {
+      const keys = await listApiKeys(env.db, command.args.merchant);
+      return {
+        merchant_id: command.args.merchant,
+        keys: keys.map((k) => ({
+          api_key: k.key,
+          label: k.label,
+          created_at: k.createdAt.toISOString(),
+          last_used_at: k.lastUsedAt?.toISOString() ?? null,
+          revoked_at: k.revokedAt?.toISOString() ?? null,
+        })),
+      };
+    }
+    case "api-keys.revoke": {
+      await revokeApiKey(env.db, { merchantId: command.args.merchant, key: command.args.key });
+      return { merchant_id: command.args.merchant, api_key: command.args.key, revoked: true };
+    }
+  }
+}

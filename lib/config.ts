@@ -1,0 +1,70 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The environment, parsed once. Every setting Kassa reads lives here, so a typo in a deployment
+ * fails at start-up with a message instead of at the first request that needs it.
+ */
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  KASSA_DATA_DIR: z.string().min(1).default(".data"),
+  KASSA_MASTER_KEY: z.string().optional(),
+  KASSA_MODE: z.enum(["sandbox", "production"]).default("sandbox"),
+  KASSA_PUBLIC_URL: z.url().optional(),
+  KASSA_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024)
+    .default(64 * 1024),
+  KASSA_DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  KASSA_SEED_DEMO: z
+    .enum(["0", "1", "true", "false"])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === "1" || v === "true")),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  masterKey: string | undefined;
+  mode: "sandbox" | "production";
+  isSandbox: boolean;
+  publicUrl: string | undefined;
+  bodyLimitBytes: number;
+  poolSize: number;
+  seedDemo: boolean;
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.KASSA_DATA_DIR),
+    masterKey: e.KASSA_MASTER_KEY,
+    mode: e.KASSA_MODE,
+    isSandbox: e.KASSA_MODE === "sandbox",
+    publicUrl: e.KASSA_PUBLIC_URL,
+    bodyLimitBytes: e.KASSA_BODY_LIMIT_BYTES,
+    poolSize: e.KASSA_DB_POOL_SIZE,
+    // The demo merchant is a sandbox convenience: seeded by default only there.
+    seedDemo: e.KASSA_SEED_DEMO ?? e.KASSA_MODE === "sandbox",
+  };
+}

@@ -1,0 +1,99 @@
+import type { PGlite } from "@electric-sql/pglite";
+import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import type { Pool } from "pg";
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Anything that runs queries: the database or an open transaction. */
+export type Executor = Db | Tx;
+
+export type Driver = { kind: "pglite"; client: PGlite } | { kind: "pg"; pool: Pool };
+
+export type DatabaseHandle = {
+  driver: Driver;
+  db: Db;
+  close: () => Promise<void>;
+};
+
+export type OpenOptions =
+  | { kind: "pglite"; dataDir?: string } // no dataDir: in memory (tests)
+  | { kind: "pg"; url: string; poolSize?: number };
+
+export function wrapDriver(driver: Driver): Db {
+  if (driver.kind === "pglite") return drizzlePglite(driver.client, { schema }) as unknown as Db;
+  return drizzlePg(driver.pool, { schema }) as unknown as Db;
+}
+
+export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
+  let driver: Driver;
+  if (options.kind === "pglite") {
+    const { PGlite } = await import("@electric-sql/pglite");
+    const client = options.dataDir ? await PGlite.create(options.dataDir) : await PGlite.create();
+    driver = { kind: "pglite", client };
+  } else {
+    const { default: pg } = await import("pg");
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      // Bounded waits: no request may hold a connection, or the event loop, indefinitely.
+      statement_timeout: 15_000,
+      idle_in_transaction_session_timeout: 30_000,
+      connectionTimeoutMillis: 10_000,
+    });
+    pool.on("error", (error) => console.error("[db] idle client error:", error.message));
+    driver = { kind: "pg", pool };
+  }
+  const db = wrapDriver(driver);
+  let closed = false;
+  return {
+    driver,
+    db,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      if (driver.kind === "pglite") await driver.client.close();
+      else await driver.pool.end();
+    },
+  };
+}
+
+/**
+ * The process-wide handle lives on globalThis: the custom server (loaded by tsx) opens it, and the
+ * route handlers (bundled by Next) find it there. Each module copy wraps the one driver in its own
+ * Drizzle instance, so no Drizzle object crosses between the two module graphs.
+ */
+const GLOBAL_KEY = Symbol.for("kassa.database");
+type GlobalSlot = { [GLOBAL_KEY]?: DatabaseHandle };
+let cached: { driver: Driver; db: Db } | undefined;
+
+export function registerDatabase(handle: DatabaseHandle): void {
+  (globalThis as GlobalSlot)[GLOBAL_KEY] = handle;
+  cached = undefined;
+}
+
+export function unregisterDatabase(): void {
+  delete (globalThis as GlobalSlot)[GLOBAL_KEY];
+  cached = undefined;
+}
+
+export function getDb(): Db {
+  const handle = (globalThis as GlobalSlot)[GLOBAL_KEY];
+  if (!handle) throw new Error("the database is not open (start Kassa through server.ts)");
+  if (cached?.driver !== handle.driver) cached = { driver: handle.driver, db: wrapDriver(handle.driver) };
+  return cached.db;
+}
+
+export function getDriverKind(): Driver["kind"] | undefined {
+  return (globalThis as GlobalSlot)[GLOBAL_KEY]?.driver.kind;
+}
+
+/** Runs raw SQL and returns its rows; both drivers answer `{ rows }`. */
+export async function queryRows<T>(db: Executor, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}

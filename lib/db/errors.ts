@@ -1,0 +1,40 @@
+/** PostgreSQL error codes Kassa reacts to (both drivers report them on the error or its cause). */
+export const PG = {
+  uniqueViolation: "23505",
+  checkViolation: "23514",
+  serializationFailure: "40001",
+  deadlockDetected: "40P01",
+} as const;
+
+export function pgErrorCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+export function pgConstraint(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const constraint = (current as { constraint?: unknown }).constraint;
+    if (typeof constraint === "string") return constraint;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  if (pgErrorCode(error) !== PG.uniqueViolation) return false;
+  return constraint === undefined || pgConstraint(error) === constraint || messageNames(error, constraint);
+}
+
+/** PGlite does not always fill `constraint`; its message names it. */
+function messageNames(error: unknown, constraint: string): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const message = (current as { message?: unknown }).message;
+    if (typeof message === "string" && message.includes(`"${constraint}"`)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -1,0 +1,55 @@
+/**
+ * The one error type of the engine and the API. Each code has one HTTP status and a reason for
+ * existing; the wire shapes (DESIGN.md section 8) are produced in lib/api/respond.ts.
+ */
+export const ERROR_CODES = {
+  /** One or more fields failed validation; `fields` maps dotted field names to messages. */
+  validation_failed: 400,
+  /** The body is not a JSON object. */
+  bad_content_format: 400,
+  /** X-Processing-Key header missing. */
+  required_header_key: 403,
+  /** X-Processing-Key does not name an active key (unknown and revoked look the same). */
+  bad_header_key: 403,
+  /** X-Processing-Signature header missing. */
+  required_header_signature: 403,
+  /** The signature does not match the bytes received. */
+  bad_header_signature: 403,
+  /** No such object for this caller; another merchant's objects look exactly like missing ones. */
+  not_found: 404,
+  /** The path exists but not with this method. */
+  method_not_allowed: 405,
+  /** The request body is over the size cap. */
+  payload_too_large: 413,
+  /** Too many requests; the response carries Retry-After. */
+  rate_limited: 429,
+  /** A bug or an outage on our side; details go to the log with the request id, never to the client. */
+  internal_error: 500,
+  /** The database is unreachable or shutting down; safe to retry. */
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export class KassaError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly fields?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = "KassaError";
+    this.status = ERROR_CODES[code];
+  }
+}
+
+/** A validation failure on named fields, in the public API's `{ "errors": { field: message } }` shape. */
+export function fieldError(fields: Record<string, string>): KassaError {
+  return new KassaError("validation_failed", "The given data was invalid.", fields);
+}
+
+export function notFound(what = "Not found"): KassaError {
+  return new KassaError("not_found", what);
+}

@@ -1,0 +1,41 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { merchants } from "@/lib/db/schema";
+import { inTransaction } from "@/lib/db/transaction";
+import { KassaError, notFound } from "@/lib/errors";
+import { merchantBalance, platformAccount } from "./accounts";
+import { listBalances } from "./list-balances";
+import { postJournal } from "./post-journal";
+
+/**
+ * Sandbox only: adds funds to a merchant balance from the sandbox faucet, as a balanced journal
+ * like any other movement, so the ledger still sums to zero.
+ */
+export async function creditSandboxBalance(
+  db: Db,
+  input: { merchantId: number; currency: string; amount: bigint; isSandbox: boolean; memo?: string },
+): Promise<{ journalId: number; balance: bigint }> {
+  if (!input.isSandbox) throw new KassaError("not_found", "Sandbox credits exist only in sandbox mode.");
+  if (input.amount <= 0n)
+    throw new KassaError("validation_failed", "amount must be positive", {
+      amount: "The amount must be greater than zero.",
+    });
+  return inTransaction(db, async (tx) => {
+    const [merchant] = await tx
+      .select({ id: merchants.id })
+      .from(merchants)
+      .where(eq(merchants.id, input.merchantId));
+    if (!merchant) throw notFound("No such merchant.");
+    const { journalId } = await postJournal(tx, {
+      merchantId: input.merchantId,
+      kind: "sandbox_credit",
+      memo: input.memo ?? "Sandbox credit",
+      entries: [
+        { account: merchantBalance(input.merchantId, input.currency), amount: input.amount },
+        { account: platformAccount("platform:sandbox_faucet", input.currency), amount: -input.amount },
+      ],
+    });
+    const balance = (await listBalances(tx, input.merchantId)).find((b) => b.currency === input.currency);
+    return { journalId, balance: balance?.balance ?? 0n };
+  });
+}

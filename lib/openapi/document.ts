@@ -1,0 +1,141 @@
+import { z } from "zod";
+import type { Endpoint } from "@/lib/api/endpoint";
+import { ENDPOINTS } from "./endpoints";
+
+type JsonSchema = Record<string, unknown>;
+
+const validationError = {
+  type: "object",
+  properties: {
+    errors: {
+      type: "object",
+      additionalProperties: { type: "string" },
+      description: "Field name (nested fields dotted, e.g. sender_data.first_name) to message.",
+    },
+  },
+  required: ["errors"],
+  example: { errors: { foreign_id: "The foreign id has already been taken." } },
+};
+
+const codedError = (codes: string[]) => ({
+  type: "object",
+  properties: { error: { type: "string" }, code: { type: "string", enum: codes } },
+  required: ["error", "code"],
+});
+
+/**
+ * Converts a zod schema to JSON Schema 2020-12 (what OpenAPI 3.1 uses), hoisting named schemas
+ * (`.meta({ id })`) into components so they are described once.
+ */
+function toSchema(
+  schema: z.ZodType,
+  io: "input" | "output",
+  components: Record<string, JsonSchema>,
+): JsonSchema {
+  const generated = z.toJSONSchema(schema, {
+    target: "draft-2020-12",
+    io,
+    unrepresentable: "any",
+  }) as JsonSchema;
+  const { $schema: _ignored, $defs, ...rest } = generated;
+  const rewrite = (value: JsonSchema) =>
+    JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
+  for (const [name, definition] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) {
+    components[name] = rewrite(definition);
+  }
+  return rewrite(rest);
+}
+
+function operation(endpoint: Endpoint, components: Record<string, JsonSchema>) {
+  const success = endpoint.isText
+    ? { "text/plain": { schema: { type: "string", const: "OK" } } }
+    : {
+        "application/json": {
+          schema: endpoint.isUnwrapped
+            ? toSchema(endpoint.response, "input", components)
+            : {
+                type: "object",
+                properties: { data: toSchema(endpoint.response, "input", components) },
+                required: ["data"],
+              },
+        },
+      };
+  const responses: Record<string, unknown> = {
+    [endpoint.successStatus]: { description: "Success", content: success },
+  };
+  if (endpoint.isSigned) {
+    responses["400"] = {
+      description: "Validation failed, or the body is not a JSON object (`bad_content_format`).",
+      content: {
+        "application/json": { schema: { oneOf: [validationError, codedError(["bad_content_format"])] } },
+      },
+    };
+    responses["403"] = {
+      description: "Missing or bad authentication headers.",
+      content: {
+        "application/json": {
+          schema: codedError([
+            "required_header_key",
+            "bad_header_key",
+            "required_header_signature",
+            "bad_header_signature",
+          ]),
+        },
+      },
+    };
+    responses["413"] = {
+      description: "The body is larger than the cap (64 KiB by default).",
+      content: { "application/json": { schema: codedError(["payload_too_large"]) } },
+    };
+  }
+  return {
+    operationId: endpoint.path.replace(/^\//, "").replace(/[^a-zA-Z0-9]+/g, "_"),
+    summary: endpoint.summary,
+    description: endpoint.description,
+    tags: [endpoint.tag],
+    security: endpoint.isSigned ? [{ processingKey: [], processingSignature: [] }] : [],
+    ...(endpoint.request && {
+      requestBody: {
+        required: false,
+        content: { "application/json": { schema: toSchema(endpoint.request, "input", components) } },
+      },
+    }),
+    responses,
+  };
+}
+
+export function buildOpenApiDocument(serverUrl = "/api/v2") {
+  const components: Record<string, JsonSchema> = {};
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const endpoint of ENDPOINTS) {
+    paths[endpoint.path] ??= {};
+    paths[endpoint.path]![endpoint.method.toLowerCase()] = operation(endpoint, components);
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Kassa merchant API",
+      version: "2",
+      description:
+        "Wire-compatible with the public crypto processing API v2: point an existing client at this base URL. " +
+        "Every request except /ping is signed: `X-Processing-Key` carries the API key and " +
+        "`X-Processing-Signature` the hex HMAC-SHA512 of the exact request body bytes, keyed with the API secret " +
+        "(an empty body is signed as the empty string). Amounts are accepted as JSON numbers or decimal strings " +
+        "and returned as strings with exactly 8 fraction digits.",
+    },
+    servers: [{ url: serverUrl }],
+    paths,
+    components: {
+      schemas: components,
+      securitySchemes: {
+        processingKey: { type: "apiKey", in: "header", name: "X-Processing-Key" },
+        processingSignature: {
+          type: "apiKey",
+          in: "header",
+          name: "X-Processing-Signature",
+          description: "hex(HMAC-SHA512(secret, raw request body))",
+        },
+      },
+    },
+  };
+}

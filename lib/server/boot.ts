@@ -1,0 +1,42 @@
+import path from "node:path";
+import type { Config } from "@/lib/config";
+import type { SecretBox } from "@/lib/crypto/secret-box";
+import { verifyMasterKey } from "@/lib/crypto/verify-master-key";
+import { syncCurrencies } from "@/lib/currencies/sync-currencies";
+import { type DatabaseHandle, openDatabase } from "@/lib/db/client";
+import { acquireDataDirLock, type DataDirLock, type LockInfo } from "@/lib/db/data-dir-lock";
+import { runMigrations } from "@/lib/db/migrate";
+import { getSecretBox } from "@/lib/runtime";
+
+export type Booted = { handle: DatabaseHandle; box: SecretBox; lock?: DataDirLock };
+
+export const embeddedDatabaseDir = (config: Config) => path.join(config.dataDir, "pgdata");
+
+/**
+ * Opens the database the configuration names, ready to use: on the embedded database the
+ * data-directory lock is taken first; migrations are applied, the currency registry written, and
+ * the master key checked against the database.
+ */
+export async function bootDatabase(config: Config, role: LockInfo["role"]): Promise<Booted> {
+  const lock = config.databaseUrl ? undefined : acquireDataDirLock(config.dataDir, role);
+  try {
+    const box = getSecretBox();
+    const handle = await openDatabase(
+      config.databaseUrl
+        ? { kind: "pg", url: config.databaseUrl, poolSize: config.poolSize }
+        : { kind: "pglite", dataDir: embeddedDatabaseDir(config) },
+    );
+    try {
+      await runMigrations(handle);
+      await syncCurrencies(handle.db);
+      await verifyMasterKey(handle.db, box);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+    return { handle, box, lock };
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+}
