@@ -24,7 +24,7 @@ const USAGE = `usage:
   cli api-keys list --merchant <id> [--json]
   cli api-keys revoke --merchant <id> --key <api key> [--json]`;
 
-const KNOWN_COMMANDS = new Set(cliCommand.options.map((option) => option.shape.name.value));
+const KNOWN_COMMANDS = new Set<string>(cliCommand.options.map((option) => option.shape.name.value));
 
 type Output =
   | { ok: true; result: Record<string, unknown> }
