@@ -1,0 +1,103 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  type AmountFormatError,
+  divide,
+  formatAmount,
+  formatPercent,
+  multiply,
+  parseDecimal,
+  parsePositiveAmount,
+  percentOf,
+  roundToPrecision,
+  UNIT,
+} from "@/lib/money";
+
+const units = fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n });
+
+describe("money", () => {
+  it("formats minor units with exactly 8 fraction digits", () => {
+    expect(formatAmount(1_250_000_000n)).toBe("12.50000000");
+    expect(formatAmount(1n)).toBe("0.00000001");
+    expect(formatAmount(0n)).toBe("0.00000000");
+    expect(formatAmount(-5n)).toBe("-0.00000005");
+  });
+
+  it("round-trips every amount through its wire form", () => {
+    fc.assert(fc.property(units, (value) => parseDecimal(formatAmount(value)) === value));
+  });
+
+  it("parses JSON numbers and strings to the same units, exactly", () => {
+    expect(parsePositiveAmount(12.5)).toBe(1_250_000_000n);
+    expect(parsePositiveAmount("12.5")).toBe(1_250_000_000n);
+    expect(parsePositiveAmount("0.00000001")).toBe(1n);
+    // 0.1 + 0.2 style float error must never appear: the decimal text is what counts.
+    expect(parsePositiveAmount(0.3)).toBe(30_000_000n);
+    expect(parsePositiveAmount("12345678901234.12345678")).toBe(1_234_567_890_123_412_345_678n);
+  });
+
+  it("rejects exponent forms, signs, zero, NaN and excess precision", () => {
+    const reason = (input: unknown, precision?: number) => {
+      try {
+        parsePositiveAmount(input, precision);
+        return "accepted";
+      } catch (error) {
+        return (error as AmountFormatError).reason;
+      }
+    };
+    expect(reason("1e-7")).toBe("exponent");
+    expect(reason(1e21)).toBe("exponent");
+    expect(reason("-1")).toBe("negative");
+    expect(reason("0")).toBe("zero");
+    expect(reason("0.000000000")).toBe("zero");
+    expect(reason(Number.NaN)).toBe("format");
+    expect(reason("1.123456789")).toBe("precision");
+    expect(reason("1.001", 2)).toBe("precision");
+    expect(reason("1.100", 2)).toBe("accepted");
+    expect(reason(" 1.5")).toBe("accepted");
+    expect(reason("1,5")).toBe("format");
+    expect(reason("0x10")).toBe("format");
+    expect(reason({})).toBe("format");
+    expect(reason("9".repeat(30))).toBe("too_large");
+  });
+
+  it("rounds in the requested direction only, never silently", () => {
+    expect(divide(7n, 2n, "down")).toBe(3n);
+    expect(divide(7n, 2n, "up")).toBe(4n);
+    expect(divide(-7n, 2n, "down")).toBe(-4n);
+    expect(divide(-7n, 2n, "up")).toBe(-3n);
+    fc.assert(
+      fc.property(units, fc.bigInt({ min: 1n, max: 10n ** 12n }), (a, b) => {
+        const down = divide(a, b, "down");
+        const up = divide(a, b, "up");
+        // down <= a/b <= up, and they differ by at most one unit
+        return down * b <= a && up * b >= a && up - down <= 1n;
+      }),
+    );
+  });
+
+  it("multiplies an amount by a rate with one explicit rounding", () => {
+    const amount = parseDecimal("0.12345678");
+    const rate = parseDecimal("43210.98765432");
+    const exact = amount * rate; // scale 10^16
+    const down = multiply(amount, rate, "down");
+    expect(down * UNIT <= exact && exact < (down + 1n) * UNIT).toBe(true);
+    expect(multiply(amount, rate, "up") - down).toBe(1n);
+  });
+
+  it("applies percentages held as parts per million", () => {
+    expect(percentOf(parseDecimal("100"), 5_000, "up")).toBe(parseDecimal("0.5"));
+    expect(percentOf(3n, 5_000, "up")).toBe(1n);
+    expect(percentOf(3n, 5_000, "down")).toBe(0n);
+    expect(formatPercent(9_900)).toBe("0.99");
+    expect(formatPercent(0)).toBe("0");
+    expect(formatPercent(10_000)).toBe("1");
+    expect(formatPercent(12_345)).toBe("1.2345");
+  });
+
+  it("rounds to a currency's precision", () => {
+    expect(roundToPrecision(parseDecimal("1.239"), 2, "down")).toBe(parseDecimal("1.23"));
+    expect(roundToPrecision(parseDecimal("1.231"), 2, "up")).toBe(parseDecimal("1.24"));
+    expect(roundToPrecision(parseDecimal("1.23"), 2, "up")).toBe(parseDecimal("1.23"));
+  });
+});
