@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import { SiteHeader } from "@/components/ui/site-header";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 
@@ -59,7 +60,7 @@ function FieldTable({ schema }: { schema: Schema }) {
   }
   if (rows.size === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">No parameters.</p>;
   return (
-    <div className="overflow-x-auto">
+    <ScrollRegion label="Request fields">
       <table className="w-full text-left text-sm">
         <thead>
           <tr className="border-b border-slate-200 dark:border-slate-800">
@@ -92,7 +93,7 @@ function FieldTable({ schema }: { schema: Schema }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 
@@ -128,9 +129,11 @@ export default function ApiReferencePage() {
             changes the bytes and the signature no longer matches. A request without a body is signed over the
             empty string.
           </p>
-          <pre className="mt-3 overflow-x-auto rounded bg-slate-900 p-4 text-sm text-slate-100">
-            <code>{SIGNING_SAMPLE}</code>
-          </pre>
+          <ScrollRegion label="Signing example in JavaScript" className="mt-3 rounded bg-slate-900">
+            <pre className="p-4 text-sm text-slate-100">
+              <code>{SIGNING_SAMPLE}</code>
+            </pre>
+          </ScrollRegion>
           <h3 className="mt-6 text-lg font-semibold">Errors</h3>
           <ul className="mt-2 list-disc space-y-1 pl-6 text-slate-700 dark:text-slate-300">
             <li>

@@ -1,0 +1,59 @@
+import os from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+/**
+ * Two projects (as dub does): `api` drives the merchant API with signed requests and no browser;
+ * `ui` drives Debian's Chromium. Both run against the production build served by server.ts on a
+ * fresh embedded database, the way `npm start` runs Kassa.
+ */
+const port = Number(process.env.KASSA_E2E_PORT ?? 3199);
+export const e2eDataDir = path.join(os.tmpdir(), `kassa-e2e-${port}`);
+export const baseURL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: "./e2e",
+  outputDir: "./test-results",
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  forbidOnly: true,
+  reporter: [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
+  use: { baseURL, trace: "retain-on-failure" },
+  webServer: {
+    command: `rm -rf ${e2eDataDir} && node --import tsx server.ts`,
+    url: `${baseURL}/api/v2/ping`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "pipe",
+    env: {
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      KASSA_DATA_DIR: e2eDataDir,
+      KASSA_MODE: "sandbox",
+    },
+  },
+  projects: [
+    { name: "api", testDir: "./e2e/api" },
+    {
+      name: "ui",
+      testDir: "./e2e/ui",
+      use: {
+        browserName: "chromium",
+        launchOptions: {
+          executablePath: process.env.KASSA_CHROMIUM ?? "/usr/bin/chromium",
+          args: [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+          ],
+        },
+      },
+    },
+  ],
+});
