@@ -18,7 +18,11 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   forbidOnly: true,
-  reporter: [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
+  reporter: [
+    ["list"],
+    ["html", { open: "never", outputFolder: "playwright-report" }],
+    ...(process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["json"] as ["json"]] : []),
+  ],
   use: { baseURL, trace: "retain-on-failure" },
   webServer: {
     command: `rm -rf ${e2eDataDir} && node --import tsx server.ts`,

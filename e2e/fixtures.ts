@@ -76,6 +76,7 @@ export function signedClient(request: APIRequestContext, merchant: Merchant): Si
 
 /** Each test gets its own merchant and a client signing as it: tests never share state. */
 export const test = base.extend<{ merchant: Merchant; client: SignedClient }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern
   merchant: async ({}, use) => {
     await use(await createMerchant());
   },
