@@ -1,0 +1,146 @@
+import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { ripemd160 } from "@noble/hashes/legacy.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import { base58, base58xrp, bech32, bech32m, createBase58check } from "@scure/base";
+import type { AddressFormat } from "@/lib/currencies/registry";
+import { decodeCashAddr, encodeCashAddr } from "./cashaddr";
+
+/**
+ * Mainnet address formats of each network Kassa supports: encoding deposit addresses from public
+ * keys, and validating withdrawal destinations with each format's real checksum (base58check,
+ * bech32/bech32m, CashAddr, EIP-55). The sandbox chain uses the same formats, so validation is the
+ * same in sandbox and production.
+ */
+const base58check = createBase58check(sha256);
+const hash160 = (data: Uint8Array) => ripemd160(sha256(data));
+const doubleSha256 = (data: Uint8Array) => sha256(sha256(data));
+
+function rippleCheckEncode(payload: Uint8Array): string {
+  return base58xrp.encode(Uint8Array.from([...payload, ...doubleSha256(payload).slice(0, 4)]));
+}
+
+function rippleCheckDecode(text: string): Uint8Array | null {
+  try {
+    const raw = base58xrp.decode(text);
+    const payload = raw.slice(0, -4);
+    const checksum = doubleSha256(payload).slice(0, 4);
+    return raw.slice(-4).every((byte, i) => byte === checksum[i]) ? payload : null;
+  } catch {
+    return null;
+  }
+}
+
+function base58checkDecode(text: string): Uint8Array | null {
+  try {
+    return base58check.decode(text);
+  } catch {
+    return null;
+  }
+}
+
+function ethereumAddressBytes(compressedPublicKey: Uint8Array): Uint8Array {
+  const uncompressed = secp256k1.Point.fromBytes(compressedPublicKey).toBytes(false);
+  return keccak_256(uncompressed.slice(1)).slice(-20);
+}
+
+/** EIP-55 mixed-case checksum encoding of a 20-byte address. */
+export function toChecksumAddress(bytes: Uint8Array): string {
+  const hex = Buffer.from(bytes).toString("hex");
+  const hash = Buffer.from(keccak_256(new TextEncoder().encode(hex))).toString("hex");
+  let out = "0x";
+  for (let i = 0; i < hex.length; i++)
+    out += Number.parseInt(hash[i]!, 16) >= 8 ? hex[i]!.toUpperCase() : hex[i];
+  return out;
+}
+
+export function encodeAddress(format: AddressFormat, compressedPublicKey: Uint8Array): string {
+  switch (format) {
+    case "bitcoin":
+      return bech32.encode("bc", [0, ...bech32.toWords(hash160(compressedPublicKey))]);
+    case "litecoin":
+      return bech32.encode("ltc", [0, ...bech32.toWords(hash160(compressedPublicKey))]);
+    case "bitcoincash":
+      return encodeCashAddr("bitcoincash", "p2pkh", hash160(compressedPublicKey));
+    case "dogecoin":
+      return base58check.encode(Uint8Array.from([0x1e, ...hash160(compressedPublicKey)]));
+    case "ethereum":
+      return toChecksumAddress(ethereumAddressBytes(compressedPublicKey));
+    case "tron":
+      return base58check.encode(Uint8Array.from([0x41, ...ethereumAddressBytes(compressedPublicKey)]));
+    case "ripple":
+      return rippleCheckEncode(Uint8Array.from([0x00, ...hash160(compressedPublicKey)]));
+  }
+}
+
+/** A segwit address of the given human-readable part: v0 with 20 or 32 bytes (bech32), v1+ (bech32m). */
+function isSegwit(text: string, hrp: string): boolean {
+  const lowered = text.toLowerCase();
+  if (text !== lowered && text !== text.toUpperCase()) return false;
+  if (!lowered.startsWith(`${hrp}1`)) return false;
+  for (const codec of [bech32, bech32m]) {
+    try {
+      const { prefix, words } = codec.decode(lowered as `${string}1${string}`, 90);
+      if (prefix !== hrp || words.length === 0) continue;
+      const version = words[0]!;
+      const program = codec.fromWords(words.slice(1));
+      if (version === 0 && codec === bech32 && (program.length === 20 || program.length === 32)) return true;
+      if (version >= 1 && version <= 16 && codec === bech32m && program.length >= 2 && program.length <= 40)
+        return true;
+    } catch {
+      // try the other encoding
+    }
+  }
+  return false;
+}
+
+function isBase58Versioned(text: string, versions: number[], length = 21): boolean {
+  const payload = base58checkDecode(text);
+  return payload !== null && payload.length === length && versions.includes(payload[0]!);
+}
+
+export type AddressCheck = { isValid: true } | { isValid: false; reason: string };
+
+const invalid = (reason: string): AddressCheck => ({ isValid: false, reason });
+const VALID: AddressCheck = { isValid: true };
+
+/** Checks a destination address for a network, checksums included. */
+export function checkAddress(format: AddressFormat, text: string): AddressCheck {
+  if (text !== text.trim() || text.length === 0 || text.length > 128)
+    return invalid("is not a valid address");
+  switch (format) {
+    case "bitcoin":
+      return isSegwit(text, "bc") || isBase58Versioned(text, [0x00, 0x05])
+        ? VALID
+        : invalid("is not a valid Bitcoin address");
+    case "litecoin":
+      return isSegwit(text, "ltc") || isBase58Versioned(text, [0x30, 0x32, 0x05])
+        ? VALID
+        : invalid("is not a valid Litecoin address");
+    case "bitcoincash":
+      return decodeCashAddr(text, "bitcoincash") || isBase58Versioned(text, [0x00, 0x05])
+        ? VALID
+        : invalid("is not a valid Bitcoin Cash address");
+    case "dogecoin":
+      return isBase58Versioned(text, [0x1e, 0x16]) ? VALID : invalid("is not a valid Dogecoin address");
+    case "ethereum": {
+      if (!/^0x[0-9a-fA-F]{40}$/.test(text)) return invalid("is not a valid Ethereum address");
+      const body = text.slice(2);
+      if (body === body.toLowerCase() || body === body.toUpperCase()) return VALID;
+      return toChecksumAddress(Buffer.from(body, "hex")) === text
+        ? VALID
+        : invalid("has a wrong EIP-55 checksum (check the capital letters)");
+    }
+    case "tron":
+      return isBase58Versioned(text, [0x41]) ? VALID : invalid("is not a valid Tron address");
+    case "ripple": {
+      if (text.startsWith("X"))
+        return invalid("is an X-address; send the classic r-address and the destination tag");
+      const payload = rippleCheckDecode(text);
+      return payload?.length === 21 && payload[0] === 0 ? VALID : invalid("is not a valid XRP address");
+    }
+  }
+}
+
+/** Exposed for tests that need malformed inputs of a realistic shape. */
+export const codecs = { base58, base58check, bech32 };

@@ -1,0 +1,45 @@
+import { HDKey } from "@scure/bip32";
+import type { AddressFormat } from "@/lib/currencies/registry";
+import { encodeAddress } from "./address-codec";
+
+/**
+ * Derivation paths per network: BIP84 (native segwit) for Bitcoin and Litecoin, BIP44 elsewhere,
+ * with each network's SLIP-44 coin type. Tokens share their network's addresses (USDT on Ethereum
+ * uses Ethereum addresses). Index i of the external chain is the i-th address handed out.
+ */
+export const ACCOUNT_PATHS: Record<AddressFormat, string> = {
+  bitcoin: "m/84'/0'/0'/0",
+  litecoin: "m/84'/2'/0'/0",
+  bitcoincash: "m/44'/145'/0'/0",
+  dogecoin: "m/44'/3'/0'/0",
+  ethereum: "m/44'/60'/0'/0",
+  tron: "m/44'/195'/0'/0",
+  ripple: "m/44'/144'/0'/0",
+};
+
+export type DerivedAddress = { address: string; path: string };
+
+const accountKeys = new WeakMap<Uint8Array, Map<AddressFormat, HDKey>>();
+
+/** The account-level key is cached per seed, so handing out an address derives two levels, not five. */
+function accountKey(seed: Uint8Array, format: AddressFormat): HDKey {
+  let byFormat = accountKeys.get(seed);
+  if (!byFormat) {
+    byFormat = new Map();
+    accountKeys.set(seed, byFormat);
+  }
+  let key = byFormat.get(format);
+  if (!key) {
+    key = HDKey.fromMasterSeed(seed).derive(ACCOUNT_PATHS[format]);
+    byFormat.set(format, key);
+  }
+  return key;
+}
+
+export function deriveAddress(seed: Uint8Array, format: AddressFormat, index: number): DerivedAddress {
+  if (!Number.isInteger(index) || index < 0 || index >= 2 ** 31)
+    throw new RangeError("address index out of range");
+  const child = accountKey(seed, format).deriveChild(index);
+  if (!child.publicKey) throw new Error("derivation produced no public key");
+  return { address: encodeAddress(format, child.publicKey), path: `${ACCOUNT_PATHS[format]}/${index}` };
+}
