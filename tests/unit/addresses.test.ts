@@ -77,7 +77,7 @@ describe("withdrawal address validation (real checksums)", () => {
     ["ripple", "rHsMGQEkVNJmpGWs8XUBoTBiAAbwxZN5v4", "a broken checksum"],
     ["ripple", "XVLhHMPHU98es4dbozjVtdWzVrDjtV8xvjGQTYPiAx6gwDC", "an X-address"],
     ["bitcoin", " bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu", "surrounding whitespace"],
-  ] as const)("refuses for %s: %s (%s)", (format, address) => {
+  ] as const)("refuses for %s: %s (%s)", (format, address, _why) => {
     expect(checkAddress(format, address).isValid).toBe(false);
   });
 });
