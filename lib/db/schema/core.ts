@@ -1,0 +1,86 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { createdAt, money } from "./columns";
+
+export const merchants = pgTable("merchants", {
+  id: bigserial("id", { mode: "number" }).primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull(),
+  callbackUrl: text("callback_url"),
+  createdAt: createdAt(),
+});
+
+/** A non-null reference to the owning merchant: every merchant-owned row carries one. */
+export const merchantRef = () =>
+  bigint("merchant_id", { mode: "number" })
+    .notNull()
+    .references(() => merchants.id);
+
+export const users = pgTable(
+  "users",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    merchantId: merchantRef(),
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("users_email_key").on(sql`lower(${t.email})`),
+    index("users_merchant_idx").on(t.merchantId),
+  ],
+);
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    merchantId: merchantRef(),
+    key: text("key").notNull(),
+    /** AES-256-GCM under the master key, bound to `key` as associated data. */
+    secretSealed: text("secret_sealed").notNull(),
+    label: text("label").notNull().default("API key"),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("api_keys_key_key").on(t.key), index("api_keys_merchant_idx").on(t.merchantId)],
+);
+
+/** The currency registry, written from lib/currencies/registry.ts on every start. */
+export const currencies = pgTable("currencies", {
+  code: text("code").primaryKey(),
+  id: integer("id").notNull().unique(),
+  kind: text("kind", { enum: ["crypto", "fiat"] }).notNull(),
+  name: text("name").notNull(),
+  precision: integer("precision").notNull(),
+  network: text("network"),
+  minimumAmount: money("minimum_amount").notNull(),
+  minimumWithdrawalAmount: money("minimum_withdrawal_amount").notNull(),
+  depositFeePpm: integer("deposit_fee_ppm").notNull(),
+  withdrawalFeePpm: integer("withdrawal_fee_ppm").notNull(),
+  networkFee: money("network_fee").notNull(),
+  confirmations: integer("confirmations").notNull(),
+  tagSupport: text("tag_support", { enum: ["none", "optional", "required"] }).notNull(),
+  addressFormat: text("address_format"),
+  isVisible: boolean("is_visible").notNull().default(true),
+});
+
+/** Small facts about this installation (for example the master key check value). */
+export const settings = pgTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,44 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { createdAt, money } from "./columns";
+import { currencies, merchantRef } from "./core";
+
+/**
+ * Every merchant-visible operation (invoice, deposit, withdrawal, withdrawal_exchange,
+ * withdrawal_instant, exchange) draws its id from this one sequence, and `foreign_id` is unique
+ * per merchant across all kinds (DESIGN.md section 6).
+ */
+export const transactions = pgTable(
+  "transactions",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    merchantId: merchantRef(),
+    type: text("type").notNull(),
+    status: text("status").notNull(),
+    foreignId: text("foreign_id"),
+    endUserReference: text("end_user_reference"),
+    currency: text("currency").references(() => currencies.code),
+    amount: money("amount"),
+    details: jsonb("details").notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("transactions_merchant_foreign_id_key")
+      .on(t.merchantId, t.foreignId)
+      .where(sql`${t.foreignId} is not null`),
+    index("transactions_merchant_created_idx").on(t.merchantId, t.id),
+  ],
+);
