@@ -1,19 +1,6 @@
-import { sql } from "drizzle-orm";
-import {
-  bigint,
-  bigserial,
-  boolean,
-  check,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-} from "drizzle-orm/pg-core";
-import { createdAt, money } from "./columns";
-import { merchantRef, merchants } from "./core";
+import { bigserial, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns";
+import { merchantRef } from "./core";
 
 /**
  * A merchant's customer as identified by `end_user_reference`. The first request that names a

@@ -1,17 +1,5 @@
 import { sql } from "drizzle-orm";
-import {
-  bigint,
-  bigserial,
-  boolean,
-  check,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-} from "drizzle-orm/pg-core";
+import { bigint, bigserial, check, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, money } from "./columns";
 import { currencies, merchants } from "./core";
 
