@@ -10,6 +10,7 @@ import { registerDatabase, unregisterDatabase } from "@/lib/db/client";
 import { DataDirLockedError } from "@/lib/db/data-dir-lock";
 import { getConfig } from "@/lib/runtime";
 import { seedDemoMerchant } from "@/lib/seed/seed-demo";
+import { startBackground } from "@/lib/server/background";
 import { bootDatabase } from "@/lib/server/boot";
 import { bufferBody } from "@/lib/server/buffer-body";
 import { CLI_BRIDGE_PATH, handleCliBridge } from "@/lib/server/cli-bridge";
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
   const { handle, box, lock } = await bootDatabase(config, "server");
   registerDatabase(handle);
   const demo = config.seedDemo ? await seedDemoMerchant(handle.db, box, config.dataDir) : undefined;
+  const background = config.runJobs ? startBackground(handle.db, config) : undefined;
 
   const app = next({ dev: isDev, dir: projectDir, hostname: "localhost", port: config.port });
   await app.prepare();
@@ -86,6 +88,9 @@ async function main(): Promise<void> {
     `  database: ${config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`}`,
   );
   console.log(`  API:      ${base}/api/v2   reference: ${base}/docs/api`);
+  console.log(
+    `  jobs:     ${background ? "running in this process" : "off (KASSA_JOBS=off): run `npm run worker`"}`,
+  );
   if (demo) {
     console.log("  Demo merchant (sandbox):");
     console.log(`    dashboard sign-in: ${demo.email} / ${demo.password}`);
@@ -105,6 +110,7 @@ async function main(): Promise<void> {
     force.unref();
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await background?.stop();
     unregisterDatabase();
     await handle.close();
     lock?.release();

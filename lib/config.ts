@@ -24,6 +24,16 @@ const EnvSchema = z.object({
     .max(1024 * 1024)
     .default(64 * 1024),
   KASSA_DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  KASSA_INVOICE_TIMER_SECONDS: z.coerce.number().int().min(5).max(86_400).default(900),
+  KASSA_SANDBOX_BLOCK_SECONDS: z.coerce.number().min(0).max(3600).default(5),
+  KASSA_EXCHANGE_SPREAD_PPM: z.coerce.number().int().min(0).max(100_000).default(5_000),
+  KASSA_JOBS: z.enum(["on", "off"]).default("on"),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  KASSA_MAIL_FROM: z.string().min(3).default("Kassa <no-reply@kassa.test>"),
   KASSA_SEED_DEMO: z
     .enum(["0", "1", "true", "false"])
     .optional()
@@ -42,6 +52,15 @@ export type Config = {
   bodyLimitBytes: number;
   poolSize: number;
   seedDemo: boolean;
+  /** How long a customer has to choose a currency, and then to pay, on an invoice with `timer: true`. */
+  invoiceTimerSeconds: number;
+  /** Sandbox chain: mine a block this often on every currency with unconfirmed payments; 0 turns it off. */
+  sandboxBlockSeconds: number;
+  spreadPpm: number;
+  /** Run background jobs in this process (turn off on app servers when a separate worker runs them). */
+  runJobs: boolean;
+  smtpUrl: string | undefined;
+  mailFrom: string;
 };
 
 export class ConfigError extends Error {}
@@ -66,5 +85,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     poolSize: e.KASSA_DB_POOL_SIZE,
     // The demo merchant is a sandbox convenience: seeded by default only there.
     seedDemo: e.KASSA_SEED_DEMO ?? e.KASSA_MODE === "sandbox",
+    invoiceTimerSeconds: e.KASSA_INVOICE_TIMER_SECONDS,
+    sandboxBlockSeconds: e.KASSA_SANDBOX_BLOCK_SECONDS,
+    spreadPpm: e.KASSA_EXCHANGE_SPREAD_PPM,
+    runJobs: e.KASSA_JOBS === "on",
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.KASSA_MAIL_FROM,
   };
 }

@@ -1,5 +1,7 @@
-import { KassaError } from "@/lib/errors";
+import type { z } from "zod";
+import { fieldError, KassaError } from "@/lib/errors";
 import { JsonSyntaxError, type JsonValue, parseJson } from "@/lib/json";
+import { toFieldErrors } from "@/lib/schemas/messages";
 import { currentRequestContext } from "./request-context";
 
 const tooLarge = (limit: number) =>
@@ -54,4 +56,25 @@ export function parseJsonObject(raw: Uint8Array): Record<string, JsonValue> {
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) throw badFormat();
   return value;
+}
+
+/** Parses a body object with an endpoint's schema; failures are field errors in the public API's shape. */
+export function validate<Req extends z.ZodType>(
+  endpoint: { request?: Req },
+  object: Record<string, JsonValue>,
+): z.output<Req> {
+  if (!endpoint.request) return object as z.output<Req>;
+  const parsed = endpoint.request.safeParse(object);
+  if (!parsed.success) throw fieldError(toFieldErrors(parsed.error));
+  return parsed.data;
+}
+
+/** Route parameters as plain strings (Next.js hands them over as a promise). */
+export async function routeParams(
+  context: { params?: Promise<Record<string, string | string[]>> } | undefined,
+) {
+  const params = (await context?.params) ?? {};
+  return Object.fromEntries(
+    Object.entries(params).map(([key, value]) => [key, Array.isArray(value) ? value.join("/") : value]),
+  );
 }

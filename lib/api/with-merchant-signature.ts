@@ -1,11 +1,10 @@
 import type { z } from "zod";
 import { findActiveKey, touchApiKey } from "@/lib/api-keys/find-active-key";
 import { type Db, getDb } from "@/lib/db/client";
-import { fieldError, KassaError } from "@/lib/errors";
+import { KassaError } from "@/lib/errors";
 import { getConfig, getSecretBox } from "@/lib/runtime";
-import { toFieldErrors } from "@/lib/schemas/messages";
 import type { Endpoint } from "./endpoint";
-import { parseJsonObject, readRawBody } from "./read-body";
+import { parseJsonObject, readRawBody, routeParams, validate } from "./read-body";
 import { errorResponse, json } from "./respond";
 import { isValidSignature } from "./signature";
 
@@ -15,7 +14,12 @@ export type SignedContext<Body> = {
   body: Body;
   db: Db;
   request: Request;
+  /** Path parameters of the route (for example `foreign_id`). */
+  params: Record<string, string>;
 };
+
+/** What Next.js passes a route handler besides the request. */
+export type RouteContext = { params: Promise<Record<string, string | string[]>> };
 
 /**
  * The one wrapper for merchant API routes: body under the size cap, X-Processing-Key and
@@ -26,8 +30,8 @@ export type SignedContext<Body> = {
 export function withMerchantSignature<Req extends z.ZodType, Res extends z.ZodType>(
   endpoint: Endpoint<Req, Res>,
   handler: (context: SignedContext<z.output<Req>>) => Promise<z.input<Res>>,
-): (request: Request) => Promise<Response> {
-  return async (request) => {
+): (request: Request, context: RouteContext) => Promise<Response> {
+  return async (request, context) => {
     try {
       const config = getConfig();
       const raw = await readRawBody(request, config.bodyLimitBytes);
@@ -50,13 +54,16 @@ export function withMerchantSignature<Req extends z.ZodType, Res extends z.ZodTy
       touchApiKey(db, apiKey.id).catch((error) => console.error("[api] could not record key use:", error));
 
       const object = parseJsonObject(raw);
-      let body: z.output<Req> = object as z.output<Req>;
-      if (endpoint.request) {
-        const parsed = endpoint.request.safeParse(object);
-        if (!parsed.success) throw fieldError(toFieldErrors(parsed.error));
-        body = parsed.data;
-      }
-      const result = await handler({ merchantId: apiKey.merchantId, apiKeyId: apiKey.id, body, db, request });
+      const body = validate(endpoint, object);
+      const params = await routeParams(context);
+      const result = await handler({
+        merchantId: apiKey.merchantId,
+        apiKeyId: apiKey.id,
+        body,
+        db,
+        request,
+        params,
+      });
       return json(endpoint.isUnwrapped ? result : { data: result }, endpoint.successStatus);
     } catch (error) {
       return errorResponse(error);

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { queryRows, type Tx } from "@/lib/db/client";
-import { journals, ledgerEntries } from "@/lib/db/schema";
+import { amountSql, journals, ledgerEntries } from "@/lib/db/schema";
 import { formatAmount } from "@/lib/money";
 import { type AccountRef, accountKey, ensureAccount } from "./accounts";
 
@@ -51,18 +51,16 @@ export async function postJournal(tx: Tx, input: JournalInput): Promise<{ journa
   const ordered = [...byAccount.values()].sort((a, b) => a.id! - b.id!);
   for (const item of ordered) {
     if (item.amount === 0n) continue;
-    const delta = formatAmount(item.amount);
+    const delta = amountSql(item.amount);
     if (item.ref.merchantId !== null && item.amount < 0n) {
       const updated = await queryRows<{ id: number }>(
         tx,
-        sql`update ledger_accounts set balance = balance + ${delta}::numeric
-            where id = ${item.id} and balance + ${delta}::numeric >= 0 returning id`,
+        sql`update ledger_accounts set balance = balance + ${delta}
+            where id = ${item.id} and balance + ${delta} >= 0 returning id`,
       );
       if (updated.length === 0) throw new InsufficientFundsError(item.ref.currency, -item.amount);
     } else {
-      await tx.execute(
-        sql`update ledger_accounts set balance = balance + ${delta}::numeric where id = ${item.id}`,
-      );
+      await tx.execute(sql`update ledger_accounts set balance = balance + ${delta} where id = ${item.id}`);
     }
   }
 

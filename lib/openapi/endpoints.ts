@@ -1,5 +1,17 @@
 import type { Endpoint } from "@/lib/api/endpoint";
+import { takeAddressEndpoint } from "@/lib/schemas/addresses";
+import { cancelInvoiceEndpoint, createInvoiceEndpoint } from "@/lib/schemas/invoices";
 import { accountsListEndpoint, currenciesListEndpoint, pingEndpoint } from "@/lib/schemas/platform";
+import { sandboxBlocksEndpoint, sandboxPaymentEndpoint } from "@/lib/schemas/sandbox";
 
 /** Every endpoint of /api/v2, in the order the reference lists them. Each new endpoint adds itself here. */
-export const ENDPOINTS: Endpoint[] = [pingEndpoint, currenciesListEndpoint, accountsListEndpoint];
+export const ENDPOINTS: Endpoint[] = [
+  pingEndpoint,
+  currenciesListEndpoint,
+  accountsListEndpoint,
+  createInvoiceEndpoint,
+  cancelInvoiceEndpoint,
+  takeAddressEndpoint,
+  sandboxPaymentEndpoint,
+  sandboxBlocksEndpoint,
+];

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { loadHdSeed } from "@/lib/chain/hd-seed";
 import type { Config } from "@/lib/config";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { verifyMasterKey } from "@/lib/crypto/verify-master-key";
@@ -6,6 +7,7 @@ import { syncCurrencies } from "@/lib/currencies/sync-currencies";
 import { type DatabaseHandle, openDatabase } from "@/lib/db/client";
 import { acquireDataDirLock, type DataDirLock, type LockInfo } from "@/lib/db/data-dir-lock";
 import { runMigrations } from "@/lib/db/migrate";
+import { seedRates } from "@/lib/rates/rates";
 import { getSecretBox } from "@/lib/runtime";
 
 export type Booted = { handle: DatabaseHandle; box: SecretBox; lock?: DataDirLock };
@@ -29,7 +31,9 @@ export async function bootDatabase(config: Config, role: LockInfo["role"]): Prom
     try {
       await runMigrations(handle);
       await syncCurrencies(handle.db);
+      await seedRates(handle.db);
       await verifyMasterKey(handle.db, box);
+      await loadHdSeed(handle.db, box);
     } catch (error) {
       await handle.close();
       throw error;

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { customType, timestamp } from "drizzle-orm/pg-core";
 import { formatAmount, parseDecimal } from "@/lib/money";
 
@@ -16,3 +17,9 @@ export const money = customType<{ data: bigint; driverData: string }>({
 
 export const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 export const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+
+/**
+ * An amount as a SQL parameter. Always use this in raw SQL: a bare bigint parameter would be sent as
+ * its minor units ("166989" for 0.00166989), a factor of 10^8 off.
+ */
+export const amountSql = (value: bigint) => sql`${formatAmount(value)}::numeric`;

@@ -1,0 +1,28 @@
+import { takeAddress } from "@/lib/addresses/take-address";
+import { hdSeed } from "@/lib/api/runtime-values";
+import { withMerchantSignature } from "@/lib/api/with-merchant-signature";
+import { takeAddressEndpoint } from "@/lib/schemas/addresses";
+import type { Sender } from "@/lib/schemas/common";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withMerchantSignature(takeAddressEndpoint, async ({ db, merchantId, body }) => {
+  const customer = body.end_user_reference
+    ? { endUserReference: body.end_user_reference, ...(body as unknown as Sender) }
+    : undefined;
+  const address = await takeAddress(db, await hdSeed(db), {
+    merchantId,
+    foreignId: body.foreign_id,
+    currency: body.currency,
+    convertTo: body.convert_to,
+    customer,
+  });
+  return {
+    id: address.id,
+    currency: address.currency,
+    convert_to: address.convertTo,
+    address: address.address,
+    tag: address.tag || null,
+    foreign_id: address.foreignId ?? body.foreign_id,
+  };
+});

@@ -1,0 +1,24 @@
+import { loadHdSeed } from "@/lib/chain/hd-seed";
+import type { Db } from "@/lib/db/client";
+import { KassaError } from "@/lib/errors";
+import type { InvoiceSettings } from "@/lib/invoices/create-invoice";
+import { getConfig, getSecretBox } from "@/lib/runtime";
+
+/** Where links to Kassa's pages point: KASSA_PUBLIC_URL, or the address the request came to. */
+export function baseUrlFor(request: Request): string {
+  return getConfig().publicUrl ?? new URL(request.url).origin;
+}
+
+export function invoiceSettings(): InvoiceSettings {
+  const config = getConfig();
+  return { timerSeconds: config.invoiceTimerSeconds, spreadPpm: config.spreadPpm };
+}
+
+export function hdSeed(db: Db): Promise<Uint8Array> {
+  return loadHdSeed(db, getSecretBox());
+}
+
+/** Sandbox endpoints do not exist in production mode: they answer like any unknown path. */
+export function assertSandbox(): void {
+  if (!getConfig().isSandbox) throw new KassaError("not_found", "Not found");
+}

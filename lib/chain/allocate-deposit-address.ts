@@ -1,0 +1,70 @@
+import { sql } from "drizzle-orm";
+import { getCurrency } from "@/lib/currencies/registry";
+import { queryRows, type Tx } from "@/lib/db/client";
+import { depositAddresses } from "@/lib/db/schema";
+import { deriveAddress } from "./derivation";
+
+export type DepositAddressRow = typeof depositAddresses.$inferSelect;
+
+/** Takes the next number from a counter; the row lock makes concurrent callers get distinct numbers. */
+async function nextNumber(tx: Tx, key: string, start = 0): Promise<number> {
+  const [row] = await queryRows<{ value: string | number }>(
+    tx,
+    sql`insert into address_counters (key, next_index) values (${key}, ${start + 1})
+        on conflict (key) do update set next_index = address_counters.next_index + 1
+        returning next_index - 1 as value`,
+  );
+  return Number(row!.value);
+}
+
+/**
+ * Hands out a deposit address that has never been handed out before: the next index of the
+ * network's derivation path (tokens share their network's counter, so an Ethereum address is never
+ * given twice, whether for ETH or for USDT). XRP deposits go to one address per installation and are
+ * told apart by a destination tag, also never reused: each XRP account costs a reserve on the ledger.
+ */
+export async function allocateDepositAddress(
+  tx: Tx,
+  seed: Uint8Array,
+  input: {
+    merchantId: number;
+    currency: string;
+    kind: "invoice" | "permanent";
+    invoiceId?: number;
+    foreignId?: string;
+    convertTo?: string;
+  },
+): Promise<DepositAddressRow> {
+  const currency = getCurrency(input.currency);
+  if (!currency.addressFormat || !currency.network)
+    throw new Error(`${currency.code} has no deposit addresses`);
+  let address: string;
+  let path: string;
+  let tag = "";
+  if (currency.addressFormat === "ripple") {
+    ({ address, path } = deriveAddress(seed, "ripple", 0));
+    tag = String(await nextNumber(tx, "tag:ripple", 100_000));
+  } else {
+    ({ address, path } = deriveAddress(
+      seed,
+      currency.addressFormat,
+      await nextNumber(tx, `path:${currency.network}`),
+    ));
+  }
+  const [row] = await tx
+    .insert(depositAddresses)
+    .values({
+      merchantId: input.merchantId,
+      currency: currency.code,
+      network: currency.network,
+      address,
+      tag,
+      derivationPath: path,
+      kind: input.kind,
+      invoiceId: input.invoiceId ?? null,
+      foreignId: input.foreignId ?? null,
+      convertTo: input.convertTo ?? null,
+    })
+    .returning();
+  return row!;
+}

@@ -1,0 +1,80 @@
+import { randomBytes } from "node:crypto";
+import { checkAddress } from "@/lib/chain/address-codec";
+import { getCurrency } from "@/lib/currencies/registry";
+import type { Db } from "@/lib/db/client";
+import { chainTransactions } from "@/lib/db/schema";
+import { inTransaction } from "@/lib/db/transaction";
+import { recordIncomingPayment } from "@/lib/deposits/record-incoming-payment";
+import { fieldError } from "@/lib/errors";
+import { roundToPrecision } from "@/lib/money";
+
+export type SandboxPayment = {
+  txid: string;
+  currency: string;
+  address: string;
+  tag: string | null;
+  amount: bigint;
+  confirmations: number;
+  /** Whether the address belongs to one of this installation's invoices or permanent addresses. */
+  isRecognized: boolean;
+};
+
+/** A network-looking transaction id: 64 hex digits (0x-prefixed on Ethereum). */
+function newTxid(network: string | null): string {
+  const hex = randomBytes(32).toString("hex");
+  return network === "ethereum" ? `0x${hex}` : hex;
+}
+
+/**
+ * Sandbox: a customer's wallet sends `amount` to `address`. The transaction enters the currency's
+ * mempool with 0 confirmations and is reported to the watcher exactly as a real chain adapter would.
+ */
+export async function sendSandboxPayment(
+  db: Db,
+  input: { currency: string; address: string; tag?: string; amount: bigint },
+): Promise<SandboxPayment> {
+  const currency = getCurrency(input.currency);
+  if (currency.kind !== "crypto" || !currency.addressFormat)
+    throw fieldError({ currency: "The currency must be a crypto currency." });
+  const check = checkAddress(currency.addressFormat, input.address);
+  if (!check.isValid) throw fieldError({ address: `The address ${check.reason}.` });
+  if (roundToPrecision(input.amount, currency.precision, "down") !== input.amount) {
+    throw fieldError({
+      amount: `The amount has more decimal places than ${currency.code} allows (${currency.precision}).`,
+    });
+  }
+  const tag = input.tag?.trim() ?? "";
+  if (tag && currency.tagSupport === "none")
+    throw fieldError({ tag: `${currency.code} payments do not carry a tag.` });
+
+  return inTransaction(db, async (tx) => {
+    const txid = newTxid(currency.network);
+    const [row] = await tx
+      .insert(chainTransactions)
+      .values({
+        currency: currency.code,
+        txid,
+        address: input.address,
+        tag,
+        amount: input.amount,
+        direction: "in",
+      })
+      .returning({ id: chainTransactions.id });
+    const recorded = await recordIncomingPayment(tx, {
+      chainTransactionId: row!.id,
+      currency: currency.code,
+      address: input.address,
+      tag,
+      amount: input.amount,
+    });
+    return {
+      txid,
+      currency: currency.code,
+      address: input.address,
+      tag: tag || null,
+      amount: input.amount,
+      confirmations: 0,
+      isRecognized: recorded !== null,
+    };
+  });
+}

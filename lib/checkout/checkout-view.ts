@@ -1,0 +1,130 @@
+import { sql } from "drizzle-orm";
+import { CURRENCIES, getCurrency } from "@/lib/currencies/registry";
+import { type Executor, queryRows } from "@/lib/db/client";
+import { KassaError } from "@/lib/errors";
+import type { InvoiceRecord } from "@/lib/invoices/load-invoice";
+import { priceInvoice } from "@/lib/invoices/price-invoice";
+import { secondsLeft } from "@/lib/invoices/to-invoice-response";
+import { formatAmount, parseDecimal } from "@/lib/money";
+import { TERMINAL_INVOICE_STATUSES } from "@/lib/transactions/statuses";
+import { paymentUri } from "./payment-uri";
+
+const seconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000) : null);
+
+/**
+ * The invoice as the customer sees it (GET /api/checkout/<token>): what to pay, where, by when,
+ * and what has arrived. Nothing about the merchant's customer records (no e-mail, no sender data,
+ * no foreign_id). Times come with the server's clock so the page counts down correctly on a device
+ * whose clock is wrong.
+ */
+export async function checkoutView(db: Executor, record: InvoiceRecord, options: { spreadPpm: number }) {
+  const { invoice } = record;
+  const payCurrency = invoice.senderCurrency ? getCurrency(invoice.senderCurrency) : null;
+  const payments = await queryRows<{
+    txid: string;
+    amount: string;
+    status: string;
+    is_late: boolean;
+    height: number | null;
+    tip: number | null;
+  }>(
+    db,
+    sql`select c.txid, d.amount::text as amount, d.status, d.is_late, c.block_height as height, t.height as tip
+        from deposits d
+        join chain_transactions c on c.id = d.chain_transaction_id
+        left join chain_tips t on t.currency = d.currency
+        where d.transaction_id = ${record.id}
+        order by d.id`,
+  );
+  const required = payCurrency?.confirmations ?? 0;
+  const due = invoice.senderAmount;
+  const currencies =
+    record.status === "created" && !invoice.senderCurrency
+      ? await currencyChoices(db, record, options.spreadPpm)
+      : [];
+  return {
+    token: invoice.token,
+    status: record.status,
+    status_reason: invoice.statusReason,
+    is_final: TERMINAL_INVOICE_STATUSES.includes(record.status),
+    merchant_name: record.merchantName,
+    title: invoice.title,
+    description: invoice.description,
+    type: invoice.type,
+    currency: record.currency,
+    amount: formatAmount(record.amount),
+    sender_currency: invoice.senderCurrency,
+    is_currency_fixed_by_merchant: invoice.senderCurrency !== null && record.address === null,
+    sender_amount: due === null ? null : formatAmount(due),
+    rate: invoice.rate === null ? null : formatAmount(invoice.rate),
+    address: record.address?.address ?? null,
+    tag: record.address?.tag || null,
+    tag_name: payCurrency?.tagName ?? null,
+    payment_uri:
+      record.address && due !== null && payCurrency
+        ? paymentUri({
+            currency: payCurrency.code,
+            address: record.address.address,
+            tag: record.address.tag,
+            amount: due > invoice.paidAmount ? due - invoice.paidAmount : due,
+          })
+        : null,
+    paid_amount: formatAmount(invoice.paidAmount),
+    confirmed_amount: formatAmount(invoice.confirmedAmount),
+    remaining_amount:
+      due === null ? null : formatAmount(due > invoice.paidAmount ? due - invoice.paidAmount : 0n),
+    overpaid_amount:
+      due === null ? null : formatAmount(invoice.paidAmount > due ? invoice.paidAmount - due : 0n),
+    confirmations_required: required,
+    payments: payments.map((p) => ({
+      txid: p.txid,
+      amount: formatAmount(parseDecimal(p.amount)),
+      confirmations: p.height === null || p.tip === null ? 0 : Math.max(0, p.tip - p.height + 1),
+      is_confirmed: p.status === "credited",
+      is_late: p.is_late,
+    })),
+    currencies,
+    fixed_at: seconds(invoice.fixedAt),
+    expires_at: seconds(invoice.expiresAt),
+    seconds_left: secondsLeft(record),
+    server_time: Math.floor(Date.now() / 1000),
+    url_success: invoice.urlSuccess,
+    url_failed: invoice.urlFailed,
+  };
+}
+
+/** The currencies a customer can choose, each with the amount it would cost at the current rate. */
+async function currencyChoices(db: Executor, record: InvoiceRecord, spreadPpm: number) {
+  const choices = [];
+  for (const currency of CURRENCIES) {
+    if (currency.kind !== "crypto") continue;
+    try {
+      const price = await priceInvoice(db, {
+        invoiceCurrency: record.currency,
+        amount: record.amount,
+        payCurrency: currency.code,
+        spreadPpm,
+        field: "currency",
+      });
+      choices.push({
+        currency: currency.code,
+        name: currency.name,
+        amount: formatAmount(price.senderAmount),
+        is_available: true,
+        reason: null,
+      });
+    } catch (error) {
+      if (!(error instanceof KassaError)) throw error;
+      choices.push({
+        currency: currency.code,
+        name: currency.name,
+        amount: null,
+        is_available: false,
+        reason: Object.values(error.fields ?? {})[0] ?? error.message,
+      });
+    }
+  }
+  return choices;
+}
+
+export type CheckoutView = Awaited<ReturnType<typeof checkoutView>>;

@@ -1,0 +1,27 @@
+import type { Db } from "@/lib/db/client";
+import { KassaError, notFound } from "@/lib/errors";
+import type { InvoiceSettings } from "@/lib/invoices/create-invoice";
+import { fixInvoiceCurrency } from "@/lib/invoices/fix-invoice-currency";
+import { type InvoiceRecord, loadInvoiceByToken } from "@/lib/invoices/load-invoice";
+
+/**
+ * Loads an invoice for its checkout page. When the merchant fixed the payment currency at creation,
+ * opening the page is the customer's "choice": the address is handed out now (idempotently).
+ */
+export async function openCheckout(
+  db: Db,
+  input: { token: string; settings: InvoiceSettings; seed: Uint8Array },
+): Promise<InvoiceRecord> {
+  const record = await loadInvoiceByToken(db, input.token);
+  if (!record) throw notFound("No such invoice.");
+  const isAwaitingAddress = record.status === "created" && record.invoice.senderCurrency !== null;
+  const isOpen = !record.invoice.expiresAt || record.invoice.expiresAt > new Date();
+  if (!isAwaitingAddress || !isOpen) return record;
+  try {
+    return await fixInvoiceCurrency(db, { ...input, currency: record.invoice.senderCurrency! });
+  } catch (error) {
+    if (error instanceof KassaError && error.code === "validation_failed")
+      return (await loadInvoiceByToken(db, input.token))!;
+    throw error;
+  }
+}

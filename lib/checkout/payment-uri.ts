@@ -1,0 +1,43 @@
+import { getCurrency } from "@/lib/currencies/registry";
+import { formatAmountShort, SCALE } from "@/lib/money";
+
+/** An amount in a token's or coin's base units (wei for ETH), from minor units (10^-8). */
+function toBaseUnits(amount: bigint, decimals: number): string {
+  return decimals >= SCALE
+    ? (amount * 10n ** BigInt(decimals - SCALE)).toString()
+    : (amount / 10n ** BigInt(SCALE - decimals)).toString();
+}
+
+/**
+ * The payment URI a wallet understands for each network (see UX.md): BIP21 for Bitcoin-like chains
+ * (the CashAddr prefix is already the scheme), EIP-681 for Ether (value in wei) and ERC-20 tokens
+ * (a transfer call in base units), the bare address for Tron, and XLS-2's `?dt=` for an XRP tag.
+ */
+export function paymentUri(input: {
+  currency: string;
+  address: string;
+  tag: string;
+  amount: bigint;
+}): string {
+  const currency = getCurrency(input.currency);
+  const decimal = formatAmountShort(input.amount);
+  switch (currency.addressFormat) {
+    case "bitcoin":
+      return `bitcoin:${input.address}?amount=${decimal}`;
+    case "litecoin":
+      return `litecoin:${input.address}?amount=${decimal}`;
+    case "dogecoin":
+      return `dogecoin:${input.address}?amount=${decimal}`;
+    case "bitcoincash":
+      return `${input.address}?amount=${decimal}`;
+    case "ethereum":
+      if (currency.contract) {
+        return `ethereum:${currency.contract}@1/transfer?address=${input.address}&uint256=${toBaseUnits(input.amount, currency.chainDecimals ?? 18)}`;
+      }
+      return `ethereum:${input.address}@1?value=${toBaseUnits(input.amount, 18)}`;
+    case "ripple":
+      return input.tag ? `${input.address}?dt=${input.tag}` : input.address;
+    default:
+      return input.address;
+  }
+}

@@ -1,0 +1,125 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { createdAt, money } from "./columns";
+import { currencies, merchantRef } from "./core";
+
+/** Exchange rates: the price of one unit of each currency in USD (the rates provider's table). */
+export const rates = pgTable("rates", {
+  currency: text("currency")
+    .primaryKey()
+    .references(() => currencies.code),
+  usdPrice: money("usd_price").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The sandbox chain's block height per currency (DESIGN.md section 5). */
+export const chainTips = pgTable("chain_tips", {
+  currency: text("currency")
+    .primaryKey()
+    .references(() => currencies.code),
+  height: integer("height").notNull().default(0),
+  minedAt: timestamp("mined_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Transactions on the sandbox chain: in the mempool while block_height is null. */
+export const chainTransactions = pgTable(
+  "chain_transactions",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    currency: text("currency")
+      .notNull()
+      .references(() => currencies.code),
+    txid: text("txid").notNull(),
+    address: text("address").notNull(),
+    tag: text("tag").notNull().default(""),
+    amount: money("amount").notNull(),
+    direction: text("direction", { enum: ["in", "out"] }).notNull(),
+    blockHeight: integer("block_height"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("chain_transactions_txid_key").on(t.currency, t.txid),
+    index("chain_transactions_mempool_idx").on(t.currency).where(sql`${t.blockHeight} is null`),
+  ],
+);
+
+/**
+ * Addresses handed out for deposits: one per invoice (never reused), or one permanent address per
+ * customer (`foreign_id`) and currency. XRP shares one address and tells deposits apart by tag.
+ */
+export const depositAddresses = pgTable(
+  "deposit_addresses",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    merchantId: merchantRef(),
+    currency: text("currency")
+      .notNull()
+      .references(() => currencies.code),
+    network: text("network").notNull(),
+    address: text("address").notNull(),
+    tag: text("tag").notNull().default(""),
+    derivationPath: text("derivation_path").notNull(),
+    kind: text("kind", { enum: ["invoice", "permanent"] }).notNull(),
+    invoiceId: bigint("invoice_id", { mode: "number" }),
+    foreignId: text("foreign_id"),
+    convertTo: text("convert_to").references(() => currencies.code),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("deposit_addresses_address_key").on(t.currency, t.address, t.tag),
+    uniqueIndex("deposit_addresses_permanent_key")
+      .on(t.merchantId, t.currency, t.foreignId)
+      .where(sql`${t.kind} = 'permanent'`),
+  ],
+);
+
+/** Next unused derivation index per account path (and the next XRP destination tag). */
+export const addressCounters = pgTable("address_counters", {
+  key: text("key").primaryKey(),
+  nextIndex: bigint("next_index", { mode: "number" }).notNull(),
+});
+
+/**
+ * A payment seen on a chain to one of our deposit addresses. Credited exactly once: the credit and
+ * the change of `status` to `credited` commit together, guarded by a conditional update.
+ */
+export const deposits = pgTable(
+  "deposits",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    merchantId: merchantRef(),
+    depositAddressId: bigint("deposit_address_id", { mode: "number" })
+      .notNull()
+      .references(() => depositAddresses.id),
+    /** The merchant-visible transaction this payment belongs to (the invoice, or a `deposit`). */
+    transactionId: bigint("transaction_id", { mode: "number" }).notNull(),
+    chainTransactionId: bigint("chain_transaction_id", { mode: "number" })
+      .notNull()
+      .references(() => chainTransactions.id),
+    currency: text("currency").notNull(),
+    amount: money("amount").notNull(),
+    confirmations: integer("confirmations").notNull().default(0),
+    status: text("status", { enum: ["seen", "credited"] })
+      .notNull()
+      .default("seen"),
+    /** Arrived after its invoice had expired or been cancelled: credited, and flagged. */
+    isLate: boolean("is_late").notNull().default(false),
+    creditedAt: timestamp("credited_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("deposits_chain_transaction_key").on(t.chainTransactionId),
+    index("deposits_transaction_idx").on(t.transactionId),
+    index("deposits_pending_idx").on(t.currency).where(sql`${t.status} = 'seen'`),
+  ],
+);

@@ -1,0 +1,96 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { createdAt, money } from "./columns";
+import { currencies, merchantRef } from "./core";
+import { transactions } from "./transactions";
+
+/**
+ * An invoice's own fields; its id, status, foreign_id, currency and amount live on its row in
+ * `transactions` (one id sequence for everything a merchant can look up).
+ */
+export const invoices = pgTable(
+  "invoices",
+  {
+    transactionId: bigint("transaction_id", { mode: "number" })
+      .primaryKey()
+      .references(() => transactions.id),
+    merchantId: merchantRef(),
+    /** The unguessable token in the hosted checkout URL (/pay/<token>); never the numeric id. */
+    token: text("token").notNull(),
+    title: text("title").notNull(),
+    description: text("description"),
+    type: text("type", { enum: ["fill_or_kill", "good_until_expired"] }).notNull(),
+    hasTimer: boolean("has_timer").notNull(),
+    urlSuccess: text("url_success").notNull(),
+    urlFailed: text("url_failed").notNull(),
+    emailUser: text("email_user").notNull(),
+    senderType: text("sender_type", { enum: ["natural", "legal"] }).notNull(),
+    senderData: jsonb("sender_data").notNull(),
+    /** Fixed when the customer (or the merchant, via sender_currency) chooses how to pay. */
+    senderCurrency: text("sender_currency").references(() => currencies.code),
+    senderAmount: money("sender_amount"),
+    /** Invoice-currency units per one sender-currency unit, spread included, locked at fixing. */
+    rate: money("rate"),
+    spreadPpm: integer("spread_ppm"),
+    depositAddressId: bigint("deposit_address_id", { mode: "number" }),
+    fixedAt: timestamp("fixed_at", { withTimezone: true }),
+    /** The deadline: choose a currency by it (created), or pay by it (pending). Null without a timer. */
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    /** Sums of payments in the sender currency: seen on chain, and confirmed. */
+    paidAmount: money("paid_amount").notNull().default(sql`0`),
+    confirmedAmount: money("confirmed_amount").notNull().default(sql`0`),
+    /** What the merchant's balance received for this invoice, net of fees, in the invoice currency. */
+    creditedAmount: money("credited_amount").notNull().default(sql`0`),
+    statusReason: text("status_reason"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("invoices_token_key").on(t.token), index("invoices_merchant_idx").on(t.merchantId)],
+);
+
+/** Every status change of every transaction, in order: the timeline a merchant and support read. */
+export const transactionEvents = pgTable(
+  "transaction_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    transactionId: bigint("transaction_id", { mode: "number" }).notNull(),
+    merchantId: merchantRef(),
+    fromStatus: text("from_status"),
+    toStatus: text("to_status").notNull(),
+    reason: text("reason"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("transaction_events_transaction_idx").on(t.transactionId, t.id)],
+);
+
+/** E-mails Kassa sends (refund instructions, receipts): sent over SMTP when configured, kept either way. */
+export const emails = pgTable(
+  "emails",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    merchantId: bigint("merchant_id", { mode: "number" }),
+    transactionId: bigint("transaction_id", { mode: "number" }),
+    kind: text("kind").notNull(),
+    recipient: text("recipient").notNull(),
+    subject: text("subject").notNull(),
+    body: text("body").notNull(),
+    status: text("status", { enum: ["queued", "sent", "stored", "failed"] })
+      .notNull()
+      .default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+  },
+  (t) => [index("emails_merchant_idx").on(t.merchantId, t.id)],
+);

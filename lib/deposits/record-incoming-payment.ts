@@ -1,0 +1,97 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Tx } from "@/lib/db/client";
+import { amountSql, depositAddresses, deposits, invoices, transactions } from "@/lib/db/schema";
+import { loadInvoiceById } from "@/lib/invoices/load-invoice";
+import { setInvoiceStatus } from "@/lib/invoices/set-invoice-status";
+import { recordCreated } from "@/lib/transactions/transition-status";
+
+export type IncomingPayment = {
+  chainTransactionId: number;
+  currency: string;
+  address: string;
+  tag: string;
+  amount: bigint;
+};
+
+export type RecordedPayment = { depositId: number; transactionId: number; isLate: boolean };
+
+/**
+ * The watcher's entry point: a chain adapter (the sandbox chain, or a real one) reports a payment
+ * it saw to an address, usually still in the mempool. If the address is ours, the payment is
+ * recorded once (the chain transaction is unique) and its invoice moves to `processing`, which
+ * stops the timer; a payment to a permanent address becomes a `deposit` transaction. A payment to
+ * an invoice that has already closed is recorded as late, to be credited all the same.
+ */
+export async function recordIncomingPayment(
+  tx: Tx,
+  payment: IncomingPayment,
+): Promise<RecordedPayment | null> {
+  const [address] = await tx
+    .select()
+    .from(depositAddresses)
+    .where(
+      and(
+        eq(depositAddresses.currency, payment.currency),
+        eq(depositAddresses.address, payment.address),
+        eq(depositAddresses.tag, payment.tag),
+      ),
+    );
+  if (!address) return null;
+  const [seen] = await tx
+    .select({ id: deposits.id })
+    .from(deposits)
+    .where(eq(deposits.chainTransactionId, payment.chainTransactionId));
+  if (seen) return null; // reported before (the unique index guards a race between two watchers)
+
+  let transactionId: number;
+  let isLate = false;
+  if (address.kind === "invoice") {
+    const invoice = await loadInvoiceById(tx, address.invoiceId!, true);
+    if (!invoice) throw new Error(`deposit address ${address.id} has no invoice`);
+    transactionId = invoice.id;
+    isLate = invoice.status !== "pending" && invoice.status !== "processing";
+  } else {
+    const [created] = await tx
+      .insert(transactions)
+      .values({
+        merchantId: address.merchantId,
+        type: "deposit",
+        status: "processing",
+        currency: address.convertTo ?? payment.currency,
+        amount: null,
+        details: { deposit_address_id: address.id },
+      })
+      .returning({ id: transactions.id });
+    transactionId = created!.id;
+    await recordCreated(tx, {
+      transactionId,
+      merchantId: address.merchantId,
+      status: "processing",
+      reason: "payment_seen",
+    });
+  }
+
+  const [inserted] = await tx
+    .insert(deposits)
+    .values({
+      merchantId: address.merchantId,
+      depositAddressId: address.id,
+      transactionId,
+      chainTransactionId: payment.chainTransactionId,
+      currency: payment.currency,
+      amount: payment.amount,
+      isLate,
+    })
+    .returning({ id: deposits.id });
+
+  if (address.kind === "invoice") {
+    await tx
+      .update(invoices)
+      .set({ paidAmount: sql`${invoices.paidAmount} + ${amountSql(payment.amount)}` })
+      .where(eq(invoices.transactionId, transactionId));
+    const invoice = await loadInvoiceById(tx, transactionId);
+    if (invoice?.status === "pending")
+      await setInvoiceStatus(tx, transactionId, "processing", "payment_seen");
+  }
+  return { depositId: inserted!.id, transactionId, isLate };
+}

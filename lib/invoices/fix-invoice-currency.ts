@@ -1,0 +1,84 @@
+import { eq } from "drizzle-orm";
+import { allocateDepositAddress } from "@/lib/chain/allocate-deposit-address";
+import type { Db } from "@/lib/db/client";
+import { invoices } from "@/lib/db/schema";
+import { inTransaction } from "@/lib/db/transaction";
+import { fieldError, notFound } from "@/lib/errors";
+import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { INVOICE_EXPIRY_QUEUE, type InvoiceSettings } from "./create-invoice";
+import { type InvoiceRecord, loadInvoiceById, loadInvoiceByToken } from "./load-invoice";
+import { priceInvoice } from "./price-invoice";
+import { setInvoiceStatus } from "./set-invoice-status";
+
+/**
+ * The customer chooses how to pay (DESIGN.md section 8, POST /api/checkout/<token>/currency): the
+ * rate is locked, a deposit address that was never handed out before is assigned, the invoice
+ * becomes `pending`, and with a timer the clock to pay starts. Choosing the same currency again
+ * (a second tab, a reload) answers the same invoice; a different one once fixed is refused.
+ */
+export async function fixInvoiceCurrency(
+  db: Db,
+  input: { token: string; currency: string; settings: InvoiceSettings; seed: Uint8Array },
+): Promise<InvoiceRecord> {
+  return inTransaction(db, async (tx) => {
+    const record = await loadInvoiceByToken(tx, input.token, true);
+    if (!record) throw notFound("No such invoice.");
+    const { invoice } = record;
+    const isFixed = invoice.senderCurrency !== null;
+    if (isFixed && invoice.senderCurrency !== input.currency) {
+      throw fieldError({
+        currency: `This invoice is paid in ${invoice.senderCurrency}; the currency cannot be changed.`,
+      });
+    }
+    if (record.status !== "created") {
+      if (record.address) return record; // already fixed with this currency
+      throw fieldError({ currency: "This invoice can no longer be paid." });
+    }
+    const now = new Date();
+    if (invoice.expiresAt && invoice.expiresAt <= now)
+      throw fieldError({ currency: "This invoice has expired." });
+
+    const price = isFixed
+      ? { rate: invoice.rate!, spreadPpm: invoice.spreadPpm ?? 0, senderAmount: invoice.senderAmount! }
+      : await priceInvoice(tx, {
+          invoiceCurrency: record.currency,
+          amount: record.amount,
+          payCurrency: input.currency,
+          spreadPpm: input.settings.spreadPpm,
+          field: "currency",
+        });
+    const address = await allocateDepositAddress(tx, input.seed, {
+      merchantId: record.merchantId,
+      currency: input.currency,
+      kind: "invoice",
+      invoiceId: record.id,
+    });
+    // A merchant-fixed currency kept its clock from creation; a customer's choice starts the clock to pay.
+    const expiresAt =
+      invoice.hasTimer && !isFixed
+        ? new Date(now.getTime() + input.settings.timerSeconds * 1000)
+        : invoice.expiresAt;
+    await tx
+      .update(invoices)
+      .set({
+        senderCurrency: input.currency,
+        senderAmount: price.senderAmount,
+        rate: price.rate,
+        spreadPpm: price.spreadPpm,
+        fixedAt: invoice.fixedAt ?? now,
+        depositAddressId: address.id,
+        expiresAt,
+      })
+      .where(eq(invoices.transactionId, record.id));
+    await setInvoiceStatus(tx, record.id, "pending", "currency_fixed");
+    if (expiresAt && expiresAt.getTime() !== invoice.expiresAt?.getTime()) {
+      await enqueueJob(tx, {
+        queue: INVOICE_EXPIRY_QUEUE,
+        payload: { invoiceId: record.id },
+        runAt: expiresAt,
+        dedupeKey: `invoice-expiry:${record.id}:${expiresAt.getTime()}`,
+      });
+    }
+    return (await loadInvoiceById(tx, record.id))!;
+  });
+}

@@ -1,0 +1,71 @@
+import { and, eq, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Executor } from "@/lib/db/client";
+import { depositAddresses, invoices, merchants, transactions } from "@/lib/db/schema";
+import type { InvoiceStatus } from "@/lib/transactions/statuses";
+
+export type InvoiceRecord = {
+  id: number;
+  merchantId: number;
+  merchantName: string;
+  status: InvoiceStatus;
+  foreignId: string;
+  endUserReference: string;
+  currency: string;
+  amount: bigint;
+  createdAt: Date;
+  invoice: typeof invoices.$inferSelect;
+  address: { id: number; address: string; tag: string; currency: string } | null;
+};
+
+const address = alias(depositAddresses, "invoice_address");
+
+async function loadBy(db: Executor, where: SQL, lock = false): Promise<InvoiceRecord | undefined> {
+  const query = db
+    .select({ t: transactions, i: invoices, a: address, merchantName: merchants.name })
+    .from(transactions)
+    .innerJoin(invoices, eq(invoices.transactionId, transactions.id))
+    .innerJoin(merchants, eq(merchants.id, transactions.merchantId))
+    .leftJoin(address, eq(address.id, invoices.depositAddressId))
+    .where(where)
+    .limit(1);
+  const [row] = lock ? await query.for("update", { of: [transactions, invoices] }) : await query;
+  if (!row) return undefined;
+  return {
+    id: row.t.id,
+    merchantId: row.t.merchantId,
+    merchantName: row.merchantName,
+    status: row.t.status as InvoiceStatus,
+    foreignId: row.t.foreignId ?? "",
+    endUserReference: row.t.endUserReference ?? "",
+    currency: row.t.currency!,
+    amount: row.t.amount!,
+    createdAt: row.t.createdAt,
+    invoice: row.i,
+    address: row.a
+      ? { id: row.a.id, address: row.a.address, tag: row.a.tag, currency: row.a.currency }
+      : null,
+  };
+}
+
+/** Scoped by merchant: another merchant's invoice is simply not found. */
+export function loadInvoiceByForeignId(db: Executor, merchantId: number, foreignId: string, lock = false) {
+  return loadBy(
+    db,
+    and(
+      eq(transactions.merchantId, merchantId),
+      eq(transactions.foreignId, foreignId),
+      eq(transactions.type, "invoice"),
+    )!,
+    lock,
+  );
+}
+
+export function loadInvoiceById(db: Executor, id: number, lock = false) {
+  return loadBy(db, and(eq(transactions.id, id), eq(transactions.type, "invoice"))!, lock);
+}
+
+/** The checkout's lookup: by the unguessable token only. */
+export function loadInvoiceByToken(db: Executor, token: string, lock = false) {
+  return loadBy(db, eq(invoices.token, token), lock);
+}

@@ -1,0 +1,102 @@
+import { eq } from "drizzle-orm";
+import type { Tx } from "@/lib/db/client";
+import { deposits } from "@/lib/db/schema";
+import { queueEmail } from "@/lib/mail/queue-email";
+import {
+  latePaymentEmail,
+  overpaidEmail,
+  partiallyPaidEmail,
+  receiptEmail,
+  underpaidEmail,
+} from "@/lib/mail/templates";
+import { TERMINAL_INVOICE_STATUSES } from "@/lib/transactions/statuses";
+import { type InvoiceRecord, loadInvoiceById } from "./load-invoice";
+import { paymentTolerance } from "./price-invoice";
+import { setInvoiceStatus } from "./set-invoice-status";
+
+function facts(record: InvoiceRecord, paid: bigint) {
+  return {
+    merchantName: record.merchantName,
+    title: record.invoice.title,
+    invoiceId: record.id,
+    currency: record.invoice.senderCurrency!,
+    due: record.invoice.senderAmount!,
+    paid,
+  };
+}
+
+async function mail(tx: Tx, record: InvoiceRecord, kind: string, message: { subject: string; body: string }) {
+  await queueEmail(tx, {
+    merchantId: record.merchantId,
+    transactionId: record.id,
+    kind,
+    recipient: record.invoice.emailUser,
+    ...message,
+  });
+}
+
+/**
+ * Decides an invoice's outcome after one of its payments was credited (amounts in the pay currency;
+ * a difference within one smallest unit counts as exact):
+ * - while other payments to it are still unconfirmed, it waits for them;
+ * - paid in full → `confirmed` (receipt; when more was paid, refund instructions for the difference);
+ * - `fill_or_kill` short → `failed` (underpaid; instructions for a full refund);
+ * - `good_until_expired` short → back to `pending` for the remainder, or `failed` if its time ran out.
+ * A payment to an invoice that had already closed is credited all the same, flagged late, and the
+ * customer is told the merchant has it.
+ */
+export async function settleInvoice(tx: Tx, input: { invoiceId: number; depositId: number; amount: bigint }) {
+  const record = (await loadInvoiceById(tx, input.invoiceId, true))!;
+  const { invoice } = record;
+  if (TERMINAL_INVOICE_STATUSES.includes(record.status)) {
+    await tx.update(deposits).set({ isLate: true }).where(eq(deposits.id, input.depositId));
+    await mail(
+      tx,
+      record,
+      "late_payment",
+      latePaymentEmail({ ...facts(record, invoice.confirmedAmount), received: input.amount }),
+    );
+    return;
+  }
+  if (invoice.paidAmount > invoice.confirmedAmount) return;
+
+  const due = invoice.senderAmount!;
+  const paid = invoice.confirmedAmount;
+  const tolerance = paymentTolerance(invoice.senderCurrency!);
+  if (paid + tolerance >= due) {
+    const isOverpaid = paid > due + tolerance;
+    await setInvoiceStatus(tx, record.id, "confirmed", isOverpaid ? "overpaid" : "paid");
+    await mail(tx, record, "receipt", receiptEmail(facts(record, paid)));
+    if (isOverpaid) await mail(tx, record, "refund_overpaid", overpaidEmail(facts(record, paid)));
+    return;
+  }
+  if (invoice.type === "fill_or_kill") {
+    await setInvoiceStatus(tx, record.id, "failed", "underpaid");
+    await mail(tx, record, "refund_underpaid", underpaidEmail(facts(record, paid)));
+    return;
+  }
+  if (invoice.expiresAt && invoice.expiresAt <= new Date()) {
+    await setInvoiceStatus(tx, record.id, "failed", "partially_paid");
+    await mail(tx, record, "refund_partial", partiallyPaidEmail(facts(record, paid)));
+    return;
+  }
+  await setInvoiceStatus(tx, record.id, "pending", "awaiting_remainder");
+}
+
+/**
+ * The expiry job: an invoice still waiting at its deadline fails, `expired` when nothing was paid,
+ * `partially_paid` (with refund instructions) when part was. An invoice with a payment in flight is
+ * left to its settlement; a deadline that moved (the currency was fixed later) is left to its own job.
+ */
+export async function expireInvoiceIn(tx: Tx, invoiceId: number): Promise<void> {
+  const record = await loadInvoiceById(tx, invoiceId, true);
+  if (!record || (record.status !== "created" && record.status !== "pending")) return;
+  const { expiresAt, confirmedAmount } = record.invoice;
+  if (!expiresAt || expiresAt > new Date()) return;
+  if (confirmedAmount > 0n) {
+    await setInvoiceStatus(tx, record.id, "failed", "partially_paid");
+    await mail(tx, record, "refund_partial", partiallyPaidEmail(facts(record, confirmedAmount)));
+    return;
+  }
+  await setInvoiceStatus(tx, record.id, "failed", "expired");
+}

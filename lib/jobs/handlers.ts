@@ -1,0 +1,25 @@
+import { CHAIN_SCAN_QUEUE } from "@/lib/chain/sandbox/mine-blocks";
+import { inTransaction } from "@/lib/db/transaction";
+import { scanConfirmations } from "@/lib/deposits/scan-confirmations";
+import { INVOICE_EXPIRY_QUEUE } from "@/lib/invoices/create-invoice";
+import { expireInvoiceIn } from "@/lib/invoices/settle-invoice";
+import { EMAIL_QUEUE } from "@/lib/mail/queue-email";
+import { type MailSettings, sendQueuedEmail } from "@/lib/mail/send-email";
+import type { Handlers } from "./runner";
+
+export type JobSettings = { spreadPpm: number; mail: MailSettings };
+
+/** Every queue Kassa's background work uses, and what runs it. */
+export function jobHandlers(settings: JobSettings): Handlers {
+  return {
+    [INVOICE_EXPIRY_QUEUE]: async (job, db) => {
+      await inTransaction(db, (tx) => expireInvoiceIn(tx, Number(job.payload.invoiceId)));
+    },
+    [CHAIN_SCAN_QUEUE]: async (job, db) => {
+      await scanConfirmations(db, { currency: String(job.payload.currency), spreadPpm: settings.spreadPpm });
+    },
+    [EMAIL_QUEUE]: async (job, db) => {
+      await sendQueuedEmail(db, Number(job.payload.emailId), settings.mail);
+    },
+  };
+}

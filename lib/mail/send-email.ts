@@ -1,0 +1,56 @@
+import { and, eq, sql } from "drizzle-orm";
+import nodemailer, { type Transporter } from "nodemailer";
+import type { Db } from "@/lib/db/client";
+import { emails } from "@/lib/db/schema";
+
+export type MailSettings = { smtpUrl: string | undefined; from: string };
+
+const transports = new Map<string, Transporter>();
+
+function transportFor(url: string): Transporter {
+  let transport = transports.get(url);
+  if (!transport) {
+    const timeouts = "connectionTimeout=10000&greetingTimeout=10000&socketTimeout=20000";
+    transport = nodemailer.createTransport(`${url}${url.includes("?") ? "&" : "?"}${timeouts}`);
+    transports.set(url, transport);
+  }
+  return transport;
+}
+
+/**
+ * The e-mail job: sends a queued message over SMTP when SMTP_URL is set; without it (embedded
+ * mode) the message is kept as `stored` and read in the dashboard's outbox. A failed send throws,
+ * so the job runner retries it with backoff. Sending twice after a crash is possible (at least once);
+ * the status check keeps a finished message from being sent again.
+ */
+export async function sendQueuedEmail(db: Db, emailId: number, settings: MailSettings): Promise<void> {
+  const [message] = await db.select().from(emails).where(eq(emails.id, emailId));
+  if (!message || message.status === "sent" || message.status === "stored") return;
+  if (!settings.smtpUrl) {
+    await db.update(emails).set({ status: "stored" }).where(eq(emails.id, emailId));
+    return;
+  }
+  await db
+    .update(emails)
+    .set({ attempts: sql`${emails.attempts} + 1` })
+    .where(eq(emails.id, emailId));
+  try {
+    await transportFor(settings.smtpUrl).sendMail({
+      from: settings.from,
+      to: message.recipient,
+      subject: message.subject,
+      text: message.body,
+      headers: { "X-Kassa-Email-Id": String(message.id) },
+    });
+  } catch (error) {
+    await db
+      .update(emails)
+      .set({ lastError: error instanceof Error ? error.message.slice(0, 500) : String(error) })
+      .where(eq(emails.id, emailId));
+    throw error;
+  }
+  await db
+    .update(emails)
+    .set({ status: "sent", sentAt: sql`now()`, lastError: null })
+    .where(and(eq(emails.id, emailId)));
+}

@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { CURRENCY_CODES, findCurrency } from "@/lib/currencies/registry";
+import "./messages";
+
+/** A currency code of the registry; case-insensitive on input, upper case after parsing. */
+export const currencyCode = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .refine((code) => findCurrency(code) !== undefined, { error: "The selected :attribute is invalid." })
+  .meta({ enum: CURRENCY_CODES, example: "BTC" });
+
+/** A crypto currency code (payments and withdrawals move on a chain). */
+export const cryptoCurrencyCode = currencyCode.refine((code) => findCurrency(code)?.kind === "crypto", {
+  error: "The :attribute must be a crypto currency.",
+});
+
+/** An absolute http(s) URL: redirect targets must never be javascript:, data: or relative. */
+export const httpUrl = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine(
+    (value) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === "https:" || url.protocol === "http:") && url.hostname.length > 0;
+      } catch {
+        return false;
+      }
+    },
+    { error: "The :attribute must be a valid http or https URL." },
+  )
+  .meta({ format: "uri", example: "https://shop.example/orders/1042/paid" });
+
+/** The merchant's id for an object: a string, or an integer sent as a JSON number (kept as text). */
+export const foreignId = z
+  .union([z.string(), z.int()])
+  .transform((value) => String(value).trim())
+  .pipe(z.string().min(1).max(255))
+  .meta({
+    description: "Your unique id for this object; unique across all your transactions.",
+    example: "order-1042",
+  });

@@ -1,0 +1,88 @@
+import { z } from "zod";
+import { defineEndpoint } from "@/lib/api/endpoint";
+import { amount, wireAmount } from "./amount";
+import { endUserReference, sender } from "./common";
+import { cryptoCurrencyCode, currencyCode, foreignId, httpUrl } from "./fields";
+
+/** Spec 2.2. The sender fields are the discriminated union of spec 2.1, shared with every endpoint. */
+export const createInvoiceRequest = z
+  .object({
+    end_user_reference: endUserReference,
+    timer: z
+      .boolean()
+      .meta({ description: "true: the invoice expires 15 minutes after its currency is fixed." }),
+    title: z.string().trim().min(1).max(50).meta({ description: "Shown to the customer." }),
+    foreign_id: foreignId,
+    currency: currencyCode.meta({ description: "The currency the merchant's balance receives." }),
+    amount,
+    url_success: httpUrl,
+    url_failed: httpUrl,
+    email_user: z
+      .email()
+      .max(254)
+      .meta({ description: "Where refund instructions go if the customer pays a different amount." }),
+    type: z.enum(["fill_or_kill", "good_until_expired"]).optional().meta({
+      description: "good_until_expired accepts several partial payments until the amount is reached.",
+    }),
+    description: z.string().trim().max(1000).optional(),
+    sender_currency: cryptoCurrencyCode
+      .optional()
+      .meta({ description: "Fixes the currency the customer pays in (with its rate) at creation." }),
+  })
+  .and(sender)
+  .meta({ id: "CreateInvoiceRequest" });
+export type CreateInvoiceRequest = z.output<typeof createInvoiceRequest>;
+
+/** Spec 2.3, field for field. */
+export const invoiceResponse = z
+  .object({
+    id: z.int(),
+    url: z.string().meta({ description: "The hosted payment page for the customer." }),
+    foreign_id: z.string(),
+    end_user_reference: z.string(),
+    address: z
+      .string()
+      .nullable()
+      .meta({ description: "The deposit address, once the payment currency is fixed." }),
+    title: z.string(),
+    status: z.enum(["created", "pending", "processing", "confirmed", "failed", "cancelled"]),
+    currency: z.string(),
+    amount: wireAmount,
+    sender_currency: z.string().nullable(),
+    sender_amount: wireAmount
+      .nullable()
+      .meta({ description: "What the customer must send, in sender_currency." }),
+    fixed_at: z.int().nullable().meta({ description: "Unix seconds when the currency and rate were fixed." }),
+    release_at: z
+      .int()
+      .nullable()
+      .meta({ description: "Unix seconds when the invoice expires (timer only)." }),
+    seconds_left: z.int().nullable().meta({ description: "Seconds until release_at, never negative." }),
+  })
+  .meta({ id: "Invoice" });
+
+export const createInvoiceEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/invoices/create",
+  summary: "Create an invoice",
+  description:
+    "Creates an invoice and its hosted payment page. `foreign_id` is unique per merchant across all transactions; " +
+    "a repeat is refused with `The foreign id has already been taken.`",
+  tag: "Invoices",
+  isSigned: true,
+  request: createInvoiceRequest,
+  response: invoiceResponse,
+  successStatus: 201,
+});
+
+export const cancelInvoiceEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/invoices/{foreign_id}/cancel",
+  summary: "Cancel an invoice",
+  description: "Only while the invoice is `created` or `pending` (no payment seen). Answers the invoice.",
+  tag: "Invoices",
+  isSigned: true,
+  request: z.object({}),
+  response: invoiceResponse,
+  successStatus: 200,
+});

@@ -1,0 +1,39 @@
+import { mineDueSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
+import type { Config } from "@/lib/config";
+import type { Db } from "@/lib/db/client";
+import { jobHandlers } from "@/lib/jobs/handlers";
+import { startJobRunner } from "@/lib/jobs/runner";
+
+export type Background = { stop: () => Promise<void> };
+
+/**
+ * Background work of a process: the job runner, and in sandbox mode the automatic block timer.
+ * The server runs it unless KASSA_JOBS=off; `npm run worker` runs only this.
+ */
+export function startBackground(db: Db, config: Config): Background {
+  const runner = startJobRunner({
+    db,
+    handlers: jobHandlers({
+      spreadPpm: config.spreadPpm,
+      mail: { smtpUrl: config.smtpUrl, from: config.mailFrom },
+    }),
+  });
+  let miner: NodeJS.Timeout | undefined;
+  let mining: Promise<unknown> = Promise.resolve();
+  if (config.isSandbox && config.sandboxBlockSeconds > 0) {
+    const tickMs = Math.max(250, (config.sandboxBlockSeconds * 1000) / 4);
+    miner = setInterval(() => {
+      mining = mineDueSandboxBlocks(db, config.sandboxBlockSeconds).catch((error) =>
+        console.error("[sandbox] block timer failed:", error instanceof Error ? error.message : error),
+      );
+    }, tickMs);
+    miner.unref();
+  }
+  return {
+    stop: async () => {
+      if (miner) clearInterval(miner);
+      await mining;
+      await runner.stop();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * The allowed status transitions per kind of transaction (DESIGN.md section 6). Every status
+ * change goes through transitionStatus(), so an impossible transition is an error, never a silent
+ * overwrite. Internal statuses are richer than the wire ones; lib/transactions/wire-status.ts maps them.
+ */
+export const TRANSITIONS = {
+  invoice: {
+    // created: waiting for the customer to choose a currency (or for the checkout to open)
+    created: ["pending", "cancelled", "failed"],
+    // pending: currency, rate and address fixed; waiting for a payment
+    pending: ["processing", "cancelled", "failed"],
+    // processing: a payment is seen and not yet confirmed; a partial-pay invoice returns to pending
+    processing: ["confirmed", "failed", "pending"],
+    confirmed: [],
+    failed: [],
+    cancelled: [],
+  },
+  deposit: {
+    processing: ["confirmed"],
+    confirmed: [],
+  },
+} as const satisfies Record<string, Record<string, readonly string[]>>;
+
+export type TransactionKind = keyof typeof TRANSITIONS;
+export type StatusOf<K extends TransactionKind> = keyof (typeof TRANSITIONS)[K] & string;
+export type InvoiceStatus = StatusOf<"invoice">;
+
+export function canTransition<K extends TransactionKind>(kind: K, from: string, to: string): boolean {
+  const allowed = (TRANSITIONS[kind] as Record<string, readonly string[]>)[from];
+  return allowed?.includes(to) ?? false;
+}
+
+export const TERMINAL_INVOICE_STATUSES: readonly InvoiceStatus[] = ["confirmed", "failed", "cancelled"];
+
+/** Why an invoice ended as it did; shown to merchants and (in words) to customers. */
+export type InvoiceReason =
+  | "paid"
+  | "overpaid"
+  | "underpaid"
+  | "expired"
+  | "partially_paid"
+  | "cancelled_by_merchant";

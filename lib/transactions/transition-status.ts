@@ -1,0 +1,58 @@
+import { eq, sql } from "drizzle-orm";
+import type { Tx } from "@/lib/db/client";
+import { transactionEvents, transactions } from "@/lib/db/schema";
+import { canTransition, type TransactionKind } from "./statuses";
+
+export class IllegalTransitionError extends Error {
+  constructor(
+    readonly from: string,
+    readonly to: string,
+  ) {
+    super(`a transaction cannot go from ${from} to ${to}`);
+    this.name = "IllegalTransitionError";
+  }
+}
+
+/**
+ * Changes a transaction's status if the transition table allows it, under a row lock, and records
+ * the change in transaction_events, in the caller's transaction. Returns the previous status.
+ */
+export async function transitionStatus(
+  tx: Tx,
+  input: { transactionId: number; kind: TransactionKind; to: string; reason?: string },
+): Promise<string> {
+  const [row] = await tx
+    .select({ status: transactions.status, merchantId: transactions.merchantId })
+    .from(transactions)
+    .where(eq(transactions.id, input.transactionId))
+    .for("update");
+  if (!row) throw new Error(`transaction ${input.transactionId} does not exist`);
+  if (!canTransition(input.kind, row.status, input.to))
+    throw new IllegalTransitionError(row.status, input.to);
+  await tx
+    .update(transactions)
+    .set({ status: input.to, updatedAt: sql`now()` })
+    .where(eq(transactions.id, input.transactionId));
+  await tx.insert(transactionEvents).values({
+    transactionId: input.transactionId,
+    merchantId: row.merchantId,
+    fromStatus: row.status,
+    toStatus: input.to,
+    reason: input.reason ?? null,
+  });
+  return row.status;
+}
+
+/** Records the first status of a new transaction in its timeline. */
+export async function recordCreated(
+  tx: Tx,
+  input: { transactionId: number; merchantId: number; status: string; reason?: string },
+): Promise<void> {
+  await tx.insert(transactionEvents).values({
+    transactionId: input.transactionId,
+    merchantId: input.merchantId,
+    fromStatus: null,
+    toStatus: input.status,
+    reason: input.reason ?? null,
+  });
+}

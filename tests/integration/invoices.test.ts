@@ -1,0 +1,331 @@
+import { asc, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { emails, transactionEvents } from "@/lib/db/schema";
+import { cancelInvoice } from "@/lib/invoices/cancel-invoice";
+import { createInvoice } from "@/lib/invoices/create-invoice";
+import { loadInvoiceById } from "@/lib/invoices/load-invoice";
+import { toInvoiceResponse } from "@/lib/invoices/to-invoice-response";
+import { runDueJobs } from "@/lib/jobs/runner";
+import { listBalances } from "@/lib/ledger/list-balances";
+import { createMerchant } from "@/lib/merchants/create-merchant";
+import { divide, formatAmount, parseDecimal, percentOf, UNIT } from "@/lib/money";
+import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
+import { confirm, createFixedInvoice, handlers, invoiceRequest, pay, settings } from "../support/invoices";
+import { ledgerInvariants } from "../support/ledger";
+
+describe(`invoice life cycle on ${testDriver}`, () => {
+  let database: TestDatabase;
+  let merchantId: number;
+
+  const balance = async (currency: string) =>
+    (await listBalances(database.db, merchantId)).find((b) => b.currency === currency)!.balance;
+  const reload = async (id: number) => (await loadInvoiceById(database.db, id))!;
+  const mailsFor = (id: number) =>
+    database.db.select().from(emails).where(eq(emails.transactionId, id)).orderBy(asc(emails.id));
+  const timeline = async (id: number) =>
+    (
+      await database.db
+        .select()
+        .from(transactionEvents)
+        .where(eq(transactionEvents.transactionId, id))
+        .orderBy(asc(transactionEvents.id))
+    ).map((e) => `${e.toStatus}${e.reason ? `:${e.reason}` : ""}`);
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    merchantId = (
+      await createMerchant(database.db, database.box, {
+        name: "Shop",
+        email: "shop@example.com",
+        password: "long password 1",
+      })
+    ).merchantId;
+  });
+  afterAll(() => database.drop());
+
+  it("answers creation with exactly the fields of spec 2.3", async () => {
+    const created = await createInvoice(database.db, { merchantId, request: invoiceRequest(), settings });
+    const response = toInvoiceResponse(created, "https://pay.example");
+    expect(Object.keys(response).sort()).toEqual(
+      [
+        "id",
+        "url",
+        "foreign_id",
+        "end_user_reference",
+        "address",
+        "title",
+        "status",
+        "currency",
+        "amount",
+        "sender_currency",
+        "sender_amount",
+        "fixed_at",
+        "release_at",
+        "seconds_left",
+      ].sort(),
+    );
+    expect(response).toMatchObject({
+      status: "created",
+      address: null,
+      amount: "100.00000000",
+      currency: "EUR",
+      sender_currency: null,
+      sender_amount: null,
+      fixed_at: null,
+      release_at: null,
+      seconds_left: null,
+    });
+    expect(response.url).toMatch(/^https:\/\/pay\.example\/pay\/[A-Za-z0-9_-]{24}$/);
+  });
+
+  it("pays exactly: pending → processing → confirmed, credited once at the locked rate minus the fee", async () => {
+    const before = await balance("EUR");
+    const invoice = await createFixedInvoice(database.db, merchantId, "BTC");
+    expect(invoice.status).toBe("pending");
+    const response = toInvoiceResponse(invoice, "https://pay.example");
+    expect(response.address).toMatch(/^bc1q/);
+    expect(response.release_at! - response.fixed_at!).toBe(900);
+    expect(response.seconds_left).toBeGreaterThan(890);
+
+    const due = invoice.invoice.senderAmount!;
+    await pay(database.db, invoice, due);
+    expect((await reload(invoice.id)).status).toBe("processing");
+    // The timer stops while a payment is being confirmed.
+    expect(toInvoiceResponse(await reload(invoice.id), "x").seconds_left).toBeNull();
+
+    await confirm(database.db, "BTC");
+    const settled = await reload(invoice.id);
+    expect(settled.status).toBe("confirmed");
+    expect(settled.invoice.statusReason).toBe("paid");
+
+    const rate = settled.invoice.rate!;
+    const gross = divide(divide(due * rate, UNIT, "down"), 1_000_000n, "down") * 1_000_000n;
+    const fee = divide(percentOf(gross, 5_000, "up"), 1_000_000n, "up") * 1_000_000n;
+    expect(settled.invoice.creditedAmount).toBe(gross - fee);
+    expect(await balance("EUR")).toBe(before + gross - fee);
+    // The merchant receives at least the invoice amount before fees: the rounding favours nobody but by one unit.
+    expect(gross >= parseDecimal("100")).toBe(true);
+    expect(gross - parseDecimal("100") < parseDecimal("0.05")).toBe(true);
+
+    // Running the jobs again credits nothing more.
+    await confirm(database.db, "BTC");
+    expect(await balance("EUR")).toBe(before + gross - fee);
+    expect(await timeline(invoice.id)).toEqual([
+      "created",
+      "pending:currency_fixed",
+      "processing:payment_seen",
+      "confirmed:paid",
+    ]);
+    expect((await mailsFor(invoice.id)).map((m) => m.kind)).toEqual(["receipt"]);
+  });
+
+  it("completes an underpaid fill_or_kill invoice as failed and mails full-refund instructions", async () => {
+    const invoice = await createFixedInvoice(database.db, merchantId, "LTC");
+    const paid = invoice.invoice.senderAmount! / 2n;
+    await pay(database.db, invoice, paid);
+    await confirm(database.db, "LTC");
+    const settled = await reload(invoice.id);
+    expect(settled.status).toBe("failed");
+    expect(settled.invoice.statusReason).toBe("underpaid");
+    expect(settled.invoice.creditedAmount > 0n).toBe(true); // the funds reached the merchant, who refunds
+    const [mail] = (await mailsFor(invoice.id)).filter((m) => m.kind === "refund_underpaid");
+    expect(mail!.recipient).toBe("buyer@example.com");
+    expect(mail!.body).toContain(`full refund of the ${formatAmount(paid).replace(/\.?0+$/, "")} LTC`);
+  });
+
+  it("confirms an overpaid invoice and mails how the difference is refunded", async () => {
+    const invoice = await createFixedInvoice(database.db, merchantId, "ETH");
+    const due = invoice.invoice.senderAmount!;
+    const extra = parseDecimal("0.01");
+    await pay(database.db, invoice, due + extra);
+    await confirm(database.db, "ETH");
+    const settled = await reload(invoice.id);
+    expect(settled.status).toBe("confirmed");
+    expect(settled.invoice.statusReason).toBe("overpaid");
+    const kinds = (await mailsFor(invoice.id)).map((m) => m.kind);
+    expect(kinds).toEqual(["receipt", "refund_overpaid"]);
+    const [mail] = (await mailsFor(invoice.id)).filter((m) => m.kind === "refund_overpaid");
+    expect(mail!.body).toContain("The extra 0.01 ETH will be refunded");
+  });
+
+  it("treats a difference of one smallest unit as exact (the rounding tolerance)", async () => {
+    const invoice = await createFixedInvoice(database.db, merchantId, "USDTT");
+    const due = invoice.invoice.senderAmount!;
+    const oneUnit = 100n; // USDT has 6 decimals: 10^-6 = 100 minor units
+    await pay(database.db, invoice, due - oneUnit);
+    await confirm(database.db, "USDTT");
+    expect((await reload(invoice.id)).invoice.statusReason).toBe("paid");
+
+    const short = await createFixedInvoice(database.db, merchantId, "USDTT");
+    await pay(database.db, short, short.invoice.senderAmount! - 2n * oneUnit);
+    await confirm(database.db, "USDTT");
+    expect((await reload(short.id)).invoice.statusReason).toBe("underpaid");
+  });
+
+  it("accumulates partial payments on good_until_expired until the amount is reached", async () => {
+    const invoice = await createFixedInvoice(database.db, merchantId, "BTC", { type: "good_until_expired" });
+    const due = invoice.invoice.senderAmount!;
+    const first = due / 3n;
+    await pay(database.db, invoice, first);
+    await confirm(database.db, "BTC");
+    let current = await reload(invoice.id);
+    expect(current.status).toBe("pending");
+    expect(current.invoice.statusReason).toBe("awaiting_remainder");
+    expect(current.invoice.confirmedAmount).toBe(first);
+
+    await pay(database.db, invoice, due - first);
+    await confirm(database.db, "BTC");
+    current = await reload(invoice.id);
+    expect(current.status).toBe("confirmed");
+    expect(current.invoice.confirmedAmount).toBe(due);
+  });
+
+  it("waits for every payment in flight before judging the amount", async () => {
+    const invoice = await createFixedInvoice(database.db, merchantId, "DOGE");
+    const due = invoice.invoice.senderAmount!;
+    const half = due / 2n;
+    await pay(database.db, invoice, half);
+    await pay(database.db, invoice, due - half);
+    await confirm(database.db, "DOGE");
+    expect((await reload(invoice.id)).invoice.statusReason).toBe("paid");
+  });
+
+  it("expires an invoice with nothing paid as failed, by the durable expiry job", async () => {
+    const quick = { ...settings, timerSeconds: 1 };
+    const invoice = await createFixedInvoice(database.db, merchantId, "BTC", {}, quick);
+    expect(await runDueJobs(database.db, handlers)).toBe(0); // not due yet
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    await runDueJobs(database.db, handlers);
+    const expired = await reload(invoice.id);
+    expect(expired.status).toBe("failed");
+    expect(expired.invoice.statusReason).toBe("expired");
+  });
+
+  it("fails a partly paid good_until_expired invoice at its deadline and mails refund instructions", async () => {
+    const quick = { ...settings, timerSeconds: 1 };
+    const invoice = await createFixedInvoice(
+      database.db,
+      merchantId,
+      "BTC",
+      { type: "good_until_expired" },
+      quick,
+    );
+    await pay(database.db, invoice, invoice.invoice.senderAmount! / 2n);
+    await confirm(database.db, "BTC");
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    await runDueJobs(database.db, handlers);
+    const failed = await reload(invoice.id);
+    expect(failed.status).toBe("failed");
+    expect(failed.invoice.statusReason).toBe("partially_paid");
+    expect((await mailsFor(invoice.id)).map((m) => m.kind)).toContain("refund_partial");
+  });
+
+  it("credits a payment that arrives after expiry, flags it late, and never loses it", async () => {
+    const quick = { ...settings, timerSeconds: 1 };
+    const invoice = await createFixedInvoice(database.db, merchantId, "ETH", {}, quick);
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    await runDueJobs(database.db, handlers);
+    expect((await reload(invoice.id)).status).toBe("failed");
+    const before = await balance("EUR");
+    await pay(database.db, invoice, invoice.invoice.senderAmount!);
+    await confirm(database.db, "ETH");
+    const late = await reload(invoice.id);
+    expect(late.status).toBe("failed");
+    expect(late.invoice.confirmedAmount).toBe(invoice.invoice.senderAmount);
+    expect(await balance("EUR")).toBe(before + late.invoice.creditedAmount);
+    expect((await mailsFor(invoice.id)).map((m) => m.kind)).toContain("late_payment");
+  });
+
+  it("cancels only before a payment is seen, and only the merchant's own invoices", async () => {
+    const created = await createInvoice(database.db, { merchantId, request: invoiceRequest(), settings });
+    expect((await cancelInvoice(database.db, { merchantId, foreignId: created.foreignId })).status).toBe(
+      "cancelled",
+    );
+
+    const pending = await createFixedInvoice(database.db, merchantId, "BTC");
+    expect((await cancelInvoice(database.db, { merchantId, foreignId: pending.foreignId })).status).toBe(
+      "cancelled",
+    );
+
+    const paying = await createFixedInvoice(database.db, merchantId, "BTC");
+    await pay(database.db, paying, paying.invoice.senderAmount!);
+    await expect(
+      cancelInvoice(database.db, { merchantId, foreignId: paying.foreignId }),
+    ).rejects.toMatchObject({
+      code: "validation_failed",
+      fields: { status: expect.stringContaining("being confirmed") },
+    });
+    await expect(
+      cancelInvoice(database.db, { merchantId: merchantId + 999, foreignId: paying.foreignId }),
+    ).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it("gives every invoice its own never-reused address, and XRP a shared address with a unique tag", async () => {
+    const btc = await Promise.all(
+      Array.from({ length: 8 }, () => createFixedInvoice(database.db, merchantId, "BTC")),
+    );
+    const addresses = new Set(btc.map((i) => i.address!.address));
+    expect(addresses.size).toBe(8);
+    const eth = await createFixedInvoice(database.db, merchantId, "ETH");
+    const usdt = await createFixedInvoice(database.db, merchantId, "USDTE");
+    expect(eth.address!.address).not.toBe(usdt.address!.address); // tokens share the network's counter
+
+    const xrp1 = await createFixedInvoice(database.db, merchantId, "XRP");
+    const xrp2 = await createFixedInvoice(database.db, merchantId, "XRP");
+    expect(xrp1.address!.address).toBe(xrp2.address!.address);
+    expect(xrp1.address!.tag).not.toBe(xrp2.address!.tag);
+    // Without its tag an XRP payment cannot be told apart: it is not matched to an invoice.
+    const untagged = await pay(
+      database.db,
+      { address: { ...xrp1.address!, tag: "" } },
+      xrp1.invoice.senderAmount!,
+    );
+    expect(untagged.isRecognized).toBe(false);
+    const tagged = await pay(database.db, xrp1, xrp1.invoice.senderAmount!);
+    expect(tagged.isRecognized).toBe(true);
+  });
+
+  it("keeps the ledger balanced through all of the above", async () => {
+    expect(await ledgerInvariants(database.db)).toEqual({
+      nonZeroCurrencies: [],
+      accountsNotMatchingEntries: 0,
+      negativeMerchantBalances: 0,
+    });
+  });
+});
+
+describe(`invoice foreign_id uniqueness on ${testDriver}`, () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database.drop());
+
+  it("creates exactly one invoice from racing requests with one foreign_id", async () => {
+    const { merchantId } = await createMerchant(database.db, database.box, {
+      name: "Race",
+      email: "race@example.com",
+      password: "long password 1",
+    });
+    const request = invoiceRequest({ foreign_id: "same-order" });
+    const results = await Promise.allSettled(
+      Array.from({ length: 12 }, () => createInvoice(database.db, { merchantId, request, settings })),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    for (const result of results.filter((r) => r.status === "rejected")) {
+      expect((result as PromiseRejectedResult).reason).toMatchObject({
+        code: "validation_failed",
+        fields: { foreign_id: "The foreign id has already been taken." },
+      });
+    }
+    // The same foreign_id is free for another merchant.
+    const other = await createMerchant(database.db, database.box, {
+      name: "Other",
+      email: "other@example.com",
+      password: "long password 1",
+    });
+    await expect(
+      createInvoice(database.db, { merchantId: other.merchantId, request, settings }),
+    ).resolves.toBeDefined();
+  });
+});

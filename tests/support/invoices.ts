@@ -1,0 +1,82 @@
+import { mnemonicToSeedSync } from "@scure/bip39";
+import { mineSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
+import { sendSandboxPayment } from "@/lib/chain/sandbox/send-payment";
+import { getCurrency } from "@/lib/currencies/registry";
+import type { Db } from "@/lib/db/client";
+import { createInvoice, type InvoiceSettings } from "@/lib/invoices/create-invoice";
+import { fixInvoiceCurrency } from "@/lib/invoices/fix-invoice-currency";
+import { jobHandlers } from "@/lib/jobs/handlers";
+import { runDueJobs } from "@/lib/jobs/runner";
+import { parseDecimal } from "@/lib/money";
+import { createInvoiceRequest } from "@/lib/schemas/invoices";
+
+export const testSeed = mnemonicToSeedSync(
+  "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about",
+);
+export const settings: InvoiceSettings = { timerSeconds: 900, spreadPpm: 5_000 };
+export const handlers = jobHandlers({
+  spreadPpm: 5_000,
+  mail: { smtpUrl: undefined, from: "Kassa <test@kassa.test>" },
+});
+
+let counter = 0;
+
+/** An invoice request as a merchant would send it, through the real schema. */
+export function invoiceRequest(overrides: Record<string, unknown> = {}) {
+  counter++;
+  return createInvoiceRequest.parse({
+    end_user_reference: `cust-${counter}`,
+    timer: true,
+    title: `Order ${counter}`,
+    foreign_id: `order-${counter}-${Math.random().toString(36).slice(2)}`,
+    currency: "EUR",
+    amount: "100",
+    url_success: "https://shop.example/paid",
+    url_failed: "https://shop.example/failed",
+    email_user: "buyer@example.com",
+    sender_type: "natural",
+    sender_data: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1990-12-10" },
+    ...overrides,
+  });
+}
+
+export async function createFixedInvoice(
+  db: Db,
+  merchantId: number,
+  payCurrency: string,
+  overrides: Record<string, unknown> = {},
+  invoiceSettings: InvoiceSettings = settings,
+) {
+  const created = await createInvoice(db, {
+    merchantId,
+    request: invoiceRequest(overrides),
+    settings: invoiceSettings,
+  });
+  return fixInvoiceCurrency(db, {
+    token: created.invoice.token,
+    currency: payCurrency,
+    settings: invoiceSettings,
+    seed: testSeed,
+  });
+}
+
+/** A customer pays `amount` to the invoice's address; the payment is seen, not yet confirmed. */
+export function pay(
+  db: Db,
+  invoice: { address: { address: string; tag: string; currency: string } | null },
+  amount: bigint | string,
+) {
+  const address = invoice.address!;
+  return sendSandboxPayment(db, {
+    currency: address.currency,
+    address: address.address,
+    tag: address.tag || undefined,
+    amount: typeof amount === "string" ? parseDecimal(amount) : amount,
+  });
+}
+
+/** Mines enough blocks for the currency's confirmations and runs the jobs that follow. */
+export async function confirm(db: Db, currency: string): Promise<void> {
+  await mineSandboxBlocks(db, { currency, count: getCurrency(currency).confirmations });
+  await runDueJobs(db, handlers);
+}
