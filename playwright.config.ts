@@ -36,6 +36,8 @@ export default defineConfig({
       HOST: "127.0.0.1",
       KASSA_DATA_DIR: e2eDataDir,
       KASSA_MODE: "sandbox",
+      // Tests mine blocks themselves, so every step is deterministic.
+      KASSA_SANDBOX_BLOCK_SECONDS: "0",
     },
   },
   projects: [

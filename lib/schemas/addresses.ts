@@ -18,13 +18,31 @@ export const takeAddressRequest = z
     convert_to: currencyCode
       .optional()
       .meta({ description: "Convert every deposit to this currency on arrival." }),
+    end_user_reference: endUserReference.optional(),
+    sender_type: z.enum(["natural", "legal"]).optional(),
+    sender_data: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ description: "As in spec 2.1, when end_user_reference is sent." }),
   })
-  .and(
-    z.union([
-      z.object({ end_user_reference: endUserReference }).and(sender),
-      z.object({ end_user_reference: z.undefined(), sender_type: z.undefined(), sender_data: z.undefined() }),
-    ]),
-  )
+  .superRefine((value, ctx) => {
+    const hasCustomer =
+      value.end_user_reference !== undefined ||
+      value.sender_type !== undefined ||
+      value.sender_data !== undefined;
+    if (!hasCustomer) return;
+    if (value.end_user_reference === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["end_user_reference"],
+        message: "The :attribute field is required with sender data.",
+      });
+    }
+    const parsed = sender.safeParse(value);
+    if (!parsed.success)
+      for (const issue of parsed.error.issues)
+        ctx.addIssue({ ...issue, code: "custom", message: issue.message });
+  })
   .meta({ id: "TakeAddressRequest" });
 
 export const addressResponse = z

@@ -34,8 +34,16 @@ z.config({
       case "invalid_format":
         if (issue.format === "email") return "The :attribute must be a valid email address.";
         return "The :attribute format is invalid.";
-      case "invalid_union":
+      case "invalid_union": {
+        if (issue.input === undefined) return "The :attribute field is required.";
+        // A discriminated union reports a missing discriminator with the object and the key as the last path step.
+        const key = issue.path?.[issue.path.length - 1];
+        const input = issue.input as Record<PropertyKey, unknown> | null;
+        if (key !== undefined && input && typeof input === "object" && input[key] === undefined) {
+          return "The :attribute field is required.";
+        }
         return "The selected :attribute is invalid.";
+      }
       case "unrecognized_keys":
         return "The :attribute field is not allowed.";
       default:

@@ -78,7 +78,11 @@ describe("common request rules (spec 2.1)", () => {
     expect(errorsOf({ ...valid, receiver_data: natural })).toEqual({
       receiver_data: "The receiver data field is prohibited when receiver type is self.",
     });
-    expect(errorsOf({ ...valid, receiver_type: "robot" })).toHaveProperty("receiver_type");
+    expect(errorsOf({ ...valid, receiver_type: "robot" })).toEqual({
+      receiver_type: "The selected receiver type is invalid.",
+    });
+    const { receiver_type: _omitted, ...withoutReceiverType } = valid;
+    expect(errorsOf(withoutReceiverType)).toEqual({ receiver_type: "The receiver type field is required." });
   });
 
   it("refuses personal data in end_user_reference", () => {

@@ -2,13 +2,14 @@ import { takeAddress } from "@/lib/addresses/take-address";
 import { hdSeed } from "@/lib/api/runtime-values";
 import { withMerchantSignature } from "@/lib/api/with-merchant-signature";
 import { takeAddressEndpoint } from "@/lib/schemas/addresses";
-import type { Sender } from "@/lib/schemas/common";
+import { sender } from "@/lib/schemas/common";
 
 export const dynamic = "force-dynamic";
 
 export const POST = withMerchantSignature(takeAddressEndpoint, async ({ db, merchantId, body }) => {
+  // The schema has checked the sender rules whenever a customer is named.
   const customer = body.end_user_reference
-    ? { endUserReference: body.end_user_reference, ...(body as unknown as Sender) }
+    ? { endUserReference: body.end_user_reference, ...sender.parse(body) }
     : undefined;
   const address = await takeAddress(db, await hdSeed(db), {
     merchantId,
