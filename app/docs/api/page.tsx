@@ -2,26 +2,15 @@ import type { Metadata } from "next";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 import { SiteHeader } from "@/components/ui/site-header";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
+import { flattenFields, type SchemaNode } from "@/lib/openapi/fields";
 
 export const metadata: Metadata = { title: "API reference" };
 
-type Schema = {
-  type?: string | string[];
-  properties?: Record<string, Schema>;
-  required?: string[];
-  description?: string;
-  oneOf?: Schema[];
-  items?: Schema;
-  $ref?: string;
-  enum?: unknown[];
-  const?: unknown;
-  example?: unknown;
-};
 type Operation = {
   summary: string;
   description?: string;
   security: unknown[];
-  requestBody?: { content: { "application/json": { schema: Schema } } };
+  requestBody?: { content: { "application/json": { schema: SchemaNode } } };
   responses: Record<string, { description: string }>;
 };
 
@@ -40,60 +29,57 @@ const response = await fetch(\`\${BASE_URL}/api/v2/accounts/list\`, {
   body,
 });`;
 
-function typeLabel(schema: Schema): string {
-  if (schema.$ref) return schema.$ref.split("/").pop() ?? "object";
-  if (schema.const !== undefined) return JSON.stringify(schema.const);
-  if (schema.enum) return schema.enum.map((v) => JSON.stringify(v)).join(" | ");
-  if (schema.oneOf) return schema.oneOf.map(typeLabel).join(" | ");
-  if (schema.type === "array" && schema.items) return `${typeLabel(schema.items)}[]`;
-  return Array.isArray(schema.type) ? schema.type.join(" | ") : (schema.type ?? "any");
+/** Renders `code` spans of the API descriptions. */
+function Prose({ text }: { text: string }) {
+  return (
+    <>
+      {text.split(/(`[^`]+`)/).map((part, i) =>
+        part.startsWith("`") && part.endsWith("`") ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string never reorder
+          <code key={i} className="rounded bg-slate-100 px-1 text-[0.9em] dark:bg-slate-800">
+            {part.slice(1, -1)}
+          </code>
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
 }
 
-function FieldTable({ schema }: { schema: Schema }) {
-  const variants = schema.oneOf ?? [schema];
-  const rows = new Map<string, { schema: Schema; isRequired: boolean }>();
-  for (const variant of variants) {
-    for (const [name, field] of Object.entries(variant.properties ?? {})) {
-      if (!rows.has(name))
-        rows.set(name, { schema: field, isRequired: variant.required?.includes(name) ?? false });
-    }
-  }
-  if (rows.size === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">No parameters.</p>;
+function FieldList({ schema, components }: { schema: SchemaNode; components: Record<string, SchemaNode> }) {
+  const rows = flattenFields(schema, components);
+  if (rows.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">No parameters.</p>;
   return (
-    <ScrollRegion label="Request fields">
-      <table className="w-full text-left text-sm">
-        <thead>
-          <tr className="border-b border-slate-200 dark:border-slate-800">
-            <th scope="col" className="py-1 pr-4">
-              Field
-            </th>
-            <th scope="col" className="py-1 pr-4">
-              Type
-            </th>
-            <th scope="col" className="py-1">
-              Notes
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {[...rows].map(([name, { schema: field, isRequired }]) => (
-            <tr key={name} className="border-b border-slate-100 align-top dark:border-slate-900">
-              <td className="py-1 pr-4 font-mono">
-                {name}
-                {isRequired && <span className="sr-only"> (required)</span>}
-                {isRequired && (
-                  <span aria-hidden="true" className="text-red-700 dark:text-red-400">
-                    *
-                  </span>
-                )}
-              </td>
-              <td className="py-1 pr-4 font-mono text-xs">{typeLabel(field)}</td>
-              <td className="py-1 text-slate-700 dark:text-slate-300">{field.description}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollRegion>
+    <>
+      <dl className="mt-2 divide-y divide-slate-100 border-y border-slate-100 dark:divide-slate-900 dark:border-slate-900">
+        {rows.map((row) => (
+          <div key={row.name} className="py-2 sm:grid sm:grid-cols-[16rem_1fr] sm:gap-4">
+            <dt className="break-all font-mono text-sm">
+              {row.name}
+              {row.isRequired && (
+                <span className="ml-2 rounded bg-red-50 px-1.5 py-0.5 font-sans text-xs text-red-800 dark:bg-red-950 dark:text-red-200">
+                  required
+                </span>
+              )}
+            </dt>
+            <dd className="mt-1 text-sm sm:mt-0">
+              <span className="break-all font-mono text-xs text-slate-600 dark:text-slate-400">
+                {row.type}
+              </span>
+              {row.description && (
+                <p className="mt-0.5 text-slate-700 dark:text-slate-300">
+                  <Prose text={row.description} />
+                </p>
+              )}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+        Fields under sender_data and receiver_data depend on sender_type and receiver_type.
+      </p>
+    </>
   );
 }
 
@@ -160,11 +146,13 @@ export default function ApiReferencePage() {
               <span className="rounded bg-slate-100 px-2 py-0.5 font-mono text-sm uppercase dark:bg-slate-800">
                 {method}
               </span>
-              <span className="font-mono">/api/v2{path}</span>
+              <span className="break-all font-mono">/api/v2{path}</span>
             </h2>
             <p className="mt-1 font-medium">{operation.summary}</p>
             {operation.description && (
-              <p className="mt-1 text-slate-700 dark:text-slate-300">{operation.description}</p>
+              <p className="mt-1 text-slate-700 dark:text-slate-300">
+                <Prose text={operation.description} />
+              </p>
             )}
             <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
               {operation.security.length ? "Signed request." : "No authentication."}
@@ -172,14 +160,17 @@ export default function ApiReferencePage() {
             {operation.requestBody && (
               <>
                 <h3 className="mt-4 font-semibold">Request body</h3>
-                <FieldTable schema={operation.requestBody.content["application/json"].schema} />
+                <FieldList
+                  schema={operation.requestBody.content["application/json"].schema}
+                  components={document.components.schemas as Record<string, SchemaNode>}
+                />
               </>
             )}
             <h3 className="mt-4 font-semibold">Responses</h3>
             <ul className="mt-1 text-sm">
               {Object.entries(operation.responses).map(([status, response]) => (
                 <li key={status}>
-                  <span className="font-mono">{status}</span> {response.description}
+                  <span className="font-mono">{status}</span> <Prose text={response.description} />
                 </li>
               ))}
             </ul>
