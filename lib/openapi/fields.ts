@@ -60,9 +60,13 @@ export function flattenFields(
       } else {
         const notes = [
           resolved.description,
-          resolved.maxLength ? `at most ${resolved.maxLength} characters` : undefined,
+          resolved.maxLength ? `At most ${resolved.maxLength} characters.` : undefined,
         ];
-        rows.set(name, { name, type, isRequired, description: notes.filter(Boolean).join("; ") });
+        const description = notes
+          .filter((note): note is string => Boolean(note))
+          .map((note) => (note.endsWith(".") ? note : `${note}.`))
+          .join(" ");
+        rows.set(name, { name, type, isRequired, description });
       }
       const isNested = resolved.properties || resolved.oneOf?.some((b) => resolve(b, components).properties);
       if (isNested && !name.includes(".")) visit(resolved, name);
