@@ -22,7 +22,8 @@ const USAGE = `usage:
   cli sandbox credit --merchant <id> --currency <code> --amount <decimal> [--json]
   cli api-keys create --merchant <id> [--label <label>] [--json]
   cli api-keys list --merchant <id> [--json]
-  cli api-keys revoke --merchant <id> --key <api key> [--json]`;
+  cli api-keys revoke --merchant <id> --key <api key> [--json]
+  cli withdrawals reject --id <withdrawal id> --reason <text> [--json]`;
 
 const KNOWN_COMMANDS = new Set<string>(cliCommand.options.map((option) => option.shape.name.value));
 
@@ -78,6 +79,8 @@ async function main(): Promise<number> {
       amount: { type: "string" },
       label: { type: "string" },
       key: { type: "string" },
+      id: { type: "string" },
+      reason: { type: "string" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },

@@ -11,6 +11,7 @@ import { createMerchant } from "@/lib/merchants/create-merchant";
 import { AmountFormatError, formatAmount, parsePositiveAmount } from "@/lib/money";
 import { createMerchantInput } from "@/lib/schemas/merchant";
 import { toFieldErrors } from "@/lib/schemas/messages";
+import { rejectWithdrawal } from "@/lib/withdrawals/process-withdrawal";
 
 /**
  * The ops CLI's commands (DESIGN.md section 8), as data. `cli/index.ts` runs them directly against
@@ -33,6 +34,10 @@ export const cliCommand = z.discriminatedUnion("name", [
   z.object({
     name: z.literal("api-keys.revoke"),
     args: z.object({ merchant: merchantId, key: z.string().min(1) }),
+  }),
+  z.object({
+    name: z.literal("withdrawals.reject"),
+    args: z.object({ id: z.coerce.number().int().positive(), reason: z.string().trim().min(3).max(500) }),
   }),
 ]);
 export type CliCommand = z.infer<typeof cliCommand>;
@@ -107,6 +112,18 @@ export async function runCliCommand(input: unknown, env: CliEnvironment): Promis
           last_used_at: k.lastUsedAt?.toISOString() ?? null,
           revoked_at: k.revokedAt?.toISOString() ?? null,
         })),
+      };
+    }
+    case "withdrawals.reject": {
+      const record = await rejectWithdrawal(env.db, {
+        withdrawalId: command.args.id,
+        reason: command.args.reason,
+      });
+      return {
+        id: record.id,
+        merchant_id: record.merchantId,
+        status: record.status,
+        error: record.withdrawal.error,
       };
     }
     case "api-keys.revoke": {

@@ -1,10 +1,13 @@
 import { CHAIN_SCAN_QUEUE } from "@/lib/chain/sandbox/mine-blocks";
+import { sandboxAdapter } from "@/lib/chain/sandbox/sandbox-adapter";
 import { inTransaction } from "@/lib/db/transaction";
 import { scanConfirmations } from "@/lib/deposits/scan-confirmations";
 import { INVOICE_EXPIRY_QUEUE } from "@/lib/invoices/create-invoice";
 import { expireInvoiceIn } from "@/lib/invoices/settle-invoice";
 import { EMAIL_QUEUE } from "@/lib/mail/queue-email";
 import { type MailSettings, sendQueuedEmail } from "@/lib/mail/send-email";
+import { WITHDRAWAL_BROADCAST_QUEUE } from "@/lib/withdrawals/create-withdrawal";
+import { broadcastWithdrawal, confirmWithdrawals } from "@/lib/withdrawals/process-withdrawal";
 import type { Handlers } from "./runner";
 
 export type JobSettings = { spreadPpm: number; mail: MailSettings };
@@ -16,7 +19,15 @@ export function jobHandlers(settings: JobSettings): Handlers {
       await inTransaction(db, (tx) => expireInvoiceIn(tx, Number(job.payload.invoiceId)));
     },
     [CHAIN_SCAN_QUEUE]: async (job, db) => {
-      await scanConfirmations(db, { currency: String(job.payload.currency), spreadPpm: settings.spreadPpm });
+      const currency = String(job.payload.currency);
+      await scanConfirmations(db, { currency, spreadPpm: settings.spreadPpm });
+      await confirmWithdrawals(db, currency);
+    },
+    [WITHDRAWAL_BROADCAST_QUEUE]: async (job, db) => {
+      await broadcastWithdrawal(db, {
+        withdrawalId: Number(job.payload.withdrawalId),
+        adapter: sandboxAdapter,
+      });
     },
     [EMAIL_QUEUE]: async (job, db) => {
       await sendQueuedEmail(db, Number(job.payload.emailId), settings.mail);

@@ -8,12 +8,14 @@ import { ledgerAccounts } from "@/lib/db/schema";
  * - platform:chain            value that came from or went to a blockchain (the outside world)
  * - platform:fees             deposit, withdrawal and exchange fees Kassa earned
  * - platform:exchange         Kassa's position from conversions between currencies
+ * - platform:clearing         withdrawals accepted (debited from the merchant) and not yet sent
  * - platform:sandbox_faucet   sandbox-only credits (never used in production mode)
  */
 export type PlatformAccountKind =
   | "platform:chain"
   | "platform:fees"
   | "platform:exchange"
+  | "platform:clearing"
   | "platform:sandbox_faucet";
 
 export type AccountRef =

@@ -3,6 +3,12 @@ import { takeAddressEndpoint } from "@/lib/schemas/addresses";
 import { cancelInvoiceEndpoint, createInvoiceEndpoint } from "@/lib/schemas/invoices";
 import { accountsListEndpoint, currenciesListEndpoint, pingEndpoint } from "@/lib/schemas/platform";
 import { sandboxBlocksEndpoint, sandboxPaymentEndpoint } from "@/lib/schemas/sandbox";
+import { transactionInfoEndpoint } from "@/lib/schemas/transactions";
+import {
+  exchangeCalculateEndpoint,
+  instantWithdrawalEndpoint,
+  withdrawalEndpoint,
+} from "@/lib/schemas/withdrawals";
 
 /** Every endpoint of /api/v2, in the order the reference lists them. Each new endpoint adds itself here. */
 export const ENDPOINTS: Endpoint[] = [
@@ -12,6 +18,10 @@ export const ENDPOINTS: Endpoint[] = [
   createInvoiceEndpoint,
   cancelInvoiceEndpoint,
   takeAddressEndpoint,
+  withdrawalEndpoint,
+  instantWithdrawalEndpoint,
+  exchangeCalculateEndpoint,
+  transactionInfoEndpoint,
   sandboxPaymentEndpoint,
   sandboxBlocksEndpoint,
 ];

@@ -19,6 +19,14 @@ export const TRANSITIONS = {
     processing: ["confirmed"],
     confirmed: [],
   },
+  // withdrawal, withdrawal_exchange and withdrawal_instant: accepted with the balance debited;
+  // `error` (the network refused it) and `rejected` (an operator did) return the funds.
+  withdrawal: {
+    processing: ["confirmed", "error", "rejected"],
+    confirmed: [],
+    error: [],
+    rejected: [],
+  },
 } as const satisfies Record<string, Record<string, readonly string[]>>;
 
 export type TransactionKind = keyof typeof TRANSITIONS;

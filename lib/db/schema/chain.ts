@@ -44,12 +44,15 @@ export const chainTransactions = pgTable(
     tag: text("tag").notNull().default(""),
     amount: money("amount").notNull(),
     direction: text("direction", { enum: ["in", "out"] }).notNull(),
+    /** A compliance risk score from 0 to 1 when the chain's analysis gives one (the sandbox lets tests set it). */
+    riskScore: text("risk_score"),
     blockHeight: integer("block_height"),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("chain_transactions_txid_key").on(t.currency, t.txid),
     index("chain_transactions_mempool_idx").on(t.currency).where(sql`${t.blockHeight} is null`),
+    index("chain_transactions_txid_idx").on(t.txid),
   ],
 );
 

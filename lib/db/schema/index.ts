@@ -6,3 +6,4 @@ export * from "./invoices";
 export * from "./jobs";
 export * from "./ledger";
 export * from "./transactions";
+export * from "./withdrawals";

@@ -1,0 +1,24 @@
+import { withMerchantSignature } from "@/lib/api/with-merchant-signature";
+import { formatAmount } from "@/lib/money";
+import { getConfig } from "@/lib/runtime";
+import { instantWithdrawalEndpoint } from "@/lib/schemas/withdrawals";
+import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
+import { instantWithdrawalInput } from "@/lib/withdrawals/from-request";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withMerchantSignature(instantWithdrawalEndpoint, async ({ db, merchantId, body }) => {
+  const { id, price } = await createWithdrawal(
+    db,
+    instantWithdrawalInput(merchantId, body, getConfig().spreadPpm),
+  );
+  return {
+    id,
+    foreign_id: body.foreign_id,
+    end_user_reference: body.end_user_reference,
+    type: "withdrawal_instant" as const,
+    status: "processing" as const,
+    sender_currency: price.source,
+    sender_amount: formatAmount(price.principal),
+  };
+});

@@ -1,0 +1,193 @@
+import { z } from "zod";
+import { defineEndpoint } from "@/lib/api/endpoint";
+import { amount, wireAmount } from "./amount";
+import { endUserReference, receiver, sender } from "./common";
+import { cryptoCurrencyCode, currencyCode } from "./fields";
+
+/**
+ * A withdrawal's foreign_id may be any JSON value (spec 2.4); it is echoed as given. For
+ * uniqueness it is compared by its text: a string as it is, anything else as compact JSON.
+ */
+export const anyForeignId = z
+  .unknown()
+  .superRefine((value, ctx) => {
+    if (value === undefined || value === null || value === "") {
+      ctx.addIssue({ code: "custom", message: "The :attribute field is required." });
+      return;
+    }
+    if (foreignIdText(value).length > 255) {
+      ctx.addIssue({ code: "custom", message: "The :attribute may not be greater than 255 characters." });
+    }
+  })
+  .meta({
+    description: "Your unique id for this withdrawal, in any format; echoed as given.",
+    example: "payout-7731",
+  });
+
+export function foreignIdText(value: unknown): string {
+  return typeof value === "string" ? value.trim() : JSON.stringify(value);
+}
+
+const tag = z
+  .string()
+  .trim()
+  .max(64)
+  .optional()
+  .meta({ description: "Tag or memo for networks that use one (XRP destination tag); may be empty." });
+
+/** Spec 2.4. */
+export const withdrawalRequest = z
+  .object({
+    currency: currencyCode.meta({ description: "The balance to withdraw from (source currency)." }),
+    amount: amount
+      .optional()
+      .meta({ description: "Amount in the source currency. Exactly one of amount and amount_to." }),
+    amount_to: amount
+      .optional()
+      .meta({ description: "Amount to send in convert_to. Exactly one of amount and amount_to." }),
+    address: z.string().trim().min(1).max(128),
+    foreign_id: anyForeignId,
+    end_user_reference: endUserReference,
+    convert_to: cryptoCurrencyCode.optional().meta({ description: "Convert to this currency and send it." }),
+    tag,
+  })
+  .and(sender)
+  .and(receiver)
+  .superRefine((value, ctx) => {
+    const hasAmount = value.amount !== undefined;
+    const hasAmountTo = value.amount_to !== undefined;
+    if (hasAmount && hasAmountTo) {
+      const message = "Only one of amount or amount_to may be specified.";
+      ctx.addIssue({ code: "custom", path: ["amount"], message });
+      ctx.addIssue({ code: "custom", path: ["amount_to"], message });
+    } else if (!hasAmount && !hasAmountTo) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["amount"],
+        message: "The amount field is required when amount_to is not present.",
+      });
+    } else if (hasAmountTo && value.convert_to === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["amount_to"],
+        message: "The amount to field may only be used together with convert_to.",
+      });
+    }
+  })
+  .meta({ id: "WithdrawalRequest" });
+export type WithdrawalRequest = z.output<typeof withdrawalRequest>;
+
+export const withdrawalResponse = z
+  .object({
+    id: z.int(),
+    foreign_id: z.unknown().meta({ description: "As sent." }),
+    end_user_reference: z.string(),
+    type: z.enum(["withdrawal", "withdrawal_exchange"]),
+    status: z.literal("processing"),
+    amount: wireAmount.meta({ description: "The amount withdrawn, in the source currency (before fees)." }),
+    sender_amount: wireAmount.meta({
+      description: "What leaves the balance: the amount plus the withdrawal and network fees.",
+    }),
+    sender_currency: z.string(),
+    receiver_currency: z.string(),
+    receiver_amount: wireAmount.meta({ description: "What arrives at the address." }),
+  })
+  .meta({ id: "Withdrawal" });
+
+export const withdrawalEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/withdrawal/crypto",
+  summary: "Withdraw crypto, with or without conversion",
+  description:
+    "Without `convert_to`, sends `amount` of `currency` (a crypto balance). With `convert_to`, debits `currency` " +
+    "(for example EUR) and sends the converted amount at the current rate (spread included). The balance is debited " +
+    "at once, fees included; a withdrawal the network refuses or an operator rejects is returned to the balance.",
+  tag: "Withdrawals",
+  isSigned: true,
+  request: withdrawalRequest,
+  response: withdrawalResponse,
+  successStatus: 201,
+});
+
+/** Spec 2.5 (with `tag`, which XRP needs, as an addition). */
+export const instantWithdrawalRequest = z
+  .object({
+    sender_currency: cryptoCurrencyCode,
+    sender_amount: amount,
+    address: z.string().trim().min(1).max(128),
+    foreign_id: anyForeignId,
+    end_user_reference: endUserReference,
+    tag,
+  })
+  .and(sender)
+  .and(receiver)
+  .meta({ id: "InstantWithdrawalRequest" });
+export type InstantWithdrawalRequest = z.output<typeof instantWithdrawalRequest>;
+
+export const instantWithdrawalEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/crypto/withdrawal_instant",
+  summary: "Instant withdrawal",
+  description: "Sends `sender_amount` of `sender_currency` at once, fees debited in addition.",
+  tag: "Withdrawals",
+  isSigned: true,
+  request: instantWithdrawalRequest,
+  response: z
+    .object({
+      id: z.int(),
+      foreign_id: z.unknown(),
+      end_user_reference: z.string(),
+      type: z.literal("withdrawal_instant"),
+      status: z.literal("processing"),
+      sender_currency: z.string(),
+      sender_amount: wireAmount,
+    })
+    .meta({ id: "InstantWithdrawal" }),
+  successStatus: 201,
+});
+
+export const exchangeCalculateRequest = z
+  .object({
+    sender_currency: currencyCode,
+    receiver_currency: cryptoCurrencyCode,
+    sender_amount: amount.optional(),
+    receiver_amount: amount.optional(),
+  })
+  .superRefine((value, ctx) => {
+    if ((value.sender_amount === undefined) === (value.receiver_amount === undefined)) {
+      const message = "Exactly one of sender_amount and receiver_amount is required.";
+      ctx.addIssue({
+        code: "custom",
+        path: [value.sender_amount === undefined ? "sender_amount" : "receiver_amount"],
+        message,
+      });
+    }
+  })
+  .meta({ id: "ExchangeCalculateRequest" });
+
+export const exchangeCalculateEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/exchange/calculate",
+  summary: "Quote a conversion",
+  description:
+    "What a conversion withdrawal would get now: the rate (spread included), the amounts and the fees in the sender " +
+    "currency. Quotes are indicative and not reserved (`fix_period` 0): a withdrawal uses the rate at its creation.",
+  tag: "Withdrawals",
+  isSigned: true,
+  request: exchangeCalculateRequest,
+  response: z
+    .object({
+      sender_amount: wireAmount,
+      sender_currency: z.string(),
+      receiver_amount: wireAmount,
+      receiver_currency: z.string(),
+      fee_amount: wireAmount,
+      fee_currency: z.string(),
+      price: wireAmount.meta({ description: "receiver_currency per one sender_currency, spread included." }),
+      ts_fixed: z.int(),
+      ts_release: z.int(),
+      fix_period: z.int(),
+    })
+    .meta({ id: "ExchangeQuote" }),
+  successStatus: 200,
+});

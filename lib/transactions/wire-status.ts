@@ -1,0 +1,24 @@
+export type WireStatus = "cancelled" | "confirmed" | "declined" | "not_confirmed" | "pending";
+
+/**
+ * The one place internal statuses become the statuses of `transactions/info` and callbacks
+ * (spec section 3): processing → not_confirmed, error and rejected → cancelled. An invoice still
+ * waiting for its payment is `pending`; one that failed (expired, underpaid) is `declined`.
+ */
+const MAP: Record<string, WireStatus> = {
+  created: "pending",
+  pending: "pending",
+  processing: "not_confirmed",
+  verifying: "not_confirmed",
+  confirmed: "confirmed",
+  failed: "declined",
+  cancelled: "cancelled",
+  error: "cancelled",
+  rejected: "cancelled",
+};
+
+export function wireStatus(status: string): WireStatus {
+  const mapped = MAP[status];
+  if (!mapped) throw new Error(`no wire status for ${status}`);
+  return mapped;
+}

@@ -1,0 +1,282 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mineSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
+import { runDueJobs } from "@/lib/jobs/runner";
+import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
+import { listBalances } from "@/lib/ledger/list-balances";
+import { createMerchant } from "@/lib/merchants/create-merchant";
+import { parseDecimal } from "@/lib/money";
+import { instantWithdrawalRequest, withdrawalRequest } from "@/lib/schemas/withdrawals";
+import { describeTransaction } from "@/lib/transactions/describe-transaction";
+import { findTransactionId } from "@/lib/transactions/find-transaction";
+import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
+import { instantWithdrawalInput, withdrawalInput } from "@/lib/withdrawals/from-request";
+import { priceWithdrawal } from "@/lib/withdrawals/price-withdrawal";
+import { rejectWithdrawal } from "@/lib/withdrawals/process-withdrawal";
+import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
+import { handlers } from "../support/invoices";
+import { ledgerInvariants } from "../support/ledger";
+
+const BTC_ADDRESS = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu";
+const LTC_ADDRESS = "ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh";
+const XRP_ADDRESS = "rHsMGQEkVNJmpGWs8XUBoTBiAAbwxZN5v3";
+
+let counter = 0;
+function request(overrides: Record<string, unknown> = {}) {
+  counter++;
+  return withdrawalRequest.parse({
+    currency: "BTC",
+    amount: "0.01",
+    address: BTC_ADDRESS,
+    foreign_id: `payout-${counter}-${Math.random().toString(36).slice(2)}`,
+    end_user_reference: `payee-${counter}`,
+    sender_type: "legal",
+    sender_data: { legal_name: "Shop GmbH", country_of_registration: "DEU" },
+    receiver_type: "self",
+    ...overrides,
+  });
+}
+
+describe(`withdrawals on ${testDriver}`, () => {
+  let database: TestDatabase;
+  let merchantId: number;
+  let otherMerchantId: number;
+  const balance = async (currency: string, merchant = merchantId) =>
+    (await listBalances(database.db, merchant)).find((b) => b.currency === currency)!.balance;
+  const withdraw = (overrides: Record<string, unknown> = {}) =>
+    createWithdrawal(database.db, withdrawalInput(merchantId, request(overrides), 5_000));
+  const info = (id: number) => describeTransaction(database.db, id);
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const password = "long password 1";
+    merchantId = (
+      await createMerchant(database.db, database.box, { name: "Pay", email: "pay@example.com", password })
+    ).merchantId;
+    otherMerchantId = (
+      await createMerchant(database.db, database.box, { name: "Oth", email: "oth@example.com", password })
+    ).merchantId;
+    for (const [currency, amount] of [
+      ["BTC", "1"],
+      ["EUR", "10000"],
+      ["XRP", "1000"],
+    ] as const) {
+      await creditSandboxBalance(database.db, {
+        merchantId,
+        currency,
+        amount: parseDecimal(amount),
+        isSandbox: true,
+      });
+    }
+  });
+  afterAll(() => database.drop());
+
+  it("sends crypto without conversion: debited with fees at once, sent by a job, confirmed on chain", async () => {
+    const before = await balance("BTC");
+    const { id, price } = await withdraw({ amount: "0.01" });
+    expect(price).toMatchObject({
+      principal: parseDecimal("0.01"),
+      sent: parseDecimal("0.01"),
+      networkFee: parseDecimal("0.00002"),
+    });
+    expect(await balance("BTC")).toBe(before - parseDecimal("0.01002"));
+    let described = await info(id);
+    expect(described).toMatchObject({ type: "withdrawal", status: "not_confirmed", error: "" });
+    expect(described.transactions[0]).toMatchObject({
+      transaction_type: "blockchain",
+      type: "withdrawal",
+      txid: null,
+    });
+
+    await runDueJobs(database.db, handlers); // broadcast
+    described = await info(id);
+    const txid = described.transactions[0]!.txid!;
+    expect(txid).toMatch(/^[0-9a-f]{64}$/);
+    await mineSandboxBlocks(database.db, { currency: "BTC", count: 2 });
+    await runDueJobs(database.db, handlers);
+    described = await info(id);
+    expect(described).toMatchObject({
+      status: "confirmed",
+      currency_sent: { currency: "BTC", amount: "0.01000000" },
+      currency_received: { currency: "BTC", amount: "0.01000000" },
+      fees: [
+        { type: "withdrawal", currency: "BTC", amount: "0.00000000" },
+        { type: "mining", currency: "BTC", amount: "0.00002000" },
+      ],
+      crypto_address: { currency: "BTC", address: BTC_ADDRESS, tag: null },
+    });
+    expect(described.transactions[0]!.confirmations).toBe("2");
+    // Found by each identifier, and by nobody else.
+    expect(await findTransactionId(database.db, merchantId, { txid })).toBe(id);
+    expect(await findTransactionId(database.db, otherMerchantId, { txid })).toBeUndefined();
+    expect(await findTransactionId(database.db, otherMerchantId, { id })).toBeUndefined();
+  });
+
+  it("converts EUR to BTC at the stated rate and spread, with the exchange leg recorded", async () => {
+    const before = await balance("EUR");
+    const { id, price } = await withdraw({ currency: "EUR", amount: "500", convert_to: "BTC" });
+    const quote = await priceWithdrawal(database.db, {
+      source: "EUR",
+      target: "BTC",
+      amount: parseDecimal("500"),
+      spreadPpm: 5_000,
+    });
+    expect(price.sent).toBe(quote.sent);
+    expect(price.withdrawalFee).toBe(parseDecimal("5")); // EUR: 1%
+    expect(await balance("EUR")).toBe(before - price.totalDebit);
+    expect(price.totalDebit).toBe(parseDecimal("500") + parseDecimal("5") + price.networkFee);
+    await runDueJobs(database.db, handlers);
+    const described = await info(id);
+    expect(described.type).toBe("withdrawal_exchange");
+    expect(described.transactions[0]).toMatchObject({
+      transaction_type: "exchange",
+      currency: "EUR",
+      currency_to: "BTC",
+      amount: "500.00000000",
+    });
+    expect(described.additional_details).toMatchObject({ spread_percent: "0.5" });
+  });
+
+  it("converts to an exact amount_to", async () => {
+    const { price } = await withdraw({
+      currency: "EUR",
+      amount: undefined,
+      amount_to: "0.002",
+      convert_to: "BTC",
+    });
+    expect(price.sent).toBe(parseDecimal("0.002"));
+    // What is debited converts to at least what is sent (rounded once, against the merchant).
+    expect((price.principal * price.rate!) / 100_000_000n >= parseDecimal("0.002")).toBe(true);
+  });
+
+  it("returns the funds when the network refuses the transaction", async () => {
+    const before = await balance("BTC");
+    const { id } = await withdraw({ address: "1BitcoinEaterAddressDontSendf59kuE" });
+    await runDueJobs(database.db, handlers);
+    const described = await info(id);
+    expect(described).toMatchObject({ status: "cancelled", fees: [] });
+    expect(described.error).toMatch(/refused/);
+    expect(described).not.toHaveProperty("currency_sent");
+    expect(await balance("BTC")).toBe(before);
+  });
+
+  it("returns the funds when an operator rejects a withdrawal before it leaves", async () => {
+    const before = await balance("BTC");
+    const { id } = await withdraw();
+    const rejected = await rejectWithdrawal(database.db, { withdrawalId: id, reason: "Compliance review" });
+    expect(rejected.status).toBe("rejected");
+    expect(await balance("BTC")).toBe(before);
+    await runDueJobs(database.db, handlers); // the queued broadcast finds nothing to send
+    expect((await info(id)).status).toBe("cancelled");
+    expect((await info(id)).transactions.at(-1)!.txid).toBeNull();
+  });
+
+  it("refuses what would overdraw, a wrong tag, and a wrong network's address", async () => {
+    await expect(withdraw({ amount: "5" })).rejects.toMatchObject({
+      fields: { amount: expect.stringMatching(/Insufficient funds/) },
+    });
+    await expect(withdraw({ currency: "XRP", amount: "50", address: XRP_ADDRESS })).rejects.toMatchObject({
+      fields: { tag: expect.stringMatching(/destination tag is required/) },
+    });
+    await expect(
+      withdraw({ currency: "XRP", amount: "50", address: XRP_ADDRESS, tag: "abc" }),
+    ).rejects.toMatchObject({
+      fields: { tag: expect.stringMatching(/whole number/) },
+    });
+    await expect(withdraw({ tag: "123" })).rejects.toMatchObject({
+      fields: { tag: expect.stringMatching(/does not use a tag/) },
+    });
+    await expect(withdraw({ address: LTC_ADDRESS })).rejects.toMatchObject({
+      fields: { address: expect.stringMatching(/Bitcoin/) },
+    });
+    await expect(withdraw({ currency: "EUR", amount: "100" })).rejects.toMatchObject({
+      fields: { currency: expect.stringMatching(/convert_to/) },
+    });
+    await expect(withdraw({ amount: "0.0001" })).rejects.toMatchObject({
+      fields: { amount: expect.stringMatching(/at least/) },
+    });
+    const xrp = await withdraw({ currency: "XRP", amount: "50", address: XRP_ADDRESS, tag: "4294967295" });
+    expect(xrp.tag).toBe("4294967295");
+  });
+
+  it('keeps foreign_id as sent and unique across kinds: 123 and "123" are the same id', async () => {
+    const { id } = await withdraw({ foreign_id: { batch: 7, line: 3 } });
+    expect((await info(id)).foreign_id).toEqual({ batch: 7, line: 3 });
+    await withdraw({ foreign_id: 123 });
+    await expect(withdraw({ foreign_id: "123" })).rejects.toMatchObject({
+      fields: { foreign_id: "The foreign id has already been taken." },
+    });
+    expect(await findTransactionId(database.db, merchantId, { foreign_id: 123 })).toBeDefined();
+  });
+
+  it("sends instant withdrawals as withdrawal_instant", async () => {
+    const body = instantWithdrawalRequest.parse({
+      sender_currency: "BTC",
+      sender_amount: 0.001,
+      address: BTC_ADDRESS,
+      foreign_id: "instant-1",
+      end_user_reference: "payee-instant",
+      sender_type: "natural",
+      sender_data: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1990-12-10" },
+      receiver_type: "natural",
+      receiver_data: { first_name: "Alan", last_name: "Turing", date_of_birth: "1912-06-23" },
+    });
+    const { id } = await createWithdrawal(database.db, instantWithdrawalInput(merchantId, body, 5_000));
+    await runDueJobs(database.db, handlers);
+    await mineSandboxBlocks(database.db, { currency: "BTC", count: 2 });
+    await runDueJobs(database.db, handlers);
+    expect(await info(id)).toMatchObject({ type: "withdrawal_instant", status: "confirmed" });
+  });
+
+  it("keeps the ledger balanced", async () => {
+    expect(await ledgerInvariants(database.db)).toEqual({
+      nonZeroCurrencies: [],
+      accountsNotMatchingEntries: 0,
+      negativeMerchantBalances: 0,
+    });
+  });
+});
+
+describe(`racing withdrawals on ${testDriver}`, () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database.drop());
+
+  it("accepts exactly the 40 of 100 concurrent withdrawals that the balance covers, fees included", async () => {
+    const { merchantId } = await createMerchant(database.db, database.box, {
+      name: "Race",
+      email: "race@example.com",
+      password: "long password 1",
+    });
+    // 0.1 LTC + 0.0001 LTC network fee each: 40 of them cost exactly 4.004 LTC.
+    await creditSandboxBalance(database.db, {
+      merchantId,
+      currency: "LTC",
+      amount: parseDecimal("4.004"),
+      isSandbox: true,
+    });
+    const results = await Promise.allSettled(
+      Array.from({ length: 100 }, () =>
+        createWithdrawal(
+          database.db,
+          withdrawalInput(
+            merchantId,
+            request({ currency: "LTC", amount: "0.1", address: LTC_ADDRESS }),
+            5_000,
+          ),
+        ),
+      ),
+    );
+    const accepted = results.filter((r) => r.status === "fulfilled");
+    const refused = results.filter((r) => r.status === "rejected") as PromiseRejectedResult[];
+    expect(accepted).toHaveLength(40);
+    expect(refused.every((r) => /Insufficient funds/.test(r.reason.fields?.amount))).toBe(true);
+    expect((await listBalances(database.db, merchantId)).find((b) => b.currency === "LTC")!.balance).toBe(0n);
+    expect(await ledgerInvariants(database.db)).toEqual({
+      nonZeroCurrencies: [],
+      accountsNotMatchingEntries: 0,
+      negativeMerchantBalances: 0,
+    });
+  });
+});
