@@ -23,7 +23,9 @@ const USAGE = `usage:
   cli api-keys create --merchant <id> [--label <label>] [--json]
   cli api-keys list --merchant <id> [--json]
   cli api-keys revoke --merchant <id> --key <api key> [--json]
-  cli withdrawals reject --id <withdrawal id> --reason <text> [--json]`;
+  cli withdrawals reject --id <withdrawal id> --reason <text> [--json]
+  cli merchants set-callback --merchant <id> --url <https url, or "" to remove> [--json]
+  cli callbacks resend --merchant <id> --id <callback id> [--json]`;
 
 const KNOWN_COMMANDS = new Set<string>(cliCommand.options.map((option) => option.shape.name.value));
 
@@ -81,6 +83,7 @@ async function main(): Promise<number> {
       key: { type: "string" },
       id: { type: "string" },
       reason: { type: "string" },
+      url: { type: "string" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },

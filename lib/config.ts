@@ -34,6 +34,11 @@ const EnvSchema = z.object({
     .optional()
     .or(z.literal("").transform(() => undefined)),
   KASSA_MAIL_FROM: z.string().min(3).default("Kassa <no-reply@kassa.test>"),
+  KASSA_CALLBACK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  KASSA_CALLBACK_SCHEDULE: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, "must be a comma-separated list of seconds")
+    .optional(),
   KASSA_SEED_DEMO: z
     .enum(["0", "1", "true", "false"])
     .optional()
@@ -61,6 +66,9 @@ export type Config = {
   runJobs: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
+  callbackTimeoutMs: number;
+  /** Seconds before each retry of a failed callback; the public API's schedule unless set (tests shorten it). */
+  callbackScheduleSeconds: number[] | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -91,5 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runJobs: e.KASSA_JOBS === "on",
     smtpUrl: e.SMTP_URL,
     mailFrom: e.KASSA_MAIL_FROM,
+    callbackTimeoutMs: e.KASSA_CALLBACK_TIMEOUT_MS,
+    callbackScheduleSeconds: e.KASSA_CALLBACK_SCHEDULE?.split(",").map(Number),
   };
 }

@@ -11,7 +11,7 @@ export function baseUrlFor(request: Request): string {
 
 export function invoiceSettings(): InvoiceSettings {
   const config = getConfig();
-  return { timerSeconds: config.invoiceTimerSeconds, spreadPpm: config.spreadPpm };
+  return { timerSeconds: config.invoiceTimerSeconds, spreadPpm: config.spreadPpm, callbackMode: config.mode };
 }
 
 export function hdSeed(db: Db): Promise<Uint8Array> {

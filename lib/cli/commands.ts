@@ -2,6 +2,8 @@ import { z } from "zod";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { listApiKeys } from "@/lib/api-keys/list-api-keys";
 import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
+import { resendCallback } from "@/lib/callbacks/resend-callback";
+import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { findCurrency } from "@/lib/currencies/registry";
 import type { Db } from "@/lib/db/client";
@@ -34,6 +36,14 @@ export const cliCommand = z.discriminatedUnion("name", [
   z.object({
     name: z.literal("api-keys.revoke"),
     args: z.object({ merchant: merchantId, key: z.string().min(1) }),
+  }),
+  z.object({
+    name: z.literal("merchants.set-callback"),
+    args: z.object({ merchant: merchantId, url: z.string().trim().max(2048) }),
+  }),
+  z.object({
+    name: z.literal("callbacks.resend"),
+    args: z.object({ merchant: merchantId, id: z.coerce.number().int().positive() }),
   }),
   z.object({
     name: z.literal("withdrawals.reject"),
@@ -113,6 +123,22 @@ export async function runCliCommand(input: unknown, env: CliEnvironment): Promis
           revoked_at: k.revokedAt?.toISOString() ?? null,
         })),
       };
+    }
+    case "merchants.set-callback": {
+      const url = command.args.url === "" ? null : command.args.url;
+      await setCallbackUrl(env.db, {
+        merchantId: command.args.merchant,
+        url,
+        mode: env.isSandbox ? "sandbox" : "production",
+      });
+      return { merchant_id: command.args.merchant, callback_url: url };
+    }
+    case "callbacks.resend": {
+      const callbackId = await resendCallback(env.db, {
+        merchantId: command.args.merchant,
+        callbackId: command.args.id,
+      });
+      return { merchant_id: command.args.merchant, callback_id: callbackId, redelivery_of: command.args.id };
     }
     case "withdrawals.reject": {
       const record = await rejectWithdrawal(env.db, {

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { queueCallback } from "@/lib/callbacks/queue-callback";
 import type { Tx } from "@/lib/db/client";
 import { amountSql, depositAddresses, deposits, invoices, transactions } from "@/lib/db/schema";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
@@ -93,5 +94,6 @@ export async function recordIncomingPayment(
     if (invoice?.status === "pending")
       await setInvoiceStatus(tx, transactionId, "processing", "payment_seen");
   }
+  if (address.kind === "permanent") await queueCallback(tx, { transactionId, status: "processing" });
   return { depositId: inserted!.id, transactionId, isLate };
 }

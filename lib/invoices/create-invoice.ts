@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { type CallbackMode, checkCallbackUrl } from "@/lib/callbacks/url-policy";
 import { getCurrency } from "@/lib/currencies/registry";
 import { assertCustomerIdentity } from "@/lib/customers/assert-customer-identity";
 import type { Db } from "@/lib/db/client";
@@ -15,7 +16,7 @@ import { priceInvoice } from "./price-invoice";
 
 export const INVOICE_EXPIRY_QUEUE = "invoice.expire";
 
-export type InvoiceSettings = { timerSeconds: number; spreadPpm: number };
+export type InvoiceSettings = { timerSeconds: number; spreadPpm: number; callbackMode: CallbackMode };
 
 export const FOREIGN_ID_TAKEN = { foreign_id: "The foreign id has already been taken." };
 
@@ -36,6 +37,7 @@ export async function createInvoice(
       amount: `The amount has more decimal places than ${currency.code} allows (${currency.precision}).`,
     });
   }
+  if (request.callback_url) checkCallbackUrl(request.callback_url, settings.callbackMode);
   if (request.amount < currency.minimumAmount) {
     throw fieldError({ amount: `The amount must be at least ${formatAmountShort(currency.minimumAmount)}.` });
   }
@@ -85,6 +87,7 @@ export async function createInvoice(
         urlSuccess: request.url_success,
         urlFailed: request.url_failed,
         emailUser: request.email_user,
+        callbackUrl: request.callback_url || null,
         senderType: request.sender_type,
         senderData: request.sender_data,
         senderCurrency: request.sender_currency ?? null,

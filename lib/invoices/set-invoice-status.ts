@@ -11,6 +11,7 @@ export async function setInvoiceStatus(
   to: InvoiceStatus,
   reason: InvoiceReason | "currency_fixed" | "payment_seen" | "awaiting_remainder",
 ): Promise<void> {
-  await transitionStatus(tx, { transactionId: invoiceId, kind: "invoice", to, reason });
+  // The reason first: the transition queues the callback, whose body should carry it.
   await tx.update(invoices).set({ statusReason: reason }).where(eq(invoices.transactionId, invoiceId));
+  await transitionStatus(tx, { transactionId: invoiceId, kind: "invoice", to, reason });
 }

@@ -1,3 +1,5 @@
+import { type CallbackSettings, deliverCallback } from "@/lib/callbacks/deliver-callback";
+import { CALLBACK_QUEUE } from "@/lib/callbacks/queue-callback";
 import { CHAIN_SCAN_QUEUE } from "@/lib/chain/sandbox/mine-blocks";
 import { sandboxAdapter } from "@/lib/chain/sandbox/sandbox-adapter";
 import { inTransaction } from "@/lib/db/transaction";
@@ -11,6 +13,15 @@ import { broadcastWithdrawal, confirmWithdrawals } from "@/lib/withdrawals/proce
 import type { Handlers } from "./runner";
 
 export type JobSettings = { spreadPpm: number; mail: MailSettings };
+
+/** Callback delivery runs in its own pool, so slow merchant endpoints cannot hold up other work. */
+export function callbackHandlers(settings: CallbackSettings): Handlers {
+  return {
+    [CALLBACK_QUEUE]: async (job, db) => {
+      await deliverCallback(db, Number(job.payload.callbackId), settings);
+    },
+  };
+}
 
 /** Every queue Kassa's background work uses, and what runs it. */
 export function jobHandlers(settings: JobSettings): Handlers {

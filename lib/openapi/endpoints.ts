@@ -1,5 +1,6 @@
 import type { Endpoint } from "@/lib/api/endpoint";
 import { takeAddressEndpoint } from "@/lib/schemas/addresses";
+import { resendCallbackEndpoint } from "@/lib/schemas/callbacks";
 import { cancelInvoiceEndpoint, createInvoiceEndpoint } from "@/lib/schemas/invoices";
 import { accountsListEndpoint, currenciesListEndpoint, pingEndpoint } from "@/lib/schemas/platform";
 import { sandboxBlocksEndpoint, sandboxPaymentEndpoint } from "@/lib/schemas/sandbox";
@@ -22,6 +23,7 @@ export const ENDPOINTS: Endpoint[] = [
   instantWithdrawalEndpoint,
   exchangeCalculateEndpoint,
   transactionInfoEndpoint,
+  resendCallbackEndpoint,
   sandboxPaymentEndpoint,
   sandboxBlocksEndpoint,
 ];

@@ -25,6 +25,10 @@ export const createInvoiceRequest = z
       description: "good_until_expired accepts several partial payments until the amount is reached.",
     }),
     description: z.string().trim().max(1000).optional(),
+    callback_url: z.string().trim().max(2048).optional().meta({
+      description:
+        "Kassa addition: send this invoice's callbacks here instead of to your account's callback URL.",
+    }),
     sender_currency: cryptoCurrencyCode
       .optional()
       .meta({ description: "Fixes the currency the customer pays in (with its rate) at creation." }),

@@ -1,10 +1,21 @@
+import { type CallbackSettings, DEFAULT_SCHEDULE_SECONDS } from "@/lib/callbacks/deliver-callback";
 import { mineDueSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
 import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
-import { jobHandlers } from "@/lib/jobs/handlers";
+import { callbackHandlers, jobHandlers } from "@/lib/jobs/handlers";
 import { startJobRunner } from "@/lib/jobs/runner";
+import { getSecretBox } from "@/lib/runtime";
 
 export type Background = { stop: () => Promise<void> };
+
+export function callbackSettings(config: Config): CallbackSettings {
+  return {
+    mode: config.mode,
+    timeoutMs: config.callbackTimeoutMs,
+    scheduleSeconds: config.callbackScheduleSeconds ?? DEFAULT_SCHEDULE_SECONDS,
+    box: getSecretBox(),
+  };
+}
 
 /**
  * Background work of a process: the job runner, and in sandbox mode the automatic block timer.
@@ -17,6 +28,11 @@ export function startBackground(db: Db, config: Config): Background {
       spreadPpm: config.spreadPpm,
       mail: { smtpUrl: config.smtpUrl, from: config.mailFrom },
     }),
+  });
+  const callbackRunner = startJobRunner({
+    db,
+    handlers: callbackHandlers(callbackSettings(config)),
+    concurrency: 16,
   });
   let miner: NodeJS.Timeout | undefined;
   let mining: Promise<unknown> = Promise.resolve();
@@ -33,7 +49,7 @@ export function startBackground(db: Db, config: Config): Background {
     stop: async () => {
       if (miner) clearInterval(miner);
       await mining;
-      await runner.stop();
+      await Promise.all([runner.stop(), callbackRunner.stop()]);
     },
   };
 }

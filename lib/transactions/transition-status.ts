@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import { queueCallback } from "@/lib/callbacks/queue-callback";
 import type { Tx } from "@/lib/db/client";
 import { transactionEvents, transactions } from "@/lib/db/schema";
 import { canTransition, type TransactionKind } from "./statuses";
@@ -15,7 +16,9 @@ export class IllegalTransitionError extends Error {
 
 /**
  * Changes a transaction's status if the transition table allows it, under a row lock, and records
- * the change in transaction_events, in the caller's transaction. Returns the previous status.
+ * the change in transaction_events, in the caller's transaction, with the merchant's callback for
+ * it queued there too. Returns the previous status. Callers write everything the callback should
+ * report (amounts, reasons) before calling this.
  */
 export async function transitionStatus(
   tx: Tx,
@@ -40,6 +43,8 @@ export async function transitionStatus(
     toStatus: input.to,
     reason: input.reason ?? null,
   });
+  // The merchant hears of it in the same transaction: no change without its callback, no callback without its change.
+  await queueCallback(tx, { transactionId: input.transactionId, status: input.to });
   return row.status;
 }
 

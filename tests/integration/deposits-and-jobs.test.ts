@@ -15,7 +15,7 @@ import { sendQueuedEmail } from "@/lib/mail/send-email";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { parseDecimal } from "@/lib/money";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { confirm, createFixedInvoice, handlers, pay, testSeed } from "../support/invoices";
+import { confirm, createFixedInvoice, handlers, pay, settings, testSeed } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 
 describe(`permanent deposit addresses on ${testDriver}`, () => {
@@ -172,7 +172,7 @@ describe(`durable jobs and exactly-once crediting on ${testDriver}`, () => {
       merchantId,
       "BTC",
       {},
-      { timerSeconds: 1, spreadPpm: 5_000 },
+      { ...settings, timerSeconds: 1 },
     );
     database = await database.reopen(); // "down" across the deadline
     await new Promise((resolve) => setTimeout(resolve, 1_200));

@@ -13,7 +13,7 @@ import { createInvoiceRequest } from "@/lib/schemas/invoices";
 export const testSeed = mnemonicToSeedSync(
   "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about",
 );
-export const settings: InvoiceSettings = { timerSeconds: 900, spreadPpm: 5_000 };
+export const settings: InvoiceSettings = { timerSeconds: 900, spreadPpm: 5_000, callbackMode: "sandbox" };
 export const handlers = jobHandlers({
   spreadPpm: 5_000,
   mail: { smtpUrl: undefined, from: "Kassa <test@kassa.test>" },

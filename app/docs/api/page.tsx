@@ -14,6 +14,22 @@ type Operation = {
   responses: Record<string, { description: string }>;
 };
 
+const CALLBACK_SAMPLE = `import { createHmac, timingSafeEqual } from "node:crypto";
+import express from "express";
+
+const app = express();
+// Keep the raw bytes: the signature covers them exactly as sent.
+app.post("/kassa/callbacks", express.raw({ type: "application/json" }), (req, res) => {
+  const expected = createHmac("sha512", API_SECRET).update(req.body).digest();
+  const given = Buffer.from(req.get("X-Processing-Signature") ?? "", "hex");
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return res.sendStatus(403);
+
+  const event = JSON.parse(req.body.toString("utf8"));
+  // Deduplicate on (event.id, event.status): the same status may arrive more than once.
+  if (!alreadyApplied(event.id, event.status)) apply(event);
+  res.sendStatus(200); // anything but 2xx is retried
+});`;
+
 const SIGNING_SAMPLE = `import { createHmac } from "node:crypto";
 
 const body = JSON.stringify({});                 // the exact bytes you send
@@ -135,6 +151,35 @@ export default function ApiReferencePage() {
             </li>
             <li>404 for unknown paths and for objects you may not see; 413 for bodies over 64 KiB.</li>
           </ul>
+        </section>
+
+        <section aria-labelledby="callbacks" className="mt-10">
+          <h2 id="callbacks" className="text-2xl font-semibold">
+            Callbacks
+          </h2>
+          <p className="mt-2 text-slate-700 dark:text-slate-300">
+            Kassa POSTs to your callback URL when an invoice becomes pending, processing, confirmed, failed or
+            cancelled; when a deposit to a permanent address is seen and confirmed; and when a withdrawal is
+            confirmed or cancelled. The body is the same object <code>/transactions/info</code> returns for
+            that transaction, signed like your requests: <code>X-Processing-Key</code> is your API key and{" "}
+            <code>X-Processing-Signature</code> the hex HMAC-SHA512 of the body with its secret.{" "}
+            <code>X-Kassa-Event</code> names the change (for example <code>invoice.confirmed</code>),{" "}
+            <code>X-Kassa-Callback-Id</code> identifies the delivery, and a resend carries{" "}
+            <code>X-Kassa-Redelivery-Of</code>.
+          </p>
+          <p className="mt-2 text-slate-700 dark:text-slate-300">
+            Answer with any 2xx within 10 seconds. Anything else (an error, a timeout, a redirect, which is
+            not followed) is retried after 1, 5, 15, 30, 60, 90, 120, 180, 240, 240, 240 and 240 minutes, then
+            marked failed; you can resend any callback with <code>POST /api/v2/callbacks/resend</code>.
+            Delivery is at least once, in order per transaction: deduplicate on the transaction&apos;s{" "}
+            <code>id</code> and <code>status</code>. In production mode callback URLs must be https and
+            public.
+          </p>
+          <ScrollRegion label="Verifying a callback in JavaScript" className="mt-3 rounded bg-slate-900">
+            <pre className="p-4 text-sm text-slate-100">
+              <code>{CALLBACK_SAMPLE}</code>
+            </pre>
+          </ScrollRegion>
         </section>
 
         {operations.map(({ path, method, operation }) => (

@@ -35,6 +35,8 @@ export const invoices = pgTable(
     urlSuccess: text("url_success").notNull(),
     urlFailed: text("url_failed").notNull(),
     emailUser: text("email_user").notNull(),
+    /** Overrides the merchant's callback URL for this invoice's events. */
+    callbackUrl: text("callback_url"),
     senderType: text("sender_type", { enum: ["natural", "legal"] }).notNull(),
     senderData: jsonb("sender_data").notNull(),
     /** Fixed when the customer (or the merchant, via sender_currency) chooses how to pay. */
