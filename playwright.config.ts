@@ -10,6 +10,23 @@ import { defineConfig } from "@playwright/test";
 const port = Number(process.env.KASSA_E2E_PORT ?? 3199);
 export const e2eDataDir = path.join(os.tmpdir(), `kassa-e2e-${port}`);
 export const baseURL = `http://127.0.0.1:${port}`;
+/** A second server whose invoices expire after 8 seconds, for the expiry tests. */
+export const shortTimer = {
+  port: port - 1,
+  dataDir: path.join(os.tmpdir(), `kassa-e2e-${port - 1}`),
+  baseURL: `http://127.0.0.1:${port - 1}`,
+  seconds: 8,
+};
+
+const serverEnv = (serverPort: number, dataDir: string) => ({
+  NODE_ENV: "production",
+  PORT: String(serverPort),
+  HOST: "127.0.0.1",
+  KASSA_DATA_DIR: dataDir,
+  KASSA_MODE: "sandbox",
+  // Tests mine blocks themselves, so every step is deterministic.
+  KASSA_SANDBOX_BLOCK_SECONDS: "0",
+});
 
 export default defineConfig({
   testDir: "./e2e",
@@ -24,22 +41,24 @@ export default defineConfig({
     ...(process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["json"] as ["json"]] : []),
   ],
   use: { baseURL, trace: "retain-on-failure" },
-  webServer: {
-    command: `rm -rf ${e2eDataDir} && node --import tsx server.ts`,
-    url: `${baseURL}/api/v2/ping`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: "pipe",
-    env: {
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      KASSA_DATA_DIR: e2eDataDir,
-      KASSA_MODE: "sandbox",
-      // Tests mine blocks themselves, so every step is deterministic.
-      KASSA_SANDBOX_BLOCK_SECONDS: "0",
+  webServer: [
+    {
+      command: `rm -rf ${e2eDataDir} && node --import tsx server.ts`,
+      url: `${baseURL}/api/v2/ping`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: "pipe",
+      env: serverEnv(port, e2eDataDir),
     },
-  },
+    {
+      command: `rm -rf ${shortTimer.dataDir} && node --import tsx server.ts`,
+      url: `${shortTimer.baseURL}/api/v2/ping`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: "pipe",
+      env: { ...serverEnv(shortTimer.port, shortTimer.dataDir), KASSA_INVOICE_TIMER_SECONDS: String(shortTimer.seconds) },
+    },
+  ],
   projects: [
     { name: "api", testDir: "./e2e/api" },
     {

@@ -11,8 +11,13 @@ const run = promisify(execFile);
  * database, the CLI sends its command to that server (the path `npm run cli` takes in production).
  */
 export async function cli(...args: string[]): Promise<Record<string, unknown>> {
+  return cliOn(e2eDataDir, ...args);
+}
+
+/** The CLI against a given server's data directory (the e2e servers each have their own). */
+export async function cliOn(dataDir: string, ...args: string[]): Promise<Record<string, unknown>> {
   const { stdout } = await run(process.execPath, ["--import", "tsx", "cli/index.ts", ...args, "--json"], {
-    env: { ...process.env, KASSA_DATA_DIR: e2eDataDir, KASSA_MODE: "sandbox" },
+    env: { ...process.env, KASSA_DATA_DIR: dataDir, KASSA_MODE: "sandbox" },
   });
   return JSON.parse(stdout) as Record<string, unknown>;
 }
@@ -25,10 +30,20 @@ export type Merchant = {
   password: string;
 };
 
-export async function createMerchant(name = "E2E Shop"): Promise<Merchant> {
+export async function createMerchant(name = "E2E Shop", dataDir = e2eDataDir): Promise<Merchant> {
   const email = `shop-${randomBytes(6).toString("hex")}@example.com`;
   const password = `pw-${randomBytes(12).toString("hex")}`;
-  const created = await cli("merchants", "create", "--name", name, "--email", email, "--password", password);
+  const created = await cliOn(
+    dataDir,
+    "merchants",
+    "create",
+    "--name",
+    name,
+    "--email",
+    email,
+    "--password",
+    password,
+  );
   if (typeof created.merchant_id !== "number")
     throw new Error(`merchant not created: ${JSON.stringify(created)}`);
   return {

@@ -1,0 +1,70 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { CheckoutClient } from "@/components/checkout/checkout-client";
+import { hdSeed, invoiceSettings } from "@/lib/api/runtime-values";
+import { checkoutView } from "@/lib/checkout/checkout-view";
+import { openCheckout } from "@/lib/checkout/open-checkout";
+import { displayAmount } from "@/lib/checkout/present";
+import { getDb } from "@/lib/db/client";
+import { KassaError } from "@/lib/errors";
+import { loadInvoiceByToken } from "@/lib/invoices/load-invoice";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ token: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const record = await loadInvoiceByToken(getDb(), (await params).token);
+  return {
+    title: record ? `Pay ${record.merchantName}: ${record.invoice.title}` : "Payment link not found",
+    robots: { index: false, follow: false },
+  };
+}
+
+/**
+ * The hosted checkout. Rendered on the server with everything the customer needs (the amount, the
+ * address, the state of the payment) before any JavaScript runs; the client part keeps it live.
+ */
+export default async function PayPage({ params }: Props) {
+  const { token } = await params;
+  const db = getDb();
+  const settings = invoiceSettings();
+  let record: Awaited<ReturnType<typeof openCheckout>>;
+  try {
+    record = await openCheckout(db, { token, settings, seed: await hdSeed(db) });
+  } catch (error) {
+    if (error instanceof KassaError && error.code === "not_found") notFound();
+    throw error;
+  }
+  const view = await checkoutView(db, record, settings);
+  const hasPayCurrency = view.sender_currency !== null && view.sender_amount !== null;
+  return (
+    <main id="main" className="mx-auto w-full max-w-md px-4 py-6 sm:py-10">
+      <p className="text-sm font-medium text-slate-600 dark:text-slate-400">{view.merchant_name}</p>
+      <h1 className="mt-1 break-words text-2xl font-bold tracking-tight">{view.title}</h1>
+      {view.description && (
+        <p className="mt-2 whitespace-pre-line break-words text-slate-700 dark:text-slate-300">
+          {view.description}
+        </p>
+      )}
+      <div className="mt-4 rounded-md bg-slate-50 px-4 py-3 dark:bg-slate-900">
+        <div className="text-sm text-slate-600 dark:text-slate-400">Amount due</div>
+        <div className="text-2xl font-semibold" data-testid="amount-due">
+          {hasPayCurrency
+            ? displayAmount(view.sender_amount, view.sender_currency)
+            : displayAmount(view.amount, view.currency)}
+        </div>
+        {hasPayCurrency && view.sender_currency !== view.currency && (
+          <div className="text-sm text-slate-600 dark:text-slate-400">
+            = {displayAmount(view.amount, view.currency)}
+          </div>
+        )}
+      </div>
+      <CheckoutClient initial={view} />
+      <p className="mt-10 text-center text-xs text-slate-500 dark:text-slate-400">
+        Invoice {record.id} · payments processed by Kassa
+        {view.type === "good_until_expired" ? " · partial payments accepted" : ""}
+      </p>
+    </main>
+  );
+}

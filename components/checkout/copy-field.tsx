@@ -1,0 +1,39 @@
+"use client";
+
+import { useState } from "react";
+
+/** A value the customer copies into a wallet: shown in full (wrapped, never truncated) with a copy button. */
+export function CopyField({ label, value, hint }: { label: string; value: string; hint?: string }) {
+  const [isCopied, setIsCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setIsCopied(true);
+      setTimeout(() => setIsCopied(false), 2_000);
+    } catch {
+      setIsCopied(false);
+    }
+  };
+  return (
+    <div className="mt-4">
+      <div className="text-sm font-medium text-slate-600 dark:text-slate-300">{label}</div>
+      <div className="mt-1 flex items-start gap-2">
+        <output className="min-w-0 flex-1 break-all rounded-md bg-slate-100 px-3 py-2 font-mono text-base dark:bg-slate-800">
+          {value}
+        </output>
+        <button
+          type="button"
+          onClick={copy}
+          className="shrink-0 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800"
+          aria-label={`Copy ${label.toLowerCase()}`}
+        >
+          {isCopied ? "Copied" : "Copy"}
+        </button>
+      </div>
+      {hint && <p className="mt-1 text-sm text-amber-800 dark:text-amber-300">{hint}</p>}
+      <span className="sr-only" aria-live="polite">
+        {isCopied ? `${label} copied` : ""}
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+"use client";
+
+import { useState } from "react";
+import type { CheckoutView } from "@/lib/checkout/checkout-view";
+import { shortAmount } from "@/lib/checkout/present";
+import { Countdown } from "./countdown";
+
+/** The customer's choice of how to pay: each currency with what it costs now. Choosing locks the rate. */
+export function CurrencyPicker({
+  view,
+  onFixed,
+}: {
+  view: CheckoutView;
+  onFixed: (view: CheckoutView) => void;
+}) {
+  const [pending, setPending] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const choose = async (currency: string) => {
+    setPending(currency);
+    setError(null);
+    try {
+      const response = await fetch(`/api/checkout/${view.token}/currency`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ currency }),
+      });
+      const body = await response.json();
+      if (!response.ok) {
+        setError(
+          (Object.values(body.errors ?? {})[0] as string) ??
+            body.error ??
+            "That did not work. Please try again.",
+        );
+        return;
+      }
+      onFixed(body);
+    } catch {
+      setError("We could not reach the payment service. Check your connection and try again.");
+    } finally {
+      setPending(null);
+    }
+  };
+  return (
+    <section aria-labelledby="pay-with" className="mt-6">
+      <h2 id="pay-with" className="text-lg font-semibold">
+        Pay with
+      </h2>
+      <ul className="mt-2 grid gap-2">
+        {view.currencies.map((choice) => (
+          <li key={choice.currency}>
+            <button
+              type="button"
+              disabled={!choice.is_available || pending !== null}
+              onClick={() => choose(choice.currency)}
+              aria-describedby={choice.is_available ? undefined : `why-${choice.currency}`}
+              className="flex w-full items-center justify-between gap-3 rounded-md border border-slate-300 px-4 py-3 text-left hover:border-indigo-600 disabled:cursor-not-allowed disabled:opacity-60 dark:border-slate-600"
+            >
+              <span>
+                <span className="font-semibold">{choice.currency}</span>{" "}
+                <span className="text-sm text-slate-600 dark:text-slate-400">{choice.name}</span>
+              </span>
+              <span className="font-mono text-sm">
+                {pending === choice.currency ? "Locking the rate…" : shortAmount(choice.amount)}
+              </span>
+            </button>
+            {!choice.is_available && (
+              <p id={`why-${choice.currency}`} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+                {choice.reason}
+              </p>
+            )}
+          </li>
+        ))}
+      </ul>
+      {error && (
+        <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-300">
+          {error}
+        </p>
+      )}
+      {view.expires_at !== null && (
+        <Countdown expiresAt={view.expires_at} serverTime={view.server_time} label="Time left to choose:" />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,245 @@
+import AxeBuilder from "@axe-core/playwright";
+import { type APIRequestContext, type Page, request as playwrightRequest } from "@playwright/test";
+import { shortTimer } from "../../playwright.config";
+import { createMerchant, expect, type SignedClient, signedClient, test } from "../fixtures";
+
+let counter = 0;
+async function createInvoice(client: SignedClient, baseURL: string, overrides: Record<string, unknown> = {}) {
+  counter++;
+  const response = await client.post("/invoices/create", {
+    end_user_reference: `shopper-${counter}`,
+    timer: true,
+    title: "Two concert tickets",
+    description: "Row 12, seats 4 and 5",
+    foreign_id: `ui-${Date.now()}-${counter}`,
+    currency: "EUR",
+    amount: "120",
+    url_success: `${baseURL}/?paid=${counter}`,
+    url_failed: `${baseURL}/?failed=${counter}`,
+    email_user: "buyer@example.com",
+    sender_type: "natural",
+    sender_data: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1990-12-10" },
+    ...overrides,
+  });
+  expect(response.status()).toBe(201);
+  const data = (await response.json()).data;
+  return { ...data, path: new URL(data.url).pathname as string };
+}
+
+async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+}
+
+/** Reads what the page tells the customer to send, and sends it from the sandbox wallet. */
+async function readAndPay(
+  page: Page,
+  client: SignedClient,
+  fraction: { times?: bigint; over?: bigint } = {},
+) {
+  const amountText = (await page
+    .getByRole("status")
+    .filter({ hasText: /^\d/ })
+    .first()
+    .textContent())!.trim();
+  const address = (await page.locator("output").nth(1).textContent())!.trim();
+  const [whole, decimals = ""] = amountText.split(".");
+  let units = BigInt(whole!) * 100_000_000n + BigInt(decimals.padEnd(8, "0"));
+  if (fraction.times) units = units / fraction.times;
+  if (fraction.over) units += fraction.over;
+  const amount = `${units / 100_000_000n}.${(units % 100_000_000n).toString().padStart(8, "0")}`;
+  const paid = await client.post("/sandbox/payments", { address, currency: "BTC", amount });
+  expect((await paid.json()).data.is_recognized).toBe(true);
+  return { address, amountText };
+}
+
+test.describe("hosted checkout", () => {
+  test("choose BTC, pay, watch confirmations, and return to the shop without reloading", async ({
+    page,
+    client,
+    baseURL,
+  }, testInfo) => {
+    const invoice = await createInvoice(client, baseURL!);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto(invoice.path);
+    await expect(page.getByRole("heading", { level: 1, name: "Two concert tickets" })).toBeVisible();
+    await expect(page.getByTestId("amount-due")).toHaveText("120.00 EUR");
+    await expectAccessible(page);
+    await testInfo.attach("checkout-choose-phone", {
+      body: await page.screenshot({ fullPage: true }),
+      contentType: "image/png",
+    });
+
+    await page.evaluate(() => {
+      (window as unknown as { marker: string }).marker = "same page";
+    });
+    await page.getByRole("button", { name: /^BTC/ }).click();
+    await expect(page.getByText("Amount to send")).toBeVisible();
+    await expect(page.getByTestId("countdown")).toHaveText(/^1[45]:\d\d$/);
+    await expect(page.getByRole("img", { name: /QR code for paying/ })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Open in wallet" })).toHaveAttribute(
+      "href",
+      /^bitcoin:bc1q.+\?amount=0\.\d+$/,
+    );
+    await expectAccessible(page);
+    await testInfo.attach("checkout-pay-phone", {
+      body: await page.screenshot({ fullPage: true }),
+      contentType: "image/png",
+    });
+
+    await readAndPay(page, client);
+    // The sandbox chain is shared: tests running in parallel may mine BTC blocks too, so the count
+    // can move on by itself; what matters is that the page follows it without a reload.
+    await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+    await expect(page.getByText(/Confirmations: [01] of 2/)).toBeVisible();
+    await client.post("/sandbox/blocks", { currency: "BTC", count: 1 });
+    await expect(page.getByText(/Confirmations: 1 of 2|Invoice paid/)).toBeVisible();
+    await client.post("/sandbox/blocks", { currency: "BTC", count: 1 });
+    await expect(page.getByRole("heading", { name: "Invoice paid" })).toBeVisible({ timeout: 15_000 });
+    expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe("same page");
+    await expect(page.getByRole("link", { name: /Return to/ })).toHaveAttribute(
+      "href",
+      `${baseURL}/?paid=${counter}`,
+    );
+    await testInfo.attach("checkout-paid-phone", {
+      body: await page.screenshot({ fullPage: true }),
+      contentType: "image/png",
+    });
+    await page.waitForURL(`${baseURL}/?paid=${counter}`, { timeout: 15_000 });
+  });
+
+  test("an underpayment says what happened and that refund instructions were e-mailed", async ({
+    page,
+    client,
+    baseURL,
+  }) => {
+    const invoice = await createInvoice(client, baseURL!, { sender_currency: "BTC" });
+    await page.goto(invoice.path);
+    await readAndPay(page, client, { times: 2n });
+    await client.post("/sandbox/blocks", { currency: "BTC", count: 2 });
+    await expect(page.getByRole("heading", { name: "The payment was less than the amount due" })).toBeVisible(
+      { timeout: 15_000 },
+    );
+    await expect(page.getByText(/full refund were sent by e-mail/)).toBeVisible();
+    await expect(page.getByRole("link", { name: /Back to/ })).toHaveAttribute(
+      "href",
+      `${baseURL}/?failed=${counter}`,
+    );
+  });
+
+  test("an overpayment is paid, with a note about the difference", async ({ page, client, baseURL }) => {
+    const invoice = await createInvoice(client, baseURL!, { sender_currency: "BTC" });
+    await page.goto(invoice.path);
+    await readAndPay(page, client, { over: 50_000n });
+    await client.post("/sandbox/blocks", { currency: "BTC", count: 2 });
+    await expect(page.getByRole("heading", { name: "Invoice paid" })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText(/0\.0005 BTC more than was due/)).toBeVisible();
+  });
+
+  test("a partial-pay invoice shows what is paid and what remains, then completes", async ({
+    page,
+    client,
+    baseURL,
+  }) => {
+    const invoice = await createInvoice(client, baseURL!, {
+      sender_currency: "BTC",
+      type: "good_until_expired",
+    });
+    await page.goto(invoice.path);
+    await readAndPay(page, client, { times: 4n });
+    await client.post("/sandbox/blocks", { currency: "BTC", count: 2 });
+    await expect(page.getByRole("heading", { name: "Not paid in full yet" })).toBeVisible({
+      timeout: 15_000,
+    });
+    await expect(page.getByText("Amount still due")).toBeVisible();
+    await readAndPay(page, client);
+    await client.post("/sandbox/blocks", { currency: "BTC", count: 2 });
+    await expect(page.getByRole("heading", { name: "Invoice paid" })).toBeVisible({ timeout: 15_000 });
+  });
+
+  test("two tabs agree, and a reload resumes the same state", async ({ context, client, baseURL }) => {
+    const invoice = await createInvoice(client, baseURL!);
+    const first = await context.newPage();
+    const second = await context.newPage();
+    await first.goto(invoice.path);
+    await second.goto(invoice.path);
+    await first.getByRole("button", { name: /^LTC/ }).click();
+    await expect(second.getByText("Amount to send")).toBeVisible({ timeout: 10_000 });
+    const address = async (page: Page) => (await page.locator("output").nth(1).textContent())!.trim();
+    expect(await address(second)).toBe(await address(first));
+    await first.reload();
+    expect(await address(first)).toBe(await address(second));
+  });
+
+  test("counts down by the server's clock when the device clock is hours off", async ({
+    page,
+    client,
+    baseURL,
+  }) => {
+    const invoice = await createInvoice(client, baseURL!, { sender_currency: "BTC" });
+    await page.addInitScript(() => {
+      const realNow = Date.now.bind(Date);
+      Date.now = () => realNow() + 3 * 60 * 60 * 1000;
+    });
+    await page.goto(invoice.path);
+    await expect(page.getByTestId("countdown")).toHaveText(/^1[45]:\d\d$/);
+  });
+
+  test("shows the merchant's text as text, never as HTML", async ({ page, client, baseURL }) => {
+    const invoice = await createInvoice(client, baseURL!, {
+      title: "<b>Bold</b> <img src=x onerror=alert(1)>",
+      description: "<script>alert(1)</script>",
+    });
+    await page.goto(invoice.path);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(
+      "<b>Bold</b> <img src=x onerror=alert(1)>",
+    );
+    await expect(page.getByText("<script>alert(1)</script>")).toBeVisible();
+    expect(await page.locator("main b, main img[src='x']").count()).toBe(0);
+  });
+
+  test("an unknown link shows a friendly page", async ({ page }) => {
+    const response = await page.goto("/pay/no-such-invoice-token");
+    expect(response!.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "We can't find this payment link" })).toBeVisible();
+    expect(response!.headers()["x-robots-tag"]).toContain("noindex");
+  });
+
+  test("works on a desktop and in dark mode", async ({ page, client, baseURL }, testInfo) => {
+    const invoice = await createInvoice(client, baseURL!, { sender_currency: "ETH" });
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(invoice.path);
+    await expect(page.getByText("Amount to send")).toBeVisible();
+    await expectAccessible(page);
+    await testInfo.attach("checkout-pay-desktop-dark", {
+      body: await page.screenshot({ fullPage: true }),
+      contentType: "image/png",
+    });
+    await page.setViewportSize({ width: 320, height: 700 });
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+});
+
+test.describe("hosted checkout with a short timer", () => {
+  let api: APIRequestContext;
+  test.beforeAll(async () => {
+    api = await playwrightRequest.newContext({ baseURL: shortTimer.baseURL });
+  });
+  test.afterAll(() => api.dispose());
+
+  test("expires, says so, and offers the way back", async ({ page }) => {
+    const client = signedClient(api, await createMerchant("Short Timer Shop", shortTimer.dataDir));
+    const invoice = await createInvoice(client, shortTimer.baseURL, { sender_currency: "BTC" });
+    await page.goto(`${shortTimer.baseURL}${invoice.path}`);
+    await expect(page.getByTestId("countdown")).toHaveText(/^00:0\d$/);
+    await expect(page.getByRole("heading", { name: "This invoice has expired" })).toBeVisible({
+      timeout: 20_000,
+    });
+    await expect(page.getByRole("link", { name: /Back to/ })).toBeVisible();
+  });
+});
