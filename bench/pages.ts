@@ -1,0 +1,172 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { createHmac } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+
+/**
+ * `npm run bench:pages`: the weight of Kassa's pages as a browser loads them from the production
+ * build (the JavaScript each page's HTML references, raw and gzipped), and Lighthouse's scores for
+ * the hosted checkout in Debian's Chromium. Appends the results to docs/BENCHMARKS.md.
+ *   npm run bench:pages -- [--no-lighthouse] [--no-record]
+ */
+const root = path.resolve(import.meta.dirname, "..");
+const args = process.argv.slice(2);
+const PORT = 3298;
+const base = `http://127.0.0.1:${PORT}`;
+const chromium = process.env.KASSA_CHROMIUM ?? "/usr/bin/chromium";
+
+async function startServer(dataDir: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      KASSA_DATA_DIR: dataDir,
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${base}/api/v2/ping`)).ok) return child;
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error("server did not start");
+}
+
+async function createCheckout(dataDir: string): Promise<string> {
+  const credentials = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-credentials.json"), "utf8"));
+  const body = JSON.stringify({
+    end_user_reference: "bench-1",
+    timer: true,
+    title: "Two concert tickets",
+    description: "Row 12, seats 4 and 5",
+    foreign_id: `bench-${Date.now()}`,
+    currency: "EUR",
+    amount: "120",
+    url_success: "https://shop.example/paid",
+    url_failed: "https://shop.example/failed",
+    email_user: "buyer@example.com",
+    sender_type: "natural",
+    sender_data: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1990-12-10" },
+    sender_currency: "BTC",
+  });
+  const response = await fetch(`${base}/api/v2/invoices/create`, {
+    method: "POST",
+    body,
+    headers: {
+      "content-type": "application/json",
+      "x-processing-key": credentials.api_key,
+      "x-processing-signature": createHmac("sha512", credentials.api_secret).update(body).digest("hex"),
+    },
+  });
+  return new URL((await response.json()).data.url).pathname;
+}
+
+/** The scripts a page's HTML loads, as a browser's first visit fetches them. */
+async function pageWeight(pathname: string) {
+  const html = await (await fetch(`${base}${pathname}`)).text();
+  // Modern browsers skip `nomodule` scripts (the legacy polyfills), so they are not counted.
+  const tags = [...html.matchAll(/<script([^>]*)>/g)].map((m) => m[1]!);
+  const sources = [
+    ...new Set(
+      tags
+        .filter((attributes) => !/nomodule/i.test(attributes))
+        .map((attributes) => /src="([^"]+)"/.exec(attributes)?.[1])
+        .filter((src): src is string => Boolean(src)),
+    ),
+  ];
+  let raw = 0;
+  let gzip = 0;
+  for (const source of sources) {
+    const bytes = Buffer.from(await (await fetch(new URL(source, base))).arrayBuffer());
+    raw += bytes.length;
+    gzip += gzipSync(bytes, { level: 9 }).length;
+  }
+  return {
+    pathname,
+    scripts: sources.length,
+    rawKb: (raw / 1024).toFixed(1),
+    gzipKb: (gzip / 1024).toFixed(1),
+    htmlKb: (Buffer.byteLength(html) / 1024).toFixed(1),
+  };
+}
+
+async function lighthouse(url: string) {
+  const { default: run } = await import("lighthouse");
+  const chromeLauncher = await import("chrome-launcher");
+  const chrome = await chromeLauncher.launch({
+    chromePath: chromium,
+    chromeFlags: [
+      "--headless=new",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-dev-shm-usage",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+  try {
+    const result = await run(url, {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: ["performance", "accessibility", "best-practices"],
+    });
+    const categories = result!.lhr.categories;
+    const score = (key: string) => Math.round((categories[key]?.score ?? 0) * 100);
+    return {
+      performance: score("performance"),
+      accessibility: score("accessibility"),
+      bestPractices: score("best-practices"),
+      formFactor: result!.lhr.configSettings.formFactor,
+    };
+  } finally {
+    chrome.kill();
+  }
+}
+
+spawnSync(process.execPath, [path.join(root, "scripts", "ensure-build.mjs")], {
+  cwd: root,
+  stdio: "inherit",
+});
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-pages-"));
+const server = await startServer(dataDir);
+try {
+  const checkout = await createCheckout(dataDir);
+  const weights = [];
+  for (const pathname of [checkout, "/", "/docs/api"]) weights.push(await pageWeight(pathname));
+  const scores = args.includes("--no-lighthouse") ? undefined : await lighthouse(`${base}${checkout}`);
+  const lines = [
+    `### Pages, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
+    "",
+    "First-load JavaScript of the production build that a modern browser downloads, as referenced by each page's HTML",
+    "(gzip at level 9; the `nomodule` legacy polyfills, which modern browsers skip, are left out):",
+    "",
+    "| page | scripts | JS raw KB | JS gzip KB | HTML KB |",
+    "|---|---:|---:|---:|---:|",
+    ...weights.map(
+      (w) =>
+        `| ${w.pathname.startsWith("/pay/") ? "/pay/[token]" : w.pathname} | ${w.scripts} | ${w.rawKb} | ${w.gzipKb} | ${w.htmlKb} |`,
+    ),
+    "",
+    scores
+      ? `Lighthouse (${scores.formFactor}, Debian Chromium, /pay/[token] with a fixed currency): performance ${scores.performance}, accessibility ${scores.accessibility}, best practices ${scores.bestPractices}.`
+      : "Lighthouse: not run (--no-lighthouse).",
+    "",
+  ];
+  const report = lines.join("\n");
+  console.log(`\n${report}`);
+  if (!args.includes("--no-record"))
+    fs.appendFileSync(path.join(root, "docs", "BENCHMARKS.md"), `\n${report}`);
+} finally {
+  server.kill("SIGTERM");
+  await new Promise((resolve) => server.once("exit", resolve));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
