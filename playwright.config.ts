@@ -56,7 +56,10 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 120_000,
       stdout: "pipe",
-      env: { ...serverEnv(shortTimer.port, shortTimer.dataDir), KASSA_INVOICE_TIMER_SECONDS: String(shortTimer.seconds) },
+      env: {
+        ...serverEnv(shortTimer.port, shortTimer.dataDir),
+        KASSA_INVOICE_TIMER_SECONDS: String(shortTimer.seconds),
+      },
     },
   ],
   projects: [
