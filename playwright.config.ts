@@ -18,6 +18,13 @@ export const shortTimer = {
   seconds: 8,
 };
 
+/** A server (and so a sandbox chain) for one test only: no other test mines blocks on it. */
+export const quiet = {
+  port: port - 2,
+  dataDir: path.join(os.tmpdir(), `kassa-e2e-${port - 2}`),
+  baseURL: `http://127.0.0.1:${port - 2}`,
+};
+
 const serverEnv = (serverPort: number, dataDir: string) => ({
   NODE_ENV: "production",
   PORT: String(serverPort),
@@ -35,6 +42,7 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   forbidOnly: true,
+  timeout: 60_000,
   reporter: [
     ["list"],
     ["html", { open: "never", outputFolder: "playwright-report" }],
@@ -60,6 +68,14 @@ export default defineConfig({
         ...serverEnv(shortTimer.port, shortTimer.dataDir),
         KASSA_INVOICE_TIMER_SECONDS: String(shortTimer.seconds),
       },
+    },
+    {
+      command: `rm -rf ${quiet.dataDir} && node --import tsx server.ts`,
+      url: `${quiet.baseURL}/api/v2/ping`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: "pipe",
+      env: serverEnv(quiet.port, quiet.dataDir),
     },
   ],
   projects: [

@@ -15,6 +15,10 @@ export const ERROR_CODES = {
   required_header_signature: 403,
   /** The signature does not match the bytes received. */
   bad_header_signature: 403,
+  /** The dashboard needs a signed-in merchant. */
+  unauthorized: 401,
+  /** A dashboard mutation that did not come from the dashboard (cross-site request forgery). */
+  forbidden: 403,
   /** No such object for this caller; another merchant's objects look exactly like missing ones. */
   not_found: 404,
   /** The path exists but not with this method. */

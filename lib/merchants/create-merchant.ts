@@ -17,28 +17,26 @@ export type CreatedMerchant = {
   apiKey: CreatedApiKey;
 };
 
+export type SignedUpMerchant = Omit<CreatedMerchant, "apiKey">;
+
 /** argon2id with the OWASP-recommended minimum cost (19 MiB, 2 passes). */
 export function hashPassword(password: string): Promise<string> {
   return hash(password, { memoryCost: 19_456, timeCost: 2, parallelism: 1 });
 }
 
-/**
- * Creates a merchant with its first user (the sign-in), a zero balance account per currency, and
- * a first API key pair, all in one transaction. The password is hashed before the transaction
- * opens, because hashing is deliberately slow.
- */
-export async function createMerchant(
+async function insertMerchant(
   db: Db,
   box: SecretBox,
   input: CreateMerchantInput,
-): Promise<CreatedMerchant> {
+  isSignUp: boolean,
+): Promise<SignedUpMerchant & { apiKey?: CreatedApiKey }> {
   const passwordHash = await hashPassword(input.password);
   const email = input.email.trim().toLowerCase();
   try {
     return await inTransaction(db, async (tx) => {
       const [merchant] = await tx
         .insert(merchants)
-        .values({ name: input.name, email })
+        .values({ name: input.name, email, onboardedAt: isSignUp ? null : new Date() })
         .returning({ id: merchants.id });
       const merchantId = merchant!.id;
       const [user] = await tx
@@ -48,7 +46,7 @@ export async function createMerchant(
       await tx
         .insert(ledgerAccounts)
         .values(CURRENCIES.map((currency) => ({ merchantId, kind: "balance", currency: currency.code })));
-      const apiKey = await createApiKey(tx, box, { merchantId, label: "Default key" });
+      const apiKey = isSignUp ? undefined : await createApiKey(tx, box, { merchantId, label: "Default key" });
       return { merchantId, userId: user!.id, name: input.name, email, apiKey };
     });
   } catch (error) {
@@ -56,4 +54,26 @@ export async function createMerchant(
       throw fieldError({ email: "The email has already been taken." });
     throw error;
   }
+}
+
+/**
+ * Creates a ready merchant (operators: the CLI, the demo seed) with its first user (the sign-in),
+ * a zero balance account per currency, and a first API key pair, in one transaction. The password
+ * is hashed before the transaction opens, because hashing is deliberately slow.
+ */
+export async function createMerchant(
+  db: Db,
+  box: SecretBox,
+  input: CreateMerchantInput,
+): Promise<CreatedMerchant> {
+  return (await insertMerchant(db, box, input, false)) as CreatedMerchant;
+}
+
+/** A dashboard sign-up: no key yet; onboarding creates the first key and shows its secret. */
+export function signUpMerchant(
+  db: Db,
+  box: SecretBox,
+  input: CreateMerchantInput,
+): Promise<SignedUpMerchant> {
+  return insertMerchant(db, box, input, true);
 }

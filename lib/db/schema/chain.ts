@@ -53,6 +53,7 @@ export const chainTransactions = pgTable(
     uniqueIndex("chain_transactions_txid_key").on(t.currency, t.txid),
     index("chain_transactions_mempool_idx").on(t.currency).where(sql`${t.blockHeight} is null`),
     index("chain_transactions_txid_idx").on(t.txid),
+    index("chain_transactions_address_idx").on(t.address),
   ],
 );
 
@@ -80,6 +81,7 @@ export const depositAddresses = pgTable(
   },
   (t) => [
     uniqueIndex("deposit_addresses_address_key").on(t.currency, t.address, t.tag),
+    index("deposit_addresses_lookup_idx").on(t.address),
     uniqueIndex("deposit_addresses_permanent_key")
       .on(t.merchantId, t.currency, t.foreignId)
       .where(sql`${t.kind} = 'permanent'`),

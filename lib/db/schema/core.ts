@@ -5,6 +5,7 @@ import {
   boolean,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
@@ -17,6 +18,8 @@ export const merchants = pgTable("merchants", {
   name: text("name").notNull(),
   email: text("email").notNull(),
   callbackUrl: text("callback_url"),
+  /** Set when the merchant finished onboarding in the dashboard (sign-ups go there first). */
+  onboardedAt: timestamp("onboarded_at", { withTimezone: true }),
   createdAt: createdAt(),
 });
 
@@ -33,6 +36,10 @@ export const users = pgTable(
     merchantId: merchantRef(),
     email: text("email").notNull(),
     passwordHash: text("password_hash").notNull(),
+    /** TOTP second factor: the secret sealed under the master key, set once the user confirmed a code. */
+    totpSecretSealed: text("totp_secret_sealed"),
+    /** argon2id hashes of the unused one-time recovery codes. */
+    recoveryCodes: jsonb("recovery_codes").$type<string[]>(),
     createdAt: createdAt(),
   },
   (t) => [

@@ -1,3 +1,4 @@
+export * from "./auth";
 export * from "./callbacks";
 export * from "./chain";
 export * from "./columns";

@@ -28,5 +28,8 @@ export const transactions = pgTable(
       .on(t.merchantId, t.foreignId)
       .where(sql`${t.foreignId} is not null`),
     index("transactions_merchant_created_idx").on(t.merchantId, t.id),
+    index("transactions_merchant_type_idx").on(t.merchantId, t.type, t.id),
+    index("transactions_merchant_status_idx").on(t.merchantId, t.status, t.id),
+    index("transactions_merchant_reference_idx").on(t.merchantId, t.endUserReference),
   ],
 );

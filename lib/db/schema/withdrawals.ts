@@ -46,5 +46,9 @@ export const withdrawals = pgTable(
     createdAt: createdAt(),
     broadcastAt: timestamp("broadcast_at", { withTimezone: true }),
   },
-  (t) => [index("withdrawals_merchant_idx").on(t.merchantId), index("withdrawals_txid_idx").on(t.txid)],
+  (t) => [
+    index("withdrawals_merchant_idx").on(t.merchantId),
+    index("withdrawals_txid_idx").on(t.txid),
+    index("withdrawals_address_idx").on(t.address),
+  ],
 );

@@ -1,0 +1,77 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { signIn } from "next-auth/react";
+import { useState } from "react";
+import { buttonClass, Field } from "@/components/forms/field";
+import { useKassaForm } from "@/components/forms/use-kassa-form";
+import { dashboardFetch } from "@/lib/dashboard/client-api";
+import { createMerchantInput } from "@/lib/schemas/merchant";
+
+type Values = { name: string; email: string; password: string };
+
+export function SignupForm() {
+  const router = useRouter();
+  const form = useKassaForm<Values>(createMerchantInput);
+  const [error, setError] = useState<string | null>(null);
+  const submit = form.handleSubmit(async (values) => {
+    setError(null);
+    try {
+      await dashboardFetch("/api/dashboard/signup", { body: values });
+      const result = await signIn("credentials", {
+        redirect: false,
+        email: values.email,
+        password: values.password,
+      });
+      if (!result?.ok || result.error) throw new Error("sign-in after sign-up failed");
+      router.push("/onboarding");
+    } catch (caught) {
+      setError(form.applyServerError(caught));
+    }
+  });
+  const { errors, isSubmitting } = form.formState;
+  return (
+    <form onSubmit={submit} className="mt-6" noValidate>
+      <h1 className="text-2xl font-bold tracking-tight">Create your Kassa account</h1>
+      <Field
+        label="Business name"
+        name="name"
+        errors={errors}
+        register={form.register("name")}
+        autoComplete="organization"
+      />
+      <Field
+        label="E-mail"
+        name="email"
+        type="email"
+        errors={errors}
+        register={form.register("email")}
+        autoComplete="email"
+      />
+      <Field
+        label="Password"
+        name="password"
+        type="password"
+        errors={errors}
+        register={form.register("password")}
+        autoComplete="new-password"
+        hint="At least 10 characters."
+      />
+      {error && (
+        <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-300">
+          {error}
+        </p>
+      )}
+      <button type="submit" disabled={isSubmitting} className={`mt-4 w-full ${buttonClass}`}>
+        {isSubmitting ? "Creating your account…" : "Create account"}
+      </button>
+      <p className="mt-4 text-sm">
+        Already have an account?{" "}
+        <Link href="/login" className="text-indigo-700 underline dark:text-indigo-300">
+          Sign in
+        </Link>
+      </p>
+    </form>
+  );
+}

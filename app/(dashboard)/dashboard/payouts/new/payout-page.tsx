@@ -1,0 +1,37 @@
+"use client";
+
+import { useState } from "react";
+import { PayoutForm } from "./payout-form";
+
+export function PayoutPage() {
+  const [kind, setKind] = useState<"withdrawal" | "instant">("withdrawal");
+  return (
+    <>
+      <h1 className="text-2xl font-bold tracking-tight">New payout</h1>
+      <fieldset className="mt-3">
+        <legend className="text-sm font-medium">Kind of payout</legend>
+        <div className="mt-1 flex flex-wrap gap-4 text-sm">
+          <label className="flex items-center gap-2">
+            <input
+              type="radio"
+              name="kind"
+              checked={kind === "withdrawal"}
+              onChange={() => setKind("withdrawal")}
+            />
+            Withdrawal (optionally converted from another balance)
+          </label>
+          <label className="flex items-center gap-2">
+            <input
+              type="radio"
+              name="kind"
+              checked={kind === "instant"}
+              onChange={() => setKind("instant")}
+            />
+            Instant withdrawal
+          </label>
+        </div>
+      </fieldset>
+      <PayoutForm key={kind} kind={kind} />
+    </>
+  );
+}

@@ -1,0 +1,150 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { requireSession } from "@/lib/auth/session";
+import { displayAmount } from "@/lib/checkout/present";
+import { getDb } from "@/lib/db/client";
+import { transactionDetail } from "@/lib/transactions/transaction-detail";
+import { ResendButton } from "./resend-button";
+
+export const metadata: Metadata = { title: "Transaction" };
+
+export default async function TransactionPage({ params }: { params: Promise<{ id: string }> }) {
+  const session = await requireSession();
+  const id = Number((await params).id);
+  const detail = Number.isSafeInteger(id)
+    ? await transactionDetail(getDb(), session.merchantId, id)
+    : undefined;
+  if (!detail) notFound();
+  const { transaction: t, timeline, callbacks } = detail;
+  return (
+    <>
+      <h1 className="text-2xl font-bold tracking-tight">
+        {t.type} {t.id}
+      </h1>
+      <p className="mt-1">
+        Status <strong>{t.status}</strong>
+        {t.error ? ` · ${t.error}` : ""}
+        {t.foreign_id !== undefined && (
+          <>
+            {" "}
+            · your id <span className="font-mono">{JSON.stringify(t.foreign_id)}</span>
+          </>
+        )}
+      </p>
+      <div className="mt-4 grid gap-4 md:grid-cols-2">
+        <section
+          aria-labelledby="amounts"
+          className="rounded-md border border-slate-200 p-3 dark:border-slate-800"
+        >
+          <h2 id="amounts" className="font-semibold">
+            Amounts and fees
+          </h2>
+          <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+            {t.currency_sent && (
+              <>
+                <dt>Sent</dt>
+                <dd className="font-mono">
+                  {displayAmount(t.currency_sent.amount, t.currency_sent.currency)}
+                </dd>
+              </>
+            )}
+            {t.currency_received && (
+              <>
+                <dt>Received</dt>
+                <dd className="font-mono">
+                  {displayAmount(t.currency_received.amount, t.currency_received.currency)}
+                </dd>
+              </>
+            )}
+            {t.fees.map((fee) => (
+              <div key={`${fee.type}-${fee.currency}`} className="contents">
+                <dt>Fee ({fee.type})</dt>
+                <dd className="font-mono">{displayAmount(fee.amount, fee.currency)}</dd>
+              </div>
+            ))}
+            {t.crypto_address && (
+              <>
+                <dt>Address</dt>
+                <dd className="break-all font-mono">
+                  {t.crypto_address.address}
+                  {t.crypto_address.tag ? ` (tag ${t.crypto_address.tag})` : ""}
+                </dd>
+              </>
+            )}
+          </dl>
+        </section>
+        <section
+          aria-labelledby="timeline"
+          className="rounded-md border border-slate-200 p-3 dark:border-slate-800"
+        >
+          <h2 id="timeline" className="font-semibold">
+            Status history
+          </h2>
+          <ol className="mt-2 space-y-1 text-sm">
+            {timeline.map((event) => (
+              <li key={event.at + event.to}>
+                <time dateTime={event.at}>{new Date(event.at).toLocaleString()}</time>: {event.to}
+                {event.reason ? ` (${event.reason})` : ""}
+              </li>
+            ))}
+          </ol>
+        </section>
+      </div>
+      <section aria-labelledby="parts" className="mt-4">
+        <h2 id="parts" className="font-semibold">
+          Sub-transactions
+        </h2>
+        {t.transactions.length === 0 ? (
+          <p className="text-sm">None yet.</p>
+        ) : (
+          <ul className="mt-2 space-y-2 text-sm">
+            {t.transactions.map((part) => (
+              <li
+                key={`${part.transaction_type}-${part.id}`}
+                className="rounded-md border border-slate-200 p-2 dark:border-slate-800"
+              >
+                <strong>{part.transaction_type}</strong> {part.type}:{" "}
+                {displayAmount(part.amount, part.currency)}
+                {part.amount_to && ` → ${displayAmount(part.amount_to, part.currency_to ?? null)}`}
+                {part.txid && <span className="block break-all font-mono text-xs">txid {part.txid}</span>}
+                {part.confirmations !== undefined && (
+                  <span className="block text-xs">{part.confirmations} confirmations</span>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section aria-labelledby="callbacks" className="mt-4">
+        <h2 id="callbacks" className="font-semibold">
+          Callbacks
+        </h2>
+        {callbacks.length === 0 ? (
+          <p className="text-sm">No callbacks for this transaction (is a callback URL set?).</p>
+        ) : (
+          <ul className="mt-2 space-y-2 text-sm">
+            {callbacks.map((callback) => (
+              <li key={callback.id} className="rounded-md border border-slate-200 p-2 dark:border-slate-800">
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <span>
+                    {callback.event} · {callback.status}
+                    {callback.redelivery_of ? ` · resend of ${callback.redelivery_of}` : ""}
+                  </span>
+                  <ResendButton callbackId={callback.id} />
+                </div>
+                <ul className="mt-1 text-xs">
+                  {callback.attempts.map((attempt) => (
+                    <li key={attempt.at}>
+                      {new Date(attempt.at).toLocaleString()}: {attempt.http_status ?? "no answer"}
+                      {attempt.error ? ` · ${attempt.error}` : " · delivered"} · {attempt.latency_ms} ms
+                    </li>
+                  ))}
+                </ul>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,219 @@
+"use client";
+
+import { useInfiniteQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useState } from "react";
+import { buttonClass, secondaryButtonClass, selectClass } from "@/components/forms/field";
+import { displayAmount } from "@/lib/checkout/present";
+import { CURRENCIES } from "@/lib/currencies/registry";
+import { DashboardRequestError, dashboardFetch } from "@/lib/dashboard/client-api";
+import type { TransactionRow } from "@/lib/transactions/list-transactions";
+
+type Page = { rows: TransactionRow[]; nextBefore: number | null };
+
+const TYPES = ["invoice", "deposit", "withdrawal", "withdrawal_exchange", "withdrawal_instant"];
+const STATUSES = [
+  "created",
+  "pending",
+  "processing",
+  "confirmed",
+  "failed",
+  "cancelled",
+  "error",
+  "rejected",
+];
+const FILTERS = ["q", "type", "status", "currency", "from", "to"] as const;
+
+/** All of the merchant's transactions: filters live in the URL (shareable, back-button friendly), pages by keyset. */
+export function ExplorerClient() {
+  const router = useRouter();
+  const pathname = usePathname();
+  const params = useSearchParams();
+  const filterQuery = new URLSearchParams(
+    FILTERS.flatMap((name) => (params.get(name) ? [[name, params.get(name)!]] : [])),
+  ).toString();
+  const [draft, setDraft] = useState(() =>
+    Object.fromEntries(FILTERS.map((name) => [name, params.get(name) ?? ""])),
+  );
+  const pages = useInfiniteQuery({
+    queryKey: ["transactions", filterQuery],
+    initialPageParam: null as number | null,
+    queryFn: ({ pageParam }) =>
+      dashboardFetch<Page>(
+        `/api/dashboard/transactions?${filterQuery}${pageParam ? `&before=${pageParam}` : ""}`,
+      ),
+    getNextPageParam: (last) => last.nextBefore,
+  });
+  const apply = (event: React.FormEvent) => {
+    event.preventDefault();
+    const next = new URLSearchParams(Object.entries(draft).filter(([, value]) => value));
+    router.push(`${pathname}?${next.toString()}`);
+  };
+  const rows = pages.data?.pages.flatMap((page) => page.rows) ?? [];
+  const error = pages.error instanceof DashboardRequestError ? pages.error : null;
+  return (
+    <>
+      <h1 className="text-2xl font-bold tracking-tight">Transactions</h1>
+      <form
+        onSubmit={apply}
+        className="mt-4 grid gap-3 sm:grid-cols-3 lg:grid-cols-6"
+        aria-label="Filter transactions"
+      >
+        <div className="sm:col-span-3 lg:col-span-2">
+          <label htmlFor="q" className="block text-sm font-medium">
+            Search
+          </label>
+          <input
+            id="q"
+            value={draft.q}
+            onChange={(e) => setDraft({ ...draft, q: e.target.value })}
+            placeholder="id, foreign_id, txid, address or customer reference"
+            className={selectClass}
+          />
+        </div>
+        {(
+          [
+            ["type", "Type", TYPES],
+            ["status", "Status", STATUSES],
+            ["currency", "Currency", CURRENCIES.map((c) => c.code)],
+          ] as const
+        ).map(([name, label, options]) => (
+          <div key={name}>
+            <label htmlFor={name} className="block text-sm font-medium">
+              {label}
+            </label>
+            <select
+              id={name}
+              value={draft[name]}
+              onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}
+              className={selectClass}
+            >
+              <option value="">Any</option>
+              {options.map((option) => (
+                <option key={option} value={option}>
+                  {option}
+                </option>
+              ))}
+            </select>
+          </div>
+        ))}
+        <div className="grid grid-cols-2 gap-2 sm:col-span-2 lg:col-span-1 lg:grid-cols-1">
+          <div>
+            <label htmlFor="from" className="block text-sm font-medium">
+              From
+            </label>
+            <input
+              id="from"
+              type="date"
+              value={draft.from}
+              onChange={(e) => setDraft({ ...draft, from: e.target.value })}
+              className={selectClass}
+            />
+          </div>
+          <div>
+            <label htmlFor="to" className="block text-sm font-medium">
+              To
+            </label>
+            <input
+              id="to"
+              type="date"
+              value={draft.to}
+              onChange={(e) => setDraft({ ...draft, to: e.target.value })}
+              className={selectClass}
+            />
+          </div>
+        </div>
+        <div className="flex items-end gap-2 sm:col-span-3 lg:col-span-6">
+          <button type="submit" className={buttonClass}>
+            Apply filters
+          </button>
+          <a
+            href={`/api/dashboard/transactions/export?${filterQuery}`}
+            className={secondaryButtonClass}
+            download
+          >
+            Export CSV
+          </a>
+        </div>
+      </form>
+      {error && (
+        <p role="alert" className="mt-4 text-red-700 dark:text-red-300">
+          {Object.values(error.fields)[0] ?? error.message}
+        </p>
+      )}
+      {pages.isPending && (
+        <p className="mt-4" aria-live="polite">
+          Loading transactions…
+        </p>
+      )}
+      {!pages.isPending && !error && rows.length === 0 && (
+        <p className="mt-6">
+          {filterQuery
+            ? "No transaction matches these filters."
+            : "No transactions yet: create an invoice or a payout to start."}
+        </p>
+      )}
+      {rows.length > 0 && (
+        <div className="mt-6 overflow-x-auto">
+          <table className="w-full min-w-[40rem] text-left text-sm">
+            <caption className="sr-only">Transactions, newest first</caption>
+            <thead>
+              <tr className="border-b border-slate-200 dark:border-slate-800">
+                <th scope="col" className="py-2 pr-3">
+                  Id
+                </th>
+                <th scope="col" className="py-2 pr-3">
+                  Created
+                </th>
+                <th scope="col" className="py-2 pr-3">
+                  Type
+                </th>
+                <th scope="col" className="py-2 pr-3">
+                  Status
+                </th>
+                <th scope="col" className="py-2 pr-3 text-right">
+                  Amount
+                </th>
+                <th scope="col" className="py-2">
+                  Your id
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.id} className="border-b border-slate-100 dark:border-slate-900">
+                  <td className="py-2 pr-3">
+                    <Link
+                      href={`/dashboard/transactions/${row.id}`}
+                      className="text-indigo-700 underline dark:text-indigo-300"
+                    >
+                      {row.id}
+                    </Link>
+                  </td>
+                  <td className="py-2 pr-3 whitespace-nowrap">{new Date(row.created_at).toLocaleString()}</td>
+                  <td className="py-2 pr-3">{row.type}</td>
+                  <td className="py-2 pr-3">{row.status}</td>
+                  <td className="py-2 pr-3 text-right font-mono">
+                    {row.amount ? displayAmount(row.amount, row.currency) : "—"}
+                  </td>
+                  <td className="py-2 break-all">{row.foreign_id ?? ""}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {pages.hasNextPage && (
+        <button
+          type="button"
+          onClick={() => pages.fetchNextPage()}
+          disabled={pages.isFetchingNextPage}
+          className={`mt-4 ${secondaryButtonClass}`}
+        >
+          {pages.isFetchingNextPage ? "Loading…" : "Load older transactions"}
+        </button>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,27 @@
+import { withSession } from "@/lib/api/with-session";
+import { createApiKey } from "@/lib/api-keys/create-api-key";
+import { listApiKeys } from "@/lib/api-keys/list-api-keys";
+import { getSecretBox } from "@/lib/runtime";
+import { apiKeyRequest } from "@/lib/schemas/dashboard";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withSession({}, async ({ db, session }) => ({
+  keys: (await listApiKeys(db, session.merchantId)).map((k) => ({
+    id: k.id,
+    api_key: k.key,
+    label: k.label,
+    created_at: k.createdAt.toISOString(),
+    last_used_at: k.lastUsedAt?.toISOString() ?? null,
+    revoked_at: k.revokedAt?.toISOString() ?? null,
+  })),
+}));
+
+export const POST = withSession(
+  { request: apiKeyRequest },
+  async ({ db, session, body }) => {
+    const key = await createApiKey(db, getSecretBox(), { merchantId: session.merchantId, label: body.label });
+    return { id: key.id, api_key: key.key, api_secret: key.secret, label: key.label };
+  },
+  201,
+);

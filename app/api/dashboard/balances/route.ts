@@ -1,0 +1,18 @@
+import { withSession } from "@/lib/api/with-session";
+import { listBalances } from "@/lib/ledger/list-balances";
+import { volumeByDay } from "@/lib/ledger/volume-by-day";
+import { formatAmount } from "@/lib/money";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withSession({}, async ({ db, session }) => ({
+  balances: (await listBalances(db, session.merchantId)).map((b) => ({
+    ...b,
+    balance: formatAmount(b.balance),
+  })),
+  volume: (await volumeByDay(db, session.merchantId)).map((v) => ({
+    ...v,
+    incoming: formatAmount(v.incoming),
+    outgoing: formatAmount(v.outgoing),
+  })),
+}));

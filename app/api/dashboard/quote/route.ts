@@ -1,0 +1,28 @@
+import { withSession } from "@/lib/api/with-session";
+import { formatAmount } from "@/lib/money";
+import { getConfig } from "@/lib/runtime";
+import { quoteRequest } from "@/lib/schemas/dashboard";
+import { priceWithdrawal } from "@/lib/withdrawals/price-withdrawal";
+
+export const dynamic = "force-dynamic";
+
+/** What a payout would debit and send right now (the payout form's live quote and confirmation step). */
+export const POST = withSession({ request: quoteRequest }, async ({ db, body }) => {
+  const price = await priceWithdrawal(db, {
+    source: body.currency,
+    target: body.convert_to,
+    amount: body.amount,
+    amountTo: body.amount === undefined ? body.amount_to : undefined,
+    spreadPpm: getConfig().spreadPpm,
+  });
+  return {
+    source: price.source,
+    target: price.target,
+    principal: formatAmount(price.principal),
+    sent: formatAmount(price.sent),
+    withdrawal_fee: formatAmount(price.withdrawalFee),
+    network_fee: formatAmount(price.networkFee),
+    total_debit: formatAmount(price.totalDebit),
+    rate: price.rate === null ? null : formatAmount(price.rate),
+  };
+});

@@ -1,0 +1,22 @@
+import { assertSandbox } from "@/lib/api/runtime-values";
+import { withSession } from "@/lib/api/with-session";
+import { sendSandboxPayment } from "@/lib/chain/sandbox/send-payment";
+import { formatAmount } from "@/lib/money";
+import { sandboxPayRequest } from "@/lib/schemas/dashboard";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withSession(
+  { request: sandboxPayRequest },
+  async ({ db, body }) => {
+    assertSandbox();
+    const payment = await sendSandboxPayment(db, body);
+    return {
+      txid: payment.txid,
+      amount: formatAmount(payment.amount),
+      currency: payment.currency,
+      is_recognized: payment.isRecognized,
+    };
+  },
+  201,
+);

@@ -1,0 +1,24 @@
+import { asc } from "drizzle-orm";
+import { assertSandbox } from "@/lib/api/runtime-values";
+import { withSession } from "@/lib/api/with-session";
+import { rates } from "@/lib/db/schema";
+import { formatAmount } from "@/lib/money";
+import { setUsdPrice } from "@/lib/rates/rates";
+import { sandboxRateRequest } from "@/lib/schemas/dashboard";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withSession({}, async ({ db }) => ({
+  rates: (await db.select().from(rates).orderBy(asc(rates.currency))).map((r) => ({
+    currency: r.currency,
+    usd_price: formatAmount(r.usdPrice),
+    updated_at: r.updatedAt.toISOString(),
+  })),
+}));
+
+/** Sandbox: sets a currency's USD price, which every later conversion uses (installation-wide). */
+export const POST = withSession({ request: sandboxRateRequest }, async ({ db, body }) => {
+  assertSandbox();
+  await setUsdPrice(db, body.currency, body.usd_price);
+  return { currency: body.currency, usd_price: formatAmount(body.usd_price) };
+});

@@ -1,0 +1,58 @@
+import { withSession } from "@/lib/api/with-session";
+import { listTransactions } from "@/lib/transactions/list-transactions";
+import { parseFilter } from "@/lib/transactions/parse-filter";
+
+export const dynamic = "force-dynamic";
+
+const COLUMNS = [
+  "id",
+  "created_at",
+  "type",
+  "status",
+  "wire_status",
+  "currency",
+  "amount",
+  "foreign_id",
+  "end_user_reference",
+] as const;
+
+/** A CSV cell: quoted, and never read as a formula by a spreadsheet (leading = + - @ are escaped). */
+function cell(value: unknown): string {
+  const text = value === null || value === undefined ? "" : String(value);
+  const safe = /^[=+\-@\t\r]/.test(text) && !/^-?\d/.test(text) ? `'${text}` : text;
+  return `"${safe.replace(/"/g, '""')}"`;
+}
+
+/** CSV of everything the current filter matches, streamed page by page (keyset) so it scales. */
+export const GET = withSession({}, async ({ db, session, query }) => {
+  const { filter } = parseFilter(query);
+  const encoder = new TextEncoder();
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      controller.enqueue(encoder.encode(`${COLUMNS.join(",")}\r\n`));
+      let before: number | undefined;
+      for (;;) {
+        const page = await listTransactions(db, {
+          merchantId: session.merchantId,
+          filter,
+          before,
+          limit: 1000,
+        });
+        const lines = page.rows
+          .map((row) => COLUMNS.map((column) => cell(row[column])).join(","))
+          .join("\r\n");
+        if (lines) controller.enqueue(encoder.encode(`${lines}\r\n`));
+        if (page.nextBefore === null) break;
+        before = page.nextBefore;
+      }
+      controller.close();
+    },
+  });
+  return new Response(stream, {
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="kassa-transactions-${new Date().toISOString().slice(0, 10)}.csv"`,
+      "cache-control": "no-store",
+    },
+  });
+});

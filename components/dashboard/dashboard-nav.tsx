@@ -1,0 +1,67 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { signOut } from "next-auth/react";
+
+const LINKS = [
+  { href: "/dashboard", label: "Overview" },
+  { href: "/dashboard/transactions", label: "Transactions" },
+  { href: "/dashboard/invoices/new", label: "New invoice" },
+  { href: "/dashboard/payouts/new", label: "New payout" },
+  { href: "/dashboard/keys", label: "API keys" },
+  { href: "/dashboard/callbacks", label: "Callbacks" },
+  { href: "/dashboard/settings", label: "Settings" },
+];
+
+export function DashboardNav({
+  merchantName,
+  email,
+  isSandbox,
+}: {
+  merchantName: string;
+  email: string;
+  isSandbox: boolean;
+}) {
+  const pathname = usePathname();
+  const links = isSandbox
+    ? [...LINKS.slice(0, -1), { href: "/dashboard/sandbox", label: "Sandbox" }, LINKS.at(-1)!]
+    : LINKS;
+  return (
+    <header className="border-b border-slate-200 dark:border-slate-800">
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-3">
+        <div>
+          <Link href="/dashboard" className="text-lg font-semibold tracking-tight">
+            Kassa
+          </Link>
+          <span className="ml-2 text-sm text-slate-600 dark:text-slate-400">{merchantName}</span>
+        </div>
+        <div className="flex items-center gap-3 text-sm">
+          <span className="hidden text-slate-600 sm:inline dark:text-slate-400">{email}</span>
+          <button type="button" onClick={() => signOut({ callbackUrl: "/login" })} className="underline">
+            Sign out
+          </button>
+        </div>
+      </div>
+      <nav aria-label="Dashboard" className="mx-auto max-w-6xl overflow-x-auto px-4">
+        <ul className="flex gap-1 whitespace-nowrap text-sm">
+          {links.map((link) => {
+            const isActive =
+              link.href === "/dashboard" ? pathname === link.href : pathname.startsWith(link.href);
+            return (
+              <li key={link.href}>
+                <Link
+                  href={link.href}
+                  aria-current={isActive ? "page" : undefined}
+                  className={`inline-block border-b-2 px-3 py-2 ${isActive ? "border-indigo-700 font-semibold dark:border-indigo-300" : "border-transparent hover:border-slate-300"}`}
+                >
+                  {link.label}
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+    </header>
+  );
+}

@@ -1,0 +1,74 @@
+"use client";
+
+import type { ReactNode } from "react";
+import type { FieldErrors, UseFormRegisterReturn } from "react-hook-form";
+
+function errorAt(errors: FieldErrors, name: string): string | undefined {
+  let node: unknown = errors;
+  for (const key of name.split(".")) node = (node as Record<string, unknown> | undefined)?.[key];
+  return (node as { message?: string } | undefined)?.message;
+}
+
+/** A labelled input with its error under it, linked for screen readers. */
+export function Field({
+  label,
+  name,
+  errors,
+  register,
+  type = "text",
+  hint,
+  children,
+  ...rest
+}: {
+  label: string;
+  name: string;
+  errors: FieldErrors;
+  register?: UseFormRegisterReturn;
+  type?: string;
+  hint?: string;
+  children?: ReactNode;
+} & Omit<React.InputHTMLAttributes<HTMLInputElement>, "name">) {
+  const id = `field-${name.replace(/\./g, "-")}`;
+  const error = errorAt(errors, name);
+  const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ") || undefined;
+  const inputClass =
+    "mt-1 block w-full rounded-md border px-3 py-2 text-base dark:bg-slate-900 " +
+    (error ? "border-red-600 dark:border-red-400" : "border-slate-300 dark:border-slate-600");
+  return (
+    <div className="mt-3">
+      <label htmlFor={id} className="block text-sm font-medium">
+        {label}
+      </label>
+      {children ? (
+        <div className="mt-1">{children}</div>
+      ) : (
+        <input
+          id={id}
+          type={type}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          className={inputClass}
+          {...register}
+          {...rest}
+        />
+      )}
+      {hint && (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-sm text-red-700 dark:text-red-300">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export const selectClass =
+  "block w-full rounded-md border border-slate-300 px-3 py-2 text-base dark:border-slate-600 dark:bg-slate-900";
+export const buttonClass =
+  "rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 disabled:cursor-not-allowed disabled:opacity-60";
+export const secondaryButtonClass =
+  "rounded-md border border-slate-300 px-4 py-2 font-medium hover:bg-slate-50 disabled:opacity-60 dark:border-slate-600 dark:hover:bg-slate-800";

@@ -1,0 +1,348 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { cli, createMerchant, expect, type Merchant, signedClient, test } from "../fixtures";
+
+async function signIn(page: Page, merchant: Merchant) {
+  await page.goto("/login");
+  await page.getByLabel("E-mail").fill(merchant.email);
+  await page.getByLabel("Password").fill(merchant.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes[0]?.target})`)).toEqual([]);
+}
+
+test.describe("merchant dashboard", () => {
+  test("sign-up, onboarding and a first API key that works", async ({ page, request }) => {
+    const email = `signup-${Date.now()}@example.com`;
+    await page.goto("/signup");
+    await page.getByLabel("Business name").fill("Corner Bakery");
+    await page.getByLabel("E-mail").fill(email);
+    await page.getByLabel("Password").fill("short");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page.getByText("The password must be at least 10 characters.")).toBeVisible();
+    await page.getByLabel("Password").fill("a long enough password");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page).toHaveURL(/\/onboarding$/);
+    await expectAccessible(page);
+    await page.getByLabel("Name of your first API key").fill("Till");
+    await page.getByRole("button", { name: "Finish and create the key" }).click();
+    await expect(page.getByText("Copy the secret now: it will not be shown again.")).toBeVisible();
+    const key = (await page.locator("output").nth(0).textContent())!.trim();
+    const secret = (await page.locator("output").nth(1).textContent())!.trim();
+    const client = signedClient(request, {
+      merchantId: 0,
+      apiKey: key,
+      apiSecret: secret,
+      email,
+      password: "",
+    });
+    expect((await client.post("/accounts/list")).status()).toBe(200);
+
+    await page.getByRole("link", { name: "Go to the dashboard" }).click();
+    await expect(page.getByRole("heading", { name: "Balances" })).toBeVisible();
+    const cookies = await page.context().cookies();
+    const session = cookies.find((c) => c.name.includes("next-auth.session-token"))!;
+    expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax" });
+  });
+
+  test("an invoice created in the form shows up in the explorer", async ({ page }, testInfo) => {
+    const merchant = await createMerchant("Form Shop");
+    await signIn(page, merchant);
+    await page.getByRole("link", { name: "New invoice" }).click();
+    const foreignId = `form-${Date.now()}`;
+    await page.getByLabel("Title").fill("Coffee beans, 1 kg");
+    await page.getByLabel("Your order id (foreign_id)").fill(foreignId);
+    await page.getByLabel("Amount").fill("24.90");
+    await page.getByLabel("Customer's e-mail").fill("buyer@example.com");
+    await page.getByLabel("Customer reference (end_user_reference)").fill("cust-77");
+    await page.getByLabel("Return address after payment").fill("https://shop.example/ok");
+    await page.getByLabel("Return address if the payment fails").fill("https://shop.example/failed");
+    await page.getByLabel("First name").fill("Ada");
+    await page.getByLabel("Last name").fill("Lovelace");
+    await page.getByLabel("Date of birth").fill("1990-12-10");
+    await expectAccessible(page);
+    await testInfo.attach("invoice-form-desktop", {
+      body: await page.screenshot({ fullPage: true }),
+      contentType: "image/png",
+    });
+    await page.getByRole("button", { name: "Create invoice" }).click();
+    await expect(page.getByRole("heading", { name: /Invoice \d+ created/ })).toBeVisible();
+    await expect(page.locator("output").first()).toHaveText(/\/pay\//);
+
+    await page.goto(`/dashboard/transactions?q=${foreignId}`);
+    await expect(page.getByRole("cell", { name: foreignId })).toBeVisible();
+    await expect(page.getByRole("cell", { name: "24.90 EUR" })).toBeVisible();
+  });
+
+  test("sender fields switch with the type, and server errors land on their field", async ({ page }) => {
+    const merchant = await createMerchant("Switch Shop");
+    await signIn(page, merchant);
+    await page.goto("/dashboard/invoices/new");
+    await expect(page.getByLabel("First name")).toBeVisible();
+    await page.getByLabel("Sender type").selectOption("legal");
+    await expect(page.getByLabel("First name")).toHaveCount(0);
+    await expect(page.getByLabel("Legal name")).toBeVisible();
+    await page.getByLabel("Sender type").selectOption("natural");
+    await expect(page.getByLabel("Legal name")).toHaveCount(0);
+
+    // A foreign_id the server already knows: the error comes back onto that field.
+    const taken = `taken-${Date.now()}`;
+    const fill = async (id: string) => {
+      await page.getByLabel("Title").fill("Order");
+      await page.getByLabel("Your order id (foreign_id)").fill(id);
+      await page.getByLabel("Amount").fill("20");
+      await page.getByLabel("Customer's e-mail").fill("buyer@example.com");
+      await page.getByLabel("Customer reference (end_user_reference)").fill("cust-1");
+      await page.getByLabel("Return address after payment").fill("https://shop.example/ok");
+      await page.getByLabel("Return address if the payment fails").fill("https://shop.example/failed");
+      await page.getByLabel("First name").fill("Ada");
+      await page.getByLabel("Last name").fill("Lovelace");
+      await page.getByLabel("Date of birth").fill("1990-12-10");
+    };
+    await fill(taken);
+    await page.getByRole("button", { name: "Create invoice" }).click();
+    await page.getByRole("button", { name: "Create another" }).click();
+    await fill(taken);
+    await page.getByRole("button", { name: "Create invoice" }).click();
+    const field = page.getByLabel("Your order id (foreign_id)");
+    await expect(field).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByText("The foreign id has already been taken.")).toBeVisible();
+  });
+
+  for (const variant of [
+    {
+      name: "without conversion, to a person",
+      currency: "BTC",
+      convertTo: "",
+      amount: "0.01",
+      receiver: "natural",
+    },
+    {
+      name: "with conversion from EUR, to a company",
+      currency: "EUR",
+      convertTo: "BTC",
+      amount: "200",
+      receiver: "legal",
+    },
+    {
+      name: "to the merchant's own wallet (self)",
+      currency: "BTC",
+      convertTo: "",
+      amount: "0.02",
+      receiver: "self",
+    },
+  ]) {
+    test(`a payout ${variant.name} reaches confirmed`, async ({ page, request }) => {
+      const merchant = await createMerchant("Payout Shop");
+      await cli(
+        "sandbox",
+        "credit",
+        "--merchant",
+        String(merchant.merchantId),
+        "--currency",
+        variant.currency,
+        "--amount",
+        variant.currency === "EUR" ? "1000" : "1",
+      );
+      await signIn(page, merchant);
+      await page.goto("/dashboard/payouts/new");
+      await page.getByLabel("Pay from balance").selectOption(variant.currency);
+      if (variant.convertTo) await page.getByLabel("Convert to (optional)").selectOption(variant.convertTo);
+      await page.getByLabel(/^Amount \(/).fill(variant.amount);
+      await page.getByLabel(/Destination .* address/).fill("bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu");
+      await expect(page.getByText("A valid Bitcoin address.")).toBeVisible();
+      await page.getByLabel("Customer reference (end_user_reference)").fill("payee-1");
+      await page.getByLabel("Legal name").first().fill("Payout Shop GmbH");
+      await page.getByLabel("Country of registration").first().fill("DEU");
+      await page.getByLabel("Receiver type").selectOption(variant.receiver);
+      if (variant.receiver === "natural") {
+        await page.getByLabel("First name").fill("Alan");
+        await page.getByLabel("Last name").fill("Turing");
+        await page.getByLabel("Date of birth").fill("1912-06-23");
+      } else if (variant.receiver === "legal") {
+        await page.getByLabel("Legal name").nth(1).fill("Receiver Ltd");
+        await page.getByLabel("Country of registration").nth(1).fill("GBR");
+      } else {
+        await expect(page.getByText("no receiver details needed")).toBeVisible();
+      }
+      await page.getByRole("button", { name: "Review payout" }).click();
+      await expect(page.getByRole("heading", { name: "Confirm the payout" })).toBeVisible();
+      await expect(page.getByText("Debited from your balance")).toBeVisible();
+      await page.getByRole("button", { name: "Confirm payout" }).click();
+      await expect(page.getByRole("heading", { name: /Payout \d+ accepted/ })).toBeVisible();
+      const id = Number(
+        /Payout (\d+)/.exec((await page.getByRole("heading", { name: /Payout/ }).textContent())!)![1],
+      );
+      const client = signedClient(request, merchant);
+      await expect
+        .poll(
+          async () =>
+            (
+              await (await client.send("POST", "/transactions/info", JSON.stringify({ id }))).json()
+            ).transactions.at(-1).txid,
+        )
+        .toBeTruthy();
+      await client.post("/sandbox/blocks", { currency: "BTC", count: 2 });
+      await page.goto(`/dashboard/transactions/${id}`);
+      await expect(async () => {
+        await page.reload();
+        await expect(page.getByText(/Status confirmed/)).toBeVisible({ timeout: 1_000 });
+      }).toPass({ timeout: 15_000 });
+    });
+  }
+
+  test("the explorer filters, searches and pages", async ({ page, request }) => {
+    const merchant = await createMerchant("Busy Shop");
+    const client = signedClient(request, merchant);
+    for (let i = 0; i < 55; i++) {
+      await client.post("/invoices/create", {
+        end_user_reference: `c-${i % 3}`,
+        timer: false,
+        title: `Order ${i}`,
+        foreign_id: `busy-${i}`,
+        currency: i % 2 ? "EUR" : "USD",
+        amount: "15",
+        url_success: "https://shop.example/ok",
+        url_failed: "https://shop.example/failed",
+        email_user: "buyer@example.com",
+        sender_type: "natural",
+        sender_data: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1990-12-10" },
+      });
+    }
+    await signIn(page, merchant);
+    await page.goto("/dashboard/transactions");
+    await expect(page.getByRole("row")).toHaveCount(51); // header + 50
+    await page.getByRole("button", { name: "Load older transactions" }).click();
+    await expect(page.getByRole("row")).toHaveCount(56);
+    await expect(page.getByRole("button", { name: "Load older transactions" })).toHaveCount(0);
+
+    await page.getByLabel("Currency").selectOption("USD");
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await expect(page).toHaveURL(/currency=USD/);
+    await expect(page.getByRole("row")).toHaveCount(29); // 28 USD invoices + header
+    await page.getByLabel("Search").fill("busy-7");
+    await page.getByLabel("Currency").selectOption("");
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await expect(page.getByRole("row")).toHaveCount(2);
+    await expect(page.getByRole("cell", { name: "busy-7", exact: true })).toBeVisible();
+    await expectAccessible(page);
+
+    const csv = await page.request.get("/api/dashboard/transactions/export?currency=EUR");
+    const lines = (await csv.text()).trim().split("\r\n");
+    expect(lines[0]).toBe(
+      "id,created_at,type,status,wire_status,currency,amount,foreign_id,end_user_reference",
+    );
+    expect(lines).toHaveLength(28);
+  });
+
+  test("another merchant's transaction is not found, in pages and in the dashboard API", async ({
+    page,
+    request,
+  }) => {
+    const owner = await createMerchant("Owner");
+    const { data } = await (
+      await signedClient(request, owner).post("/invoices/create", {
+        end_user_reference: "c",
+        timer: false,
+        title: "Private",
+        foreign_id: `private-${Date.now()}`,
+        currency: "EUR",
+        amount: "50",
+        url_success: "https://shop.example/ok",
+        url_failed: "https://shop.example/failed",
+        email_user: "buyer@example.com",
+        sender_type: "natural",
+        sender_data: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1990-12-10" },
+      })
+    ).json();
+    await signIn(page, await createMerchant("Snoop"));
+    const response = await page.goto(`/dashboard/transactions/${data.id}`);
+    expect(response!.status()).toBe(404);
+    const api = await page.request.get(`/api/dashboard/transactions/${data.id}`);
+    expect(api.status()).toBe(404);
+    await page.goto(`/dashboard/transactions?q=${data.foreign_id}`);
+    await expect(page.getByText("No transaction matches these filters.")).toBeVisible();
+  });
+
+  test("every page is accessible, with screenshots at phone and desktop widths", async ({
+    page,
+  }, testInfo) => {
+    test.setTimeout(180_000); // 8 pages × 2 widths, each loaded, scanned by axe and photographed
+    const merchant = await createMerchant("Tour Shop");
+    await cli(
+      "sandbox",
+      "credit",
+      "--merchant",
+      String(merchant.merchantId),
+      "--currency",
+      "EUR",
+      "--amount",
+      "250",
+    );
+    await signIn(page, merchant);
+    for (const path of [
+      "/dashboard",
+      "/dashboard/transactions",
+      "/dashboard/invoices/new",
+      "/dashboard/payouts/new",
+      "/dashboard/keys",
+      "/dashboard/callbacks",
+      "/dashboard/sandbox",
+      "/dashboard/settings",
+    ]) {
+      for (const viewport of [
+        { name: "phone", width: 375, height: 800 },
+        { name: "desktop", width: 1280, height: 900 },
+      ]) {
+        await page.setViewportSize(viewport);
+        await page.goto(path);
+        await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+        await page.waitForLoadState("networkidle");
+        await expectAccessible(page);
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+        expect(overflow, `${path} at ${viewport.width}px scrolls sideways`).toBeLessThanOrEqual(0);
+        await testInfo.attach(`${path.replace(/\//g, "_")}-${viewport.name}`, {
+          body: await page.screenshot({ fullPage: true }),
+          contentType: "image/png",
+        });
+      }
+    }
+  });
+
+  test("sign-in locks an e-mail after five wrong passwords", async ({ page }) => {
+    const merchant = await createMerchant("Locked Shop");
+    for (let i = 0; i < 5; i++) {
+      await page.goto("/login");
+      await page.getByLabel("E-mail").fill(merchant.email);
+      await page.getByLabel("Password").fill(`wrong-password-${i}`);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page.locator("form").getByRole("alert")).toHaveText(
+        "The e-mail or password is not right.",
+      );
+    }
+    await page.getByLabel("Password").fill(merchant.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.locator("form").getByRole("alert")).toHaveText(/Too many failed sign-ins/);
+  });
+
+  test("dashboard mutations refuse other origins and signed-out callers", async ({ page }) => {
+    const merchant = await createMerchant("Csrf Shop");
+    await signIn(page, merchant);
+    const forged = await page.request.post("/api/dashboard/api-keys", {
+      data: { label: "forged" },
+      headers: { origin: "https://evil.example" },
+    });
+    expect(forged.status()).toBe(403);
+    const anonymous = await page
+      .context()
+      .request.fetch("/api/dashboard/balances", { headers: { cookie: "" } });
+    expect([401, 200]).toContain(anonymous.status());
+  });
+});

@@ -1,0 +1,32 @@
+import { eq } from "drizzle-orm";
+import { redirect } from "next/navigation";
+import { getServerSession } from "next-auth";
+import { getDb } from "@/lib/db/client";
+import { merchants } from "@/lib/db/schema";
+import { authOptions } from "./auth-options";
+
+export type MerchantSession = { merchantId: number; userId: number; email: string };
+
+/** The signed-in merchant, or undefined. */
+export async function currentSession(): Promise<MerchantSession | undefined> {
+  const session = (await getServerSession(authOptions())) as
+    | (MerchantSession & { user?: { email?: string } })
+    | null;
+  if (!session?.merchantId) return undefined;
+  return { merchantId: session.merchantId, userId: session.userId, email: session.user?.email ?? "" };
+}
+
+/** For dashboard pages: the session, or a redirect to sign-in; new merchants go through onboarding first. */
+export async function requireSession(
+  options: { allowOnboarding?: boolean } = {},
+): Promise<MerchantSession & { merchantName: string }> {
+  const session = await currentSession();
+  if (!session) redirect("/login");
+  const [merchant] = await getDb()
+    .select({ name: merchants.name, onboardedAt: merchants.onboardedAt })
+    .from(merchants)
+    .where(eq(merchants.id, session.merchantId));
+  if (!merchant) redirect("/login");
+  if (!merchant.onboardedAt && !options.allowOnboarding) redirect("/onboarding");
+  return { ...session, merchantName: merchant.name };
+}

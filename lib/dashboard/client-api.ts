@@ -1,0 +1,38 @@
+/** The dashboard's fetch: JSON in and out, and an error carrying the server's field messages. */
+export class DashboardRequestError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly fields: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "DashboardRequestError";
+  }
+}
+
+export async function dashboardFetch<T>(
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: init.method ?? (init.body === undefined ? "GET" : "POST"),
+      headers: init.body === undefined ? undefined : { "content-type": "application/json" },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      cache: "no-store",
+    });
+  } catch {
+    throw new DashboardRequestError(0, "Kassa could not be reached. Check your connection and try again.");
+  }
+  const payload = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    if (response.status === 401) window.location.assign("/login");
+    throw new DashboardRequestError(
+      response.status,
+      payload.error ?? "Something went wrong.",
+      payload.fields ?? payload.errors ?? {},
+    );
+  }
+  return payload as T;
+}

@@ -1,0 +1,26 @@
+import { eq, sql } from "drizzle-orm";
+import { createApiKey } from "@/lib/api-keys/create-api-key";
+import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
+import type { CallbackMode } from "@/lib/callbacks/url-policy";
+import type { SecretBox } from "@/lib/crypto/secret-box";
+import type { Db } from "@/lib/db/client";
+import { merchants } from "@/lib/db/schema";
+
+/** Onboarding: the business name, an optional callback URL, and the first API key (its secret shown once). */
+export async function completeOnboarding(
+  db: Db,
+  box: SecretBox,
+  input: { merchantId: number; name: string; callbackUrl?: string; keyLabel?: string; mode: CallbackMode },
+) {
+  if (input.callbackUrl)
+    await setCallbackUrl(db, { merchantId: input.merchantId, url: input.callbackUrl, mode: input.mode });
+  const key = await createApiKey(db, box, {
+    merchantId: input.merchantId,
+    label: input.keyLabel || "First key",
+  });
+  await db
+    .update(merchants)
+    .set({ name: input.name, onboardedAt: sql`coalesce(${merchants.onboardedAt}, now())` })
+    .where(eq(merchants.id, input.merchantId));
+  return key;
+}

@@ -1,0 +1,52 @@
+import { fieldError } from "@/lib/errors";
+import type { TransactionFilter } from "./list-transactions";
+
+const TYPES = ["invoice", "deposit", "withdrawal", "withdrawal_exchange", "withdrawal_instant"];
+const STATUSES = [
+  "created",
+  "pending",
+  "processing",
+  "confirmed",
+  "failed",
+  "cancelled",
+  "error",
+  "rejected",
+];
+
+function date(value: string | null, field: string, endOfDay: boolean): Date | undefined {
+  if (!value) return undefined;
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  const parsed = match
+    ? new Date(`${value}T${endOfDay ? "23:59:59.999" : "00:00:00.000"}Z`)
+    : new Date(Number.NaN);
+  if (Number.isNaN(parsed.getTime())) throw fieldError({ [field]: "Use a date in the form YYYY-MM-DD." });
+  return parsed;
+}
+
+/** The explorer's filter from a query string, with unknown values refused rather than ignored. */
+export function parseFilter(query: URLSearchParams): { filter: TransactionFilter; before?: number } {
+  const list = (name: string, allowed: string[]) => {
+    const values = query
+      .getAll(name)
+      .flatMap((v) => v.split(","))
+      .filter(Boolean);
+    const unknown = values.find((v) => !allowed.includes(v));
+    if (unknown) throw fieldError({ [name]: `Unknown ${name}: ${unknown.slice(0, 40)}.` });
+    return values;
+  };
+  const before = query.get("before");
+  if (before !== null && !/^\d{1,15}$/.test(before))
+    throw fieldError({ before: "The page cursor is not valid." });
+  const search = query.get("q")?.slice(0, 200);
+  return {
+    filter: {
+      types: list("type", TYPES),
+      statuses: list("status", STATUSES),
+      currency: query.get("currency")?.toUpperCase() || undefined,
+      from: date(query.get("from"), "from", false),
+      to: date(query.get("to"), "to", true),
+      query: search || undefined,
+    },
+    before: before ? Number(before) : undefined,
+  };
+}
