@@ -1,6 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "./e2e/chromium";
 
 /**
  * Two projects (as dub does): `api` drives the merchant API with signed requests and no browser;
@@ -86,16 +87,8 @@ export default defineConfig({
       use: {
         browserName: "chromium",
         launchOptions: {
-          executablePath: process.env.KASSA_CHROMIUM ?? "/usr/bin/chromium",
-          args: [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-          ],
+          executablePath: CHROMIUM_PATH,
+          args: CHROMIUM_FLAGS,
         },
       },
     },

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../e2e/chromium";
 
 /**
  * `npm run bench:pages`: the weight of Kassa's pages as a browser loads them from the production
@@ -15,7 +16,6 @@ const root = path.resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);
 const PORT = 3298;
 const base = `http://127.0.0.1:${PORT}`;
-const chromium = process.env.KASSA_CHROMIUM ?? "/usr/bin/chromium";
 
 async function startServer(dataDir: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
@@ -100,17 +100,8 @@ async function lighthouse(url: string) {
   const { default: run } = await import("lighthouse");
   const chromeLauncher = await import("chrome-launcher");
   const chrome = await chromeLauncher.launch({
-    chromePath: chromium,
-    chromeFlags: [
-      "--headless=new",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-dev-shm-usage",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: ["--headless=new", ...CHROMIUM_FLAGS],
   });
   try {
     const result = await run(url, {

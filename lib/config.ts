@@ -24,7 +24,7 @@ const EnvSchema = z.object({
     .max(1024 * 1024)
     .default(64 * 1024),
   KASSA_DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
-  KASSA_INVOICE_TIMER_SECONDS: z.coerce.number().int().min(5).max(86_400).default(900),
+  KASSA_INVOICE_TIMER_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   KASSA_SANDBOX_BLOCK_SECONDS: z.coerce.number().min(0).max(3600).default(5),
   KASSA_EXCHANGE_SPREAD_PPM: z.coerce.number().int().min(0).max(100_000).default(5_000),
   KASSA_JOBS: z.enum(["on", "off"]).default("on"),
@@ -34,6 +34,9 @@ const EnvSchema = z.object({
     .optional()
     .or(z.literal("").transform(() => undefined)),
   KASSA_MAIL_FROM: z.string().min(3).default("Kassa <no-reply@kassa.test>"),
+  KASSA_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).max(100_000).default(500),
+  KASSA_RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
+  KASSA_JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   KASSA_CALLBACK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   KASSA_CALLBACK_SCHEDULE: z
     .string()
@@ -66,6 +69,11 @@ export type Config = {
   runJobs: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Signed API requests per second and key (per process); 0 turns the limit off. */
+  rateLimitPerSecond: number;
+  rateLimitBurst: number;
+  /** How long a claimed job stays invisible; a crashed worker's jobs run again after it. */
+  jobLeaseSeconds: number;
   callbackTimeoutMs: number;
   /** Seconds before each retry of a failed callback; the public API's schedule unless set (tests shorten it). */
   callbackScheduleSeconds: number[] | undefined;
@@ -76,7 +84,10 @@ export class ConfigError extends Error {}
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    const lines = parsed.error.issues.map((issue) => {
+      const name = issue.path.join(".");
+      return `  ${name}: ${issue.message.replaceAll(":attribute", name)}`;
+    });
     throw new ConfigError(`Invalid environment:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
@@ -99,6 +110,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runJobs: e.KASSA_JOBS === "on",
     smtpUrl: e.SMTP_URL,
     mailFrom: e.KASSA_MAIL_FROM,
+    rateLimitPerSecond: e.KASSA_RATE_LIMIT_PER_SECOND,
+    rateLimitBurst: e.KASSA_RATE_LIMIT_BURST,
+    jobLeaseSeconds: e.KASSA_JOB_LEASE_SECONDS,
     callbackTimeoutMs: e.KASSA_CALLBACK_TIMEOUT_MS,
     callbackScheduleSeconds: e.KASSA_CALLBACK_SCHEDULE?.split(",").map(Number),
   };

@@ -37,6 +37,8 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 
 export class KassaError extends Error {
   readonly status: number;
+  /** Seconds the client should wait before retrying (rate limits). */
+  retryAfterSeconds?: number;
 
   constructor(
     readonly code: ErrorCode,

@@ -68,7 +68,10 @@ export function parseJson(text: string, maxDepth = MAX_DEPTH): JsonValue {
           case "u": {
             const hex = text.slice(pos, pos + 4);
             if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail("bad unicode escape");
-            out += String.fromCharCode(Number.parseInt(hex, 16));
+            const code = Number.parseInt(hex, 16);
+            // PostgreSQL text cannot hold NUL; refusing it here gives the client a clear 400.
+            if (code === 0) fail("NUL character (\\u0000) in string");
+            out += String.fromCharCode(code);
             pos += 4;
             break;
           }

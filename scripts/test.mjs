@@ -1,9 +1,11 @@
 // `npm test`: the whole suite, in the order that fails fastest.
 //   1. lint (Biome) and typecheck (tsc)
 //   2. unit and integration tests on PGlite (in memory)
-//   3. the same tests on PostgreSQL: KASSA_TEST_DATABASE_URL if set, else a throwaway server
+//   3. the integration tests on PostgreSQL: KASSA_TEST_DATABASE_URL if set, else a throwaway server
 //      started here from the installed PostgreSQL binaries
-//   4. the production build, then Playwright (api and ui projects) against it
+//   4. the production build
+//   5. system tests (real processes: SIGKILLs, fuzzing, two servers and two workers) on PGlite and PostgreSQL
+//   6. Playwright (api and ui projects)
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -25,8 +27,15 @@ function step(title, command, args, env = {}) {
   const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
   if (result.status !== 0) {
     console.error(`\n✗ ${title} failed`);
+    cleanup();
     process.exit(result.status ?? 1);
   }
+}
+
+let postgres;
+function cleanup() {
+  postgres?.stop();
+  postgres = undefined;
 }
 
 step("lint", bin("biome"), ["check", "."]);
@@ -35,7 +44,6 @@ step("unit and integration tests on PGlite", bin("vitest"), ["run", ...vitestRep
   KASSA_TEST_DATABASE_URL: "",
 });
 
-let postgres;
 let url = process.env.KASSA_TEST_DATABASE_URL;
 if (!url) {
   if (!hasPostgres()) {
@@ -57,11 +65,27 @@ try {
       KASSA_TEST_DATABASE_URL: url,
     },
   );
+  step("production build", process.execPath, [path.join(root, "scripts", "ensure-build.mjs")]);
+  const system = ["run", "--config", "vitest.system.config.ts"];
+  step(
+    "system tests on PGlite (SIGKILL, fuzzing)",
+    bin("vitest"),
+    [...system, "--exclude", "**/*.pg.test.ts", ...vitestReport("system-pglite.json")],
+    {
+      KASSA_TEST_DATABASE_URL: "",
+    },
+  );
+  step(
+    "system tests on PostgreSQL (SIGKILL, fuzzing, two servers and two workers)",
+    bin("vitest"),
+    [...system, ...vitestReport("system-postgres.json")],
+    {
+      KASSA_TEST_DATABASE_URL: url,
+    },
+  );
 } finally {
-  postgres?.stop();
+  cleanup();
 }
-
-step("production build", process.execPath, [path.join(root, "scripts", "ensure-build.mjs")]);
 step("end-to-end tests (Playwright: api, ui)", bin("playwright"), ["test"], {
   PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(reports, "playwright.json"),
 });
@@ -69,7 +93,12 @@ step("end-to-end tests (Playwright: api, ui)", bin("playwright"), ["test"], {
 // One plain total for the whole suite (every runner above failed the run already if a test failed).
 let passed = 0;
 let failed = 0;
-for (const name of ["vitest-pglite.json", "vitest-postgres.json"]) {
+for (const name of [
+  "vitest-pglite.json",
+  "vitest-postgres.json",
+  "system-pglite.json",
+  "system-postgres.json",
+]) {
   const report = JSON.parse(fs.readFileSync(path.join(reports, name), "utf8"));
   passed += report.numPassedTests;
   failed += report.numFailedTests;

@@ -1,12 +1,24 @@
 import type { z } from "zod";
 import { findActiveKey, touchApiKey } from "@/lib/api-keys/find-active-key";
+import type { Config } from "@/lib/config";
 import { type Db, getDb } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
 import { getConfig, getSecretBox } from "@/lib/runtime";
 import type { Endpoint } from "./endpoint";
+import { TokenBuckets } from "./rate-limit";
 import { parseJsonObject, readRawBody, routeParams, validate } from "./read-body";
 import { errorResponse, json } from "./respond";
 import { isValidSignature } from "./signature";
+
+const LIMITER = Symbol.for("kassa.rateLimiter");
+type LimiterSlot = { [LIMITER]?: TokenBuckets };
+
+/** One limiter per process, shared by every route module (on globalThis, like the database). */
+function rateLimiter(config: Config): TokenBuckets {
+  const slot = globalThis as LimiterSlot;
+  slot[LIMITER] ??= new TokenBuckets(config.rateLimitPerSecond, config.rateLimitBurst);
+  return slot[LIMITER];
+}
 
 export type SignedContext<Body> = {
   merchantId: number;
@@ -50,6 +62,15 @@ export function withMerchantSignature<Req extends z.ZodType, Res extends z.ZodTy
       if (!apiKey) throw new KassaError("bad_header_key", "Bad header X-Processing-Key");
       if (!isValidSignature(raw, apiKey.secret, signature)) {
         throw new KassaError("bad_header_signature", "Bad header X-Processing-Signature");
+      }
+      const limit = rateLimiter(config).take(String(apiKey.id));
+      if (!limit.isAllowed) {
+        const error = new KassaError(
+          "rate_limited",
+          "Too many requests for this API key. Retry after the time in Retry-After.",
+        );
+        error.retryAfterSeconds = limit.retryAfterSeconds;
+        throw error;
       }
       touchApiKey(db, apiKey.id).catch((error) => console.error("[api] could not record key use:", error));
 

@@ -4,7 +4,7 @@ import { type Db, getDb } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
 import { getConfig } from "@/lib/runtime";
 import { parseJsonObject, readRawBody, routeParams, validate } from "./read-body";
-import { json, requestId } from "./respond";
+import { asClientError, json, requestId } from "./respond";
 import type { RouteContext } from "./with-merchant-signature";
 
 export type SessionContext<Body> = {
@@ -17,7 +17,8 @@ export type SessionContext<Body> = {
 };
 
 /** Dashboard API errors: the public API's information in one richer shape, `{ error, code, fields? }`. */
-function dashboardError(error: unknown): Response {
+function dashboardError(caught: unknown): Response {
+  const error = asClientError(caught) ?? caught;
   if (error instanceof KassaError) {
     return json(
       { error: error.message, code: error.code, ...(error.fields && { fields: error.fields }) },

@@ -135,9 +135,9 @@ export async function deliverCallback(db: Db, callbackId: number, settings: Call
   if (earlier)
     return later(db, callback.id, new Date(Math.max(earlier.nextAttemptAt.getTime(), Date.now()) + 1_000));
 
-  const limit = settings.perMerchantLimit ?? 2;
+  const limit = settings.perMerchantLimit ?? 4;
   const busy = inFlight.get(callback.merchantId) ?? 0;
-  if (busy >= limit) return later(db, callback.id, new Date(Date.now() + 1_000));
+  if (busy >= limit) return later(db, callback.id, new Date(Date.now() + 250));
   inFlight.set(callback.merchantId, busy + 1);
   let outcome: Outcome;
   try {

@@ -28,11 +28,13 @@ export function startBackground(db: Db, config: Config): Background {
       spreadPpm: config.spreadPpm,
       mail: { smtpUrl: config.smtpUrl, from: config.mailFrom },
     }),
+    leaseSeconds: config.jobLeaseSeconds,
   });
   const callbackRunner = startJobRunner({
     db,
     handlers: callbackHandlers(callbackSettings(config)),
     concurrency: 16,
+    leaseSeconds: config.jobLeaseSeconds,
   });
   let miner: NodeJS.Timeout | undefined;
   let mining: Promise<unknown> = Promise.resolve();

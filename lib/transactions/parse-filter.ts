@@ -1,17 +1,6 @@
 import { fieldError } from "@/lib/errors";
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from "./kinds";
 import type { TransactionFilter } from "./list-transactions";
-
-const TYPES = ["invoice", "deposit", "withdrawal", "withdrawal_exchange", "withdrawal_instant"];
-const STATUSES = [
-  "created",
-  "pending",
-  "processing",
-  "confirmed",
-  "failed",
-  "cancelled",
-  "error",
-  "rejected",
-];
 
 function date(value: string | null, field: string, endOfDay: boolean): Date | undefined {
   if (!value) return undefined;
@@ -40,8 +29,8 @@ export function parseFilter(query: URLSearchParams): { filter: TransactionFilter
   const search = query.get("q")?.slice(0, 200);
   return {
     filter: {
-      types: list("type", TYPES),
-      statuses: list("status", STATUSES),
+      types: list("type", TRANSACTION_TYPES),
+      statuses: list("status", TRANSACTION_STATUSES),
       currency: query.get("currency")?.toUpperCase() || undefined,
       from: date(query.get("from"), "from", false),
       to: date(query.get("to"), "to", true),

@@ -38,6 +38,11 @@ describe("strict JSON reader", () => {
     }
   });
 
+  it("refuses NUL characters, which PostgreSQL text cannot store", () => {
+    expect(() => parseJson('{"foreign_id":"\\u0000"}')).toThrow(/NUL/);
+    expect(parseJson('{"a":"\\u0001"}')).toEqual({ a: "\u0001" });
+  });
+
   it("treats __proto__ as an ordinary key, never as a prototype", () => {
     const value = parseJson('{"__proto__": {"isAdmin": true}}') as Record<string, unknown>;
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype);

@@ -8,21 +8,11 @@ import { buttonClass, secondaryButtonClass, selectClass } from "@/components/for
 import { displayAmount } from "@/lib/checkout/present";
 import { CURRENCIES } from "@/lib/currencies/registry";
 import { DashboardRequestError, dashboardFetch } from "@/lib/dashboard/client-api";
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from "@/lib/transactions/kinds";
 import type { TransactionRow } from "@/lib/transactions/list-transactions";
 
 type Page = { rows: TransactionRow[]; nextBefore: number | null };
 
-const TYPES = ["invoice", "deposit", "withdrawal", "withdrawal_exchange", "withdrawal_instant"];
-const STATUSES = [
-  "created",
-  "pending",
-  "processing",
-  "confirmed",
-  "failed",
-  "cancelled",
-  "error",
-  "rejected",
-];
 const FILTERS = ["q", "type", "status", "currency", "from", "to"] as const;
 
 /** All of the merchant's transactions: filters live in the URL (shareable, back-button friendly), pages by keyset. */
@@ -74,8 +64,8 @@ export function ExplorerClient() {
         </div>
         {(
           [
-            ["type", "Type", TYPES],
-            ["status", "Status", STATUSES],
+            ["type", "Type", TRANSACTION_TYPES],
+            ["status", "Status", TRANSACTION_STATUSES],
             ["currency", "Currency", CURRENCIES.map((c) => c.code)],
           ] as const
         ).map(([name, label, options]) => (

@@ -1,0 +1,18 @@
+/** The kinds of transaction and their internal statuses, as the explorer filters them (client and server). */
+export const TRANSACTION_TYPES = [
+  "invoice",
+  "deposit",
+  "withdrawal",
+  "withdrawal_exchange",
+  "withdrawal_instant",
+];
+export const TRANSACTION_STATUSES = [
+  "created",
+  "pending",
+  "processing",
+  "confirmed",
+  "failed",
+  "cancelled",
+  "error",
+  "rejected",
+];

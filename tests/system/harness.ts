@@ -1,0 +1,251 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { createHmac, randomBytes } from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { sql } from "drizzle-orm";
+import { type DatabaseHandle, openDatabase } from "@/lib/db/client";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const run = promisify(execFile);
+
+export const driver: "pglite" | "pg" = process.env.KASSA_TEST_DATABASE_URL ? "pg" : "pglite";
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+/** One installation: its data directory, its database (a fresh PostgreSQL database when testing on PG), its key. */
+export async function createInstallation() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-system-"));
+  const env: Record<string, string> = {
+    KASSA_DATA_DIR: dataDir,
+    KASSA_MODE: "sandbox",
+    KASSA_SANDBOX_BLOCK_SECONDS: "0",
+    KASSA_SEED_DEMO: "0",
+    KASSA_MASTER_KEY: randomBytes(32).toString("hex"),
+    NODE_ENV: "production",
+  };
+  let dropDatabase = async () => {};
+  if (driver === "pg") {
+    const name = `kassa_system_${randomBytes(5).toString("hex")}`;
+    const admin = await openDatabase({ kind: "pg", url: process.env.KASSA_TEST_DATABASE_URL!, poolSize: 1 });
+    await admin.db.execute(sql.raw(`create database ${name}`));
+    const url = new URL(process.env.KASSA_TEST_DATABASE_URL!);
+    url.pathname = `/${name}`;
+    env.DATABASE_URL = url.toString();
+    dropDatabase = async () => {
+      await admin.db.execute(sql.raw(`drop database if exists ${name} with (force)`));
+      await admin.close();
+    };
+  }
+  return {
+    env,
+    dataDir,
+    /** The database, opened by the test (on PGlite only while no server holds the directory). */
+    open: (): Promise<DatabaseHandle> =>
+      driver === "pg"
+        ? openDatabase({ kind: "pg", url: env.DATABASE_URL!, poolSize: 4 })
+        : openDatabase({ kind: "pglite", dataDir: path.join(dataDir, "pgdata") }),
+    cleanup: async () => {
+      await dropDatabase();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type Installation = Awaited<ReturnType<typeof createInstallation>>;
+
+export type KassaProcess = { process: ChildProcess; port: number; base: string; log: string[] };
+
+/** Starts `server.ts` (or `worker.ts`) and waits until it answers (servers) or says it runs (worker). */
+export async function startKassa(
+  installation: Installation,
+  options: { entry?: "server.ts" | "worker.ts"; env?: Record<string, string> } = {},
+): Promise<KassaProcess> {
+  const entry = options.entry ?? "server.ts";
+  const port = await freePort();
+  const log: string[] = [];
+  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+    cwd: root,
+    env: { ...process.env, ...installation.env, PORT: String(port), HOST: "127.0.0.1", ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (chunk: Buffer) => log.push(chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => log.push(chunk.toString()));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${entry} exited early:\n${log.join("")}`);
+    if (
+      entry === "worker.ts"
+        ? log.join("").includes("worker running")
+        : await fetch(`${base}/api/v2/ping`).then(
+            (r) => r.ok,
+            () => false,
+          )
+    ) {
+      return { process: child, port, base, log };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill("SIGKILL");
+  throw new Error(`${entry} did not start:\n${log.join("")}`);
+}
+
+export async function kill(kassa: KassaProcess, signal: NodeJS.Signals = "SIGKILL"): Promise<void> {
+  if (kassa.process.exitCode !== null || kassa.process.signalCode !== null) return;
+  const exited = new Promise((resolve) => kassa.process.once("exit", resolve));
+  kassa.process.kill(signal);
+  await exited;
+}
+
+/** The ops CLI against an installation (through the running server on PGlite, directly on PostgreSQL). */
+export async function cli(installation: Installation, ...args: string[]): Promise<Record<string, unknown>> {
+  const { stdout } = await run(process.execPath, ["--import", "tsx", "cli/index.ts", ...args, "--json"], {
+    cwd: root,
+    env: { ...process.env, ...installation.env, NODE_ENV: "production" },
+  });
+  return JSON.parse(stdout);
+}
+
+export type Credentials = { merchantId: number; key: string; secret: string };
+
+export async function newMerchant(installation: Installation, name = "System Shop"): Promise<Credentials> {
+  const created = await cli(
+    installation,
+    "merchants",
+    "create",
+    "--name",
+    name,
+    "--email",
+    `${randomBytes(6).toString("hex")}@example.com`,
+    "--password",
+    "a long password 1",
+  );
+  return {
+    merchantId: Number(created.merchant_id),
+    key: String(created.api_key),
+    secret: String(created.api_secret),
+  };
+}
+
+/** A signed request exactly as a merchant's server sends it. */
+export async function signed(
+  base: string,
+  credentials: Credentials,
+  path: string,
+  body: string,
+  method = "POST",
+) {
+  const response = await fetch(`${base}/api/v2${path}`, {
+    method,
+    body,
+    headers: {
+      "content-type": "application/json",
+      "x-processing-key": credentials.key,
+      "x-processing-signature": createHmac("sha512", credentials.secret).update(body).digest("hex"),
+    },
+  });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return {
+    status: response.status,
+    json: json as Record<string, unknown> & { data?: Record<string, unknown> },
+    text,
+  };
+}
+
+export const invoiceBody = (foreignId: string, overrides: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    end_user_reference: "system-customer",
+    timer: true,
+    title: "System test",
+    foreign_id: foreignId,
+    currency: "BTC",
+    amount: "0.001",
+    url_success: "https://shop.example/ok",
+    url_failed: "https://shop.example/failed",
+    email_user: "buyer@example.com",
+    sender_type: "natural",
+    sender_data: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1990-12-10" },
+    sender_currency: "BTC",
+    ...overrides,
+  });
+
+export const withdrawalBody = (foreignId: string, overrides: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    currency: "LTC",
+    amount: "0.1",
+    address: "ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh",
+    foreign_id: foreignId,
+    end_user_reference: "system-payee",
+    sender_type: "legal",
+    sender_data: { legal_name: "System Shop GmbH", country_of_registration: "DEU" },
+    receiver_type: "self",
+    ...overrides,
+  });
+
+/** A real HTTP endpoint standing in for a merchant's callback URL: answers 200 and counts deliveries per callback id. */
+export async function startCallbackReceiver() {
+  const deliveries = new Map<string, number>();
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      const id = String(req.headers["x-kassa-callback-id"]);
+      deliveries.set(id, (deliveries.get(id) ?? 0) + 1);
+      res.end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return { deliveries, url: `http://127.0.0.1:${port}/hook`, close: () => server.close() };
+}
+
+/** A merchant whose callbacks go to `callbackUrl`, with sandbox funds. */
+export async function fundedMerchant(
+  installation: Installation,
+  funds: [string, string][],
+  callbackUrl?: string,
+) {
+  const merchant = await newMerchant(installation);
+  if (callbackUrl)
+    await cli(
+      installation,
+      "merchants",
+      "set-callback",
+      "--merchant",
+      String(merchant.merchantId),
+      "--url",
+      callbackUrl,
+    );
+  for (const [currency, amount] of funds) {
+    await cli(
+      installation,
+      "sandbox",
+      "credit",
+      "--merchant",
+      String(merchant.merchantId),
+      "--currency",
+      currency,
+      "--amount",
+      amount,
+    );
+  }
+  return merchant;
+}

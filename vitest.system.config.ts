@@ -1,0 +1,18 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+/**
+ * System tests: real Kassa processes (servers, a worker) over the production build, killed and
+ * restarted, fuzzed. Run by `npm test` after the build, on PGlite and on PostgreSQL.
+ */
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  test: {
+    include: ["tests/system/**/*.test.ts"],
+    environment: "node",
+    pool: "forks",
+    fileParallelism: false,
+    testTimeout: 300_000,
+    hookTimeout: 120_000,
+  },
+});
