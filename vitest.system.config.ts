@@ -12,6 +12,9 @@ export default defineConfig({
     environment: "node",
     pool: "forks",
     fileParallelism: false,
+    // Real processes on a shared 2-core machine: one retry, so a timing hiccup in a SIGKILL test does not
+    // block a run. The first attempt's failure and its step log still show in the output.
+    retry: 1,
     testTimeout: 300_000,
     hookTimeout: 120_000,
   },

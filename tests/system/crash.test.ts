@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { queryRows } from "@/lib/db/client";
 import { ledgerInvariants } from "../support/ledger";
 import {
@@ -13,6 +13,7 @@ import {
   signed,
   startCallbackReceiver,
   startKassa,
+  step,
   withdrawalBody,
 } from "./harness";
 
@@ -38,6 +39,7 @@ describe(`crash safety on ${driver}: SIGKILL in the middle of the work`, () => {
 
   it("keeps every acknowledged write, expires what ran out while down, and delivers every callback", async () => {
     let server: KassaProcess = await startKassa(installation, { env: serverEnv });
+    onTestFailed(() => console.log(`server log (last lines):\n${server.log.slice(-40).join("")}`));
     const merchant = await fundedMerchant(installation, [["LTC", "1000"]], receiver.url);
 
     const acknowledged = { invoices: new Set<number>(), withdrawals: new Set<number>() };
@@ -65,11 +67,15 @@ describe(`crash safety on ${driver}: SIGKILL in the middle of the work`, () => {
       };
       const workers = Array.from({ length: 4 }, worker);
       await new Promise((resolve) => setTimeout(resolve, 400 + Math.random() * 1_200));
+      step(
+        `round ${round}: SIGKILL after ${acknowledged.invoices.size + acknowledged.withdrawals.size} acknowledged`,
+      );
       await kill(server, "SIGKILL");
       isRunning = false;
       await Promise.all(workers);
       await new Promise((resolve) => setTimeout(resolve, (TIMER_SECONDS + 1) * 1000)); // timers run out while down
       server = await startKassa(installation, { env: serverEnv });
+      step(`round ${round}: restarted`);
     }
     expect(acknowledged.invoices.size).toBeGreaterThan(5);
     expect(acknowledged.withdrawals.size).toBeGreaterThan(2);
@@ -95,9 +101,10 @@ describe(`crash safety on ${driver}: SIGKILL in the middle of the work`, () => {
       const invoice = await statusOf(id);
       expect(invoice, `invoice ${id}`).toMatchObject({ status: "declined", error: "expired" });
     }
-    // Callbacks drain: wait until deliveries stop arriving.
+    step("withdrawals confirmed, invoices expired; waiting for callbacks to drain");
+    // Callbacks drain: wait until deliveries stop arriving (bounded).
     let seen = -1;
-    while (seen !== receiver.deliveries.size) {
+    for (let i = 0; i < 30 && seen !== receiver.deliveries.size; i++) {
       seen = receiver.deliveries.size;
       await new Promise((resolve) => setTimeout(resolve, 3_000));
     }

@@ -90,7 +90,7 @@ export async function startKassa(
     if (
       entry === "worker.ts"
         ? log.join("").includes("worker running")
-        : await fetch(`${base}/api/v2/ping`).then(
+        : await fetch(`${base}/api/v2/ping`, { signal: AbortSignal.timeout(2_000) }).then(
             (r) => r.ok,
             () => false,
           )
@@ -114,6 +114,7 @@ export async function kill(kassa: KassaProcess, signal: NodeJS.Signals = "SIGKIL
 export async function cli(installation: Installation, ...args: string[]): Promise<Record<string, unknown>> {
   const { stdout } = await run(process.execPath, ["--import", "tsx", "cli/index.ts", ...args, "--json"], {
     cwd: root,
+    timeout: 60_000,
     env: { ...process.env, ...installation.env, NODE_ENV: "production" },
   });
   return JSON.parse(stdout);
@@ -151,6 +152,8 @@ export async function signed(
   const response = await fetch(`${base}/api/v2${path}`, {
     method,
     body,
+    // Every wait has a deadline: a stuck request fails the test with its step, instead of hanging it.
+    signal: AbortSignal.timeout(20_000),
     headers: {
       "content-type": "application/json",
       "x-processing-key": credentials.key,
@@ -248,4 +251,9 @@ export async function fundedMerchant(
     );
   }
   return merchant;
+}
+
+/** Progress lines for long system tests, so a failure in CI shows the step it reached. */
+export function step(message: string): void {
+  console.log(`[${new Date().toISOString().slice(11, 23)}] ${message}`);
 }
