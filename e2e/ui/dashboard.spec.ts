@@ -10,6 +10,23 @@ async function signIn(page: Page, merchant: Merchant) {
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
+/** Fills the invoice form as a merchant would, for a natural-person sender. */
+async function fillInvoiceForm(
+  page: Page,
+  invoice: { title: string; foreignId: string; amount: string; reference: string },
+) {
+  await page.getByLabel("Title").fill(invoice.title);
+  await page.getByLabel("Your order id (foreign_id)").fill(invoice.foreignId);
+  await page.getByLabel("Amount").fill(invoice.amount);
+  await page.getByLabel("Customer's e-mail").fill("buyer@example.com");
+  await page.getByLabel("Customer reference (end_user_reference)").fill(invoice.reference);
+  await page.getByLabel("Return address after payment").fill("https://shop.example/ok");
+  await page.getByLabel("Return address if the payment fails").fill("https://shop.example/failed");
+  await page.getByLabel("First name").fill("Ada");
+  await page.getByLabel("Last name").fill("Lovelace");
+  await page.getByLabel("Date of birth").fill("1990-12-10");
+}
+
 async function expectAccessible(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
@@ -55,16 +72,12 @@ test.describe("merchant dashboard", () => {
     await signIn(page, merchant);
     await page.getByRole("link", { name: "New invoice" }).click();
     const foreignId = `form-${Date.now()}`;
-    await page.getByLabel("Title").fill("Coffee beans, 1 kg");
-    await page.getByLabel("Your order id (foreign_id)").fill(foreignId);
-    await page.getByLabel("Amount").fill("24.90");
-    await page.getByLabel("Customer's e-mail").fill("buyer@example.com");
-    await page.getByLabel("Customer reference (end_user_reference)").fill("cust-77");
-    await page.getByLabel("Return address after payment").fill("https://shop.example/ok");
-    await page.getByLabel("Return address if the payment fails").fill("https://shop.example/failed");
-    await page.getByLabel("First name").fill("Ada");
-    await page.getByLabel("Last name").fill("Lovelace");
-    await page.getByLabel("Date of birth").fill("1990-12-10");
+    await fillInvoiceForm(page, {
+      title: "Coffee beans, 1 kg",
+      foreignId,
+      amount: "24.90",
+      reference: "cust-77",
+    });
     await expectAccessible(page);
     await testInfo.attach("invoice-form-desktop", {
       body: await page.screenshot({ fullPage: true }),
@@ -92,18 +105,8 @@ test.describe("merchant dashboard", () => {
 
     // A foreign_id the server already knows: the error comes back onto that field.
     const taken = `taken-${Date.now()}`;
-    const fill = async (id: string) => {
-      await page.getByLabel("Title").fill("Order");
-      await page.getByLabel("Your order id (foreign_id)").fill(id);
-      await page.getByLabel("Amount").fill("20");
-      await page.getByLabel("Customer's e-mail").fill("buyer@example.com");
-      await page.getByLabel("Customer reference (end_user_reference)").fill("cust-1");
-      await page.getByLabel("Return address after payment").fill("https://shop.example/ok");
-      await page.getByLabel("Return address if the payment fails").fill("https://shop.example/failed");
-      await page.getByLabel("First name").fill("Ada");
-      await page.getByLabel("Last name").fill("Lovelace");
-      await page.getByLabel("Date of birth").fill("1990-12-10");
-    };
+    const fill = (id: string) =>
+      fillInvoiceForm(page, { title: "Order", foreignId: id, amount: "20", reference: "cust-1" });
     await fill(taken);
     await page.getByRole("button", { name: "Create invoice" }).click();
     await page.getByRole("button", { name: "Create another" }).click();
