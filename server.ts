@@ -10,6 +10,7 @@ import { registerDatabase, unregisterDatabase } from "@/lib/db/client";
 import { DataDirLockedError } from "@/lib/db/data-dir-lock";
 import { getConfig } from "@/lib/runtime";
 import { seedDemoMerchant } from "@/lib/seed/seed-demo";
+import { matchApiRoute, serveApiRoute } from "@/lib/server/api-fast-path";
 import { startBackground } from "@/lib/server/background";
 import { bootDatabase } from "@/lib/server/boot";
 import { bufferBody } from "@/lib/server/buffer-body";
@@ -22,6 +23,11 @@ import { CLI_BRIDGE_PATH, handleCliBridge } from "@/lib/server/cli-bridge";
  */
 const hasBody = (req: IncomingMessage) =>
   req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? "0") > 0;
+
+const pathOf = (url: string) => {
+  const query = url.indexOf("?");
+  return query < 0 ? url : url.slice(0, query);
+};
 
 const projectDir = path.dirname(fileURLToPath(import.meta.url));
 
@@ -37,6 +43,8 @@ async function main(): Promise<void> {
   await app.prepare();
   const handleNext = app.getRequestHandler();
   const storage = requestContextStorage();
+  // In development Next serves /api/v2 too, so edits to the handlers reload without a restart.
+  const useFastPath = !isDev && config.apiFastPath;
 
   const handleRequest = async (req: IncomingMessage, res: ServerResponse) => {
     const requestId = randomUUID();
@@ -50,6 +58,16 @@ async function main(): Promise<void> {
         isSandbox: config.isSandbox,
         token: lock.info.token,
       });
+    }
+    // The merchant API's fast path: the same route handlers, without Next's request pipeline.
+    const api =
+      useFastPath && url.startsWith("/api/v2/") ? matchApiRoute(req.method ?? "", pathOf(url)) : undefined;
+    if (api) {
+      const { body, isTooLarge } = await bufferBody(req, config.bodyLimitBytes);
+      if (isTooLarge) res.setHeader("connection", "close");
+      return storage.run({ requestId, rawBody: body, bodyTooLarge: isTooLarge }, () =>
+        serveApiRoute(api, req, res),
+      );
     }
     // Next.js drops the body of a GET, and GET /api/v2/transactions/info carries one: buffer it
     // here (under the cap) for the route. Other methods keep their stream, read by the route.

@@ -28,6 +28,7 @@ const EnvSchema = z.object({
   KASSA_SANDBOX_BLOCK_SECONDS: z.coerce.number().min(0).max(3600).default(5),
   KASSA_EXCHANGE_SPREAD_PPM: z.coerce.number().int().min(0).max(100_000).default(5_000),
   KASSA_JOBS: z.enum(["on", "off"]).default("on"),
+  KASSA_API_FAST_PATH: z.enum(["on", "off"]).default("on"),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
@@ -67,6 +68,8 @@ export type Config = {
   spreadPpm: number;
   /** Run background jobs in this process (turn off on app servers when a separate worker runs them). */
   runJobs: boolean;
+  /** Serve /api/v2 straight from the route handlers (lib/server/api-fast-path.ts). */
+  apiFastPath: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
   /** Signed API requests per second and key (per process); 0 turns the limit off. */
@@ -108,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxBlockSeconds: e.KASSA_SANDBOX_BLOCK_SECONDS,
     spreadPpm: e.KASSA_EXCHANGE_SPREAD_PPM,
     runJobs: e.KASSA_JOBS === "on",
+    apiFastPath: e.KASSA_API_FAST_PATH === "on",
     smtpUrl: e.SMTP_URL,
     mailFrom: e.KASSA_MAIL_FROM,
     rateLimitPerSecond: e.KASSA_RATE_LIMIT_PER_SECOND,
