@@ -5,13 +5,18 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { startPostgres } from "../scripts/postgres.mjs";
+import { measureExplorer } from "./explorer";
 
 /**
  * `npm run bench`: autocannon against Kassa's production server and against the bare node:http
  * baseline (bench/baseline.ts), on the same database, one after the other in the same run, on
- * PGlite and on PostgreSQL. Prints req/s, p50/p99 latency, peak server RSS and Kassa/baseline, and
- * appends the run to docs/BENCHMARKS.md. Loopback only; bounded durations.
- *   npm run bench -- [--db pglite|pg|both] [--duration seconds] [--connections n] [--no-record]
+ * PGlite and on PostgreSQL. For each endpoint it prints req/s, p50/p99 latency, the ratio Kassa /
+ * baseline and each server's peak RSS, and appends the run to docs/BENCHMARKS.md. A third column
+ * measures Kassa with the API fast path off (KASSA_API_FAST_PATH=off: every request through
+ * Next.js's pipeline), to show what the fast path buys. Then the explorer and transaction lookup
+ * at scale (bench/explorer.ts), unless --transactions 0. Loopback only; bounded durations.
+ *   npm run bench -- [--db pglite|pg|both] [--duration s] [--connections n] [--transactions n]
+ *                    [--no-next] [--no-record]
  */
 const root = path.resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);
@@ -22,18 +27,16 @@ const option = (name: string, fallback: string) => {
 const databases = option("db", "both") === "both" ? ["pglite", "pg"] : [option("db", "both")];
 const duration = Number(option("duration", "10"));
 const connections = Number(option("connections", "10"));
+const bulkTransactions = Number(option("transactions", "1000000"));
+const withNextPipeline = !args.includes("--no-next");
 const shouldRecord = !args.includes("--no-record");
 const PORT = 3299;
+const BTC_ADDRESS = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu";
 
 type Result = { rps: number; p50: number; p99: number };
-type Row = {
-  database: string;
-  endpoint: string;
-  kassa: Result;
-  baseline: Result;
-  kassaRss: number;
-  baselineRss: number;
-};
+type Credentials = { merchant_id: number; api_key: string; api_secret: string };
+type Server = "kassa" | "next" | "baseline";
+type Row = { database: string; endpoint: string; results: Partial<Record<Server, Result>> };
 
 function peakRssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
@@ -41,8 +44,9 @@ function peakRssMb(pid: number): number {
   return match ? Math.round(Number(match[1]) / 1024) : 0;
 }
 
-async function waitForPing(): Promise<void> {
+async function waitForPing(child: ChildProcess): Promise<void> {
   for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {
       const response = await fetch(`http://127.0.0.1:${PORT}/api/v2/ping`);
       if (response.ok) return;
@@ -58,7 +62,7 @@ async function start(entry: string, env: Record<string, string>): Promise<ChildP
     env: { ...process.env, ...env, NODE_ENV: "production", PORT: String(PORT), HOST: "127.0.0.1" },
     stdio: ["ignore", "ignore", "inherit"],
   });
-  await waitForPing();
+  await waitForPing(child);
   return child;
 }
 
@@ -68,95 +72,184 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-async function load(request: {
-  method: "GET" | "POST";
-  path: string;
-  body?: string;
-  headers?: Record<string, string>;
-}) {
+const sign = (secret: string, body: string) => createHmac("sha512", secret).update(body).digest("hex");
+
+type Endpoint = { name: string; method: "GET" | "POST"; path: string; body: () => string };
+
+function endpoints(lookupId: number): Endpoint[] {
+  const run = randomBytes(4).toString("hex");
+  let counter = 0;
+  return [
+    {
+      name: "POST /api/v2/invoices/create",
+      method: "POST",
+      path: "/api/v2/invoices/create",
+      body: () =>
+        JSON.stringify({
+          foreign_id: `bench-inv-${run}-${++counter}`,
+          end_user_reference: `customer-${counter % 500}`,
+          timer: true,
+          title: "Order",
+          currency: "EUR",
+          amount: "49.90",
+          url_success: "https://shop.example/paid",
+          url_failed: "https://shop.example/failed",
+          email_user: "buyer@example.com",
+          sender_type: "natural",
+          sender_data: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1990-12-10" },
+        }),
+    },
+    {
+      name: "POST /api/v2/withdrawal/crypto",
+      method: "POST",
+      path: "/api/v2/withdrawal/crypto",
+      body: () =>
+        JSON.stringify({
+          currency: "BTC",
+          amount: "0.001",
+          address: BTC_ADDRESS,
+          foreign_id: `bench-wd-${run}-${++counter}`,
+          end_user_reference: `payee-${counter % 500}`,
+          sender_type: "legal",
+          sender_data: { legal_name: "Shop GmbH", country_of_registration: "DEU" },
+          receiver_type: "natural",
+          receiver_data: { first_name: "Alan", last_name: "Turing", date_of_birth: "1912-06-23" },
+        }),
+    },
+    {
+      name: "GET /api/v2/transactions/info",
+      method: "GET",
+      path: "/api/v2/transactions/info",
+      body: () => JSON.stringify({ id: lookupId }),
+    },
+    { name: "POST /api/v2/accounts/list", method: "POST", path: "/api/v2/accounts/list", body: () => "{}" },
+  ];
+}
+
+async function load(endpoint: Endpoint, credentials: Credentials): Promise<Result> {
+  const headers = { "content-type": "application/json", "x-processing-key": credentials.api_key };
   const options = {
-    url: `http://127.0.0.1:${PORT}${request.path}`,
+    url: `http://127.0.0.1:${PORT}`,
     connections,
-    method: request.method,
-    body: request.body,
-    headers: request.headers,
+    requests: [
+      {
+        method: endpoint.method,
+        path: endpoint.path,
+        setupRequest: (request: object) => {
+          const body = endpoint.body();
+          return {
+            ...request,
+            body,
+            headers: { ...headers, "x-processing-signature": sign(credentials.api_secret, body) },
+          };
+        },
+      },
+    ],
   };
-  await autocannon({ ...options, duration: 2 }); // warm-up: JIT, caches, connection pools
+  const warmUp = await autocannon({ ...options, duration: 2 }); // JIT, caches, connection pools
   const result = await autocannon({ ...options, duration });
-  if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`${request.path}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  for (const run of [warmUp, result]) {
+    if (run.non2xx > 0 || run.errors > 0 || run.timeouts > 0) {
+      throw new Error(`${endpoint.name}: ${run.non2xx} non-2xx answers, ${run.errors} errors`);
+    }
   }
   return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99 };
 }
 
-function endpoints(credentials: { api_key: string; api_secret: string }) {
-  const body = "{}";
-  const signature = createHmac("sha512", credentials.api_secret).update(body).digest("hex");
-  return [
-    { name: "GET /api/v2/ping", method: "GET" as const, path: "/api/v2/ping" },
-    {
-      name: "POST /api/v2/accounts/list (signed)",
-      method: "POST" as const,
-      path: "/api/v2/accounts/list",
-      body,
-      headers: {
-        "content-type": "application/json",
-        "x-processing-key": credentials.api_key,
-        "x-processing-signature": signature,
-      },
+async function signedFetch(credentials: Credentials, path: string, body: string) {
+  const response = await fetch(`http://127.0.0.1:${PORT}${path}`, {
+    method: "POST",
+    body,
+    headers: {
+      "content-type": "application/json",
+      "x-processing-key": credentials.api_key,
+      "x-processing-signature": sign(credentials.api_secret, body),
     },
-  ];
+  });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return response.json();
 }
 
-async function measure(database: string): Promise<Row[]> {
+function cli(env: Record<string, string>, ...argv: string[]) {
+  const result = spawnSync(process.execPath, ["--import", "tsx", "cli/index.ts", ...argv], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+  });
+  if (result.status !== 0) throw new Error(`cli ${argv.join(" ")}: ${result.stderr}`);
+}
+
+async function measure(database: string) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-bench-"));
   const postgres = database === "pg" ? await startPostgres({ durable: true }) : undefined;
+  // The same process settings for every server: no background jobs (the baseline has none), no
+  // per-key rate limit (the load is one key on purpose).
   const env: Record<string, string> = {
     KASSA_DATA_DIR: dataDir,
     KASSA_MODE: "sandbox",
     KASSA_SEED_DEMO: "1",
+    KASSA_JOBS: "off",
+    KASSA_RATE_LIMIT_PER_SECOND: "0",
   };
   if (postgres) {
     env.DATABASE_URL = postgres.url;
     env.KASSA_MASTER_KEY = randomBytes(32).toString("hex");
   }
+  const label = database === "pg" ? "PostgreSQL" : "PGlite";
   try {
-    const kassa = await start("server.ts", env);
-    const credentials = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-credentials.json"), "utf8"));
-    const kassaResults: Result[] = [];
-    for (const endpoint of endpoints(credentials)) kassaResults.push(await load(endpoint));
-    const kassaRss = peakRssMb(kassa.pid!);
-    await stop(kassa);
-
-    const baseline = await start("bench/baseline.ts", env);
-    const baselineResults: Result[] = [];
-    for (const endpoint of endpoints(credentials)) baselineResults.push(await load(endpoint));
-    const baselineRss = peakRssMb(baseline.pid!);
-    await stop(baseline);
-
-    return endpoints(credentials).map((endpoint, i) => ({
-      database: database === "pg" ? "PostgreSQL" : "PGlite",
-      endpoint: endpoint.name,
-      kassa: kassaResults[i]!,
-      baseline: baselineResults[i]!,
-      kassaRss,
-      baselineRss,
-    }));
+    const servers: [Server, string, Record<string, string>][] = [
+      ["kassa", "server.ts", env],
+      ["baseline", "bench/baseline.ts", env],
+    ];
+    if (withNextPipeline) servers.push(["next", "server.ts", { ...env, KASSA_API_FAST_PATH: "off" }]);
+    const rows: Row[] = [];
+    const rss: Partial<Record<Server, number>> = {};
+    let credentials: Credentials | undefined;
+    let list: Endpoint[] = [];
+    for (const [server, entry, serverEnv] of servers) {
+      const child = await start(entry, serverEnv);
+      if (!credentials) {
+        credentials = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-credentials.json"), "utf8"));
+        const merchant = String(credentials!.merchant_id);
+        cli(env, "sandbox", "credit", "--merchant", merchant, "--currency", "BTC", "--amount", "1000000");
+        const invoice = await signedFetch(credentials!, "/api/v2/invoices/create", endpoints(0)[0]!.body());
+        list = endpoints(invoice.data.id);
+      }
+      for (const [i, endpoint] of list.entries()) {
+        console.log(`${label} · ${server} · ${endpoint.name}`);
+        rows[i] ??= { database: label, endpoint: endpoint.name, results: {} };
+        rows[i]!.results[server] = await load(endpoint, credentials!);
+      }
+      rss[server] = peakRssMb(child.pid!);
+      await stop(child);
+    }
+    return { rows, rss, label };
   } finally {
     postgres?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-function table(rows: Row[]): string {
+function table(runs: Awaited<ReturnType<typeof measure>>[]): string {
   const lines = [
-    "| database | endpoint | Kassa req/s | p50 ms | p99 ms | baseline req/s | p50 ms | p99 ms | Kassa / baseline | peak RSS Kassa / baseline |",
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| database | endpoint | Kassa req/s | p50 ms | p99 ms | baseline req/s | p50 ms | p99 ms | Kassa / baseline | via Next pipeline req/s | p99 ms |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
-  for (const r of rows) {
-    lines.push(
-      `| ${r.database} | ${r.endpoint} | ${r.kassa.rps} | ${r.kassa.p50} | ${r.kassa.p99} | ${r.baseline.rps} | ${r.baseline.p50} | ${r.baseline.p99} | ${(r.kassa.rps / r.baseline.rps).toFixed(2)} | ${r.kassaRss} MB / ${r.baselineRss} MB |`,
-    );
+  for (const { rows } of runs) {
+    for (const { database, endpoint, results } of rows) {
+      const { kassa, baseline, next } = results as Record<Server, Result | undefined>;
+      const cells = (r: Result | undefined, fields: (keyof Result)[]) =>
+        fields.map((f) => (r ? String(r[f]) : "–")).join(" | ");
+      const ratio = kassa && baseline ? (kassa.rps / baseline.rps).toFixed(2) : "–";
+      lines.push(
+        `| ${database} | ${endpoint} | ${cells(kassa, ["rps", "p50", "p99"])} | ${cells(baseline, ["rps", "p50", "p99"])} | ${ratio} | ${cells(next, ["rps", "p99"])} |`,
+      );
+    }
+  }
+  lines.push("", "Peak RSS of each server over its whole run:", "");
+  for (const { label, rss } of runs) {
+    const next = rss.next ? `, via Next pipeline ${rss.next} MB` : "";
+    lines.push(`- ${label}: Kassa ${rss.kassa} MB, baseline ${rss.baseline} MB${next}`);
   }
   return lines.join("\n");
 }
@@ -165,12 +258,17 @@ spawnSync(process.execPath, [path.join(root, "scripts", "ensure-build.mjs")], {
   cwd: root,
   stdio: "inherit",
 });
-const rows: Row[] = [];
-for (const database of databases) rows.push(...(await measure(database)));
+const runs = [];
+for (const database of databases) runs.push(await measure(database));
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 const machine = `${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`;
-const report = `### ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC\n\n${machine}; autocannon, ${connections} connections, ${duration} s per endpoint after a 2 s warm-up.\n\n${table(rows)}\n`;
+let report = `### ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC\n\n${machine}; autocannon, ${connections} connections, ${duration} s per endpoint after a 2 s warm-up; signed requests, unique foreign_id per write.\n\n${table(runs)}\n`;
 console.log(`\n${report}`);
+if (bulkTransactions > 0) {
+  const explorer = await measureExplorer({ transactions: bulkTransactions, databases });
+  console.log(`\n${explorer}`);
+  report += `\n${explorer}\n`;
+}
 if (shouldRecord) {
   const file = path.join(root, "docs", "BENCHMARKS.md");
   fs.appendFileSync(file, `\n${report}`);
