@@ -7,7 +7,8 @@ import { apiSecretContext } from "./create-api-key";
 export type ActiveKey = { id: number; merchantId: number; secret: string };
 
 /**
- * Looks a key up on every request (no cache), so a revocation applies to the very next request.
+ * Looks a key up on every request (no cache of the row), so a revocation applies to the very next
+ * request.
  * A revoked key and an unknown key give the same answer.
  */
 export async function findActiveKey(db: Db, box: SecretBox, key: string): Promise<ActiveKey | undefined> {
@@ -22,11 +23,24 @@ export async function findActiveKey(db: Db, box: SecretBox, key: string): Promis
     .where(eq(apiKeys.key, key))
     .limit(1);
   if (!row || row.revokedAt) return undefined;
-  return {
-    id: row.id,
-    merchantId: row.merchantId,
-    secret: box.open(row.secretSealed, apiSecretContext(key)),
-  };
+  return { id: row.id, merchantId: row.merchantId, secret: openSecret(box, key, row.secretSealed) };
+}
+
+/**
+ * Opened secrets by their sealed form. The row (and so revocation) is still read on every request;
+ * only the AES-GCM opening of the same ciphertext is not repeated. Bounded: cleared when full.
+ */
+const opened = new Map<string, string>();
+const OPENED_LIMIT = 10_000;
+
+function openSecret(box: SecretBox, key: string, sealed: string): string {
+  const cacheKey = `${key}\n${sealed}`;
+  const cached = opened.get(cacheKey);
+  if (cached !== undefined) return cached;
+  const secret = box.open(sealed, apiSecretContext(key));
+  if (opened.size >= OPENED_LIMIT) opened.clear();
+  opened.set(cacheKey, secret);
+  return secret;
 }
 
 const TOUCH_INTERVAL_MS = 60_000;

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { customers } from "@/lib/db/schema";
 import { fieldError } from "@/lib/errors";
@@ -40,7 +40,9 @@ export async function assertCustomerIdentity(
           countryOfRegistration: input.sender_data.country_of_registration,
         };
 
-  const inserted = await tx
+  // One round trip in the usual cases: a new customer is inserted; a known one comes back (locked
+  // for this transaction by the no-op update) to be compared.
+  const [known] = await tx
     .insert(customers)
     .values({
       merchantId: input.merchantId,
@@ -48,18 +50,22 @@ export async function assertCustomerIdentity(
       email: data.email,
       ...values,
     })
-    .onConflictDoNothing({ target: [customers.merchantId, customers.endUserReference] })
-    .returning({ id: customers.id });
-  if (inserted.length > 0) return;
-
-  const [known] = await tx
-    .select()
-    .from(customers)
-    .where(
-      and(eq(customers.merchantId, input.merchantId), eq(customers.endUserReference, input.endUserReference)),
-    )
-    .for("update");
-  if (!known) return;
+    .onConflictDoUpdate({
+      target: [customers.merchantId, customers.endUserReference],
+      set: { updatedAt: sql`${customers.updatedAt}` },
+    })
+    .returning({
+      id: customers.id,
+      isNew: sql<boolean>`xmax = 0`,
+      type: customers.type,
+      firstName: customers.firstName,
+      lastName: customers.lastName,
+      dateOfBirth: customers.dateOfBirth,
+      legalName: customers.legalName,
+      countryOfRegistration: customers.countryOfRegistration,
+      email: customers.email,
+    });
+  if (!known || known.isNew) return;
 
   const conflict = (field: string, what: string) =>
     fieldError({
@@ -76,13 +82,19 @@ export async function assertCustomerIdentity(
       throw conflict("sender_data.country_of_registration", "country of registration");
     }
   }
-  await tx
-    .update(customers)
-    .set({
-      firstName: values.firstName ?? known.firstName,
-      lastName: values.lastName ?? known.lastName,
-      email: data.email ?? known.email,
-      updatedAt: sql`now()`,
-    })
-    .where(eq(customers.id, known.id));
+  const update = {
+    firstName: values.firstName ?? known.firstName,
+    lastName: values.lastName ?? known.lastName,
+    email: data.email ?? known.email,
+  };
+  const isChanged =
+    update.firstName !== known.firstName ||
+    update.lastName !== known.lastName ||
+    update.email !== known.email;
+  if (isChanged) {
+    await tx
+      .update(customers)
+      .set({ ...update, updatedAt: sql`now()` })
+      .where(eq(customers.id, known.id));
+  }
 }

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, or, sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { ledgerAccounts } from "@/lib/db/schema";
 
@@ -64,4 +64,39 @@ export async function ensureAccount(db: Executor, ref: AccountRef): Promise<numb
   const [created] = await db.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(where).limit(1);
   if (!created) throw new Error(`could not create ledger account ${accountKey(ref)}`);
   return created.id;
+}
+
+/**
+ * The ids of several accounts in one query, creating any that do not exist yet (rarely: each
+ * account is created once, on its first use).
+ */
+export async function accountIds(db: Executor, refs: AccountRef[]): Promise<Map<string, number>> {
+  const wanted = refs.map((ref) =>
+    and(
+      ref.merchantId === null
+        ? isNull(ledgerAccounts.merchantId)
+        : eq(ledgerAccounts.merchantId, ref.merchantId),
+      eq(ledgerAccounts.kind, ref.kind),
+      eq(ledgerAccounts.currency, ref.currency),
+    ),
+  );
+  const rows = await db
+    .select({
+      id: ledgerAccounts.id,
+      merchantId: ledgerAccounts.merchantId,
+      kind: ledgerAccounts.kind,
+      currency: ledgerAccounts.currency,
+    })
+    .from(ledgerAccounts)
+    .where(or(...wanted));
+  const ids = new Map(
+    rows.map((row) => [
+      accountKey({ merchantId: row.merchantId, kind: row.kind, currency: row.currency } as AccountRef),
+      row.id,
+    ]),
+  );
+  for (const ref of refs) {
+    if (!ids.has(accountKey(ref))) ids.set(accountKey(ref), await ensureAccount(db, ref));
+  }
+  return ids;
 }

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { queryRows, type Tx } from "@/lib/db/client";
 import { amountSql, journals, ledgerEntries } from "@/lib/db/schema";
 import { formatAmount } from "@/lib/money";
-import { type AccountRef, accountKey, ensureAccount } from "./accounts";
+import { type AccountRef, accountIds, accountKey } from "./accounts";
 
 export type JournalEntry = { account: AccountRef; amount: bigint };
 
@@ -34,7 +34,10 @@ export class UnbalancedJournalError extends Error {}
  * A merchant balance is changed with a conditional UPDATE (`... where balance + x >= 0`), which is
  * exact under any concurrency where read-then-write is not (DESIGN.md section 9); the CHECK
  * constraint on the table is the backstop. Accounts are updated in id order so two journals
- * touching the same accounts lock them in the same order and cannot deadlock.
+ * touching the same accounts lock them in the same order and cannot deadlock. The journal and its
+ * entries are written first and the balances last, so callers that post at the end of their
+ * transaction hold the accounts' row locks for as short a time as possible: a merchant's balance
+ * row is where all of its concurrent withdrawals queue.
  */
 export async function postJournal(tx: Tx, input: JournalInput): Promise<{ journalId: number }> {
   assertBalanced(input.entries);
@@ -46,23 +49,11 @@ export async function postJournal(tx: Tx, input: JournalInput): Promise<{ journa
     if (existing) existing.amount += entry.amount;
     else byAccount.set(key, { ref: entry.account, amount: entry.amount });
   }
-  for (const item of byAccount.values()) item.id = await ensureAccount(tx, item.ref);
-
-  const ordered = [...byAccount.values()].sort((a, b) => a.id! - b.id!);
-  for (const item of ordered) {
-    if (item.amount === 0n) continue;
-    const delta = amountSql(item.amount);
-    if (item.ref.merchantId !== null && item.amount < 0n) {
-      const updated = await queryRows<{ id: number }>(
-        tx,
-        sql`update ledger_accounts set balance = balance + ${delta}
-            where id = ${item.id} and balance + ${delta} >= 0 returning id`,
-      );
-      if (updated.length === 0) throw new InsufficientFundsError(item.ref.currency, -item.amount);
-    } else {
-      await tx.execute(sql`update ledger_accounts set balance = balance + ${delta} where id = ${item.id}`);
-    }
-  }
+  const ids = await accountIds(
+    tx,
+    [...byAccount.values()].map((item) => item.ref),
+  );
+  for (const [key, item] of byAccount) item.id = ids.get(key);
 
   const [journal] = await tx
     .insert(journals)
@@ -81,6 +72,23 @@ export async function postJournal(tx: Tx, input: JournalInput): Promise<{ journa
       amount: entry.amount,
     })),
   );
+  // The balances last: their row locks are then held only until the commit that follows.
+  const ordered = [...byAccount.values()].sort((a, b) => a.id! - b.id!);
+  for (const item of ordered) {
+    if (item.amount === 0n) continue;
+    const delta = amountSql(item.amount);
+    if (item.ref.merchantId !== null && item.amount < 0n) {
+      const updated = await queryRows<{ id: number }>(
+        tx,
+        sql`update ledger_accounts set balance = balance + ${delta}
+            where id = ${item.id} and balance + ${delta} >= 0 returning id`,
+      );
+      if (updated.length === 0) throw new InsufficientFundsError(item.ref.currency, -item.amount);
+    } else {
+      await tx.execute(sql`update ledger_accounts set balance = balance + ${delta} where id = ${item.id}`);
+    }
+  }
+
   return { journalId: journal!.id };
 }
 

@@ -116,6 +116,18 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
         receiverType: input.receiver.receiver_type,
         receiverData: input.receiver.receiver_type === "self" ? null : input.receiver.receiver_data,
       });
+      await recordCreated(tx, {
+        transactionId: id,
+        merchantId: input.merchantId,
+        status: "processing",
+        reason: "accepted",
+      });
+      await enqueueJob(tx, {
+        queue: WITHDRAWAL_BROADCAST_QUEUE,
+        payload: { withdrawalId: id },
+        dedupeKey: `withdrawal-broadcast:${id}`,
+      });
+      // The debit last, so the balance row stays locked only until the commit.
       try {
         await postJournal(tx, {
           merchantId: input.merchantId,
@@ -134,17 +146,6 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
             `Insufficient funds: this withdrawal needs ${formatAmountShort(price.totalDebit)} ${source.code} from your balance, fees included.`,
         });
       }
-      await recordCreated(tx, {
-        transactionId: id,
-        merchantId: input.merchantId,
-        status: "processing",
-        reason: "accepted",
-      });
-      await enqueueJob(tx, {
-        queue: WITHDRAWAL_BROADCAST_QUEUE,
-        payload: { withdrawalId: id },
-        dedupeKey: `withdrawal-broadcast:${id}`,
-      });
       return { id, price, tag };
     });
   } catch (error) {
