@@ -14,6 +14,7 @@ import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { findTransactionId } from "@/lib/transactions/find-transaction";
 import { listTransactions, type TransactionFilter } from "@/lib/transactions/list-transactions";
 import { startPostgres } from "../scripts/postgres.mjs";
+import { signIn } from "./session";
 
 /**
  * The explorer and the lookups at scale (issue 9): seeds one merchant with `transactions` rows
@@ -198,28 +199,6 @@ async function waitForPing(child: ChildProcess) {
   throw new Error("server did not start");
 }
 
-/** Signs in to the dashboard the way a browser does (next-auth credentials) and returns the cookie. */
-async function signIn(credentials: Credentials): Promise<string> {
-  const base = `http://127.0.0.1:${PORT}`;
-  const csrf = await fetch(`${base}/api/auth/csrf`);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const jar = csrf.headers.getSetCookie().map((c) => c.split(";")[0]);
-  const response = await fetch(`${base}/api/auth/callback/credentials`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar.join("; ") },
-    body: new URLSearchParams({
-      csrfToken,
-      email: credentials.email,
-      password: credentials.password,
-      json: "true",
-    }),
-  });
-  const session = response.headers.getSetCookie().find((c) => c.includes("session-token"));
-  if (!session) throw new Error(`dashboard sign-in failed: ${response.status}`);
-  return [...jar, session.split(";")[0]].join("; ");
-}
-
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
 /** A GET, with a body when given (fetch cannot send one; transactions/info takes it, like its clients). */
@@ -328,7 +307,7 @@ async function measureOne(database: string, transactions: number, existing?: str
       stdio: ["ignore", "ignore", "inherit"],
     });
     await waitForPing(server);
-    const cookie = await signIn(credentials);
+    const cookie = await signIn(`http://127.0.0.1:${PORT}`, credentials);
     const results = [];
     for (const scenario of list)
       results.push({ name: scenario.name, ...(await time(scenario, cookie, credentials)) });

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../e2e/chromium";
+import { signIn } from "./session";
 
 /**
  * `npm run bench:pages`: the weight of Kassa's pages as a browser loads them from the production
@@ -13,6 +14,16 @@ import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../e2e/chromium";
  *   npm run bench:pages -- [--no-lighthouse] [--no-record]
  */
 const root = path.resolve(import.meta.dirname, "..");
+const DASHBOARD_PAGES = [
+  "/dashboard",
+  "/dashboard/transactions",
+  "/dashboard/invoices/new",
+  "/dashboard/payouts/new",
+  "/dashboard/keys",
+  "/dashboard/callbacks",
+  "/dashboard/sandbox",
+  "/dashboard/settings",
+];
 const args = process.argv.slice(2);
 const PORT = 3298;
 const base = `http://127.0.0.1:${PORT}`;
@@ -68,8 +79,10 @@ async function createCheckout(dataDir: string): Promise<string> {
 }
 
 /** The scripts a page's HTML loads, as a browser's first visit fetches them. */
-async function pageWeight(pathname: string) {
-  const html = await (await fetch(`${base}${pathname}`)).text();
+async function pageWeight(pathname: string, cookie?: string) {
+  const page = await fetch(`${base}${pathname}`, { headers: cookie ? { cookie } : {}, redirect: "manual" });
+  if (page.status !== 200) throw new Error(`${pathname}: ${page.status}`);
+  const html = await page.text();
   // Modern browsers skip `nomodule` scripts (the legacy polyfills), so they are not counted.
   const tags = [...html.matchAll(/<script([^>]*)>/g)].map((m) => m[1]!);
   const sources = [
@@ -82,13 +95,17 @@ async function pageWeight(pathname: string) {
   ];
   let raw = 0;
   let gzip = 0;
+  const chunks: { source: string; gzip: number }[] = [];
   for (const source of sources) {
     const bytes = Buffer.from(await (await fetch(new URL(source, base))).arrayBuffer());
     raw += bytes.length;
-    gzip += gzipSync(bytes, { level: 9 }).length;
+    const size = gzipSync(bytes, { level: 9 }).length;
+    gzip += size;
+    chunks.push({ source, gzip: size });
   }
   return {
     pathname,
+    chunks,
     scripts: sources.length,
     rawKb: (raw / 1024).toFixed(1),
     gzipKb: (gzip / 1024).toFixed(1),
@@ -131,8 +148,15 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-pages-"));
 const server = await startServer(dataDir);
 try {
   const checkout = await createCheckout(dataDir);
-  const weights = [];
-  for (const pathname of [checkout, "/", "/docs/api"]) weights.push(await pageWeight(pathname));
+  const weights: Awaited<ReturnType<typeof pageWeight>>[] = [];
+  for (const pathname of [checkout, "/", "/docs/api", "/login"]) weights.push(await pageWeight(pathname));
+  const credentials = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-credentials.json"), "utf8"));
+  const cookie = await signIn(base, credentials);
+  for (const pathname of DASHBOARD_PAGES) weights.push(await pageWeight(pathname, cookie));
+  // What each page adds over the framework's shared chunks (the ones the plain home page loads too).
+  const shared = new Set(weights.find((w) => w.pathname === "/")!.chunks.map((c) => c.source));
+  const ownKb = (w: (typeof weights)[number]) =>
+    (w.chunks.filter((c) => !shared.has(c.source)).reduce((sum, c) => sum + c.gzip, 0) / 1024).toFixed(1);
   const scores = args.includes("--no-lighthouse") ? undefined : await lighthouse(`${base}${checkout}`);
   const lines = [
     `### Pages, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
@@ -140,11 +164,11 @@ try {
     "First-load JavaScript of the production build that a modern browser downloads, as referenced by each page's HTML",
     "(gzip at level 9; the `nomodule` legacy polyfills, which modern browsers skip, are left out):",
     "",
-    "| page | scripts | JS raw KB | JS gzip KB | HTML KB |",
-    "|---|---:|---:|---:|---:|",
+    "| page | scripts | JS raw KB | JS gzip KB | of which the page's own (gzip KB) | HTML KB |",
+    "|---|---:|---:|---:|---:|---:|",
     ...weights.map(
       (w) =>
-        `| ${w.pathname.startsWith("/pay/") ? "/pay/[token]" : w.pathname} | ${w.scripts} | ${w.rawKb} | ${w.gzipKb} | ${w.htmlKb} |`,
+        `| ${w.pathname.startsWith("/pay/") ? "/pay/[token]" : w.pathname} | ${w.scripts} | ${w.rawKb} | ${w.gzipKb} | ${ownKb(w)} | ${w.htmlKb} |`,
     ),
     "",
     scores

@@ -5,13 +5,14 @@ import { SecretReveal } from "@/components/dashboard/secret-reveal";
 import { buttonClass, Field } from "@/components/forms/field";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { dashboardFetch } from "@/lib/dashboard/client-api";
-import { onboardingRequest } from "@/lib/schemas/dashboard";
 
 type Values = { name: string; callback_url: string; key_label: string };
 type Key = { api_key: string; api_secret: string };
 
+const loadSchema = () => import("@/lib/schemas/dashboard").then((m) => m.onboardingRequest);
+
 export function OnboardingForm({ defaultName }: { defaultName: string }) {
-  const form = useKassaForm<Values>(onboardingRequest, {
+  const form = useKassaForm<Values>(loadSchema, {
     defaultValues: { name: defaultName, callback_url: "", key_label: "Production server" },
   });
   const [key, setKey] = useState<Key | null>(null);

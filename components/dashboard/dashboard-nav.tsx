@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { signOut } from "next-auth/react";
+import { useState } from "react";
 
 const LINKS = [
   { href: "/dashboard", label: "Overview" },
@@ -24,6 +24,19 @@ export function DashboardNav({
   isSandbox: boolean;
 }) {
   const pathname = usePathname();
+  const [isSigningOut, setSigningOut] = useState(false);
+  // next-auth's client is only needed for this one action: loaded on click, not with every page.
+  const signOut = async () => {
+    setSigningOut(true);
+    try {
+      const auth = await import("next-auth/react");
+      // No redirect from next-auth: it would build the URL from NEXTAUTH_URL, not from this origin.
+      await auth.signOut({ redirect: false });
+      window.location.assign("/login");
+    } catch {
+      setSigningOut(false);
+    }
+  };
   const links = isSandbox
     ? [...LINKS.slice(0, -1), { href: "/dashboard/sandbox", label: "Sandbox" }, LINKS.at(-1)!]
     : LINKS;
@@ -38,8 +51,8 @@ export function DashboardNav({
         </div>
         <div className="flex items-center gap-3 text-sm">
           <span className="hidden text-slate-600 sm:inline dark:text-slate-400">{email}</span>
-          <button type="button" onClick={() => signOut({ callbackUrl: "/login" })} className="underline">
-            Sign out
+          <button type="button" onClick={signOut} disabled={isSigningOut} className="underline">
+            {isSigningOut ? "Signing out…" : "Sign out"}
           </button>
         </div>
       </div>

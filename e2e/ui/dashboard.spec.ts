@@ -319,6 +319,15 @@ test.describe("merchant dashboard", () => {
     }
   });
 
+  test("signing out ends the session", async ({ page }) => {
+    const merchant = await createMerchant("Leaving Shop");
+    await signIn(page, merchant);
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(/\/login/);
+    await page.goto("/dashboard/transactions");
+    await expect(page).toHaveURL(/\/login/);
+  });
+
   test("sign-in locks an e-mail after five wrong passwords", async ({ page }) => {
     const merchant = await createMerchant("Locked Shop");
     for (let i = 0; i < 5; i++) {

@@ -7,13 +7,14 @@ import { useState } from "react";
 import { buttonClass, Field } from "@/components/forms/field";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { dashboardFetch } from "@/lib/dashboard/client-api";
-import { createMerchantInput } from "@/lib/schemas/merchant";
 
 type Values = { name: string; email: string; password: string };
 
+const loadSchema = () => import("@/lib/schemas/merchant").then((m) => m.createMerchantInput);
+
 export function SignupForm() {
   const router = useRouter();
-  const form = useKassaForm<Values>(createMerchantInput);
+  const form = useKassaForm<Values>(loadSchema);
   const [error, setError] = useState<string | null>(null);
   const submit = form.handleSubmit(async (values) => {
     setError(null);

@@ -4,10 +4,9 @@ import { useState } from "react";
 import { buttonClass, Field, secondaryButtonClass } from "@/components/forms/field";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { DashboardRequestError, dashboardFetch } from "@/lib/dashboard/client-api";
-import { passwordRequest } from "@/lib/schemas/dashboard";
 
 function PasswordForm() {
-  const form = useKassaForm<{ current_password: string; new_password: string }>(passwordRequest);
+  const form = useKassaForm<{ current_password: string; new_password: string }>(loadSchema);
   const [message, setMessage] = useState<string | null>(null);
   const submit = form.handleSubmit(async (values) => {
     setMessage(null);
@@ -191,6 +190,8 @@ function TwoFactor({ hasTotp }: { hasTotp: boolean }) {
     </section>
   );
 }
+
+const loadSchema = () => import("@/lib/schemas/dashboard").then((m) => m.passwordRequest);
 
 export function SettingsClient({ hasTotp }: { hasTotp: boolean }) {
   return (

@@ -7,7 +7,6 @@ import { buttonClass, Field, secondaryButtonClass, selectClass } from "@/compone
 import { useKassaForm, withoutEmpty } from "@/components/forms/use-kassa-form";
 import { CURRENCIES } from "@/lib/currencies/registry";
 import { dashboardFetch } from "@/lib/dashboard/client-api";
-import { createInvoiceRequest } from "@/lib/schemas/invoices";
 
 type Created = { id: number; url: string; token: string; status: string };
 
@@ -33,8 +32,10 @@ function defaults() {
 }
 
 /** The invoice form: every field of spec 2.2, validated by the API's own schema, with the API's messages. */
+const loadSchema = () => import("@/lib/schemas/invoices").then((m) => m.createInvoiceRequest);
+
 export function InvoiceForm() {
-  const form = useKassaForm<Record<string, unknown>>(createInvoiceRequest, {
+  const form = useKassaForm<Record<string, unknown>>(loadSchema, {
     defaultValues: defaults(),
     shouldUnregister: true,
   });

@@ -5,11 +5,9 @@ import { useEffect, useState } from "react";
 import { PartyFields } from "@/components/dashboard/sender-fields";
 import { buttonClass, Field, secondaryButtonClass, selectClass } from "@/components/forms/field";
 import { useKassaForm, withoutEmpty } from "@/components/forms/use-kassa-form";
-import { checkAddress } from "@/lib/chain/address-codec";
 import { displayAmount } from "@/lib/checkout/present";
 import { CURRENCIES, findCurrency } from "@/lib/currencies/registry";
 import { DashboardRequestError, dashboardFetch } from "@/lib/dashboard/client-api";
-import { instantWithdrawalRequest, withdrawalRequest } from "@/lib/schemas/withdrawals";
 
 type Quote = {
   source: string;
@@ -35,9 +33,12 @@ function useDebounced<T>(value: T, ms: number): T {
   return debounced;
 }
 
+const loadWithdrawal = () => import("@/lib/schemas/withdrawals").then((m) => m.withdrawalRequest);
+const loadInstant = () => import("@/lib/schemas/withdrawals").then((m) => m.instantWithdrawalRequest);
+
 export function PayoutForm({ kind }: { kind: "withdrawal" | "instant" }) {
   const isInstant = kind === "instant";
-  const form = useKassaForm<Values>(isInstant ? instantWithdrawalRequest : withdrawalRequest, {
+  const form = useKassaForm<Values>(isInstant ? loadInstant : loadWithdrawal, {
     shouldUnregister: true,
     defaultValues: {
       foreign_id: `payout-${Date.now().toString(36)}`,
@@ -74,9 +75,15 @@ export function PayoutForm({ kind }: { kind: "withdrawal" | "instant" }) {
   const amountValue = watch(amountField) ?? "";
   const address = watch("address") ?? "";
   const targetCurrency = findCurrency(target);
+  // The address codecs (checksums for every network, ~20 KB gzipped) load after the page shows;
+  // until then the hint waits, and the server checks the address in any case.
+  const [codec, setCodec] = useState<typeof import("@/lib/chain/address-codec")>();
+  useEffect(() => {
+    import("@/lib/chain/address-codec").then(setCodec, () => {});
+  }, []);
   const addressCheck =
-    address && targetCurrency?.addressFormat
-      ? checkAddress(targetCurrency.addressFormat, address.trim())
+    codec && address && targetCurrency?.addressFormat
+      ? codec.checkAddress(targetCurrency.addressFormat, address.trim())
       : null;
 
   const quoteInput = useDebounced({ source, target, amountField, amountValue }, 400);
