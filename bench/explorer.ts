@@ -11,7 +11,7 @@ import pg from "pg";
 import type { Db } from "@/lib/db/client";
 import * as schema from "@/lib/db/schema";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
-import { findTransactionId } from "@/lib/transactions/find-transaction";
+import { findTransaction } from "@/lib/transactions/find-transaction";
 import { listTransactions, type TransactionFilter } from "@/lib/transactions/list-transactions";
 import { startPostgres } from "../scripts/postgres.mjs";
 import { signIn } from "./session";
@@ -48,6 +48,12 @@ type Scenario = {
   /** The HTTP request a user's browser or API client makes. */
   request: (i: number) => { path: string; body?: string };
 };
+
+/** What the transactions/info route does: find, then describe. */
+async function lookUp(db: Db, merchantId: number, by: Parameters<typeof findTransaction>[2]) {
+  const found = (await findTransaction(db, merchantId, by))!;
+  return describeTransaction(db, found.id, found.type);
+}
 
 function scenarios(s: Samples, days: { from: string; to: string }): Scenario[] {
   const explorer = (filter: TransactionFilter, before?: number) => (db: Db, merchantId: number) =>
@@ -100,14 +106,12 @@ function scenarios(s: Samples, days: { from: string; to: string }): Scenario[] {
     },
     {
       name: "transactions/info by id",
-      engine: async (db, m, i) =>
-        describeTransaction(db, (await findTransactionId(db, m, { id: pick(s.ids, i) }))!),
+      engine: async (db, m, i) => lookUp(db, m, { id: pick(s.ids, i) }),
       request: (i) => ({ path: "/api/v2/transactions/info", body: JSON.stringify({ id: pick(s.ids, i) }) }),
     },
     {
       name: "transactions/info by foreign_id",
-      engine: async (db, m, i) =>
-        describeTransaction(db, (await findTransactionId(db, m, { foreign_id: pick(s.foreignIds, i) }))!),
+      engine: async (db, m, i) => lookUp(db, m, { foreign_id: pick(s.foreignIds, i) }),
       request: (i) => ({
         path: "/api/v2/transactions/info",
         body: JSON.stringify({ foreign_id: pick(s.foreignIds, i) }),
@@ -115,8 +119,7 @@ function scenarios(s: Samples, days: { from: string; to: string }): Scenario[] {
     },
     {
       name: "transactions/info by txid",
-      engine: async (db, m, i) =>
-        describeTransaction(db, (await findTransactionId(db, m, { txid: pick(s.txids, i) }))!),
+      engine: async (db, m, i) => lookUp(db, m, { txid: pick(s.txids, i) }),
       request: (i) => ({
         path: "/api/v2/transactions/info",
         body: JSON.stringify({ txid: pick(s.txids, i) }),

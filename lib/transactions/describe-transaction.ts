@@ -287,13 +287,22 @@ async function describeWithdrawal(db: Executor, id: number): Promise<Transaction
 }
 
 /** The object of spec 2.6 for any kind of transaction Kassa records. */
-export async function describeTransaction(db: Executor, id: number): Promise<TransactionInfo> {
-  const [row] = await db
-    .select({ type: transactions.type })
-    .from(transactions)
-    .where(eq(transactions.id, id));
-  if (!row) throw new Error(`transaction ${id} does not exist`);
-  if (row.type === "invoice") return describeInvoice(db, id);
-  if (row.type === "deposit") return describeDeposit(db, id);
+export async function describeTransaction(
+  db: Executor,
+  id: number,
+  /** The transaction's type, when the caller already read it (one query less). */
+  knownType?: string,
+): Promise<TransactionInfo> {
+  let type = knownType;
+  if (type === undefined) {
+    const [row] = await db
+      .select({ type: transactions.type })
+      .from(transactions)
+      .where(eq(transactions.id, id));
+    if (!row) throw new Error(`transaction ${id} does not exist`);
+    type = row.type;
+  }
+  if (type === "invoice") return describeInvoice(db, id);
+  if (type === "deposit") return describeDeposit(db, id);
   return describeWithdrawal(db, id);
 }

@@ -12,16 +12,25 @@ export async function findTransactionId(
   merchantId: number,
   by: { id?: number; foreign_id?: unknown; txid?: string },
 ): Promise<number | undefined> {
+  return (await findTransaction(db, merchantId, by))?.id;
+}
+
+/** The same lookup, with the transaction's type when the lookup read it anyway (by id or foreign_id). */
+export async function findTransaction(
+  db: Executor,
+  merchantId: number,
+  by: { id?: number; foreign_id?: unknown; txid?: string },
+): Promise<{ id: number; type?: string } | undefined> {
   if (by.id !== undefined) {
     const [row] = await db
-      .select({ id: transactions.id })
+      .select({ id: transactions.id, type: transactions.type })
       .from(transactions)
       .where(and(eq(transactions.id, by.id), eq(transactions.merchantId, merchantId)));
-    return row?.id;
+    return row;
   }
   if (by.foreign_id !== undefined) {
     const [row] = await db
-      .select({ id: transactions.id })
+      .select({ id: transactions.id, type: transactions.type })
       .from(transactions)
       .where(
         and(
@@ -29,7 +38,7 @@ export async function findTransactionId(
           eq(transactions.merchantId, merchantId),
         ),
       );
-    return row?.id;
+    return row;
   }
   const [row] = await queryRows<{ id: string | number }>(
     db,
@@ -39,5 +48,5 @@ export async function findTransactionId(
         select w.transaction_id from withdrawals w where w.txid = ${by.txid} and w.merchant_id = ${merchantId}
         limit 1`,
   );
-  return row ? Number(row.id) : undefined;
+  return row ? { id: Number(row.id) } : undefined;
 }
