@@ -15,6 +15,7 @@ import { startBackground } from "@/lib/server/background";
 import { bootDatabase } from "@/lib/server/boot";
 import { bufferBody } from "@/lib/server/buffer-body";
 import { CLI_BRIDGE_PATH, handleCliBridge } from "@/lib/server/cli-bridge";
+import { quietBrokenPipes } from "@/lib/server/quiet-broken-pipes";
 
 /**
  * Kassa's entry point (DESIGN.md section 1). It exists for three reasons: it buffers the bodies
@@ -32,6 +33,7 @@ const pathOf = (url: string) => {
 const projectDir = path.dirname(fileURLToPath(import.meta.url));
 
 async function main(): Promise<void> {
+  quietBrokenPipes();
   const config = getConfig();
   const isDev = process.env.NODE_ENV !== "production";
   const { handle, box, lock } = await bootDatabase(config, "server");

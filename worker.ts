@@ -4,6 +4,7 @@ import { DataDirLockedError } from "@/lib/db/data-dir-lock";
 import { getConfig } from "@/lib/runtime";
 import { startBackground } from "@/lib/server/background";
 import { bootDatabase } from "@/lib/server/boot";
+import { quietBrokenPipes } from "@/lib/server/quiet-broken-pipes";
 
 /**
  * `npm run worker`: Kassa's background work (jobs, and the sandbox block timer) without serving
@@ -11,6 +12,7 @@ import { bootDatabase } from "@/lib/server/boot";
  * database the server runs the jobs itself (only one process may open it).
  */
 async function main(): Promise<void> {
+  quietBrokenPipes();
   const config = getConfig();
   const { handle, lock } = await bootDatabase(config, "worker");
   const background = startBackground(handle.db, config);

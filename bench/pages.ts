@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+import { DASHBOARD_PAGES } from "@/lib/dashboard/pages";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../e2e/chromium";
 import { signIn } from "./session";
 
@@ -14,16 +15,6 @@ import { signIn } from "./session";
  *   npm run bench:pages -- [--no-lighthouse] [--no-record]
  */
 const root = path.resolve(import.meta.dirname, "..");
-const DASHBOARD_PAGES = [
-  "/dashboard",
-  "/dashboard/transactions",
-  "/dashboard/invoices/new",
-  "/dashboard/payouts/new",
-  "/dashboard/keys",
-  "/dashboard/callbacks",
-  "/dashboard/sandbox",
-  "/dashboard/settings",
-];
 const args = process.argv.slice(2);
 const PORT = 3298;
 const base = `http://127.0.0.1:${PORT}`;
@@ -152,7 +143,7 @@ try {
   for (const pathname of [checkout, "/", "/docs/api", "/login"]) weights.push(await pageWeight(pathname));
   const credentials = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-credentials.json"), "utf8"));
   const cookie = await signIn(base, credentials);
-  for (const pathname of DASHBOARD_PAGES) weights.push(await pageWeight(pathname, cookie));
+  for (const { href } of DASHBOARD_PAGES) weights.push(await pageWeight(href, cookie));
   // What each page adds over the framework's shared chunks (the ones the plain home page loads too).
   const shared = new Set(weights.find((w) => w.pathname === "/")!.chunks.map((c) => c.source));
   const ownKb = (w: (typeof weights)[number]) =>

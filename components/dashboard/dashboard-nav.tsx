@@ -3,16 +3,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState } from "react";
-
-const LINKS = [
-  { href: "/dashboard", label: "Overview" },
-  { href: "/dashboard/transactions", label: "Transactions" },
-  { href: "/dashboard/invoices/new", label: "New invoice" },
-  { href: "/dashboard/payouts/new", label: "New payout" },
-  { href: "/dashboard/keys", label: "API keys" },
-  { href: "/dashboard/callbacks", label: "Callbacks" },
-  { href: "/dashboard/settings", label: "Settings" },
-];
+import { DASHBOARD_PAGES } from "@/lib/dashboard/pages";
 
 export function DashboardNav({
   merchantName,
@@ -37,9 +28,7 @@ export function DashboardNav({
       setSigningOut(false);
     }
   };
-  const links = isSandbox
-    ? [...LINKS.slice(0, -1), { href: "/dashboard/sandbox", label: "Sandbox" }, LINKS.at(-1)!]
-    : LINKS;
+  const links = DASHBOARD_PAGES.filter((page) => isSandbox || !("isSandboxOnly" in page));
   return (
     <header className="border-b border-slate-200 dark:border-slate-800">
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-3">

@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { DASHBOARD_PAGES } from "../../lib/dashboard/pages";
 import { cli, createMerchant, expect, type Merchant, signedClient, test } from "../fixtures";
 
 async function signIn(page: Page, merchant: Merchant) {
@@ -288,16 +289,7 @@ test.describe("merchant dashboard", () => {
       "250",
     );
     await signIn(page, merchant);
-    for (const path of [
-      "/dashboard",
-      "/dashboard/transactions",
-      "/dashboard/invoices/new",
-      "/dashboard/payouts/new",
-      "/dashboard/keys",
-      "/dashboard/callbacks",
-      "/dashboard/sandbox",
-      "/dashboard/settings",
-    ]) {
+    for (const { href: path } of DASHBOARD_PAGES) {
       for (const viewport of [
         { name: "phone", width: 375, height: 800 },
         { name: "desktop", width: 1280, height: 900 },

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "@/lib/db/client";
 import { ledgerInvariants } from "../support/ledger";
 import {
@@ -25,21 +25,33 @@ const serverEnv = {
 };
 
 describe(`crash safety on ${driver}: SIGKILL in the middle of the work`, () => {
-  let installation: Installation;
   let receiver: Awaited<ReturnType<typeof startCallbackReceiver>>;
+  // Each attempt (the suite allows one retry) gets its own installation, and whatever server is
+  // running when an attempt ends is stopped, so a retry never inherits a half-finished run.
+  let installation: Installation | undefined;
+  let current: KassaProcess | undefined;
+  const start = async () => {
+    current = await startKassa(installation!, { env: serverEnv });
+    return current;
+  };
 
   beforeAll(async () => {
-    installation = await createInstallation();
     receiver = await startCallbackReceiver();
   });
-  afterAll(async () => {
-    receiver.close();
-    await installation.cleanup();
+  afterEach(async (context) => {
+    if (context.task.result?.state === "fail" && current) {
+      console.log(`server log (last lines):\n${current.log.slice(-40).join("")}`);
+    }
+    if (current) await kill(current, "SIGKILL");
+    current = undefined;
+    await installation?.cleanup();
+    installation = undefined;
   });
+  afterAll(() => receiver.close());
 
   it("keeps every acknowledged write, expires what ran out while down, and delivers every callback", async () => {
-    let server: KassaProcess = await startKassa(installation, { env: serverEnv });
-    onTestFailed(() => console.log(`server log (last lines):\n${server.log.slice(-40).join("")}`));
+    installation = await createInstallation();
+    let server = await start();
     const merchant = await fundedMerchant(installation, [["LTC", "1000"]], receiver.url);
 
     const acknowledged = { invoices: new Set<number>(), withdrawals: new Set<number>() };
@@ -74,7 +86,7 @@ describe(`crash safety on ${driver}: SIGKILL in the middle of the work`, () => {
       isRunning = false;
       await Promise.all(workers);
       await new Promise((resolve) => setTimeout(resolve, (TIMER_SECONDS + 1) * 1000)); // timers run out while down
-      server = await startKassa(installation, { env: serverEnv });
+      server = await start();
       step(`round ${round}: restarted`);
     }
     expect(acknowledged.invoices.size).toBeGreaterThan(5);

@@ -1,0 +1,11 @@
+/** The dashboard's pages, in the navigation's order; the sandbox page exists in sandbox mode only. */
+export const DASHBOARD_PAGES = [
+  { href: "/dashboard", label: "Overview" },
+  { href: "/dashboard/transactions", label: "Transactions" },
+  { href: "/dashboard/invoices/new", label: "New invoice" },
+  { href: "/dashboard/payouts/new", label: "New payout" },
+  { href: "/dashboard/keys", label: "API keys" },
+  { href: "/dashboard/callbacks", label: "Callbacks" },
+  { href: "/dashboard/sandbox", label: "Sandbox", isSandboxOnly: true },
+  { href: "/dashboard/settings", label: "Settings" },
+] as const;
