@@ -110,6 +110,10 @@ export function startJobRunner(options: RunnerOptions): Runner {
 
   const loop = async () => {
     while (!isStopping) {
+      // A turn of the event loop between batches. On PGlite every query completes as a promise
+      // continuation with no I/O in between, so a backlog of jobs (a restart after a crash) would
+      // otherwise keep the process from accepting a single HTTP request until it was all done.
+      await new Promise((resolve) => setImmediate(resolve));
       let claimed: Job[] = [];
       try {
         claimed = await claimJobs({ db, queues, limit: concurrency - inFlight.size, workerId, leaseSeconds });
