@@ -18,9 +18,10 @@ import { CLI_BRIDGE_PATH, handleCliBridge } from "@/lib/server/cli-bridge";
 import { quietBrokenPipes } from "@/lib/server/quiet-broken-pipes";
 
 /**
- * Kassa's entry point (DESIGN.md section 1). It exists for three reasons: it buffers the bodies
- * of GET requests under /api/v2 (with a cap) because the App Router drops them; it owns the process lifecycle
- * (database, lock, graceful shutdown); and it hosts in-process background work.
+ * Kassa's entry point (DESIGN.md section 1). It buffers the bodies of GET requests under /api/v2
+ * (with a cap) because the App Router drops them; in production it serves the /api/v2 routes itself,
+ * calling their route handlers without Next's request pipeline (lib/server/api-fast-path.ts); it owns
+ * the process lifecycle (database, lock, graceful shutdown); and it hosts in-process background work.
  */
 const hasBody = (req: IncomingMessage) =>
   req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? "0") > 0;

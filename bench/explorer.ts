@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawnSync } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -14,6 +14,7 @@ import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { findTransaction } from "@/lib/transactions/find-transaction";
 import { listTransactions, type TransactionFilter } from "@/lib/transactions/list-transactions";
 import { startPostgres } from "../scripts/postgres.mjs";
+import { startServer, stopServer } from "./server";
 import { signIn } from "./session";
 
 /**
@@ -150,21 +151,21 @@ async function sample(client: PGlite | pg.Pool, merchantId: number): Promise<Sam
   const column = (list: Record<string, unknown>[], key: string) => list.map((r) => String(r[key]));
   const foreignIds = column(
     await rows(`select foreign_id from transactions where merchant_id = $1 and foreign_id is not null
-                and id % 9973 = 0 limit 50`),
+                order by md5(id::text) limit 50`),
     "foreign_id",
   );
   const txids = column(
     await rows(`select txid from withdrawals where merchant_id = $1 and txid is not null
-                and transaction_id % 9973 < 3 limit 50`),
+                order by md5(transaction_id::text) limit 50`),
     "txid",
   );
   const addresses = column(
     await rows(`select address from deposit_addresses where merchant_id = $1 and kind = 'invoice'
-                and invoice_id % 9973 < 5 limit 50`),
+                order by md5(invoice_id::text) limit 50`),
     "address",
   );
   const ids = (
-    await rows(`select id from transactions where merchant_id = $1 and id % 9973 < 3 limit 50`)
+    await rows(`select id from transactions where merchant_id = $1 order by md5(id::text) limit 50`)
   ).map((r) => Number(r.id));
   const [middle] = await rows(
     `select id from transactions where merchant_id = $1 order by id offset (select count(*) / 2 from transactions where merchant_id = $1) limit 1`,
@@ -189,17 +190,6 @@ async function explainAll(client: PGlite | pg.Pool, list: Scenario[], merchantId
     }
   }
   return plans.join("\n");
-}
-
-async function waitForPing(child: ChildProcess) {
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${PORT}/api/v2/ping`)).ok) return;
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error("server did not start");
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -304,23 +294,14 @@ async function measureOne(database: string, transactions: number, existing?: str
     const plans = await explainAll(client, list, credentials.merchant_id);
     await (client instanceof PGlite ? client.close() : client.end());
 
-    server = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
-      cwd: root,
-      env: { ...process.env, ...env, NODE_ENV: "production", PORT: String(PORT), HOST: "127.0.0.1" },
-      stdio: ["ignore", "ignore", "inherit"],
-    });
-    await waitForPing(server);
+    server = await startServer(PORT, env);
     const cookie = await signIn(`http://127.0.0.1:${PORT}`, credentials);
     const results = [];
     for (const scenario of list)
       results.push({ name: scenario.name, ...(await time(scenario, cookie, credentials)) });
     return { label: database === "pg" ? "PostgreSQL" : "PGlite", seedSeconds, results, plans };
   } finally {
-    if (server) {
-      const exited = new Promise((resolve) => server!.once("exit", resolve));
-      server.kill("SIGTERM");
-      await exited;
-    }
+    if (server) await stopServer(server);
     postgres?.stop();
     if (!existing) fs.rmSync(dataDir, { recursive: true, force: true });
   }

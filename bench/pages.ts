@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createHmac } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -6,6 +6,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { DASHBOARD_PAGES } from "@/lib/dashboard/pages";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../e2e/chromium";
+import { startServer, stopServer } from "./server";
 import { signIn } from "./session";
 
 /**
@@ -18,27 +19,6 @@ const root = path.resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);
 const PORT = 3298;
 const base = `http://127.0.0.1:${PORT}`;
-
-async function startServer(dataDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      KASSA_DATA_DIR: dataDir,
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${base}/api/v2/ping`)).ok) return child;
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error("server did not start");
-}
 
 async function createCheckout(dataDir: string): Promise<string> {
   const credentials = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-credentials.json"), "utf8"));
@@ -136,7 +116,7 @@ spawnSync(process.execPath, [path.join(root, "scripts", "ensure-build.mjs")], {
   stdio: "inherit",
 });
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-pages-"));
-const server = await startServer(dataDir);
+const server = await startServer(PORT, { KASSA_DATA_DIR: dataDir });
 try {
   const checkout = await createCheckout(dataDir);
   const weights: Awaited<ReturnType<typeof pageWeight>>[] = [];
@@ -172,7 +152,6 @@ try {
   if (!args.includes("--no-record"))
     fs.appendFileSync(path.join(root, "docs", "BENCHMARKS.md"), `\n${report}`);
 } finally {
-  server.kill("SIGTERM");
-  await new Promise((resolve) => server.once("exit", resolve));
+  await stopServer(server);
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

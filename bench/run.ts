@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -6,6 +6,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { startPostgres } from "../scripts/postgres.mjs";
 import { measureExplorer } from "./explorer";
+import { startServer, stopServer } from "./server";
 
 /**
  * `npm run bench`: autocannon against Kassa's production server and against the bare node:http
@@ -42,34 +43,6 @@ function peakRssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
   const match = /VmHWM:\s+(\d+) kB/.exec(status);
   return match ? Math.round(Number(match[1]) / 1024) : 0;
-}
-
-async function waitForPing(child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      const response = await fetch(`http://127.0.0.1:${PORT}/api/v2/ping`);
-      if (response.ok) return;
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error("server did not start");
-}
-
-async function start(entry: string, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", entry], {
-    cwd: root,
-    env: { ...process.env, ...env, NODE_ENV: "production", PORT: String(PORT), HOST: "127.0.0.1" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  await waitForPing(child);
-  return child;
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
 }
 
 const sign = (secret: string, body: string) => createHmac("sha512", secret).update(body).digest("hex");
@@ -207,7 +180,7 @@ async function measure(database: string) {
     let credentials: Credentials | undefined;
     let list: Endpoint[] = [];
     for (const [server, entry, serverEnv] of servers) {
-      const child = await start(entry, serverEnv);
+      const child = await startServer(PORT, serverEnv, entry);
       if (!credentials) {
         credentials = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-credentials.json"), "utf8"));
         const merchant = String(credentials!.merchant_id);
@@ -221,7 +194,7 @@ async function measure(database: string) {
         rows[i]!.results[server] = await load(endpoint, credentials!);
       }
       rss[server] = peakRssMb(child.pid!);
-      await stop(child);
+      await stopServer(child);
     }
     return { rows, rss, label };
   } finally {

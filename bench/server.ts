@@ -1,0 +1,34 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+
+/** Starts `entry` (server.ts, or the bench baseline) in production mode on loopback and waits until it answers ping. */
+export async function startServer(
+  port: number,
+  env: Record<string, string>,
+  entry = "server.ts",
+): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+    cwd: root,
+    env: { ...process.env, ...env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/api/v2/ping`)).ok) return child;
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill("SIGKILL");
+  throw new Error(`${entry} did not start`);
+}
+
+/** Stops a server the way an operator would (SIGTERM) and waits until it has exited. */
+export async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
