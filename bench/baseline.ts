@@ -12,8 +12,7 @@ import { createInvoiceEndpoint } from "@/lib/schemas/invoices";
 import { transactionInfoEndpoint } from "@/lib/schemas/transactions";
 import { withdrawalEndpoint } from "@/lib/schemas/withdrawals";
 import { bootDatabase } from "@/lib/server/boot";
-import { describeTransaction } from "@/lib/transactions/describe-transaction";
-import { findTransaction } from "@/lib/transactions/find-transaction";
+import { lookUpTransaction } from "@/lib/transactions/describe-transaction";
 import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { withdrawalInput } from "@/lib/withdrawals/from-request";
 
@@ -78,9 +77,9 @@ const routes: Record<string, (signed: Signed) => Promise<[number, unknown]>> = {
   },
   "/api/v2/transactions/info": async ({ merchantId, object }) => {
     const body = validate(transactionInfoEndpoint, object);
-    const found = await findTransaction(db, merchantId, body);
-    if (!found) return [404, { error: "Transaction not found", code: "not_found" }];
-    return [200, await describeTransaction(db, found.id, found.type)];
+    const described = await lookUpTransaction(db, merchantId, body);
+    if (!described) return [404, { error: "Transaction not found", code: "not_found" }];
+    return [200, described];
   },
 };
 

@@ -10,8 +10,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
 import type { Db } from "@/lib/db/client";
 import * as schema from "@/lib/db/schema";
-import { describeTransaction } from "@/lib/transactions/describe-transaction";
-import { findTransaction } from "@/lib/transactions/find-transaction";
+import { lookUpTransaction } from "@/lib/transactions/describe-transaction";
 import { listTransactions, type TransactionFilter } from "@/lib/transactions/list-transactions";
 import { startPostgres } from "../scripts/postgres.mjs";
 import { startServer, stopServer } from "./server";
@@ -49,12 +48,6 @@ type Scenario = {
   /** The HTTP request a user's browser or API client makes. */
   request: (i: number) => { path: string; body?: string };
 };
-
-/** What the transactions/info route does: find, then describe. */
-async function lookUp(db: Db, merchantId: number, by: Parameters<typeof findTransaction>[2]) {
-  const found = (await findTransaction(db, merchantId, by))!;
-  return describeTransaction(db, found.id, found.type);
-}
 
 function scenarios(s: Samples, days: { from: string; to: string }): Scenario[] {
   const explorer = (filter: TransactionFilter, before?: number) => (db: Db, merchantId: number) =>
@@ -107,12 +100,12 @@ function scenarios(s: Samples, days: { from: string; to: string }): Scenario[] {
     },
     {
       name: "transactions/info by id",
-      engine: async (db, m, i) => lookUp(db, m, { id: pick(s.ids, i) }),
+      engine: async (db, m, i) => lookUpTransaction(db, m, { id: pick(s.ids, i) }),
       request: (i) => ({ path: "/api/v2/transactions/info", body: JSON.stringify({ id: pick(s.ids, i) }) }),
     },
     {
       name: "transactions/info by foreign_id",
-      engine: async (db, m, i) => lookUp(db, m, { foreign_id: pick(s.foreignIds, i) }),
+      engine: async (db, m, i) => lookUpTransaction(db, m, { foreign_id: pick(s.foreignIds, i) }),
       request: (i) => ({
         path: "/api/v2/transactions/info",
         body: JSON.stringify({ foreign_id: pick(s.foreignIds, i) }),
@@ -120,7 +113,7 @@ function scenarios(s: Samples, days: { from: string; to: string }): Scenario[] {
     },
     {
       name: "transactions/info by txid",
-      engine: async (db, m, i) => lookUp(db, m, { txid: pick(s.txids, i) }),
+      engine: async (db, m, i) => lookUpTransaction(db, m, { txid: pick(s.txids, i) }),
       request: (i) => ({
         path: "/api/v2/transactions/info",
         body: JSON.stringify({ txid: pick(s.txids, i) }),

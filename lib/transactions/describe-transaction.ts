@@ -6,6 +6,7 @@ import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { formatAmount, formatPercent, parseDecimal, UNIT } from "@/lib/money";
 import type { TransactionInfo } from "@/lib/schemas/transactions";
 import { loadWithdrawal } from "@/lib/withdrawals/load-withdrawal";
+import { findTransaction } from "./find-transaction";
 import { wireStatus } from "./wire-status";
 
 type Entry = TransactionInfo["transactions"][number];
@@ -305,4 +306,17 @@ export async function describeTransaction(
   if (type === "invoice") return describeInvoice(db, id);
   if (type === "deposit") return describeDeposit(db, id);
   return describeWithdrawal(db, id);
+}
+
+/**
+ * transactions/info's lookup: the merchant's transaction by exactly one identifier, described;
+ * undefined when the merchant has no such transaction.
+ */
+export async function lookUpTransaction(
+  db: Executor,
+  merchantId: number,
+  by: Parameters<typeof findTransaction>[2],
+): Promise<TransactionInfo | undefined> {
+  const found = await findTransaction(db, merchantId, by);
+  return found ? describeTransaction(db, found.id, found.type) : undefined;
 }
