@@ -4,6 +4,8 @@ export const PG = {
   checkViolation: "23514",
   serializationFailure: "40001",
   deadlockDetected: "40P01",
+  /** Raised by kassa_refuse() (drizzle/0007): a one-statement write refused the request. */
+  refused: "KASSA",
 } as const;
 
 export function pgErrorCode(error: unknown): string | undefined {
@@ -37,4 +39,14 @@ function messageNames(error: unknown, constraint: string): boolean {
     current = (current as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/** The reason a one-statement write gave kassa_refuse(), when `error` is such a refusal. */
+export function refusalReason(error: unknown): string | undefined {
+  if (pgErrorCode(error) !== PG.refused) return undefined;
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    if ((current as { code?: unknown }).code === PG.refused) return String((current as Error).message);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }

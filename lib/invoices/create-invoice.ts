@@ -1,17 +1,20 @@
 import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
 import { type CallbackMode, checkCallbackUrl } from "@/lib/callbacks/url-policy";
 import { getCurrency } from "@/lib/currencies/registry";
-import { assertCustomerIdentity } from "@/lib/customers/assert-customer-identity";
-import type { Db } from "@/lib/db/client";
+import {
+  type CustomerInput,
+  customerIdentityCtes,
+  writeForCustomer,
+} from "@/lib/customers/assert-customer-identity";
+import { type Db, type Executor, queryRowsPrepared } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
-import { invoices, transactions } from "@/lib/db/schema";
-import { inTransaction } from "@/lib/db/transaction";
+import { amountSql, type invoices, optionalAmountSql } from "@/lib/db/schema";
 import { fieldError } from "@/lib/errors";
-import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { JOB_MAX_ATTEMPTS, QUEUED_DEDUPE_CONFLICT } from "@/lib/jobs/enqueue-job";
 import { formatAmountShort, roundToPrecision } from "@/lib/money";
 import type { CreateInvoiceRequest } from "@/lib/schemas/invoices";
-import { recordCreated } from "@/lib/transactions/transition-status";
-import { type InvoiceRecord, loadInvoiceById } from "./load-invoice";
+import type { InvoiceRecord } from "./load-invoice";
 import { priceInvoice } from "./price-invoice";
 
 export const INVOICE_EXPIRY_QUEUE = "invoice.expire";
@@ -42,72 +45,105 @@ export async function createInvoice(
     throw fieldError({ amount: `The amount must be at least ${formatAmountShort(currency.minimumAmount)}.` });
   }
 
+  const customer = {
+    merchantId,
+    endUserReference: request.end_user_reference,
+    sender_type: request.sender_type,
+    sender_data: request.sender_data,
+  } as CustomerInput;
+  const price = request.sender_currency
+    ? await priceInvoice(db, {
+        invoiceCurrency: currency.code,
+        amount: request.amount,
+        payCurrency: request.sender_currency,
+        spreadPpm: settings.spreadPpm,
+        field: "sender_currency",
+      })
+    : undefined;
+  const now = new Date();
+  const expiresAt = request.timer ? new Date(now.getTime() + settings.timerSeconds * 1000) : null;
+  const fields = {
+    merchantId,
+    token: randomBytes(18).toString("base64url"),
+    title: request.title,
+    description: request.description || null,
+    type: request.type ?? "fill_or_kill",
+    hasTimer: request.timer,
+    urlSuccess: request.url_success,
+    urlFailed: request.url_failed,
+    emailUser: request.email_user,
+    callbackUrl: request.callback_url || null,
+    senderType: request.sender_type,
+    senderData: request.sender_data,
+    senderCurrency: request.sender_currency ?? null,
+    senderAmount: price?.senderAmount ?? null,
+    rate: price?.rate ?? null,
+    spreadPpm: price?.spreadPpm ?? null,
+    depositAddressId: null,
+    fixedAt: price ? now : null,
+    expiresAt,
+    paidAmount: 0n,
+    confirmedAmount: 0n,
+    creditedAmount: 0n,
+    statusReason: null,
+  } satisfies Omit<typeof invoices.$inferSelect, "transactionId" | "createdAt">;
+
+  // One statement: the customer check, the transaction, the invoice, its first event and its
+  // expiry job commit together or not at all.
+  const write = async (executor: Executor, isIdentityChecked: boolean) => {
+    const [row] = await queryRowsPrepared<{ id: string | number; created_at: string | Date; merchant_name: string }>(
+      executor,
+      sql`with ${customerIdentityCtes(customer, isIdentityChecked)},
+          created as (
+            insert into transactions (merchant_id, type, status, foreign_id, end_user_reference, currency, amount)
+            select ${merchantId}, 'invoice', 'created', ${request.foreign_id}, ${request.end_user_reference},
+                   ${currency.code}, ${amountSql(request.amount)}
+            from identity_ok
+            returning id, created_at),
+          invoice as (
+            insert into invoices (transaction_id, merchant_id, token, title, description, type, has_timer,
+                                  url_success, url_failed, email_user, callback_url, sender_type, sender_data,
+                                  sender_currency, sender_amount, rate, spread_ppm, fixed_at, expires_at, created_at)
+            select id, ${merchantId}, ${fields.token}, ${fields.title}, ${fields.description}, ${fields.type},
+                   ${fields.hasTimer}, ${fields.urlSuccess}, ${fields.urlFailed}, ${fields.emailUser},
+                   ${fields.callbackUrl}, ${fields.senderType}, ${JSON.stringify(fields.senderData)}::jsonb,
+                   ${fields.senderCurrency}, ${optionalAmountSql(fields.senderAmount)}, ${optionalAmountSql(fields.rate)},
+                   ${fields.spreadPpm}::integer, ${fields.fixedAt?.toISOString() ?? null}::timestamptz,
+                   ${expiresAt?.toISOString() ?? null}::timestamptz, created_at
+            from created),
+          event as (
+            insert into transaction_events (transaction_id, merchant_id, to_status)
+            select id, ${merchantId}, 'created' from created),
+          expiry as (
+            insert into jobs (queue, payload, run_at, dedupe_key, max_attempts)
+            select ${INVOICE_EXPIRY_QUEUE}, jsonb_build_object('invoiceId', id), ${expiresAt?.toISOString() ?? null}::timestamptz,
+                   'invoice-expiry:' || id || ':' || ${String(expiresAt?.getTime() ?? "")}, ${JOB_MAX_ATTEMPTS}
+            from created where ${expiresAt !== null}::boolean
+            ${QUEUED_DEDUPE_CONFLICT})
+          select id, created_at, (select name from merchants where id = ${merchantId}) as merchant_name,
+                 kassa_refuse(case when not exists (select 1 from identity_ok) then 'identity' end)
+          from (select 1) as one left join created on true`,
+    );
+    return row!;
+  };
+
   try {
-    return await inTransaction(db, async (tx) => {
-      await assertCustomerIdentity(tx, {
-        merchantId,
-        endUserReference: request.end_user_reference,
-        sender_type: request.sender_type,
-        sender_data: request.sender_data,
-      } as Parameters<typeof assertCustomerIdentity>[1]);
-
-      const price = request.sender_currency
-        ? await priceInvoice(tx, {
-            invoiceCurrency: currency.code,
-            amount: request.amount,
-            payCurrency: request.sender_currency,
-            spreadPpm: settings.spreadPpm,
-            field: "sender_currency",
-          })
-        : undefined;
-      const now = new Date();
-      const expiresAt = request.timer ? new Date(now.getTime() + settings.timerSeconds * 1000) : null;
-
-      const [transaction] = await tx
-        .insert(transactions)
-        .values({
-          merchantId,
-          type: "invoice",
-          status: "created",
-          foreignId: request.foreign_id,
-          endUserReference: request.end_user_reference,
-          currency: currency.code,
-          amount: request.amount,
-        })
-        .returning({ id: transactions.id });
-      const id = transaction!.id;
-      await tx.insert(invoices).values({
-        transactionId: id,
-        merchantId,
-        token: randomBytes(18).toString("base64url"),
-        title: request.title,
-        description: request.description || null,
-        type: request.type ?? "fill_or_kill",
-        hasTimer: request.timer,
-        urlSuccess: request.url_success,
-        urlFailed: request.url_failed,
-        emailUser: request.email_user,
-        callbackUrl: request.callback_url || null,
-        senderType: request.sender_type,
-        senderData: request.sender_data,
-        senderCurrency: request.sender_currency ?? null,
-        senderAmount: price?.senderAmount ?? null,
-        rate: price?.rate ?? null,
-        spreadPpm: price?.spreadPpm ?? null,
-        fixedAt: price ? now : null,
-        expiresAt,
-      });
-      await recordCreated(tx, { transactionId: id, merchantId, status: "created" });
-      if (expiresAt) {
-        await enqueueJob(tx, {
-          queue: INVOICE_EXPIRY_QUEUE,
-          payload: { invoiceId: id },
-          runAt: expiresAt,
-          dedupeKey: `invoice-expiry:${id}:${expiresAt.getTime()}`,
-        });
-      }
-      return (await loadInvoiceById(tx, id))!;
-    });
+    const row = await writeForCustomer(db, customer, write);
+    const id = Number(row.id);
+    const createdAt = new Date(row.created_at);
+    return {
+      id,
+      merchantId,
+      merchantName: row.merchant_name,
+      status: "created",
+      foreignId: request.foreign_id,
+      endUserReference: request.end_user_reference,
+      currency: currency.code,
+      amount: request.amount,
+      createdAt,
+      invoice: { ...fields, transactionId: id, createdAt },
+      address: null,
+    };
   } catch (error) {
     if (isUniqueViolation(error, "transactions_merchant_foreign_id_key")) throw fieldError(FOREIGN_ID_TAKEN);
     throw error;

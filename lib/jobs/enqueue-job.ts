@@ -18,6 +18,13 @@ export async function enqueueJob(db: Executor, job: JobInput): Promise<void> {
   await db.execute(sql`
     insert into jobs (queue, payload, run_at, dedupe_key, max_attempts)
     values (${job.queue}, ${JSON.stringify(job.payload ?? {})}::jsonb, ${(job.runAt ?? new Date()).toISOString()}::timestamptz,
-            ${job.dedupeKey ?? null}, ${job.maxAttempts ?? 12})
-    on conflict (dedupe_key) where status = 'queued' and dedupe_key is not null do nothing`);
+            ${job.dedupeKey ?? null}, ${job.maxAttempts ?? JOB_MAX_ATTEMPTS})
+    ${QUEUED_DEDUPE_CONFLICT}`);
 }
+
+export const JOB_MAX_ATTEMPTS = 12;
+
+/** For an insert into jobs written out in a larger statement: the dedupe rule of enqueueJob. */
+export const QUEUED_DEDUPE_CONFLICT = sql.raw(
+  "on conflict (dedupe_key) where status = 'queued' and dedupe_key is not null do nothing",
+);

@@ -1,9 +1,19 @@
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertCustomerIdentity } from "@/lib/customers/assert-customer-identity";
+import { customers, transactions } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
+import { createInvoice } from "@/lib/invoices/create-invoice";
+import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
+import { listBalances } from "@/lib/ledger/list-balances";
 import { createMerchant } from "@/lib/merchants/create-merchant";
+import { parseDecimal } from "@/lib/money";
 import type { Sender } from "@/lib/schemas/common";
+import { withdrawalRequest } from "@/lib/schemas/withdrawals";
+import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
+import { withdrawalInput } from "@/lib/withdrawals/from-request";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
+import { invoiceRequest, settings } from "../support/invoices";
 
 describe(`customer identity per end_user_reference on ${testDriver}`, () => {
   let database: TestDatabase;
@@ -77,5 +87,120 @@ describe(`customer identity per end_user_reference on ${testDriver}`, () => {
 
   it("keeps references separate per merchant", async () => {
     await check("cust-1", acme, otherMerchantId);
+  });
+
+  describe("through the one-statement writes (invoices, withdrawals)", () => {
+    let counter = 0;
+    const invoice = (endUserReference: string, sender: Sender) =>
+      createInvoice(database.db, {
+        merchantId,
+        request: invoiceRequest({ end_user_reference: endUserReference, ...sender }),
+        settings,
+      });
+    const withdraw = (endUserReference: string, sender: Sender, amount = "0.001") =>
+      createWithdrawal(
+        database.db,
+        withdrawalInput(
+          merchantId,
+          withdrawalRequest.parse({
+            currency: "BTC",
+            amount,
+            address: "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu",
+            foreign_id: `payout-${++counter}`,
+            end_user_reference: endUserReference,
+            ...sender,
+            receiver_type: "self",
+          }),
+          5_000,
+        ),
+      );
+    const customer = async (endUserReference: string) =>
+      (
+        await database.db
+          .select()
+          .from(customers)
+          .where(and(eq(customers.merchantId, merchantId), eq(customers.endUserReference, endUserReference)))
+      )[0];
+    const transactionCount = async () =>
+      (
+        await database.db
+          .select({ id: transactions.id })
+          .from(transactions)
+          .where(eq(transactions.merchantId, merchantId))
+      ).length;
+    const btc = async () =>
+      (await listBalances(database.db, merchantId)).find((b) => b.currency === "BTC")!.balance;
+
+    beforeAll(async () => {
+      await creditSandboxBalance(database.db, {
+        merchantId,
+        currency: "BTC",
+        amount: parseDecimal("1"),
+        isSandbox: true,
+      });
+    });
+
+    it("records a new customer, takes an exact repeat, and updates a changed name", async () => {
+      await invoice("write-1", ada);
+      await invoice("write-1", ada);
+      const renamed = {
+        ...ada,
+        sender_data: { ...ada.sender_data, last_name: "King", email: "ada@example.com" },
+      };
+      await invoice("write-1", renamed as Sender);
+      expect(await customer("write-1")).toMatchObject({
+        type: "natural",
+        firstName: "Ada",
+        lastName: "King",
+        email: "ada@example.com",
+        dateOfBirth: "1990-12-10",
+      });
+      // The e-mail stays when a later request leaves it out.
+      await invoice("write-1", { ...ada, sender_data: { ...ada.sender_data, last_name: "King" } } as Sender);
+      expect(await customer("write-1")).toMatchObject({ lastName: "King", email: "ada@example.com" });
+    });
+
+    it("refuses another person under the reference and writes nothing", async () => {
+      const before = await transactionCount();
+      const other = { ...ada, sender_data: { ...ada.sender_data, date_of_birth: "1980-01-01" } } as Sender;
+      await expect(invoice("write-1", other)).rejects.toMatchObject({
+        fields: { "sender_data.date_of_birth": expect.any(String) },
+      });
+      await expect(withdraw("write-1", acme)).rejects.toMatchObject({
+        fields: { sender_type: expect.any(String) },
+      });
+      expect(await transactionCount()).toBe(before);
+      expect(await customer("write-1")).toMatchObject({ dateOfBirth: "1990-12-10", lastName: "King" });
+    });
+
+    it("takes a legal name spelled differently, refuses another entity, and debits only what it accepts", async () => {
+      const start = await btc();
+      await withdraw("write-biz", acme);
+      await withdraw("write-biz", {
+        ...acme,
+        sender_data: { ...acme.sender_data, legal_name: " ACME  gmbh " },
+      } as Sender);
+      const afterTwo = await btc();
+      expect(start - afterTwo).toBe(2n * parseDecimal("0.00102"));
+      await expect(
+        withdraw("write-biz", {
+          ...acme,
+          sender_data: { ...acme.sender_data, legal_name: "Other Ltd" },
+        } as Sender),
+      ).rejects.toMatchObject({ fields: { "sender_data.legal_name": expect.any(String) } });
+      expect(await btc()).toBe(afterTwo);
+      expect(await customer("write-biz")).toMatchObject({ legalName: "Acme GmbH" });
+    });
+
+    it("refuses a withdrawal the balance does not cover without recording its new customer", async () => {
+      const before = await transactionCount();
+      const balance = await btc();
+      await expect(withdraw("write-broke", acme, "5")).rejects.toMatchObject({
+        fields: { amount: expect.stringContaining("Insufficient funds") },
+      });
+      expect(await customer("write-broke")).toBeUndefined();
+      expect(await transactionCount()).toBe(before);
+      expect(await btc()).toBe(balance);
+    });
   });
 });

@@ -1,5 +1,6 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "@/lib/db/client";
 import { emails, transactionEvents } from "@/lib/db/schema";
 import { cancelInvoice } from "@/lib/invoices/cancel-invoice";
 import { createInvoice } from "@/lib/invoices/create-invoice";
@@ -76,6 +77,29 @@ describe(`invoice life cycle on ${testDriver}`, () => {
       seconds_left: null,
     });
     expect(response.url).toMatch(/^https:\/\/pay\.example\/pay\/[A-Za-z0-9_-]{24}$/);
+  });
+
+  it("returns the invoice exactly as it reads back, with its first event and expiry job", async () => {
+    for (const overrides of [
+      {},
+      { timer: false, sender_currency: "BTC", callback_url: "https://shop.example/cb" },
+    ]) {
+      const created = await createInvoice(database.db, {
+        merchantId,
+        request: invoiceRequest(overrides),
+        settings,
+      });
+      expect(created).toEqual(await reload(created.id));
+      expect(await timeline(created.id)).toEqual(["created"]);
+      const jobs = await queryRows<{ run_at: string | Date; dedupe_key: string }>(
+        database.db,
+        sql`select run_at, dedupe_key from jobs where payload->>'invoiceId' = ${String(created.id)}`,
+      );
+      const expiresAt = created.invoice.expiresAt;
+      expect(jobs.map((job) => [new Date(job.run_at).getTime(), job.dedupe_key])).toEqual(
+        expiresAt ? [[expiresAt.getTime(), `invoice-expiry:${created.id}:${expiresAt.getTime()}`]] : [],
+      );
+    }
   });
 
   it("pays exactly: pending → processing → confirmed, credited once at the locked rate minus the fee", async () => {

@@ -1,5 +1,8 @@
+import { sql } from "drizzle-orm";
+import type { Pool } from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mineSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
+import { queryRows } from "@/lib/db/client";
 import { runDueJobs } from "@/lib/jobs/runner";
 import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
 import { listBalances } from "@/lib/ledger/list-balances";
@@ -279,4 +282,62 @@ describe(`racing withdrawals on ${testDriver}`, () => {
       negativeMerchantBalances: 0,
     });
   });
+
+  // PGlite has a single session, so no second one can hold the lock; on PostgreSQL it can.
+  if (testDriver === "pg") {
+    it("takes the merchant's balance lock last: everything else is written before it waits", async () => {
+      const { merchantId } = await createMerchant(database.db, database.box, {
+        name: "Lock",
+        email: "lock@example.com",
+        password: "long password 1",
+      });
+      await creditSandboxBalance(database.db, {
+        merchantId,
+        currency: "BTC",
+        amount: parseDecimal("1"),
+        isSandbox: true,
+      });
+      const withdraw = () => createWithdrawal(database.db, withdrawalInput(merchantId, request(), 5_000));
+      await withdraw(); // the platform's clearing account exists from here on
+      // Sequences are not transactional: they show what a statement has inserted while it waits.
+      const sequences = async () =>
+        (
+          await queryRows<{ transactions: string; entries: string; jobs: string }>(
+            database.db,
+            sql`select (select last_value from transactions_id_seq)::text as transactions,
+                       (select last_value from ledger_entries_id_seq)::text as entries,
+                       (select last_value from jobs_id_seq)::text as jobs`,
+          )
+        )[0]!;
+      const holder = await (database.driver as { kind: "pg"; pool: Pool }).pool.connect();
+      try {
+        await holder.query("begin");
+        await holder.query(
+          "select id from ledger_accounts where merchant_id = $1 and kind = 'balance' for update",
+          [merchantId],
+        );
+        const before = await sequences();
+        const pending = withdraw();
+        let waiting = 0;
+        for (let i = 0; i < 100 && waiting === 0; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          waiting = (
+            await queryRows(
+              database.db,
+              sql`select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
+            )
+          ).length;
+        }
+        expect(waiting).toBe(1);
+        const during = await sequences();
+        expect(Number(during.transactions)).toBeGreaterThan(Number(before.transactions));
+        expect(Number(during.entries)).toBe(Number(before.entries) + 2);
+        expect(Number(during.jobs)).toBeGreaterThan(Number(before.jobs));
+        await holder.query("commit");
+        await pending;
+      } finally {
+        holder.release();
+      }
+    });
+  }
 });

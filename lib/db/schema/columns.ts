@@ -23,3 +23,7 @@ export const updatedAt = () => timestamp("updated_at", { withTimezone: true }).n
  * its minor units ("166989" for 0.00166989), a factor of 10^8 off.
  */
 export const amountSql = (value: bigint) => sql`${formatAmount(value)}::numeric`;
+
+/** amountSql for a nullable amount: SQL NULL for null. */
+export const optionalAmountSql = (value: bigint | null) =>
+  value === null ? sql`null::numeric` : amountSql(value);
