@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { SecretBox } from "@/lib/crypto/secret-box";
-import type { Db } from "@/lib/db/client";
+import { type Db, queryRowsPrepared } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema";
 import { apiSecretContext } from "./create-api-key";
 
@@ -12,18 +12,22 @@ export type ActiveKey = { id: number; merchantId: number; secret: string };
  * A revoked key and an unknown key give the same answer.
  */
 export async function findActiveKey(db: Db, box: SecretBox, key: string): Promise<ActiveKey | undefined> {
-  const [row] = await db
-    .select({
-      id: apiKeys.id,
-      merchantId: apiKeys.merchantId,
-      secretSealed: apiKeys.secretSealed,
-      revokedAt: apiKeys.revokedAt,
-    })
-    .from(apiKeys)
-    .where(eq(apiKeys.key, key))
-    .limit(1);
-  if (!row || row.revokedAt) return undefined;
-  return { id: row.id, merchantId: row.merchantId, secret: openSecret(box, key, row.secretSealed) };
+  const [row] = await queryRowsPrepared<{
+    id: string | number;
+    merchant_id: string | number;
+    secret_sealed: string;
+    is_revoked: boolean;
+  }>(
+    db,
+    sql`select id, merchant_id, secret_sealed, revoked_at is not null as is_revoked
+        from api_keys where key = ${key} limit 1`,
+  );
+  if (!row || row.is_revoked) return undefined;
+  return {
+    id: Number(row.id),
+    merchantId: Number(row.merchant_id),
+    secret: openSecret(box, key, row.secret_sealed),
+  };
 }
 
 /**

@@ -15,11 +15,6 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 }
 
 /**
- * The error shapes of /api/v2 (DESIGN.md section 8): `{ "errors": { field: message } }` for
- * validation, `{ "error", "code" }` for everything else. Unexpected errors are logged with the
- * request id and answered with a generic body: never a stack trace, never a secret.
- */
-/**
  * Database errors caused by what the client sent: text PostgreSQL cannot store (NUL, invalid
  * encodings) that reached a query from a path or query string. A 400, never a 500.
  */
@@ -31,6 +26,11 @@ export function asClientError(error: unknown): KassaError | undefined {
   return undefined;
 }
 
+/**
+ * The error shapes of /api/v2 (DESIGN.md section 8): `{ "errors": { field: message } }` for
+ * validation, `{ "error", "code" }` for everything else. Unexpected errors are logged with the
+ * request id and answered with a generic body: never a stack trace, never a secret.
+ */
 export function errorResponse(error: unknown): Response {
   const id = requestId();
   if (error instanceof KassaError) {

@@ -91,7 +91,11 @@ export async function createInvoice(
   // One statement: the customer check, the transaction, the invoice, its first event and its
   // expiry job commit together or not at all.
   const write = async (executor: Executor, isIdentityChecked: boolean) => {
-    const [row] = await queryRowsPrepared<{ id: string | number; created_at: string | Date; merchant_name: string }>(
+    const [row] = await queryRowsPrepared<{
+      id: string | number;
+      created_at: string | Date;
+      merchant_name: string;
+    }>(
       executor,
       sql`with ${customerIdentityCtes(customer, isIdentityChecked)},
           created as (

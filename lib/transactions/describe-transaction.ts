@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { type Executor, queryRows } from "@/lib/db/client";
+import { type Executor, queryRows, queryRowsPrepared } from "@/lib/db/client";
 import { depositAddresses, transactions } from "@/lib/db/schema";
 import { computeCredit } from "@/lib/deposits/compute-credit";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
@@ -11,58 +11,61 @@ import { wireStatus } from "./wire-status";
 
 type Entry = TransactionInfo["transactions"][number];
 
-/** Payments received for a transaction, as `blockchain` entries with live confirmation counts. */
-async function paymentEntries(db: Executor, transactionId: number) {
-  const rows = await queryRows<{
-    id: string | number;
+/**
+ * What the chain and the ledger say about a transaction, in one query: the payments received, as
+ * `blockchain` entries with live confirmation counts, and the fees the platform took, per currency.
+ */
+async function paymentsAndFees(db: Executor, transactionId: number) {
+  const rows = await queryRowsPrepared<{
+    kind: "payment" | "fee";
+    id: string | number | null;
     currency: string;
-    address: string;
-    tag: string;
+    address: string | null;
+    tag: string | null;
     amount: string;
-    txid: string;
+    txid: string | null;
     risk_score: string | null;
     height: number | null;
     tip: number | null;
   }>(
     db,
-    sql`select c.id, c.currency, c.address, c.tag, d.amount::text as amount, c.txid, c.risk_score,
-               c.block_height as height, t.height as tip
+    sql`select 'payment' as kind, c.id, c.currency, c.address, c.tag, d.amount::text as amount, c.txid,
+               c.risk_score, c.block_height as height, t.height as tip, d.id as position
         from deposits d
         join chain_transactions c on c.id = d.chain_transaction_id
         left join chain_tips t on t.currency = c.currency
         where d.transaction_id = ${transactionId}
-        order by d.id`,
-  );
-  return rows.map(
-    (row): Entry => ({
-      id: Number(row.id),
-      currency: row.currency,
-      transaction_type: "blockchain",
-      type: "deposit",
-      address: row.address,
-      tag: row.tag || null,
-      amount: formatAmount(parseDecimal(row.amount)),
-      txid: row.txid,
-      ...(row.risk_score !== null && { riskscore: row.risk_score }),
-      confirmations: String(
-        row.height === null || row.tip === null ? 0 : Math.max(0, row.tip - row.height + 1),
-      ),
-    }),
-  );
-}
-
-/** Fees the platform took for a transaction, per currency, read from the ledger. */
-async function feesTaken(db: Executor, transactionId: number): Promise<Map<string, bigint>> {
-  const rows = await queryRows<{ currency: string; total: string }>(
-    db,
-    sql`select e.currency, sum(e.amount)::text as total
+        union all
+        select 'fee', null, e.currency, null, null, sum(e.amount)::text, null, null, null, null, null
         from ledger_entries e
         join journals j on j.id = e.journal_id
         join ledger_accounts a on a.id = e.account_id
         where j.transaction_id = ${transactionId} and a.kind = 'platform:fees'
-        group by e.currency`,
+        group by e.currency
+        order by kind desc, position, currency`,
   );
-  return new Map(rows.map((row) => [row.currency, parseDecimal(row.total)]));
+  const payments = rows
+    .filter((row) => row.kind === "payment")
+    .map(
+      (row): Entry => ({
+        id: Number(row.id),
+        currency: row.currency,
+        transaction_type: "blockchain",
+        type: "deposit",
+        address: row.address!,
+        tag: row.tag || null,
+        amount: formatAmount(parseDecimal(row.amount)),
+        txid: row.txid!,
+        ...(row.risk_score !== null && { riskscore: row.risk_score }),
+        confirmations: String(
+          row.height === null || row.tip === null ? 0 : Math.max(0, row.tip - row.height + 1),
+        ),
+      }),
+    );
+  const fees = new Map(
+    rows.filter((row) => row.kind === "fee").map((row) => [row.currency, parseDecimal(row.amount)]),
+  );
+  return { payments, fees };
 }
 
 const isSettledOrInFlight = (status: string) => ["confirmed", "not_confirmed"].includes(wireStatus(status));
@@ -71,8 +74,7 @@ const spreadPercent = (ppm: number | null) => (ppm === null ? null : formatPerce
 async function describeInvoice(db: Executor, id: number): Promise<TransactionInfo> {
   const record = (await loadInvoiceById(db, id))!;
   const { invoice } = record;
-  const payments = await paymentEntries(db, id);
-  const fees = await feesTaken(db, id);
+  const { payments, fees } = await paymentsAndFees(db, id);
   const fee = fees.get(record.currency) ?? 0n;
   const gross = invoice.creditedAmount + fee;
   const entries = [...payments];
@@ -151,7 +153,7 @@ async function describeDeposit(db: Executor, id: number): Promise<TransactionInf
     .select()
     .from(depositAddresses)
     .where(eq(depositAddresses.id, details.deposit_address_id));
-  const payments = await paymentEntries(db, id);
+  const { payments } = await paymentsAndFees(db, id);
   const payment = payments[0]!;
   const paid = parseDecimal(payment.amount);
   const creditCurrency = address!.convertTo ?? address!.currency;

@@ -1,6 +1,5 @@
-import { and, eq, sql } from "drizzle-orm";
-import { type Executor, queryRows } from "@/lib/db/client";
-import { transactions } from "@/lib/db/schema";
+import { sql } from "drizzle-orm";
+import { type Executor, queryRows, queryRowsPrepared } from "@/lib/db/client";
 import { foreignIdText } from "@/lib/schemas/withdrawals";
 
 /**
@@ -21,24 +20,14 @@ export async function findTransaction(
   merchantId: number,
   by: { id?: number; foreign_id?: unknown; txid?: string },
 ): Promise<{ id: number; type?: string } | undefined> {
-  if (by.id !== undefined) {
-    const [row] = await db
-      .select({ id: transactions.id, type: transactions.type })
-      .from(transactions)
-      .where(and(eq(transactions.id, by.id), eq(transactions.merchantId, merchantId)));
-    return row;
-  }
-  if (by.foreign_id !== undefined) {
-    const [row] = await db
-      .select({ id: transactions.id, type: transactions.type })
-      .from(transactions)
-      .where(
-        and(
-          eq(transactions.foreignId, foreignIdText(by.foreign_id)),
-          eq(transactions.merchantId, merchantId),
-        ),
-      );
-    return row;
+  if (by.id !== undefined || by.foreign_id !== undefined) {
+    const where =
+      by.id !== undefined ? sql`id = ${by.id}` : sql`foreign_id = ${foreignIdText(by.foreign_id)}`;
+    const [row] = await queryRowsPrepared<{ id: string | number; type: string }>(
+      db,
+      sql`select id, type from transactions where ${where} and merchant_id = ${merchantId}`,
+    );
+    return row && { id: Number(row.id), type: row.type };
   }
   const [row] = await queryRows<{ id: string | number }>(
     db,
