@@ -246,19 +246,25 @@ describe(`racing withdrawals on ${testDriver}`, () => {
   });
   afterAll(() => database.drop());
 
-  it("accepts exactly the 40 of 100 concurrent withdrawals that the balance covers, fees included", async () => {
+  /** A new merchant with `amount` of `currency` in its balance. */
+  async function fundedMerchant(name: string, currency: string, amount: string): Promise<number> {
     const { merchantId } = await createMerchant(database.db, database.box, {
-      name: "Race",
-      email: "race@example.com",
+      name,
+      email: `${name.toLowerCase()}@example.com`,
       password: "long password 1",
     });
-    // 0.1 LTC + 0.0001 LTC network fee each: 40 of them cost exactly 4.004 LTC.
     await creditSandboxBalance(database.db, {
       merchantId,
-      currency: "LTC",
-      amount: parseDecimal("4.004"),
+      currency,
+      amount: parseDecimal(amount),
       isSandbox: true,
     });
+    return merchantId;
+  }
+
+  it("accepts exactly the 40 of 100 concurrent withdrawals that the balance covers, fees included", async () => {
+    // 0.1 LTC + 0.0001 LTC network fee each: 40 of them cost exactly 4.004 LTC.
+    const merchantId = await fundedMerchant("Race", "LTC", "4.004");
     const results = await Promise.allSettled(
       Array.from({ length: 100 }, () =>
         createWithdrawal(
@@ -286,17 +292,7 @@ describe(`racing withdrawals on ${testDriver}`, () => {
   // PGlite has a single session, so no second one can hold the lock; on PostgreSQL it can.
   if (testDriver === "pg") {
     it("takes the merchant's balance lock last: everything else is written before it waits", async () => {
-      const { merchantId } = await createMerchant(database.db, database.box, {
-        name: "Lock",
-        email: "lock@example.com",
-        password: "long password 1",
-      });
-      await creditSandboxBalance(database.db, {
-        merchantId,
-        currency: "BTC",
-        amount: parseDecimal("1"),
-        isSandbox: true,
-      });
+      const merchantId = await fundedMerchant("Lock", "BTC", "1");
       const withdraw = () => createWithdrawal(database.db, withdrawalInput(merchantId, request(), 5_000));
       await withdraw(); // the platform's clearing account exists from here on
       // Sequences are not transactional: they show what a statement has inserted while it waits.
