@@ -43,7 +43,6 @@ function messageNames(error: unknown, constraint: string): boolean {
 
 /** The reason a one-statement write gave kassa_refuse(), when `error` is such a refusal. */
 export function refusalReason(error: unknown): string | undefined {
-  if (pgErrorCode(error) !== PG.refused) return undefined;
   for (let current = error, depth = 0; current && depth < 5; depth++) {
     if ((current as { code?: unknown }).code === PG.refused) return String((current as Error).message);
     current = (current as { cause?: unknown }).cause;
