@@ -36,6 +36,7 @@ const EnvSchema = z.object({
     .default(64 * 1024),
   KASSA_DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(defaultPoolSize()),
   KASSA_INVOICE_TIMER_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  KASSA_RATE_LOCK_SECONDS: z.coerce.number().int().min(1).max(86_400).optional(),
   KASSA_SANDBOX_BLOCK_SECONDS: z.coerce.number().min(0).max(3600).default(5),
   KASSA_EXCHANGE_SPREAD_PPM: z.coerce.number().int().min(0).max(100_000).default(5_000),
   KASSA_JOBS: z.enum(["on", "off"]).default("on"),
@@ -74,6 +75,8 @@ export type Config = {
   seedDemo: boolean;
   /** How long a customer has to choose a currency, and then to pay, on an invoice with `timer: true`. */
   invoiceTimerSeconds: number;
+  /** How long an invoice's locked rate holds when it has no timer (KASSA_RATE_LOCK_SECONDS). */
+  rateLockSeconds: number;
   /** Sandbox chain: mine a block this often on every currency with unconfirmed payments; 0 turns it off. */
   sandboxBlockSeconds: number;
   spreadPpm: number;
@@ -119,6 +122,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // The demo merchant is a sandbox convenience: seeded by default only there.
     seedDemo: e.KASSA_SEED_DEMO ?? e.KASSA_MODE === "sandbox",
     invoiceTimerSeconds: e.KASSA_INVOICE_TIMER_SECONDS,
+    // How long a rate locked on an invoice without a timer holds; by default as long as a timer would.
+    rateLockSeconds: e.KASSA_RATE_LOCK_SECONDS ?? e.KASSA_INVOICE_TIMER_SECONDS,
     sandboxBlockSeconds: e.KASSA_SANDBOX_BLOCK_SECONDS,
     spreadPpm: e.KASSA_EXCHANGE_SPREAD_PPM,
     runJobs: e.KASSA_JOBS === "on",

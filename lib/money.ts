@@ -44,6 +44,24 @@ export function parseDecimal(text: string, precision: number = SCALE): bigint {
 }
 
 /**
+ * Reads an amount Kassa stored itself (a NUMERIC column's text): exact, of any size, never refused
+ * for the input cap, so that reading a stored value never throws (issue 15). Input goes through
+ * parseDecimal; this is for the database's own output only.
+ */
+export function parseStoredAmount(text: string): bigint {
+  const match = DECIMAL.exec(text);
+  if (!match) throw new AmountFormatError("format", `not a stored amount: ${text}`);
+  const [, sign, whole, fraction = ""] = match;
+  const units = BigInt(whole!) * UNIT + BigInt(fraction.slice(0, SCALE).padEnd(SCALE, "0") || "0");
+  return sign === "-" ? -units : units;
+}
+
+/** Whether an amount Kassa derived (a conversion, a sum, a balance) fits under the cap to be written. */
+export function fitsCap(units: bigint): boolean {
+  return units <= MAX_AMOUNT && units >= -MAX_AMOUNT;
+}
+
+/**
  * Converts a JSON number as parsed by lib/json (a finite double whose shortest text is exact)
  * into the same decimal text the client sent.
  */

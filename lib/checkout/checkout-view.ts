@@ -5,7 +5,8 @@ import { KassaError } from "@/lib/errors";
 import type { InvoiceRecord } from "@/lib/invoices/load-invoice";
 import { priceInvoice } from "@/lib/invoices/price-invoice";
 import { secondsLeft } from "@/lib/invoices/to-invoice-response";
-import { formatAmount, parseDecimal } from "@/lib/money";
+import { formatAmount, parseStoredAmount } from "@/lib/money";
+import { formatStoredRate } from "@/lib/rates/rate";
 import { TERMINAL_INVOICE_STATUSES } from "@/lib/transactions/statuses";
 import { paymentUri } from "./payment-uri";
 
@@ -56,7 +57,7 @@ export async function checkoutView(db: Executor, record: InvoiceRecord, options:
     sender_currency: invoice.senderCurrency,
     is_currency_fixed_by_merchant: invoice.senderCurrency !== null && record.address === null,
     sender_amount: due === null ? null : formatAmount(due),
-    rate: invoice.rate === null ? null : formatAmount(invoice.rate),
+    rate: formatStoredRate(invoice.rateNumerator, invoice.rateDenominator),
     address: record.address?.address ?? null,
     tag: record.address?.tag || null,
     tag_name: payCurrency?.tagName ?? null,
@@ -78,7 +79,7 @@ export async function checkoutView(db: Executor, record: InvoiceRecord, options:
     confirmations_required: required,
     payments: payments.map((p) => ({
       txid: p.txid,
-      amount: formatAmount(parseDecimal(p.amount)),
+      amount: formatAmount(parseStoredAmount(p.amount)),
       confirmations: p.height === null || p.tip === null ? 0 : Math.max(0, p.tip - p.height + 1),
       is_confirmed: p.status === "credited",
       is_late: p.is_late,

@@ -1,9 +1,9 @@
 import { findCurrency } from "@/lib/currencies/registry";
-import { formatAmountShort, parseDecimal } from "@/lib/money";
+import { formatAmountShort, parseStoredAmount } from "@/lib/money";
 
 /** Display helpers shared by the checkout page's server and client parts. */
 export function shortAmount(wire: string | null): string {
-  return wire === null ? "" : formatAmountShort(parseDecimal(wire));
+  return wire === null ? "" : formatAmountShort(parseStoredAmount(wire));
 }
 
 /** Money in a currency's own precision for people: "100.00 EUR", "0.00166989 BTC". */

@@ -1,24 +1,28 @@
 import { getCurrency } from "@/lib/currencies/registry";
 import { merchantBalance, platformAccount } from "@/lib/ledger/accounts";
 import type { JournalEntry } from "@/lib/ledger/post-journal";
-import { multiply, percentOf, roundToPrecision } from "@/lib/money";
+import { percentOf, roundToPrecision } from "@/lib/money";
+import { convertParts, type Rate } from "@/lib/rates/rate";
 
 export type Credit = { gross: bigint; fee: bigint; net: bigint };
 
+/** A part of a payment and the rate it converts at (credit units per pay unit). */
+export type CreditPart = { amount: bigint; rate: Rate };
+
 /**
- * What a payment of `payAmount` in `payCurrency` credits in `creditCurrency` at `rate` (credit
- * units per pay unit). Rounded once each, in the merchant's disfavour by at most one smallest unit:
- * the converted amount down, the deposit fee (the pay currency's percentage) up.
+ * What a payment in `payCurrency` credits in `creditCurrency`: each part at its own rate (the part
+ * a live lock covers at the locked rate, the rest at the rate of the moment it was seen), summed
+ * exactly and rounded once, down, to the credit currency's precision; the deposit fee (the pay
+ * currency's percentage) rounded up. Both in the merchant's disfavour by at most one smallest unit.
  */
 export function computeCredit(input: {
-  payAmount: bigint;
+  parts: CreditPart[];
   payCurrency: string;
   creditCurrency: string;
-  rate: bigint;
 }): Credit {
   const pay = getCurrency(input.payCurrency);
   const credit = getCurrency(input.creditCurrency);
-  const gross = roundToPrecision(multiply(input.payAmount, input.rate, "down"), credit.precision, "down");
+  const gross = convertParts(input.parts, "down", credit.precision);
   const rawFee = roundToPrecision(percentOf(gross, pay.depositFeePpm, "up"), credit.precision, "up");
   const fee = rawFee > gross ? gross : rawFee;
   return { gross, fee, net: gross - fee };

@@ -1,20 +1,47 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Db } from "@/lib/db/client";
+import type { Db, Tx } from "@/lib/db/client";
 import { amountSql, depositAddresses, deposits, invoices, transactions } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { settleInvoice } from "@/lib/invoices/settle-invoice";
 import { postJournal } from "@/lib/ledger/post-journal";
-import { formatAmount, UNIT } from "@/lib/money";
+import { formatAmount } from "@/lib/money";
+import { formatRate, IDENTITY_RATE, storedRate } from "@/lib/rates/rate";
 import { quote } from "@/lib/rates/rates";
 import { transitionStatus } from "@/lib/transactions/transition-status";
-import { computeCredit, depositEntries } from "./compute-credit";
+import { type CreditPart, computeCredit, depositEntries } from "./compute-credit";
+
+/**
+ * The parts of a deposit and their rates, as fixed when it was seen: the locked part at the
+ * invoice's locked rate, the rest at the rate of that moment. Only when no rate could be had then
+ * is the rest converted at the rate of now: never at a stale lock.
+ */
+async function creditParts(
+  tx: Tx,
+  input: { deposit: typeof deposits.$inferSelect; creditCurrency: string; spreadPpm: number },
+): Promise<CreditPart[]> {
+  const { deposit, creditCurrency } = input;
+  const parts: CreditPart[] = [];
+  const lockedRate = storedRate(deposit.lockedRateNumerator, deposit.lockedRateDenominator);
+  const lockedAmount = lockedRate ? deposit.lockedAmount : 0n;
+  if (lockedRate && lockedAmount > 0n) parts.push({ amount: lockedAmount, rate: lockedRate });
+  if (deposit.amount > lockedAmount || parts.length === 0) {
+    const rate =
+      storedRate(deposit.rateNumerator, deposit.rateDenominator) ??
+      (deposit.currency === creditCurrency
+        ? IDENTITY_RATE
+        : (await quote(tx, { from: deposit.currency, to: creditCurrency, spreadPpm: input.spreadPpm })).rate);
+    parts.push({ amount: deposit.amount - lockedAmount, rate });
+  }
+  return parts;
+}
 
 /**
  * Credits a confirmed deposit to the merchant, exactly once: the status change `seen → credited`
  * is a conditional update in the same transaction as the ledger entries, so a job that runs twice
- * (or two workers racing) credits once. Invoice payments convert at the invoice's locked rate; a
- * permanent address converts (to its `convert_to`, if any) at the rate of the moment.
+ * (or two workers racing) credits once. It converts at the rates recorded when the payment was seen
+ * (lib/deposits/rate-payment.ts): an invoice's locked rate for the part its live lock covered, the
+ * rate of that moment for the rest and for payments to permanent addresses.
  */
 export async function creditDeposit(
   db: Db,
@@ -35,10 +62,13 @@ export async function creditDeposit(
     if (address!.kind === "invoice") {
       const record = (await loadInvoiceById(tx, deposit.transactionId, true))!;
       const credit = computeCredit({
-        payAmount: deposit.amount,
+        parts: await creditParts(tx, {
+          deposit,
+          creditCurrency: record.currency,
+          spreadPpm: input.spreadPpm,
+        }),
         payCurrency: deposit.currency,
         creditCurrency: record.currency,
-        rate: record.invoice.rate!,
       });
       await postJournal(tx, {
         merchantId: deposit.merchantId,
@@ -65,16 +95,8 @@ export async function creditDeposit(
     }
 
     const creditCurrency = address!.convertTo ?? deposit.currency;
-    const rate =
-      creditCurrency === deposit.currency
-        ? UNIT
-        : (await quote(tx, { from: deposit.currency, to: creditCurrency, spreadPpm: input.spreadPpm })).rate;
-    const credit = computeCredit({
-      payAmount: deposit.amount,
-      payCurrency: deposit.currency,
-      creditCurrency,
-      rate,
-    });
+    const parts = await creditParts(tx, { deposit, creditCurrency, spreadPpm: input.spreadPpm });
+    const credit = computeCredit({ parts, payCurrency: deposit.currency, creditCurrency });
     await postJournal(tx, {
       merchantId: deposit.merchantId,
       transactionId: deposit.transactionId,
@@ -94,7 +116,7 @@ export async function creditDeposit(
         amount: credit.gross,
         details: {
           deposit_address_id: address!.id,
-          rate: formatAmount(rate),
+          rate: formatRate(parts[parts.length - 1]!.rate),
           fee: formatAmount(credit.fee),
           net: formatAmount(credit.net),
         },

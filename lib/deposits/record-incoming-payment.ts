@@ -2,9 +2,19 @@ import { and, eq, sql } from "drizzle-orm";
 import { queueCallback } from "@/lib/callbacks/queue-callback";
 import type { Tx } from "@/lib/db/client";
 import { amountSql, depositAddresses, deposits, invoices, transactions } from "@/lib/db/schema";
+import { fieldError } from "@/lib/errors";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { setInvoiceStatus } from "@/lib/invoices/set-invoice-status";
+import { fitsCap } from "@/lib/money";
 import { recordCreated } from "@/lib/transactions/transition-status";
+import { assertCreditFits } from "./assert-credit-fits";
+import { paymentRateSettings } from "./payment-rate-settings";
+import {
+  type PaymentRateSettings,
+  type PaymentRates,
+  rateAddressPayment,
+  rateInvoicePayment,
+} from "./rate-payment";
 
 export type IncomingPayment = {
   chainTransactionId: number;
@@ -22,11 +32,19 @@ export type RecordedPayment = { depositId: number; transactionId: number; isLate
  * recorded once (the chain transaction is unique) and its invoice moves to `processing`, which
  * stops the timer; a payment to a permanent address becomes a `deposit` transaction. A payment to
  * an invoice that has already closed is recorded as late, to be credited all the same.
+ *
+ * The rates that will credit it are fixed here, at the moment it is seen (lib/deposits/rate-payment.ts).
+ * `isCapEnforced` (the sandbox, whose payments a client chooses) refuses a payment that would take
+ * the invoice's paid sum or the merchant's balance past the amount cap with a field error on `amount`;
+ * a real chain's payment is recorded whatever it is.
  */
 export async function recordIncomingPayment(
   tx: Tx,
   payment: IncomingPayment,
+  options: { settings?: PaymentRateSettings; isCapEnforced?: boolean } = {},
 ): Promise<RecordedPayment | null> {
+  const settings = options.settings ?? paymentRateSettings();
+  const now = new Date();
   const [address] = await tx
     .select()
     .from(depositAddresses)
@@ -46,12 +64,42 @@ export async function recordIncomingPayment(
 
   let transactionId: number;
   let isLate = false;
+  let rates: PaymentRates;
   if (address.kind === "invoice") {
     const invoice = await loadInvoiceById(tx, address.invoiceId!, true);
     if (!invoice) throw new Error(`deposit address ${address.id} has no invoice`);
     transactionId = invoice.id;
     isLate = invoice.status !== "pending" && invoice.status !== "processing";
+    if (options.isCapEnforced && !fitsCap(invoice.invoice.paidAmount + payment.amount))
+      throw fieldError({
+        amount: "This payment would take the invoice's paid amount past the largest amount Kassa keeps.",
+      });
+    rates = await rateInvoicePayment(tx, {
+      record: invoice,
+      amount: payment.amount,
+      paidBefore: invoice.invoice.paidAmount,
+      now,
+      settings,
+    });
+    if (options.isCapEnforced)
+      await assertCreditFits(tx, {
+        merchantId: address.merchantId,
+        payCurrency: payment.currency,
+        creditCurrency: invoice.currency,
+        amount: payment.amount,
+        rates,
+      });
   } else {
+    const creditCurrency = address.convertTo ?? payment.currency;
+    rates = await rateAddressPayment(tx, { payCurrency: payment.currency, creditCurrency, settings });
+    if (options.isCapEnforced)
+      await assertCreditFits(tx, {
+        merchantId: address.merchantId,
+        payCurrency: payment.currency,
+        creditCurrency,
+        amount: payment.amount,
+        rates,
+      });
     const [created] = await tx
       .insert(transactions)
       .values({
@@ -82,6 +130,11 @@ export async function recordIncomingPayment(
       currency: payment.currency,
       amount: payment.amount,
       isLate,
+      lockedAmount: rates.lockedAmount,
+      lockedRateNumerator: rates.lockedRate?.numerator ?? null,
+      lockedRateDenominator: rates.lockedRate?.denominator ?? null,
+      rateNumerator: rates.rate?.numerator ?? null,
+      rateDenominator: rates.rate?.denominator ?? null,
     })
     .returning({ id: deposits.id });
 

@@ -9,7 +9,7 @@ import {
 } from "@/lib/customers/assert-customer-identity";
 import { type Db, type Executor, queryRowsPrepared } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
-import { amountSql, type invoices, optionalAmountSql } from "@/lib/db/schema";
+import { amountSql, type invoices, optionalAmountSql, optionalWholeSql } from "@/lib/db/schema";
 import { fieldError } from "@/lib/errors";
 import { JOB_MAX_ATTEMPTS, QUEUED_DEDUPE_CONFLICT } from "@/lib/jobs/enqueue-job";
 import { formatAmountShort, roundToPrecision } from "@/lib/money";
@@ -77,7 +77,8 @@ export async function createInvoice(
     senderData: request.sender_data,
     senderCurrency: request.sender_currency ?? null,
     senderAmount: price?.senderAmount ?? null,
-    rate: price?.rate ?? null,
+    rateNumerator: price?.rate.numerator ?? null,
+    rateDenominator: price?.rate.denominator ?? null,
     spreadPpm: price?.spreadPpm ?? null,
     depositAddressId: null,
     fixedAt: price ? now : null,
@@ -107,11 +108,11 @@ export async function createInvoice(
           invoice as (
             insert into invoices (transaction_id, merchant_id, token, title, description, type, has_timer,
                                   url_success, url_failed, email_user, callback_url, sender_type, sender_data,
-                                  sender_currency, sender_amount, rate, spread_ppm, fixed_at, expires_at, created_at)
+                                  sender_currency, sender_amount, rate_numerator, rate_denominator, spread_ppm, fixed_at, expires_at, created_at)
             select id, ${merchantId}, ${fields.token}, ${fields.title}, ${fields.description}, ${fields.type},
                    ${fields.hasTimer}, ${fields.urlSuccess}, ${fields.urlFailed}, ${fields.emailUser},
                    ${fields.callbackUrl}, ${fields.senderType}, ${JSON.stringify(fields.senderData)}::jsonb,
-                   ${fields.senderCurrency}, ${optionalAmountSql(fields.senderAmount)}, ${optionalAmountSql(fields.rate)},
+                   ${fields.senderCurrency}, ${optionalAmountSql(fields.senderAmount)}, ${optionalWholeSql(fields.rateNumerator)}, ${optionalWholeSql(fields.rateDenominator)},
                    ${fields.spreadPpm}::integer, ${fields.fixedAt?.toISOString() ?? null}::timestamptz,
                    ${expiresAt?.toISOString() ?? null}::timestamptz, created_at
             from created),

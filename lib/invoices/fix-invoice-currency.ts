@@ -5,6 +5,7 @@ import { invoices } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { fieldError, notFound } from "@/lib/errors";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { storedRate } from "@/lib/rates/rate";
 import { INVOICE_EXPIRY_QUEUE, type InvoiceSettings } from "./create-invoice";
 import { type InvoiceRecord, loadInvoiceById, loadInvoiceByToken } from "./load-invoice";
 import { priceInvoice } from "./price-invoice";
@@ -39,7 +40,11 @@ export async function fixInvoiceCurrency(
       throw fieldError({ currency: "This invoice has expired." });
 
     const price = isFixed
-      ? { rate: invoice.rate!, spreadPpm: invoice.spreadPpm ?? 0, senderAmount: invoice.senderAmount! }
+      ? {
+          rate: storedRate(invoice.rateNumerator, invoice.rateDenominator)!,
+          spreadPpm: invoice.spreadPpm ?? 0,
+          senderAmount: invoice.senderAmount!,
+        }
       : await priceInvoice(tx, {
           invoiceCurrency: record.currency,
           amount: record.amount,
@@ -63,7 +68,8 @@ export async function fixInvoiceCurrency(
       .set({
         senderCurrency: input.currency,
         senderAmount: price.senderAmount,
-        rate: price.rate,
+        rateNumerator: price.rate.numerator,
+        rateDenominator: price.rate.denominator,
         spreadPpm: price.spreadPpm,
         fixedAt: invoice.fixedAt ?? now,
         depositAddressId: address.id,

@@ -1,16 +1,18 @@
 import { getCurrency } from "@/lib/currencies/registry";
 import type { Executor } from "@/lib/db/client";
 import { fieldError } from "@/lib/errors";
-import { divide, formatAmountShort, roundToPrecision, UNIT } from "@/lib/money";
+import { formatAmountShort, MAX_AMOUNT } from "@/lib/money";
+import { convert, invert, type Rate } from "@/lib/rates/rate";
 import { quote, RateUnavailableError } from "@/lib/rates/rates";
 
-export type InvoicePrice = { rate: bigint; spreadPpm: number; senderAmount: bigint };
+export type InvoicePrice = { rate: Rate; spreadPpm: number; senderAmount: bigint };
 
 /**
  * What a customer must send in `payCurrency` for an invoice of `amount` in `invoiceCurrency`, at the
- * rate locked now. The rate (spread included) is rounded down and the amount due rounded up to the
- * pay currency's precision: the merchant never receives less than the invoice amount, the customer
- * pays at most one smallest unit more than the exact figure.
+ * rate locked now (exact, spread included). The amount due is rounded once, up, to the pay
+ * currency's precision: the merchant never receives less than the invoice amount, the customer
+ * pays at most one smallest unit more than the exact figure. An amount due above the amount cap is
+ * refused here, before it could be stored (it would make the invoice unreadable).
  */
 export async function priceInvoice(
   db: Executor,
@@ -19,7 +21,7 @@ export async function priceInvoice(
   const pay = getCurrency(input.payCurrency);
   if (pay.kind !== "crypto")
     throw fieldError({ [input.field]: `Payments are made in crypto currencies, not ${pay.code}.` });
-  let rate: bigint;
+  let rate: Rate;
   let spreadPpm: number;
   try {
     ({ rate, spreadPpm } = await quote(db, {
@@ -35,8 +37,12 @@ export async function priceInvoice(
     }
     throw error;
   }
-  const exact = divide(input.amount * UNIT, rate, "up");
-  const senderAmount = roundToPrecision(exact, pay.precision, "up");
+  const senderAmount = convert(input.amount, invert(rate), "up", pay.precision);
+  if (senderAmount > MAX_AMOUNT) {
+    throw fieldError({
+      [input.field]: `The amount in ${pay.code} would be too large to pay; choose another currency or a smaller amount.`,
+    });
+  }
   if (senderAmount < pay.minimumAmount) {
     throw fieldError({
       [input.field]: `The amount is below the smallest ${pay.code} payment (${formatAmountShort(pay.minimumAmount)} ${pay.code}); choose another currency.`,

@@ -3,7 +3,8 @@ import { type Executor, queryRows, queryRowsPrepared } from "@/lib/db/client";
 import { depositAddresses, transactions } from "@/lib/db/schema";
 import { computeCredit } from "@/lib/deposits/compute-credit";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
-import { formatAmount, formatPercent, parseDecimal, UNIT } from "@/lib/money";
+import { formatAmount, formatPercent, parseStoredAmount } from "@/lib/money";
+import { formatRate, formatStoredRate, IDENTITY_RATE, storedRate } from "@/lib/rates/rate";
 import type { TransactionInfo } from "@/lib/schemas/transactions";
 import { loadWithdrawal } from "@/lib/withdrawals/load-withdrawal";
 import { findTransaction } from "./find-transaction";
@@ -27,16 +28,25 @@ async function paymentsAndFees(db: Executor, transactionId: number) {
     risk_score: string | null;
     height: number | null;
     tip: number | null;
+    locked_amount: string | null;
+    locked_rate_numerator: string | null;
+    locked_rate_denominator: string | null;
+    rate_numerator: string | null;
+    rate_denominator: string | null;
   }>(
     db,
     sql`select 'payment' as kind, c.id, c.currency, c.address, c.tag, d.amount::text as amount, c.txid,
-               c.risk_score, c.block_height as height, t.height as tip, d.id as position
+               c.risk_score, c.block_height as height, t.height as tip, d.id as position,
+               d.locked_amount::text as locked_amount, d.locked_rate_numerator::text as locked_rate_numerator,
+               d.locked_rate_denominator::text as locked_rate_denominator,
+               d.rate_numerator::text as rate_numerator, d.rate_denominator::text as rate_denominator
         from deposits d
         join chain_transactions c on c.id = d.chain_transaction_id
         left join chain_tips t on t.currency = c.currency
         where d.transaction_id = ${transactionId}
         union all
-        select 'fee', null, e.currency, null, null, sum(e.amount)::text, null, null, null, null, null
+        select 'fee', null, e.currency, null, null, sum(e.amount)::text, null, null, null, null, null,
+               null, null, null, null, null
         from ledger_entries e
         join journals j on j.id = e.journal_id
         join ledger_accounts a on a.id = e.account_id
@@ -54,7 +64,7 @@ async function paymentsAndFees(db: Executor, transactionId: number) {
         type: "deposit",
         address: row.address!,
         tag: row.tag || null,
-        amount: formatAmount(parseDecimal(row.amount)),
+        amount: formatAmount(parseStoredAmount(row.amount)),
         txid: row.txid!,
         ...(row.risk_score !== null && { riskscore: row.risk_score }),
         confirmations: String(
@@ -62,11 +72,40 @@ async function paymentsAndFees(db: Executor, transactionId: number) {
         ),
       }),
     );
+  // Each payment's rates, fixed when it was seen (lib/deposits/rate-payment.ts): the part a live
+  // lock covered at the locked rate, the rest at the rate of that moment.
+  const paymentRates = rows
+    .filter((row) => row.kind === "payment")
+    .map((row) => {
+      const lockedRate = storedRate(
+        wholeOrNull(row.locked_rate_numerator),
+        wholeOrNull(row.locked_rate_denominator),
+      );
+      const rate = storedRate(wholeOrNull(row.rate_numerator), wholeOrNull(row.rate_denominator));
+      const amount = parseStoredAmount(row.amount);
+      const lockedAmount = lockedRate && row.locked_amount ? parseStoredAmount(row.locked_amount) : 0n;
+      return {
+        txid: row.txid!,
+        amount,
+        lockedAmount,
+        lockedRate,
+        rate,
+        details: {
+          txid: row.txid!,
+          amount: formatAmount(amount),
+          locked_amount: formatAmount(lockedAmount),
+          locked_rate: lockedRate ? formatRate(lockedRate) : null,
+          rate: rate ? formatRate(rate) : null,
+        },
+      };
+    });
   const fees = new Map(
-    rows.filter((row) => row.kind === "fee").map((row) => [row.currency, parseDecimal(row.amount)]),
+    rows.filter((row) => row.kind === "fee").map((row) => [row.currency, parseStoredAmount(row.amount)]),
   );
-  return { payments, fees };
+  return { payments, fees, paymentRates };
 }
+
+const wholeOrNull = (text: string | null) => (text === null ? null : BigInt(text));
 
 const isSettledOrInFlight = (status: string) => ["confirmed", "not_confirmed"].includes(wireStatus(status));
 const spreadPercent = (ppm: number | null) => (ppm === null ? null : formatPercent(ppm));
@@ -74,7 +113,7 @@ const spreadPercent = (ppm: number | null) => (ppm === null ? null : formatPerce
 async function describeInvoice(db: Executor, id: number): Promise<TransactionInfo> {
   const record = (await loadInvoiceById(db, id))!;
   const { invoice } = record;
-  const { payments, fees } = await paymentsAndFees(db, id);
+  const { payments, fees, paymentRates } = await paymentsAndFees(db, id);
   const fee = fees.get(record.currency) ?? 0n;
   const gross = invoice.creditedAmount + fee;
   const entries = [...payments];
@@ -134,9 +173,10 @@ async function describeInvoice(db: Executor, id: number): Promise<TransactionInf
       confirmed_amount: formatAmount(invoice.confirmedAmount),
       remaining_amount:
         due === null ? null : formatAmount(due > invoice.paidAmount ? due - invoice.paidAmount : 0n),
-      rate: invoice.rate === null ? null : formatAmount(invoice.rate),
+      rate: formatStoredRate(invoice.rateNumerator, invoice.rateDenominator),
       spread_percent: spreadPercent(invoice.spreadPpm),
       expires_at: invoice.expiresAt?.toISOString() ?? null,
+      payments: paymentRates.map((p) => p.details),
     },
   };
 }
@@ -153,17 +193,26 @@ async function describeDeposit(db: Executor, id: number): Promise<TransactionInf
     .select()
     .from(depositAddresses)
     .where(eq(depositAddresses.id, details.deposit_address_id));
-  const { payments } = await paymentsAndFees(db, id);
+  const { payments, paymentRates } = await paymentsAndFees(db, id);
   const payment = payments[0]!;
-  const paid = parseDecimal(payment.amount);
+  const seen = paymentRates[0]!;
   const creditCurrency = address!.convertTo ?? address!.currency;
   const status = wireStatus(transaction!.status);
   const isCredited = transaction!.status === "confirmed";
-  // Before confirmation the amounts are final only without conversion (the rate applies at confirmation).
+  // Before confirmation the amounts are known when the payment's rate was fixed as it was seen.
+  const rate = seen.rate ?? (creditCurrency === address!.currency ? IDENTITY_RATE : null);
   const credit = isCredited
-    ? { gross: transaction!.amount!, fee: parseDecimal(details.fee!), net: parseDecimal(details.net!) }
-    : creditCurrency === address!.currency
-      ? computeCredit({ payAmount: paid, payCurrency: address!.currency, creditCurrency, rate: UNIT })
+    ? {
+        gross: transaction!.amount!,
+        fee: parseStoredAmount(details.fee!),
+        net: parseStoredAmount(details.net!),
+      }
+    : rate
+      ? computeCredit({
+          parts: [{ amount: seen.amount, rate }],
+          payCurrency: address!.currency,
+          creditCurrency,
+        })
       : undefined;
   const entries = [...payments];
   if (address!.convertTo && isCredited) {
@@ -208,7 +257,12 @@ async function describeDeposit(db: Executor, id: number): Promise<TransactionInf
       : [],
     error: "",
     status,
-    ...(details.rate && { additional_details: { rate: details.rate } }),
+    ...((details.rate || seen.rate) && {
+      additional_details: {
+        rate: details.rate ?? (seen.rate ? formatRate(seen.rate) : null),
+        payments: [seen.details],
+      },
+    }),
   };
 }
 
@@ -281,8 +335,8 @@ async function describeWithdrawal(db: Executor, id: number): Promise<Transaction
     additional_details: {
       withdrawal_status: record.status,
       total_debit: formatAmount(w.totalDebit),
-      rate: w.rate === null ? null : formatAmount(w.rate),
-      mid_rate: w.midRate === null ? null : formatAmount(w.midRate),
+      rate: formatStoredRate(w.rateNumerator, w.rateDenominator),
+      mid_rate: formatStoredRate(w.midRateNumerator, w.midRateDenominator),
       spread_percent: spreadPercent(w.spreadPpm),
       receiver_type: w.receiverType,
     },

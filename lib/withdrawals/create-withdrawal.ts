@@ -9,7 +9,7 @@ import {
 } from "@/lib/customers/assert-customer-identity";
 import { type Db, type Executor, queryRowsPrepared } from "@/lib/db/client";
 import { isUniqueViolation, refusalReason } from "@/lib/db/errors";
-import { amountSql, optionalAmountSql } from "@/lib/db/schema";
+import { amountSql, optionalWholeSql } from "@/lib/db/schema";
 import { fieldError } from "@/lib/errors";
 import { FOREIGN_ID_TAKEN } from "@/lib/invoices/create-invoice";
 import { JOB_MAX_ATTEMPTS, QUEUED_DEDUPE_CONFLICT } from "@/lib/jobs/enqueue-job";
@@ -109,12 +109,14 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
           withdrawal as (
             insert into withdrawals (transaction_id, merchant_id, kind, foreign_id_raw, source_currency,
                                      target_currency, principal, sent_amount, withdrawal_fee, network_fee,
-                                     total_debit, rate, mid_rate, spread_ppm, address, tag, sender_type,
+                                     total_debit, rate_numerator, rate_denominator, mid_rate_numerator,
+                                     mid_rate_denominator, spread_ppm, address, tag, sender_type,
                                      sender_data, receiver_type, receiver_data)
             select id, ${input.merchantId}, ${input.kind}, ${JSON.stringify(input.foreignId)}::jsonb,
                    ${source.code}, ${target.code}, ${amountSql(price.principal)}, ${amountSql(price.sent)},
                    ${amountSql(price.withdrawalFee)}, ${amountSql(price.networkFee)}, ${total},
-                   ${optionalAmountSql(price.rate)}, ${optionalAmountSql(price.midRate)},
+                   ${optionalWholeSql(price.rate?.numerator ?? null)}, ${optionalWholeSql(price.rate?.denominator ?? null)},
+                   ${optionalWholeSql(price.midRate?.numerator ?? null)}, ${optionalWholeSql(price.midRate?.denominator ?? null)},
                    ${price.spreadPpm}::integer, ${input.address}, ${tag}, ${input.sender.sender_type},
                    ${JSON.stringify(input.sender.sender_data)}::jsonb, ${input.receiver.receiver_type},
                    ${receiverData === null ? null : JSON.stringify(receiverData)}::jsonb

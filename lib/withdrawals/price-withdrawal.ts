@@ -1,7 +1,8 @@
 import { getCurrency } from "@/lib/currencies/registry";
 import type { Executor } from "@/lib/db/client";
 import { fieldError } from "@/lib/errors";
-import { divide, formatAmountShort, multiply, percentOf, roundToPrecision, UNIT } from "@/lib/money";
+import { formatAmountShort, MAX_AMOUNT, percentOf, roundToPrecision } from "@/lib/money";
+import { convert, invert, type Rate } from "@/lib/rates/rate";
 import { quote, RateUnavailableError } from "@/lib/rates/rates";
 
 export type WithdrawalPrice = {
@@ -15,8 +16,8 @@ export type WithdrawalPrice = {
   /** The target network's fee, in the source currency. */
   networkFee: bigint;
   totalDebit: bigint;
-  rate: bigint | null;
-  midRate: bigint | null;
+  rate: Rate | null;
+  midRate: Rate | null;
   spreadPpm: number | null;
 };
 
@@ -31,8 +32,8 @@ function assertPrecision(value: bigint, currency: string, field: string) {
 
 /**
  * Every figure of a withdrawal, fixed once: from `amount` (source currency) or `amountTo` (target
- * currency). Conversions use the current rate with the spread, rounded down, and round each derived
- * amount once against the merchant by at most one smallest unit: what is sent down, what is
+ * currency). Conversions use the current exact rate with the spread (lib/rates/rate.ts), and round
+ * each derived amount once against the merchant by at most one smallest unit: what is sent down, what is
  * debited up. Fees: the source currency's withdrawal percentage of the principal, plus the target
  * network's fee (converted to the source currency, rounded up). Used by withdrawals and by
  * /exchange/calculate, so a quote and the withdrawal that follows it agree.
@@ -54,8 +55,8 @@ export async function priceWithdrawal(
   if (target.kind !== "crypto")
     throw fieldError({ currency: `${target.code} cannot be sent to an address.` });
 
-  let rate: bigint | null = null;
-  let midRate: bigint | null = null;
+  let rate: Rate | null = null;
+  let midRate: Rate | null = null;
   let spreadPpm: number | null = null;
   let principal: bigint;
   let sent: bigint;
@@ -82,16 +83,19 @@ export async function priceWithdrawal(
     if (input.amount !== undefined) {
       principal = input.amount;
       assertPrecision(principal, source.code, fields.amount);
-      sent = roundToPrecision(multiply(principal, rate, "down"), target.precision, "down");
+      sent = convert(principal, rate, "down", target.precision);
     } else {
       sent = input.amountTo!;
       assertPrecision(sent, target.code, fields.amountTo);
-      principal = roundToPrecision(divide(sent * UNIT, rate, "up"), source.precision, "up");
+      principal = convert(sent, invert(rate), "up", source.precision);
     }
-    networkFee = roundToPrecision(divide(target.networkFee * UNIT, rate, "up"), source.precision, "up");
+    networkFee = convert(target.networkFee, invert(rate), "up", source.precision);
   }
 
   const minimumField = input.amount !== undefined ? fields.amount : fields.amountTo;
+  if (principal > MAX_AMOUNT || sent > MAX_AMOUNT) {
+    throw fieldError({ [minimumField]: "The amount is too large to convert." });
+  }
   if (sent < target.minimumWithdrawalAmount) {
     throw fieldError({
       [minimumField]: `The amount sent must be at least ${formatAmountShort(target.minimumWithdrawalAmount)} ${target.code}.`,
@@ -107,6 +111,10 @@ export async function priceWithdrawal(
     source.precision,
     "up",
   );
+  const totalDebit = principal + withdrawalFee + networkFee;
+  if (totalDebit > MAX_AMOUNT) {
+    throw fieldError({ [minimumField]: "The amount with its fees is too large." });
+  }
   return {
     source: source.code,
     target: target.code,
@@ -114,7 +122,7 @@ export async function priceWithdrawal(
     sent,
     withdrawalFee,
     networkFee,
-    totalDebit: principal + withdrawalFee + networkFee,
+    totalDebit,
     rate,
     midRate,
     spreadPpm,

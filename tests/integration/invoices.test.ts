@@ -9,7 +9,7 @@ import { toInvoiceResponse } from "@/lib/invoices/to-invoice-response";
 import { runDueJobs } from "@/lib/jobs/runner";
 import { listBalances } from "@/lib/ledger/list-balances";
 import { createMerchant } from "@/lib/merchants/create-merchant";
-import { divide, formatAmount, parseDecimal, percentOf, UNIT } from "@/lib/money";
+import { divide, formatAmount, parseDecimal, percentOf } from "@/lib/money";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { confirm, createFixedInvoice, handlers, invoiceRequest, pay, settings } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
@@ -122,8 +122,10 @@ describe(`invoice life cycle on ${testDriver}`, () => {
     expect(settled.status).toBe("confirmed");
     expect(settled.invoice.statusReason).toBe("paid");
 
-    const rate = settled.invoice.rate!;
-    const gross = divide(divide(due * rate, UNIT, "down"), 1_000_000n, "down") * 1_000_000n;
+    // Independently of the pricing code: due BTC × 65000 USD × (1 − 0.5%) ÷ 1.08 USD per EUR, cents down.
+    const gross =
+      divide(due * parseDecimal("65000") * 995_000n, parseDecimal("1.08") * 1_000_000n * 1_000_000n, "down") *
+      1_000_000n;
     const fee = divide(percentOf(gross, 5_000, "up"), 1_000_000n, "up") * 1_000_000n;
     expect(settled.invoice.creditedAmount).toBe(gross - fee);
     expect(await balance("EUR")).toBe(before + gross - fee);

@@ -148,7 +148,12 @@ describe(`withdrawals on ${testDriver}`, () => {
     });
     expect(price.sent).toBe(parseDecimal("0.002"));
     // What is debited converts to at least what is sent (rounded once, against the merchant).
-    expect((price.principal * price.rate!) / 100_000_000n >= parseDecimal("0.002")).toBe(true);
+    // Independently of the pricing code: principal EUR × 1.08 USD × (1 − 0.5%) ≥ 0.002 BTC × 65000 USD,
+    // and by less than one cent of EUR more.
+    const value = (eur: bigint) => eur * parseDecimal("1.08") * 995_000n;
+    const owed = parseDecimal("0.002") * parseDecimal("65000") * 1_000_000n;
+    expect(value(price.principal) >= owed).toBe(true);
+    expect(value(price.principal - parseDecimal("0.01")) < owed).toBe(true);
   });
 
   it("returns the funds when the network refuses the transaction", async () => {

@@ -4,6 +4,7 @@ import { getCurrency } from "@/lib/currencies/registry";
 import type { Db } from "@/lib/db/client";
 import { chainTransactions } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
+import type { PaymentRateSettings } from "@/lib/deposits/rate-payment";
 import { recordIncomingPayment } from "@/lib/deposits/record-incoming-payment";
 import { fieldError } from "@/lib/errors";
 import { roundToPrecision } from "@/lib/money";
@@ -28,10 +29,19 @@ function newTxid(network: string | null): string {
 /**
  * Sandbox: a customer's wallet sends `amount` to `address`. The transaction enters the currency's
  * mempool with 0 confirmations and is reported to the watcher exactly as a real chain adapter would.
+ * Unlike a real chain, a payment that would take an invoice's paid sum or a balance past the amount
+ * cap is refused (a field error on `amount`): the client chooses these amounts.
  */
 export async function sendSandboxPayment(
   db: Db,
-  input: { currency: string; address: string; tag?: string; amount: bigint },
+  input: {
+    currency: string;
+    address: string;
+    tag?: string;
+    amount: bigint;
+    /** The installation's settings unless given (tests). */
+    rateSettings?: PaymentRateSettings;
+  },
 ): Promise<SandboxPayment> {
   const currency = getCurrency(input.currency);
   if (currency.kind !== "crypto" || !currency.addressFormat)
@@ -60,13 +70,17 @@ export async function sendSandboxPayment(
         direction: "in",
       })
       .returning({ id: chainTransactions.id });
-    const recorded = await recordIncomingPayment(tx, {
-      chainTransactionId: row!.id,
-      currency: currency.code,
-      address: input.address,
-      tag,
-      amount: input.amount,
-    });
+    const recorded = await recordIncomingPayment(
+      tx,
+      {
+        chainTransactionId: row!.id,
+        currency: currency.code,
+        address: input.address,
+        tag,
+        amount: input.amount,
+      },
+      { settings: input.rateSettings, isCapEnforced: true },
+    );
     return {
       txid,
       currency: currency.code,

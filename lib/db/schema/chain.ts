@@ -10,7 +10,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { createdAt, money } from "./columns";
+import { createdAt, money, wholeNumber } from "./columns";
 import { currencies, merchantRef } from "./core";
 
 /** Exchange rates: the price of one unit of each currency in USD (the rates provider's table). */
@@ -119,6 +119,17 @@ export const deposits = pgTable(
       .default("seen"),
     /** Arrived after its invoice had expired or been cancelled: credited, and flagged. */
     isLate: boolean("is_late").notNull().default(false),
+    /**
+     * The rates that apply, fixed when the payment was seen (DESIGN.md section 3): `locked_amount`
+     * of it (pay currency) at the invoice's locked rate while the lock lived, the rest at the rate of
+     * that moment (`rate_*`, credit units per pay unit). Null rates on rows from before they were
+     * recorded: those are credited as they always were.
+     */
+    lockedAmount: money("locked_amount").notNull().default(sql`0`),
+    lockedRateNumerator: wholeNumber("locked_rate_numerator"),
+    lockedRateDenominator: wholeNumber("locked_rate_denominator"),
+    rateNumerator: wholeNumber("rate_numerator"),
+    rateDenominator: wholeNumber("rate_denominator"),
     creditedAt: timestamp("credited_at", { withTimezone: true }),
     createdAt: createdAt(),
   },

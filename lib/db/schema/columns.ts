@@ -1,8 +1,11 @@
 import { sql } from "drizzle-orm";
 import { customType, timestamp } from "drizzle-orm/pg-core";
-import { formatAmount, parseDecimal } from "@/lib/money";
+import { formatAmount, parseStoredAmount } from "@/lib/money";
 
-/** NUMERIC(38,8) in the database, bigint minor units (10^-8) in the application. Never a float. */
+/**
+ * NUMERIC(38,8) in the database, bigint minor units (10^-8) in the application. Never a float.
+ * Read without the input cap: whatever was stored stays readable (writes check the cap instead).
+ */
 export const money = customType<{ data: bigint; driverData: string }>({
   dataType() {
     return "numeric(38, 8)";
@@ -11,9 +14,26 @@ export const money = customType<{ data: bigint; driverData: string }>({
     return formatAmount(value);
   },
   fromDriver(value) {
-    return parseDecimal(String(value));
+    return parseStoredAmount(String(value));
   },
 });
+
+/** NUMERIC(78,0) in the database, a bigint integer in the application: a rate's numerator or denominator. */
+export const wholeNumber = customType<{ data: bigint; driverData: string }>({
+  dataType() {
+    return "numeric(78, 0)";
+  },
+  toDriver(value) {
+    return value.toString();
+  },
+  fromDriver(value) {
+    return BigInt(String(value));
+  },
+});
+
+/** An integer (a rate's part) as a SQL parameter, or SQL NULL. */
+export const optionalWholeSql = (value: bigint | null) =>
+  value === null ? sql`null::numeric` : sql`${value.toString()}::numeric`;
 
 export const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 export const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();

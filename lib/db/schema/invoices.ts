@@ -11,7 +11,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { createdAt, money } from "./columns";
+import { createdAt, money, wholeNumber } from "./columns";
 import { currencies, merchantRef } from "./core";
 import { transactions } from "./transactions";
 
@@ -42,8 +42,12 @@ export const invoices = pgTable(
     /** Fixed when the customer (or the merchant, via sender_currency) chooses how to pay. */
     senderCurrency: text("sender_currency").references(() => currencies.code),
     senderAmount: money("sender_amount"),
-    /** Invoice-currency units per one sender-currency unit, spread included, locked at fixing. */
-    rate: money("rate"),
+    /**
+     * Invoice-currency units per sender-currency unit, spread included, locked at fixing: an exact
+     * ratio (lib/rates/rate.ts). It holds for the invoiced amount until the lock expires.
+     */
+    rateNumerator: wholeNumber("rate_numerator"),
+    rateDenominator: wholeNumber("rate_denominator"),
     spreadPpm: integer("spread_ppm"),
     depositAddressId: bigint("deposit_address_id", { mode: "number" }),
     fixedAt: timestamp("fixed_at", { withTimezone: true }),

@@ -1,5 +1,5 @@
 import { bigint, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
-import { createdAt, money } from "./columns";
+import { createdAt, money, wholeNumber } from "./columns";
 import { currencies, merchantRef } from "./core";
 import { transactions } from "./transactions";
 
@@ -30,9 +30,12 @@ export const withdrawals = pgTable(
     /** The network fee, in the source currency (converted at the withdrawal's rate when they differ). */
     networkFee: money("network_fee").notNull(),
     totalDebit: money("total_debit").notNull(),
-    /** Target units per source unit, spread included; null without conversion. */
-    rate: money("rate"),
-    midRate: money("mid_rate"),
+    /** Target units per source unit, spread included (exact ratio); null without conversion. */
+    rateNumerator: wholeNumber("rate_numerator"),
+    rateDenominator: wholeNumber("rate_denominator"),
+    /** The same before the spread. */
+    midRateNumerator: wholeNumber("mid_rate_numerator"),
+    midRateDenominator: wholeNumber("mid_rate_denominator"),
     spreadPpm: integer("spread_ppm"),
     address: text("address").notNull(),
     tag: text("tag"),

@@ -1,5 +1,6 @@
 import { withSession } from "@/lib/api/with-session";
 import { formatAmount } from "@/lib/money";
+import { formatRate } from "@/lib/rates/rate";
 import { getConfig } from "@/lib/runtime";
 import { quoteRequest } from "@/lib/schemas/dashboard";
 import { priceWithdrawal } from "@/lib/withdrawals/price-withdrawal";
@@ -23,6 +24,6 @@ export const POST = withSession({ request: quoteRequest }, async ({ db, body }) 
     withdrawal_fee: formatAmount(price.withdrawalFee),
     network_fee: formatAmount(price.networkFee),
     total_debit: formatAmount(price.totalDebit),
-    rate: price.rate === null ? null : formatAmount(price.rate),
+    rate: price.rate === null ? null : formatRate(price.rate),
   };
 });

@@ -1,5 +1,6 @@
 import { withMerchantSignature } from "@/lib/api/with-merchant-signature";
 import { formatAmount } from "@/lib/money";
+import { formatRate, IDENTITY_RATE } from "@/lib/rates/rate";
 import { getConfig } from "@/lib/runtime";
 import { exchangeCalculateEndpoint } from "@/lib/schemas/withdrawals";
 import { priceWithdrawal } from "@/lib/withdrawals/price-withdrawal";
@@ -24,7 +25,7 @@ export const POST = withMerchantSignature(exchangeCalculateEndpoint, async ({ db
     receiver_currency: price.target,
     fee_amount: formatAmount(price.withdrawalFee + price.networkFee),
     fee_currency: price.source,
-    price: formatAmount(price.rate ?? 100_000_000n),
+    price: formatRate(price.rate ?? IDENTITY_RATE),
     ts_fixed: now,
     ts_release: now,
     fix_period: 0,

@@ -1,0 +1,88 @@
+import type { Executor } from "@/lib/db/client";
+import type { InvoiceRecord } from "@/lib/invoices/load-invoice";
+import { IDENTITY_RATE, type Rate, storedRate } from "@/lib/rates/rate";
+import { quote, RateUnavailableError } from "@/lib/rates/rates";
+
+/** How payments are converted: the spread, and how long a rate locked without a timer holds. */
+export type PaymentRateSettings = { spreadPpm: number; rateLockSeconds: number };
+
+/**
+ * The rates that apply to one payment, fixed at the moment it is seen (DESIGN.md section 3):
+ * `lockedAmount` of it at `lockedRate`, the rest at `rate` (null when no rate could be had then:
+ * crediting then uses the rate of its own moment).
+ */
+export type PaymentRates = { lockedAmount: bigint; lockedRate: Rate | null; rate: Rate | null };
+
+/**
+ * When an invoice's locked rate stops holding: with a timer, its deadline to pay; without one, the
+ * fix period after the currency was fixed.
+ */
+export function lockExpiry(record: InvoiceRecord, rateLockSeconds: number): Date | null {
+  const { invoice } = record;
+  if (invoice.expiresAt) return invoice.expiresAt;
+  if (!invoice.fixedAt) return null;
+  return new Date(invoice.fixedAt.getTime() + rateLockSeconds * 1000);
+}
+
+async function rateOfTheMoment(db: Executor, input: { from: string; to: string; spreadPpm: number }) {
+  if (input.from === input.to) return IDENTITY_RATE;
+  try {
+    return (await quote(db, input)).rate;
+  } catch (error) {
+    if (error instanceof RateUnavailableError) return null;
+    throw error;
+  }
+}
+
+/**
+ * The rates of a payment of `amount` to an invoice, seen at `now`, with `paidBefore` already seen
+ * for it. The locked rate covers at most what remains of the invoiced amount, and only while the
+ * invoice is open and its lock has not expired; everything else (an overpayment, a payment to a
+ * closed invoice, a payment after the lock expired) is converted at the rate of this moment, so a
+ * stale lock never credits new money.
+ */
+export async function rateInvoicePayment(
+  db: Executor,
+  input: {
+    record: InvoiceRecord;
+    amount: bigint;
+    paidBefore: bigint;
+    now: Date;
+    settings: PaymentRateSettings;
+  },
+): Promise<PaymentRates> {
+  const { record, amount, paidBefore, now, settings } = input;
+  const { invoice } = record;
+  const lockedRate = storedRate(invoice.rateNumerator, invoice.rateDenominator);
+  const expiry = lockExpiry(record, settings.rateLockSeconds);
+  const isOpen = record.status === "pending" || record.status === "processing";
+  const isLive = lockedRate !== null && isOpen && expiry !== null && now < expiry;
+  const room =
+    invoice.senderAmount !== null && invoice.senderAmount > paidBefore
+      ? invoice.senderAmount - paidBefore
+      : 0n;
+  const lockedAmount = isLive ? (amount < room ? amount : room) : 0n;
+  const rate =
+    lockedAmount === amount
+      ? null
+      : await rateOfTheMoment(db, {
+          from: invoice.senderCurrency ?? record.currency,
+          to: record.currency,
+          spreadPpm: invoice.spreadPpm ?? settings.spreadPpm,
+        });
+  return { lockedAmount, lockedRate: lockedAmount > 0n ? lockedRate : null, rate };
+}
+
+/** The rate of a payment to a permanent address: the rate of the moment into its `convert_to`. */
+export async function rateAddressPayment(
+  db: Executor,
+  input: { payCurrency: string; creditCurrency: string; settings: PaymentRateSettings },
+): Promise<PaymentRates> {
+  if (input.payCurrency === input.creditCurrency) return { lockedAmount: 0n, lockedRate: null, rate: null };
+  const rate = await rateOfTheMoment(db, {
+    from: input.payCurrency,
+    to: input.creditCurrency,
+    spreadPpm: input.settings.spreadPpm,
+  });
+  return { lockedAmount: 0n, lockedRate: null, rate };
+}
