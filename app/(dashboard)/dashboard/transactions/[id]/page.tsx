@@ -1,12 +1,45 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requireSession } from "@/lib/auth/session";
-import { displayAmount } from "@/lib/checkout/present";
+import { displayAmount, shortAmount } from "@/lib/checkout/present";
 import { getDb } from "@/lib/db/client";
 import { transactionDetail } from "@/lib/transactions/transaction-detail";
 import { ResendButton } from "./resend-button";
 
 export const metadata: Metadata = { title: "Transaction" };
+
+/** A payment's rates as transactions/info gives them in `additional_details.payments`. */
+type PaymentRate = {
+  txid: string;
+  amount: string;
+  locked_amount: string;
+  locked_rate: string | null;
+  rate: string | null;
+};
+
+function paymentRates(details: Record<string, unknown> | undefined): Map<string, PaymentRate> {
+  const payments = Array.isArray(details?.payments) ? (details.payments as PaymentRate[]) : [];
+  return new Map(payments.map((p) => [p.txid, p]));
+}
+
+/** "0.5 BTC at the locked rate of 59884 EUR per BTC; 0.5 BTC at 44913 EUR per BTC (rate when seen)". */
+function describeRates(payment: PaymentRate, payCurrency: string, creditCurrency: string | null): string {
+  if (!creditCurrency || creditCurrency === payCurrency) return "";
+  const per = `${creditCurrency} per ${payCurrency}`;
+  const parts: string[] = [];
+  const locked = payment.locked_amount !== "0.00000000" && payment.locked_rate !== null;
+  if (locked) {
+    parts.push(
+      `${displayAmount(payment.locked_amount, payCurrency)} at the invoice's locked rate of ${shortAmount(payment.locked_rate)} ${per}`,
+    );
+  }
+  if (payment.rate && payment.locked_amount !== payment.amount) {
+    parts.push(
+      `${locked ? "the rest" : "all of it"} at the rate when the payment was seen, ${shortAmount(payment.rate)} ${per}`,
+    );
+  }
+  return parts.join("; ");
+}
 
 export default async function TransactionPage({ params }: { params: Promise<{ id: string }> }) {
   const session = await requireSession();
@@ -16,6 +49,13 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
     : undefined;
   if (!detail) notFound();
   const { transaction: t, timeline, callbacks } = detail;
+  const rates = paymentRates(t.additional_details);
+  const creditCurrency =
+    (t.additional_details?.currency as string | undefined) ??
+    t.crypto_address?.convert_to ??
+    t.currency_received?.currency ??
+    null;
+  const withdrawalRate = t.additional_details?.rate as string | null | undefined;
   return (
     <>
       <h1 className="text-2xl font-bold tracking-tight">
@@ -107,6 +147,18 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
                 {displayAmount(part.amount, part.currency)}
                 {part.amount_to && ` → ${displayAmount(part.amount_to, part.currency_to ?? null)}`}
                 {part.txid && <span className="block break-all font-mono text-xs">txid {part.txid}</span>}
+                {part.txid && rates.has(part.txid) && part.type === "deposit" && (
+                  <span className="block text-xs">
+                    {describeRates(rates.get(part.txid)!, part.currency, creditCurrency)}
+                  </span>
+                )}
+                {part.transaction_type === "exchange" &&
+                  t.type.startsWith("withdrawal") &&
+                  withdrawalRate && (
+                    <span className="block text-xs">
+                      rate {shortAmount(withdrawalRate)} {part.currency_to} per {part.currency}
+                    </span>
+                  )}
                 {part.confirmations !== undefined && (
                   <span className="block text-xs">{part.confirmations} confirmations</span>
                 )}
