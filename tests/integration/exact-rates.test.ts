@@ -110,7 +110,7 @@ describe(`exact rates on ${testDriver}`, () => {
             () => null, // below a minimum at these prices: nothing to compare
           );
           if (sent !== null && target.kind === "crypto") {
-          compared++;
+            compared++;
             expect(worth(sent) <= value(amount)).toBe(true);
             expect(value(amount) < worth(sent + targetStep)).toBe(true);
           }
@@ -128,7 +128,7 @@ describe(`exact rates on ${testDriver}`, () => {
               () => null,
             );
             if (due !== null) {
-            compared++;
+              compared++;
               expect(value(due) >= worth(amount)).toBe(true);
               expect(value(due - sourceStep) < worth(amount)).toBe(true);
             }
