@@ -209,7 +209,8 @@ async function seedBatch(
         returning id, invoice_id
       )
       insert into invoices (transaction_id, merchant_id, token, title, type, has_timer, url_success, url_failed,
-                            email_user, sender_type, sender_data, sender_currency, sender_amount, rate, spread_ppm,
+                            email_user, sender_type, sender_data, sender_currency, sender_amount, rate_numerator,
+                            rate_denominator, spread_ppm,
                             deposit_address_id, fixed_at, expires_at, paid_amount, confirmed_amount, credited_amount,
                             status_reason, created_at)
       select t.id, t.merchant_id, 'bulk' || substr(md5('token' || t.id), 1, 20), 'Order ' || t.id, 'fill_or_kill', true,
@@ -218,6 +219,7 @@ async function seedBatch(
              '{"first_name":"Ada","last_name":"Lovelace","date_of_birth":"1990-12-10"}'::jsonb,
              case when a.id is null then null else t.currency end,
              case when a.id is null then null else t.amount end,
+             case when a.id is null then null else 1::numeric end,
              case when a.id is null then null else 1::numeric end,
              case when a.id is null then null else 0 end,
              a.id,
@@ -295,14 +297,17 @@ async function seedBatch(
         where t.id between ${lo} and ${hi} and t.type like 'withdrawal%'
       )
       insert into withdrawals (transaction_id, merchant_id, kind, foreign_id_raw, source_currency, target_currency,
-                               principal, sent_amount, withdrawal_fee, network_fee, total_debit, rate, mid_rate, spread_ppm,
+                               principal, sent_amount, withdrawal_fee, network_fee, total_debit, rate_numerator, rate_denominator,
+                               mid_rate_numerator, mid_rate_denominator, spread_ppm,
                                address, sender_type, sender_data, receiver_type, receiver_data, txid,
                                error, created_at, broadcast_at)
       select w.id, ${m}, w.type, to_jsonb(w.foreign_id), w.source, w.target,
              w.principal, round(w.principal * w.source_usd / tc.usd, tc.precision), w.withdrawal_fee, w.network_fee,
              w.principal + w.withdrawal_fee + w.network_fee,
-             case when w.type = 'withdrawal' then null else round(w.source_usd / tc.usd, 8) end,
-             case when w.type = 'withdrawal' then null else round(w.source_usd / tc.usd, 8) end,
+             case when w.type = 'withdrawal' then null else w.source_usd * 100000000 end,
+             case when w.type = 'withdrawal' then null else tc.usd * 100000000 end,
+             case when w.type = 'withdrawal' then null else w.source_usd * 100000000 end,
+             case when w.type = 'withdrawal' then null else tc.usd * 100000000 end,
              case when w.type = 'withdrawal' then null else 0 end,
              w.address, 'legal', '{"legal_name":"Shop GmbH","country_of_registration":"DEU"}'::jsonb,
              'natural', '{"first_name":"Alan","last_name":"Turing","date_of_birth":"1912-06-23"}'::jsonb,

@@ -3,11 +3,14 @@ import { describe, expect, it } from "vitest";
 import {
   type AmountFormatError,
   divide,
+  fitsCap,
   formatAmount,
   formatPercent,
+  MAX_AMOUNT,
   multiply,
   parseDecimal,
   parsePositiveAmount,
+  parseStoredAmount,
   percentOf,
   roundToPrecision,
   UNIT,
@@ -99,5 +102,17 @@ describe("money", () => {
     expect(roundToPrecision(parseDecimal("1.239"), 2, "down")).toBe(parseDecimal("1.23"));
     expect(roundToPrecision(parseDecimal("1.231"), 2, "up")).toBe(parseDecimal("1.24"));
     expect(roundToPrecision(parseDecimal("1.23"), 2, "up")).toBe(parseDecimal("1.23"));
+  });
+
+  it("reads any stored amount back exactly, even above the input cap", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 40n), max: 10n ** 40n }), (units) => {
+        expect(parseStoredAmount(formatAmount(units))).toBe(units);
+      }),
+    );
+    expect(() => parseDecimal(formatAmount(MAX_AMOUNT + 1n))).toThrow();
+    expect(parseStoredAmount(formatAmount(MAX_AMOUNT + 1n))).toBe(MAX_AMOUNT + 1n);
+    expect(fitsCap(MAX_AMOUNT)).toBe(true);
+    expect(fitsCap(MAX_AMOUNT + 1n)).toBe(false);
   });
 });

@@ -1,0 +1,156 @@
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { takeAddress } from "@/lib/addresses/take-address";
+import { checkoutView } from "@/lib/checkout/checkout-view";
+import { invoices, ledgerAccounts } from "@/lib/db/schema";
+import { KassaError } from "@/lib/errors";
+import { cancelInvoice } from "@/lib/invoices/cancel-invoice";
+import { createInvoice } from "@/lib/invoices/create-invoice";
+import { fixInvoiceCurrency } from "@/lib/invoices/fix-invoice-currency";
+import { loadInvoiceById } from "@/lib/invoices/load-invoice";
+import { createMerchant } from "@/lib/merchants/create-merchant";
+import { MAX_AMOUNT, parseDecimal } from "@/lib/money";
+import { describeTransaction } from "@/lib/transactions/describe-transaction";
+import { priceWithdrawal } from "@/lib/withdrawals/price-withdrawal";
+import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
+import { confirm, createFixedInvoice, invoiceRequest, pay, settings, testSeed } from "../support/invoices";
+
+/**
+ * No amount Kassa derives can become unreadable (issue 15, finding 4): each request that would
+ * derive an amount past the cap (10^20 whole units) is refused with a field error, and a value
+ * already stored above it still reads.
+ */
+const HUGE_EUR = "99999999999999999999";
+
+async function fieldsOf(promise: Promise<unknown>): Promise<Record<string, string>> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(KassaError);
+  return (error as KassaError).fields ?? {};
+}
+
+describe(`the amount cap on ${testDriver}`, () => {
+  let database: TestDatabase;
+  let merchantId: number;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    merchantId = (
+      await createMerchant(database.db, database.box, {
+        name: "Cap",
+        email: "cap@example.com",
+        password: "long password 1",
+      })
+    ).merchantId;
+  });
+  afterAll(() => database.drop());
+
+  it("refuses an invoice whose amount in sender_currency would pass the cap", async () => {
+    const request = invoiceRequest({ amount: HUGE_EUR, sender_currency: "DOGE" });
+    const fields = await fieldsOf(createInvoice(database.db, { merchantId, request, settings }));
+    expect(fields.sender_currency).toMatch(/too large/);
+    // A currency where it fits is still fine: 10^20 EUR × 1.08 / (65000 × 0.995) BTC.
+    const btc = await createInvoice(database.db, {
+      merchantId,
+      request: invoiceRequest({ amount: HUGE_EUR, sender_currency: "BTC" }),
+      settings,
+    });
+    expect(btc.invoice.senderAmount! <= MAX_AMOUNT).toBe(true);
+  });
+
+  it("offers no checkout currency whose amount would pass the cap, and refuses choosing it", async () => {
+    const created = await createInvoice(database.db, {
+      merchantId,
+      request: invoiceRequest({ amount: HUGE_EUR }),
+      settings,
+    });
+    const view = await checkoutView(database.db, created, { spreadPpm: 5_000 });
+    expect(view.currencies.find((c) => c.currency === "DOGE")).toMatchObject({ is_available: false });
+    expect(view.currencies.find((c) => c.currency === "BTC")).toMatchObject({ is_available: true });
+    const fields = await fieldsOf(
+      fixInvoiceCurrency(database.db, {
+        token: created.invoice.token,
+        currency: "DOGE",
+        settings,
+        seed: testSeed,
+      }),
+    );
+    expect(fields.currency).toMatch(/too large/);
+  });
+
+  it("still reads and cancels an invoice stored above the cap before this check existed", async () => {
+    const created = await createFixedInvoice(database.db, merchantId, "DOGE", { timer: false });
+    await database.db
+      .update(invoices)
+      .set({ senderAmount: MAX_AMOUNT * 7n })
+      .where(eq(invoices.transactionId, created.id));
+    const record = (await loadInvoiceById(database.db, created.id))!;
+    expect(record.invoice.senderAmount).toBe(MAX_AMOUNT * 7n);
+    expect((await describeTransaction(database.db, created.id)).id).toBe(created.id);
+    expect((await checkoutView(database.db, record, { spreadPpm: 5_000 })).sender_amount).toBe(
+      "700000000000000000000.00000000",
+    );
+    const cancelled = await cancelInvoice(database.db, { merchantId, foreignId: record.foreignId! });
+    expect(cancelled.status).toBe("cancelled");
+  });
+
+  it("refuses a sandbox payment that would take a balance past the cap", async () => {
+    const address = await takeAddress(database.db, testSeed, {
+      merchantId,
+      foreignId: "whale",
+      currency: "BTC",
+    });
+    const to = { address: { address: address.address, tag: "", currency: "BTC" } };
+    await pay(database.db, to, MAX_AMOUNT);
+    // Seen but not credited yet: it counts all the same.
+    expect((await fieldsOf(pay(database.db, to, MAX_AMOUNT))).amount).toMatch(/balance/);
+    await confirm(database.db, "BTC");
+    expect((await fieldsOf(pay(database.db, to, MAX_AMOUNT))).amount).toMatch(/balance/);
+    const [account] = await database.db
+      .select()
+      .from(ledgerAccounts)
+      .where(
+        and(
+          eq(ledgerAccounts.merchantId, merchantId),
+          eq(ledgerAccounts.currency, "BTC"),
+          eq(ledgerAccounts.kind, "balance"),
+        ),
+      );
+    expect(account!.balance <= MAX_AMOUNT).toBe(true);
+    expect(account!.balance > 0n).toBe(true);
+  });
+
+  it("refuses a sandbox payment that would take an invoice's paid sum past the cap", async () => {
+    const invoice = await createFixedInvoice(database.db, merchantId, "ETH", {
+      timer: false,
+      currency: "ETH",
+      amount: "1",
+    });
+    await pay(database.db, invoice, MAX_AMOUNT - parseDecimal("1"));
+    expect((await fieldsOf(pay(database.db, invoice, parseDecimal("2")))).amount).toMatch(/paid amount/);
+  });
+
+  it("refuses withdrawals and exchange quotes whose converted amounts would pass the cap", async () => {
+    const withdrawal = await fieldsOf(
+      priceWithdrawal(database.db, {
+        source: "DOGE",
+        target: "BTC",
+        amountTo: parseDecimal("100000000000000000000"),
+        spreadPpm: 5_000,
+      }),
+    );
+    expect(withdrawal.amount_to).toMatch(/too large/);
+    const quote = await fieldsOf(
+      priceWithdrawal(database.db, {
+        source: "DOGE",
+        target: "BTC",
+        amountTo: parseDecimal("100000000000000000000"),
+        spreadPpm: 5_000,
+        fields: { amount: "sender_amount", amountTo: "receiver_amount" },
+      }),
+    );
+    expect(quote.receiver_amount).toMatch(/too large/);
+  });
+});
