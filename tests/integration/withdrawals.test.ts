@@ -123,7 +123,11 @@ describe(`withdrawals on ${testDriver}`, () => {
       amount: parseDecimal("500"),
       spreadPpm: 5_000,
     });
-    expect(price.sent).toBe(quote.sent);
+    expect(price.sent).toBe(quote.sent); // a quote and the withdrawal that follows it agree
+    // Independently: 500 EUR × 1.08 USD × (1 − 0.5%) ÷ 65000 USD per BTC, rounded down to 10^-8 BTC.
+    const worth = parseDecimal("500") * parseDecimal("1.08") * 995_000n;
+    const perBtc = parseDecimal("65000") * 1_000_000n;
+    expect(price.sent * perBtc <= worth && worth < (price.sent + 1n) * perBtc).toBe(true);
     expect(price.withdrawalFee).toBe(parseDecimal("5")); // EUR: 1%
     expect(await balance("EUR")).toBe(before - price.totalDebit);
     expect(price.totalDebit).toBe(parseDecimal("500") + parseDecimal("5") + price.networkFee);
