@@ -10,6 +10,7 @@ import { EMAIL_QUEUE } from "@/lib/mail/queue-email";
 import { type MailSettings, sendQueuedEmail } from "@/lib/mail/send-email";
 import { WITHDRAWAL_BROADCAST_QUEUE } from "@/lib/withdrawals/create-withdrawal";
 import { broadcastWithdrawal, confirmWithdrawals } from "@/lib/withdrawals/process-withdrawal";
+import { runEach } from "./run-each";
 import type { Handlers } from "./runner";
 
 export type JobSettings = { spreadPpm: number; mail: MailSettings };
@@ -31,8 +32,17 @@ export function jobHandlers(settings: JobSettings): Handlers {
     },
     [CHAIN_SCAN_QUEUE]: async (job, db) => {
       const currency = String(job.payload.currency);
-      await scanConfirmations(db, { currency, spreadPpm: settings.spreadPpm });
-      await confirmWithdrawals(db, currency);
+      // Withdrawal confirmations do not wait on deposit crediting: both run, and the job fails
+      // (and is retried) if either did.
+      const steps = [
+        { name: "deposits", run: () => scanConfirmations(db, { currency, spreadPpm: settings.spreadPpm }) },
+        { name: "withdrawals", run: () => confirmWithdrawals(db, currency) },
+      ];
+      await runEach(
+        steps,
+        (step) => step.run(),
+        (step) => `${currency} ${step.name}`,
+      );
     },
     [WITHDRAWAL_BROADCAST_QUEUE]: async (job, db) => {
       await broadcastWithdrawal(db, {

@@ -29,6 +29,8 @@ export function startBackground(db: Db, config: Config): Background {
       mail: { smtpUrl: config.smtpUrl, from: config.mailFrom },
     }),
     leaseSeconds: config.jobLeaseSeconds,
+    // The purge runs here; it is safe in several processes at once.
+    retentionDays: config.jobRetentionDays,
   });
   const callbackRunner = startJobRunner({
     db,
