@@ -50,6 +50,7 @@ const EnvSchema = z.object({
   KASSA_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).max(100_000).default(500),
   KASSA_RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
   KASSA_JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  KASSA_JOB_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
   KASSA_CALLBACK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   KASSA_CALLBACK_SCHEDULE: z
     .string()
@@ -91,6 +92,8 @@ export type Config = {
   rateLimitBurst: number;
   /** How long a claimed job stays invisible; a crashed worker's jobs run again after it. */
   jobLeaseSeconds: number;
+  /** Finished jobs (done or failed) are deleted this many days after they finished. */
+  jobRetentionDays: number;
   callbackTimeoutMs: number;
   /** Seconds before each retry of a failed callback; the public API's schedule unless set (tests shorten it). */
   callbackScheduleSeconds: number[] | undefined;
@@ -133,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerSecond: e.KASSA_RATE_LIMIT_PER_SECOND,
     rateLimitBurst: e.KASSA_RATE_LIMIT_BURST,
     jobLeaseSeconds: e.KASSA_JOB_LEASE_SECONDS,
+    jobRetentionDays: e.KASSA_JOB_RETENTION_DAYS,
     callbackTimeoutMs: e.KASSA_CALLBACK_TIMEOUT_MS,
     callbackScheduleSeconds: e.KASSA_CALLBACK_SCHEDULE?.split(",").map(Number),
   };

@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/client";
 
 export type BroadcastRequest = {
-  /** Kassa's own id for the payout: broadcasting it again must not send twice. */
+  /** Kassa's own id for the payout (`withdrawal:<id>`): broadcasting it again must not send twice. */
   reference: string;
   currency: string;
   address: string;
@@ -9,16 +9,38 @@ export type BroadcastRequest = {
   amount: bigint;
 };
 
+/**
+ * `isAccepted: false` must mean the transaction can never reach the chain (the network refused
+ * it): Kassa returns the funds to the merchant on it. Anything uncertain (a timeout, a dropped
+ * connection) is thrown instead, and settled later through lookUpBroadcast.
+ */
 export type BroadcastResult =
   | { isAccepted: true; txid: string; chainTransactionId: number | null }
   | { isAccepted: false; reason: string };
 
+/** What the adapter knows of a reference: the transaction it made for it, or nothing. */
+export type BroadcastLookup =
+  | { isBroadcast: true; txid: string; chainTransactionId: number | null }
+  | { isBroadcast: false };
+
 /**
  * What Kassa needs from a chain (DESIGN.md section 5). Deposit addresses come from the HD wallet
  * (lib/chain/derivation.ts); incoming payments are reported to recordIncomingPayment() and
- * confirmations counted by scanConfirmations(), whoever feeds them. Broadcasting must be
- * idempotent per `reference`, so a retried job never pays twice.
+ * confirmations counted by scanConfirmations(), whoever feeds them.
+ *
+ * Payouts (lib/withdrawals/process-withdrawal.ts): Kassa commits a `sending` claim, then calls
+ * `broadcast`, then records the txid. Broadcasting must be idempotent per `reference`, so a retry
+ * never pays twice. When a claim has no txid (the process died or the call timed out), Kassa asks
+ * `lookUpBroadcast` first: an adapter that stores the signed transaction before sending it (the
+ * EVM hot wallet) answers with that transaction's hash (and may resend the stored bytes); an
+ * adapter that never made a transaction for the reference answers `isBroadcast: false`, and Kassa
+ * calls `broadcast` again with the same reference.
  */
 export type ChainAdapter = {
-  broadcast: (db: Db, request: BroadcastRequest) => Promise<BroadcastResult>;
+  broadcast: (
+    db: Db,
+    request: BroadcastRequest,
+    options?: { signal?: AbortSignal },
+  ) => Promise<BroadcastResult>;
+  lookUpBroadcast: (db: Db, request: { reference: string; currency: string }) => Promise<BroadcastLookup>;
 };

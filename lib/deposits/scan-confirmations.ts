@@ -1,12 +1,14 @@
 import { sql } from "drizzle-orm";
 import { getCurrency } from "@/lib/currencies/registry";
 import { type Db, queryRows } from "@/lib/db/client";
+import { runEach } from "@/lib/jobs/run-each";
 import { creditDeposit } from "./credit-deposit";
 
 /**
  * Brings the confirmation counts of a currency's unconfirmed deposits up to the chain's tip and
  * credits those that reached the registry's count. Runs as a job after every block; safe to run
- * any number of times (crediting is exactly-once on its own).
+ * any number of times (crediting is exactly-once on its own). Throws a BatchError after trying
+ * every deposit when some failed.
  */
 export async function scanConfirmations(
   db: Db,
@@ -28,17 +30,23 @@ export async function scanConfirmations(
         order by d.id`,
   );
   let credited = 0;
-  for (const row of rows) {
-    const confirmations = row.height === null ? 0 : Math.max(0, row.tip - row.height + 1);
-    if (confirmations !== row.confirmations) {
-      await db.execute(sql`update deposits set confirmations = ${confirmations} where id = ${row.id}`);
-    }
-    if (
-      confirmations >= required &&
-      (await creditDeposit(db, { depositId: Number(row.id), spreadPpm: input.spreadPpm }))
-    ) {
-      credited++;
-    }
-  }
+  // One deposit that cannot be credited never holds up the others: each is tried, and the
+  // failures are thrown together at the end so the job is retried.
+  await runEach(
+    rows,
+    async (row) => {
+      const confirmations = row.height === null ? 0 : Math.max(0, row.tip - row.height + 1);
+      if (confirmations !== row.confirmations) {
+        await db.execute(sql`update deposits set confirmations = ${confirmations} where id = ${row.id}`);
+      }
+      if (
+        confirmations >= required &&
+        (await creditDeposit(db, { depositId: Number(row.id), spreadPpm: input.spreadPpm }))
+      ) {
+        credited++;
+      }
+    },
+    (row) => `deposit ${row.id}`,
+  );
   return credited;
 }

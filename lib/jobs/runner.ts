@@ -1,91 +1,40 @@
-import { hostname } from "node:os";
-import { sql } from "drizzle-orm";
-import { type Db, queryRows } from "@/lib/db/client";
-
-export type Job = {
-  id: number;
-  queue: string;
-  payload: Record<string, unknown>;
-  attempts: number;
-  maxAttempts: number;
-};
-export type JobHandler = (job: Job, db: Db) => Promise<void>;
-export type Handlers = Record<string, JobHandler>;
-
-type ClaimOptions = { db: Db; queues: string[]; limit: number; workerId: string; leaseSeconds: number };
-
-/**
- * Claims due jobs with FOR UPDATE SKIP LOCKED, so each is run by exactly one worker even across
- * processes on PostgreSQL. A claimed job is invisible for the lease; if its worker dies, it comes
- * back when the lease runs out.
+/*
+ * Kassa's job runner: a transactional outbox (the `jobs` table) claimed with FOR UPDATE SKIP LOCKED.
+ *
+ * Why not pg-boss (DESIGN.md section 1 prefers a maintained library where it fits)? We looked at
+ * pg-boss 10.4.2, the newest release for Node 20, and kept the outbox:
+ * - The API's writes are single SQL statements: creating an invoice or a withdrawal inserts its
+ *   job inside the same data-modifying WITH as the transaction, the journal and the debit
+ *   (lib/invoices/create-invoice.ts, lib/withdrawals/create-withdrawal.ts), one round trip per
+ *   request (docs/BENCHMARKS.md). pg-boss queues a job through its own call (`send`); the only way
+ *   to keep one statement would be to insert into its internal tables (in 10.x `pgboss.job`,
+ *   partitioned per queue, created by `createQueue`, with policy-specific indexes), a private
+ *   schema its migrations change between majors. Giving up the one-statement writes costs a round
+ *   trip and a lock held across it on every API write.
+ * - On PGlite it needs an executor that runs its multi-statement scripts inside a transaction
+ *   (DESIGN.md section 9), plus its own maintenance and monitoring loops in the web process.
+ * - It would not close the gaps below by itself: an active job simply expires after its
+ *   `expireInSeconds` (no renewal while a handler runs; heartbeats are pg-boss issue #436), and
+ *   completing a job names the job, not the attempt that holds it.
+ * So the outbox stays, with the gaps closed here: every claim mints a lease token, and only its
+ * holder renews the lease (a heartbeat) or records the outcome (lib/jobs/run-job.ts); a handler
+ * learns through an AbortSignal that its lease was lost; finished jobs are purged after a
+ * retention period (lib/jobs/purge-jobs.ts); one failing item never blocks its batch
+ * (lib/jobs/run-each.ts).
  */
-export async function claimJobs({ db, queues, limit, workerId, leaseSeconds }: ClaimOptions): Promise<Job[]> {
-  if (queues.length === 0 || limit <= 0) return [];
-  const rows = await queryRows<{
-    id: string | number;
-    queue: string;
-    payload: Record<string, unknown>;
-    attempts: number;
-    max_attempts: number;
-  }>(
-    db,
-    sql`update jobs set locked_until = now() + make_interval(secs => ${leaseSeconds}), locked_by = ${workerId},
-               attempts = attempts + 1
-        where id in (
-          select id from jobs
-          where status = 'queued' and run_at <= now() and (locked_until is null or locked_until < now())
-            and queue in (${sql.join(
-              queues.map((queue) => sql`${queue}`),
-              sql`, `,
-            )})
-          order by run_at, id
-          limit ${limit}
-          for update skip locked)
-        returning id, queue, payload, attempts, max_attempts`,
-  );
-  return rows.map((row) => ({
-    id: Number(row.id),
-    queue: row.queue,
-    payload: row.payload,
-    attempts: row.attempts,
-    maxAttempts: row.max_attempts,
-  }));
-}
+import { hostname } from "node:os";
+import type { Db } from "@/lib/db/client";
+import { claimJobs } from "./claim-jobs";
+import type { Handlers, Job } from "./job";
+import { purgeFinishedJobs } from "./purge-jobs";
+import { type RunJobOptions, runJob } from "./run-job";
 
-export const defaultBackoffSeconds = (attempt: number) => Math.min(2 ** attempt, 300);
+export { claimJobs } from "./claim-jobs";
+export type { Handlers, Job, JobContext, JobHandler } from "./job";
+export { defaultBackoffSeconds, runJob } from "./run-job";
 
-/** Runs one claimed job and records the outcome: done, retry later, or failed for good. */
-export async function runJob(
-  db: Db,
-  handlers: Handlers,
-  job: Job,
-  options: { backoffSeconds?: (attempt: number) => number; log?: (message: string) => void } = {},
-): Promise<void> {
-  const { backoffSeconds = defaultBackoffSeconds, log = console.log } = options;
-  try {
-    const handler = handlers[job.queue];
-    if (!handler) throw new Error(`no handler for queue ${job.queue}`);
-    await handler(job, db);
-    await db.execute(
-      sql`update jobs set status = 'done', finished_at = now(), locked_until = null, last_error = null where id = ${job.id}`,
-    );
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const isFinal = job.attempts >= job.maxAttempts;
-    log(
-      `[jobs] ${job.queue} #${job.id} attempt ${job.attempts} failed${isFinal ? " for the last time" : ""}: ${message}`,
-    );
-    await db
-      .execute(
-        isFinal
-          ? sql`update jobs set status = 'failed', finished_at = now(), locked_until = null, last_error = ${message}
-                where id = ${job.id}`
-          : sql`update jobs set locked_until = null, last_error = ${message},
-                   run_at = now() + make_interval(secs => ${backoffSeconds(job.attempts)}) where id = ${job.id}`,
-      )
-      .catch((recordError) => log(`[jobs] could not record the failure of #${job.id}: ${recordError}`));
-  }
-}
+/** Work a runner repeats on a timer (sweeps, purges). Must be safe to run in several processes at once. */
+export type PeriodicTask = { name: string; everyMs: number; run: (db: Db) => Promise<unknown> };
 
 export type RunnerOptions = {
   db: Db;
@@ -93,18 +42,89 @@ export type RunnerOptions = {
   concurrency?: number;
   idleMs?: number;
   leaseSeconds?: number;
+  heartbeatMs?: number;
   backoffSeconds?: (attempt: number) => number;
+  /** Purge finished jobs older than this many days (KASSA_JOB_RETENTION_DAYS); unset: this runner does not purge. */
+  retentionDays?: number;
+  tasks?: PeriodicTask[];
   log?: (message: string) => void;
 };
 
 export type Runner = { stop: () => Promise<void> };
 
+const PURGE_EVERY_MS = 10 * 60_000;
+const PURGE_BATCH = 1000;
+const PURGE_MAX_BATCHES = 50;
+
+/** The purge as a periodic task: batches of PURGE_BATCH, a turn of the event loop between them. */
+export function purgeTask(retentionDays: number): PeriodicTask {
+  return {
+    name: "purge finished jobs",
+    everyMs: PURGE_EVERY_MS,
+    run: async (db) => {
+      for (let batch = 0; batch < PURGE_MAX_BATCHES; batch++) {
+        if ((await purgeFinishedJobs(db, { retentionDays, batchSize: PURGE_BATCH })) < PURGE_BATCH) return;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    },
+  };
+}
+
+/** Runs each task now and then every `everyMs`, never two runs of one task at once, until stopped. */
+function startTasks(db: Db, tasks: PeriodicTask[], log: (message: string) => void) {
+  const timers = new Set<NodeJS.Timeout>();
+  const running = new Set<Promise<void>>();
+  let isStopping = false;
+  const schedule = (task: PeriodicTask, delayMs: number) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      const run = task
+        .run(db)
+        .then(
+          () => {},
+          (error) => {
+            if (!isStopping)
+              log(`[jobs] ${task.name} failed: ${error instanceof Error ? error.message : error}`);
+          },
+        )
+        .finally(() => {
+          running.delete(run);
+          if (!isStopping) schedule(task, task.everyMs);
+        });
+      running.add(run);
+    }, delayMs);
+    timers.add(timer);
+  };
+  for (const task of tasks) schedule(task, 0);
+  return {
+    stop: async () => {
+      isStopping = true;
+      for (const timer of timers) clearTimeout(timer);
+      await Promise.allSettled([...running]);
+    },
+  };
+}
+
 /** The background worker: polls for due jobs and runs them with bounded concurrency until stopped. */
 export function startJobRunner(options: RunnerOptions): Runner {
   const { db, handlers, concurrency = 4, idleMs = 250, leaseSeconds = 60, log = console.log } = options;
+  const runOptions: RunJobOptions = {
+    leaseSeconds,
+    heartbeatMs: options.heartbeatMs,
+    backoffSeconds: options.backoffSeconds,
+    log,
+  };
   const workerId = `${hostname()}:${process.pid}`;
   const queues = Object.keys(handlers);
   const inFlight = new Set<Promise<void>>();
+  const tasks = startTasks(
+    db,
+    [
+      ...(options.tasks ?? []),
+      ...(options.retentionDays === undefined ? [] : [purgeTask(options.retentionDays)]),
+    ],
+    log,
+  );
   let isStopping = false;
   let wake: (() => void) | undefined;
 
@@ -121,7 +141,7 @@ export function startJobRunner(options: RunnerOptions): Runner {
         if (!isStopping) log(`[jobs] claiming failed: ${error instanceof Error ? error.message : error}`);
       }
       for (const job of claimed) {
-        const running = runJob(db, handlers, job, options).finally(() => {
+        const running = runJob(db, handlers, job, runOptions).finally(() => {
           inFlight.delete(running);
           wake?.();
         });
@@ -147,6 +167,7 @@ export function startJobRunner(options: RunnerOptions): Runner {
       wake?.();
       await looping;
       await Promise.allSettled([...inFlight]);
+      await tasks.stop();
     },
   };
 }
@@ -158,9 +179,9 @@ export function startJobRunner(options: RunnerOptions): Runner {
 export async function runDueJobs(
   db: Db,
   handlers: Handlers,
-  options: { maxJobs?: number } = {},
+  options: { maxJobs?: number; log?: (message: string) => void } = {},
 ): Promise<number> {
-  const { maxJobs = 1000 } = options;
+  const { maxJobs = 1000, log = () => {} } = options;
   let count = 0;
   while (count < maxJobs) {
     const [job] = await claimJobs({
@@ -171,7 +192,7 @@ export async function runDueJobs(
       leaseSeconds: 60,
     });
     if (!job) break;
-    await runJob(db, handlers, job, { log: () => {} });
+    await runJob(db, handlers, job, { log });
     count++;
   }
   return count;

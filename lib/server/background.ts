@@ -2,7 +2,7 @@ import { type CallbackSettings, DEFAULT_SCHEDULE_SECONDS } from "@/lib/callbacks
 import { mineDueSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
 import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
-import { callbackHandlers, jobHandlers } from "@/lib/jobs/handlers";
+import { callbackHandlers, jobHandlers, jobTasks } from "@/lib/jobs/handlers";
 import { startJobRunner } from "@/lib/jobs/runner";
 import { getSecretBox } from "@/lib/runtime";
 
@@ -29,6 +29,9 @@ export function startBackground(db: Db, config: Config): Background {
       mail: { smtpUrl: config.smtpUrl, from: config.mailFrom },
     }),
     leaseSeconds: config.jobLeaseSeconds,
+    // The withdrawal sweep and the purge run here; they are safe in several processes at once.
+    tasks: jobTasks(),
+    retentionDays: config.jobRetentionDays,
   });
   const callbackRunner = startJobRunner({
     db,

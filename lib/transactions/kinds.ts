@@ -10,6 +10,7 @@ export const TRANSACTION_STATUSES = [
   "created",
   "pending",
   "processing",
+  "sending",
   "confirmed",
   "failed",
   "cancelled",

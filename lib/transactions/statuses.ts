@@ -22,7 +22,11 @@ export const TRANSITIONS = {
   // withdrawal, withdrawal_exchange and withdrawal_instant: accepted with the balance debited;
   // `error` (the network refused it) and `rejected` (an operator did) return the funds.
   withdrawal: {
-    processing: ["confirmed", "error", "rejected"],
+    // processing: accepted, not handed to the network yet; an operator may still reject it
+    processing: ["sending", "rejected"],
+    // sending: claimed for the network (committed before the call), so it can no longer be
+    // rejected: it ends confirmed, or `error` only when the network refused it
+    sending: ["confirmed", "error"],
     confirmed: [],
     error: [],
     rejected: [],

@@ -2,13 +2,15 @@ export type WireStatus = "cancelled" | "confirmed" | "declined" | "not_confirmed
 
 /**
  * The one place internal statuses become the statuses of `transactions/info` and callbacks
- * (spec section 3): processing → not_confirmed, error and rejected → cancelled. An invoice still
- * waiting for its payment is `pending`; one that failed (expired, underpaid) is `declined`.
+ * (spec section 3): processing (and a withdrawal's `sending`) → not_confirmed, error and
+ * rejected → cancelled. An invoice still waiting for its payment is `pending`; one that failed
+ * (expired, underpaid) is `declined`.
  */
 const MAP: Record<string, WireStatus> = {
   created: "pending",
   pending: "pending",
   processing: "not_confirmed",
+  sending: "not_confirmed",
   verifying: "not_confirmed",
   confirmed: "confirmed",
   failed: "declined",

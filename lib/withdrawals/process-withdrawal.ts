@@ -1,94 +1,70 @@
-import { eq, sql } from "drizzle-orm";
-import type { ChainAdapter } from "@/lib/chain/adapter";
+import { sql } from "drizzle-orm";
+import type { BroadcastResult, ChainAdapter } from "@/lib/chain/adapter";
 import { getCurrency } from "@/lib/currencies/registry";
-import { type Db, queryRows, type Tx } from "@/lib/db/client";
-import { withdrawals } from "@/lib/db/schema";
+import { type Db, queryRows } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
 import { fieldError, notFound } from "@/lib/errors";
-import { merchantBalance, platformAccount } from "@/lib/ledger/accounts";
-import { type JournalEntry, postJournal } from "@/lib/ledger/post-journal";
+import { runEach } from "@/lib/jobs/run-each";
 import { transitionStatus } from "@/lib/transactions/transition-status";
+import { claimWithdrawal } from "./claim-withdrawal";
 import { loadWithdrawal, type WithdrawalRecord } from "./load-withdrawal";
+import { failWithdrawal, recordBroadcast } from "./settle-withdrawal";
 
-/** Returns the debited funds to the merchant with new entries, and ends the withdrawal. */
-async function failWithdrawal(
-  tx: Tx,
-  record: WithdrawalRecord,
-  status: "error" | "rejected",
-  reason: string,
-) {
-  const { withdrawal: w } = record;
-  await postJournal(tx, {
-    merchantId: record.merchantId,
-    transactionId: record.id,
-    kind: "withdrawal_refund",
-    memo: `Withdrawal ${record.id} ${status}: ${reason}`,
-    entries: [
-      { account: platformAccount("platform:clearing", w.sourceCurrency), amount: -w.totalDebit },
-      { account: merchantBalance(record.merchantId, w.sourceCurrency), amount: w.totalDebit },
-    ],
-  });
-  await tx.update(withdrawals).set({ error: reason }).where(eq(withdrawals.transactionId, record.id));
-  await transitionStatus(tx, { transactionId: record.id, kind: "withdrawal", to: status, reason });
-}
-
-/** The entries once the payout has left: fees to the platform, the conversion, the chain. */
-function settlementEntries(w: WithdrawalRecord["withdrawal"]): JournalEntry[] {
-  const fees = w.withdrawalFee + w.networkFee;
-  const entries: JournalEntry[] = [
-    { account: platformAccount("platform:clearing", w.sourceCurrency), amount: -w.totalDebit },
-  ];
-  if (fees > 0n) entries.push({ account: platformAccount("platform:fees", w.sourceCurrency), amount: fees });
-  if (w.sourceCurrency === w.targetCurrency) {
-    entries.push({ account: platformAccount("platform:chain", w.sourceCurrency), amount: w.principal });
-  } else {
-    entries.push(
-      { account: platformAccount("platform:exchange", w.sourceCurrency), amount: w.principal },
-      { account: platformAccount("platform:exchange", w.targetCurrency), amount: -w.sentAmount },
-      { account: platformAccount("platform:chain", w.targetCurrency), amount: w.sentAmount },
-    );
-  }
-  return entries;
-}
+/** The reference a payout is broadcast under: the adapter sends each reference at most once. */
+export const withdrawalReference = (withdrawalId: number) => `withdrawal:${withdrawalId}`;
 
 /**
- * The broadcast job. The network call happens outside any transaction (it may be slow); the
- * adapter's broadcast is idempotent per withdrawal, so a job retried after a crash cannot pay twice.
- * A refusal returns the funds and ends the withdrawal as `error` with the network's reason.
+ * The broadcast job: a withdrawal is either sent or refunded, never both. First the `sending`
+ * claim commits (from then on no operator can reject it); then the network call, outside any
+ * transaction (it may be slow); then the txid and the settlement journal, or the refusal with the
+ * funds returned, in one transaction. A claim left without an answer by an earlier attempt (the
+ * process died, the call timed out) is settled by asking the adapter whether that reference was
+ * broadcast: its txid is recorded if so, and otherwise it is broadcast again under the same
+ * reference, which the adapter sends at most once. Never a second payout, never a refund of a
+ * payout that left.
  */
 export async function broadcastWithdrawal(
   db: Db,
-  input: { withdrawalId: number; adapter: ChainAdapter },
+  input: { withdrawalId: number; adapter: ChainAdapter; signal?: AbortSignal },
 ): Promise<void> {
-  const record = await loadWithdrawal(db, input.withdrawalId);
-  if (record?.status !== "processing" || record.withdrawal.txid) return;
+  const claim = await claimWithdrawal(db, input.withdrawalId);
+  if (!claim) return;
+  const { record, isResumed } = claim;
   const { withdrawal: w } = record;
-  const result = await input.adapter.broadcast(db, {
-    reference: `withdrawal:${record.id}`,
-    currency: w.targetCurrency,
-    address: w.address,
-    tag: w.tag,
-    amount: w.sentAmount,
-  });
-  await inTransaction(db, async (tx) => {
-    const current = await loadWithdrawal(tx, record.id, true);
-    if (current?.status !== "processing" || current.withdrawal.txid) return;
-    if (!result.isAccepted) return failWithdrawal(tx, current, "error", result.reason);
-    await postJournal(tx, {
-      merchantId: current.merchantId,
-      transactionId: current.id,
-      kind: "withdrawal_sent",
-      memo: `Withdrawal ${current.id}: ${result.txid}`,
-      entries: settlementEntries(current.withdrawal),
-    });
-    await tx
-      .update(withdrawals)
-      .set({ txid: result.txid, chainTransactionId: result.chainTransactionId, broadcastAt: sql`now()` })
-      .where(eq(withdrawals.transactionId, current.id));
-  });
+  const reference = withdrawalReference(record.id);
+  let result: BroadcastResult | undefined;
+  if (isResumed) {
+    const found = await input.adapter.lookUpBroadcast(db, { reference, currency: w.targetCurrency });
+    if (found.isBroadcast) {
+      result = { isAccepted: true, txid: found.txid, chainTransactionId: found.chainTransactionId };
+    }
+  }
+  // The job's lease was lost: another worker runs this job now and will send it.
+  input.signal?.throwIfAborted();
+  result ??= await input.adapter.broadcast(
+    db,
+    { reference, currency: w.targetCurrency, address: w.address, tag: w.tag, amount: w.sentAmount },
+    { signal: input.signal },
+  );
+  await recordBroadcast(db, record.id, result);
 }
 
-/** An operator stops a withdrawal that has not left yet; the funds go back to the balance. */
+/** Why an operator may not reject this withdrawal, in words; undefined when they may. */
+function rejectionRefusal(record: WithdrawalRecord): string | undefined {
+  if (record.status === "processing") return undefined;
+  const why: Record<string, string> = {
+    sending: record.withdrawal.txid ? "it has already been sent" : "it is already being sent to the network",
+    confirmed: "it has already been sent",
+    error: "the network refused it and its funds were returned",
+    rejected: "it was already rejected",
+  };
+  return `The withdrawal cannot be rejected: ${why[record.status] ?? `it is ${record.status}`}.`;
+}
+
+/**
+ * An operator stops a withdrawal that has not been handed to the network; the funds go back to the
+ * balance. Refused (400) once the broadcast job has claimed it, even before a txid is known.
+ */
 export async function rejectWithdrawal(
   db: Db,
   input: { withdrawalId: number; reason: string },
@@ -96,17 +72,17 @@ export async function rejectWithdrawal(
   return inTransaction(db, async (tx) => {
     const record = await loadWithdrawal(tx, input.withdrawalId, true);
     if (!record) throw notFound("No such withdrawal.");
-    if (record.status !== "processing" || record.withdrawal.txid) {
-      throw fieldError({
-        id: `The withdrawal cannot be rejected: it is ${record.withdrawal.txid ? "already sent" : record.status}.`,
-      });
-    }
+    const refusal = rejectionRefusal(record);
+    if (refusal) throw fieldError({ id: refusal });
     await failWithdrawal(tx, record, "rejected", input.reason);
     return (await loadWithdrawal(tx, record.id))!;
   });
 }
 
-/** Withdrawals of a currency whose transaction reached the required confirmations become `confirmed`. */
+/**
+ * Withdrawals of a currency whose transaction reached the required confirmations become
+ * `confirmed`. Each is tried even when another fails; the failures are thrown together at the end.
+ */
 export async function confirmWithdrawals(db: Db, currency: string): Promise<number> {
   const required = getCurrency(currency).confirmations;
   const due = await queryRows<{ id: string | number }>(
@@ -116,23 +92,27 @@ export async function confirmWithdrawals(db: Db, currency: string): Promise<numb
         join transactions t on t.id = w.transaction_id
         join chain_transactions c on c.id = w.chain_transaction_id
         join chain_tips tip on tip.currency = c.currency
-        where w.target_currency = ${currency} and t.status = 'processing' and c.block_height is not null
-          and tip.height - c.block_height + 1 >= ${required}`,
+        where w.target_currency = ${currency} and t.status = 'sending' and w.txid is not null
+          and c.block_height is not null and tip.height - c.block_height + 1 >= ${required}`,
   );
   let confirmed = 0;
-  for (const { id } of due) {
-    const changed = await inTransaction(db, async (tx) => {
-      const record = await loadWithdrawal(tx, Number(id), true);
-      if (record?.status !== "processing") return false;
-      await transitionStatus(tx, {
-        transactionId: record.id,
-        kind: "withdrawal",
-        to: "confirmed",
-        reason: "confirmed",
+  await runEach(
+    due,
+    async ({ id }) => {
+      const changed = await inTransaction(db, async (tx) => {
+        const record = await loadWithdrawal(tx, Number(id), true);
+        if (record?.status !== "sending" || !record.withdrawal.txid) return false;
+        await transitionStatus(tx, {
+          transactionId: record.id,
+          kind: "withdrawal",
+          to: "confirmed",
+          reason: "confirmed",
+        });
+        return true;
       });
-      return true;
-    });
-    if (changed) confirmed++;
-  }
+      if (changed) confirmed++;
+    },
+    ({ id }) => `withdrawal ${id}`,
+  );
   return confirmed;
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { getCurrency } from "@/lib/currencies/registry";
+import type { Db } from "@/lib/db/client";
 import { chainTransactions } from "@/lib/db/schema";
 import type { ChainAdapter } from "../adapter";
 
@@ -15,18 +16,31 @@ export const SANDBOX_REFUSED_ADDRESSES: Record<string, string> = {
   rrrrrrrrrrrrrrrrrrrrrhoLvTp: "the address is the network's zero account",
 };
 
+/** The sandbox's txid for a payout: derived from its reference, which makes broadcasting idempotent. */
+function sandboxTxid(reference: string, currencyCode: string): string {
+  const hash = createHash("sha256").update(`kassa-sandbox:${reference}`).digest("hex");
+  return getCurrency(currencyCode).network === "ethereum" ? `0x${hash}` : hash;
+}
+
+async function findOutgoing(db: Db, currency: string, txid: string) {
+  const [row] = await db
+    .select({ id: chainTransactions.id })
+    .from(chainTransactions)
+    .where(and(eq(chainTransactions.currency, currency), eq(chainTransactions.txid, txid)));
+  return row;
+}
+
 /** The sandbox chain as a ChainAdapter: payouts go into the currency's mempool. */
 export const sandboxAdapter: ChainAdapter = {
   broadcast: async (db, request) => {
     const refusal = SANDBOX_REFUSED_ADDRESSES[request.address];
     if (refusal) return { isAccepted: false, reason: `The network refused the transaction: ${refusal}.` };
-    const currency = getCurrency(request.currency);
-    const hash = createHash("sha256").update(`kassa-sandbox:${request.reference}`).digest("hex");
-    const txid = currency.network === "ethereum" ? `0x${hash}` : hash;
+    const currency = getCurrency(request.currency).code;
+    const txid = sandboxTxid(request.reference, currency);
     await db
       .insert(chainTransactions)
       .values({
-        currency: currency.code,
+        currency,
         txid,
         address: request.address,
         tag: request.tag ?? "",
@@ -34,10 +48,13 @@ export const sandboxAdapter: ChainAdapter = {
         direction: "out",
       })
       .onConflictDoNothing();
-    const [row] = await db
-      .select({ id: chainTransactions.id })
-      .from(chainTransactions)
-      .where(and(eq(chainTransactions.currency, currency.code), eq(chainTransactions.txid, txid)));
+    const row = await findOutgoing(db, currency, txid);
     return { isAccepted: true, txid, chainTransactionId: row?.id ?? null };
+  },
+  lookUpBroadcast: async (db, request) => {
+    const currency = getCurrency(request.currency).code;
+    const txid = sandboxTxid(request.reference, currency);
+    const row = await findOutgoing(db, currency, txid);
+    return row ? { isBroadcast: true, txid, chainTransactionId: row.id } : { isBroadcast: false };
   },
 };

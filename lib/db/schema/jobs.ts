@@ -1,11 +1,22 @@
 import { sql } from "drizzle-orm";
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 
 /**
  * The durable job queue (transactional outbox, DESIGN.md section 1): a job is inserted in the same
  * transaction as the state change that causes it, and claimed with FOR UPDATE SKIP LOCKED, so no
- * job is lost across a crash and none is run by two workers at once.
+ * job is lost across a crash and none is claimed by two workers at once. Each claim mints a
+ * `lease_token`: only its holder may extend the lease or record the outcome (lib/jobs/runner.ts).
  */
 export const jobs = pgTable(
   "jobs",
@@ -21,6 +32,8 @@ export const jobs = pgTable(
     maxAttempts: integer("max_attempts").notNull().default(12),
     lockedUntil: timestamp("locked_until", { withTimezone: true }),
     lockedBy: text("locked_by"),
+    /** Minted by each claim; names the current lease and attempt. Outcomes are written only with it. */
+    leaseToken: uuid("lease_token"),
     lastError: text("last_error"),
     /** At most one queued job per key (for example one expiry per invoice). */
     dedupeKey: text("dedupe_key"),
@@ -32,5 +45,6 @@ export const jobs = pgTable(
     uniqueIndex("jobs_dedupe_key")
       .on(t.dedupeKey)
       .where(sql`${t.status} = 'queued' and ${t.dedupeKey} is not null`),
+    index("jobs_finished_idx").on(t.finishedAt).where(sql`${t.status} in ('done', 'failed')`),
   ],
 );

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { bigint, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { createdAt, money, wholeNumber } from "./columns";
 import { currencies, merchantRef } from "./core";
@@ -47,11 +48,17 @@ export const withdrawals = pgTable(
     txid: text("txid"),
     error: text("error"),
     createdAt: createdAt(),
+    /**
+     * When the withdrawal was claimed for sending (status `sending`), committed before the network
+     * call. A claim without a txid is settled by reconciliation (lib/withdrawals/process-withdrawal.ts).
+     */
+    claimedAt: timestamp("claimed_at", { withTimezone: true }),
     broadcastAt: timestamp("broadcast_at", { withTimezone: true }),
   },
   (t) => [
     index("withdrawals_merchant_idx").on(t.merchantId),
     index("withdrawals_txid_idx").on(t.txid),
     index("withdrawals_address_idx").on(t.address),
+    index("withdrawals_open_claims_idx").on(t.claimedAt).where(sql`${t.txid} is null and ${t.error} is null`),
   ],
 );

@@ -10,6 +10,7 @@ import { CURRENCIES } from "@/lib/currencies/registry";
 import { DashboardRequestError, dashboardFetch } from "@/lib/dashboard/client-api";
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from "@/lib/transactions/kinds";
 import type { TransactionRow } from "@/lib/transactions/list-transactions";
+import { statusLabel } from "@/lib/transactions/status-label";
 
 type Page = { rows: TransactionRow[]; nextBefore: number | null };
 
@@ -82,7 +83,7 @@ export function ExplorerClient() {
               <option value="">Any</option>
               {options.map((option) => (
                 <option key={option} value={option}>
-                  {option}
+                  {name === "status" ? statusLabel(option) : option}
                 </option>
               ))}
             </select>
@@ -183,7 +184,7 @@ export function ExplorerClient() {
                   </td>
                   <td className="py-2 pr-3 whitespace-nowrap">{new Date(row.created_at).toLocaleString()}</td>
                   <td className="py-2 pr-3">{row.type}</td>
-                  <td className="py-2 pr-3">{row.status}</td>
+                  <td className="py-2 pr-3">{statusLabel(row.status)}</td>
                   <td className="py-2 pr-3 text-right font-mono">
                     {row.amount ? displayAmount(row.amount, row.currency) : "—"}
                   </td>

@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { requireSession } from "@/lib/auth/session";
 import { displayAmount, shortAmount } from "@/lib/checkout/present";
 import { getDb } from "@/lib/db/client";
+import { statusLabel } from "@/lib/transactions/status-label";
 import { transactionDetail } from "@/lib/transactions/transaction-detail";
 import { ResendButton } from "./resend-button";
 
@@ -63,6 +64,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
       </h1>
       <p className="mt-1">
         Status <strong>{t.status}</strong>
+        {t.additional_details?.withdrawal_status === "sending" && ` (${statusLabel("sending")})`}
         {t.error ? ` · ${t.error}` : ""}
         {t.foreign_id !== undefined && (
           <>
@@ -123,7 +125,8 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
           <ol className="mt-2 space-y-1 text-sm">
             {timeline.map((event) => (
               <li key={event.at + event.to}>
-                <time dateTime={event.at}>{new Date(event.at).toLocaleString()}</time>: {event.to}
+                <time dateTime={event.at}>{new Date(event.at).toLocaleString()}</time>:{" "}
+                {statusLabel(event.to)}
                 {event.reason ? ` (${event.reason})` : ""}
               </li>
             ))}

@@ -1,0 +1,46 @@
+import { sql } from "drizzle-orm";
+import { type Db, queryRows } from "@/lib/db/client";
+import type { Job } from "./job";
+
+type ClaimOptions = { db: Db; queues: string[]; limit: number; workerId: string; leaseSeconds: number };
+
+/**
+ * Claims due jobs with FOR UPDATE SKIP LOCKED, so each is claimed by exactly one worker even
+ * across processes on PostgreSQL. A claimed job is invisible for the lease; if its worker dies, it
+ * comes back when the lease runs out. Every claim counts an attempt and mints a new lease token,
+ * which fences off whoever held the job before (lib/jobs/run-job.ts).
+ */
+export async function claimJobs({ db, queues, limit, workerId, leaseSeconds }: ClaimOptions): Promise<Job[]> {
+  if (queues.length === 0 || limit <= 0) return [];
+  const rows = await queryRows<{
+    id: string | number;
+    queue: string;
+    payload: Record<string, unknown>;
+    attempts: number;
+    max_attempts: number;
+    lease_token: string;
+  }>(
+    db,
+    sql`update jobs set locked_until = now() + make_interval(secs => ${leaseSeconds}), locked_by = ${workerId},
+               attempts = attempts + 1, lease_token = gen_random_uuid()
+        where id in (
+          select id from jobs
+          where status = 'queued' and run_at <= now() and (locked_until is null or locked_until < now())
+            and queue in (${sql.join(
+              queues.map((queue) => sql`${queue}`),
+              sql`, `,
+            )})
+          order by run_at, id
+          limit ${limit}
+          for update skip locked)
+        returning id, queue, payload, attempts, max_attempts, lease_token`,
+  );
+  return rows.map((row) => ({
+    id: Number(row.id),
+    queue: row.queue,
+    payload: row.payload,
+    attempts: row.attempts,
+    maxAttempts: row.max_attempts,
+    leaseToken: row.lease_token,
+  }));
+}

@@ -1,0 +1,129 @@
+import { sql } from "drizzle-orm";
+import { type Db, queryRows } from "@/lib/db/client";
+import { describeError } from "./describe-error";
+import type { Handlers, Job } from "./job";
+
+export const defaultBackoffSeconds = (attempt: number) => Math.min(2 ** attempt, 300);
+
+export type RunJobOptions = {
+  /** The lease the claim took; the heartbeat renews it for as long again. */
+  leaseSeconds?: number;
+  /** How often the lease is renewed while the handler runs; a third of the lease by default. */
+  heartbeatMs?: number;
+  backoffSeconds?: (attempt: number) => number;
+  log?: (message: string) => void;
+};
+
+type Outcome =
+  | { kind: "done" }
+  | { kind: "retry"; message: string; delaySeconds: number }
+  | { kind: "failed"; message: string };
+
+/**
+ * Renews the job's lease every `heartbeatMs` while its handler runs. A lease that already ran out
+ * is not renewed: another worker may have claimed the job by then, so the handler is told to stop
+ * (its signal aborts) rather than keep working beside that worker.
+ */
+function keepLease(
+  db: Db,
+  job: Job,
+  options: { leaseSeconds: number; heartbeatMs: number; log: (m: string) => void },
+) {
+  const controller = new AbortController();
+  let beating: Promise<void> | undefined;
+  const beat = async () => {
+    try {
+      const renewed = await queryRows<{ id: string | number }>(
+        db,
+        sql`update jobs set locked_until = now() + make_interval(secs => ${options.leaseSeconds})
+            where id = ${job.id} and lease_token = ${job.leaseToken} and status = 'queued' and locked_until > now()
+            returning id`,
+      );
+      if (renewed.length > 0) return;
+      clearInterval(timer);
+      options.log(
+        `[jobs] ${job.queue} #${job.id} attempt ${job.attempts} lost its lease; telling the handler to stop`,
+      );
+      controller.abort(new Error(`job ${job.id} lost its lease`));
+    } catch (error) {
+      // The next beat tries again; if the lease runs out meanwhile, the fence keeps the outcome safe.
+      options.log(`[jobs] could not renew the lease of #${job.id}: ${describeError(error)}`);
+    } finally {
+      beating = undefined;
+    }
+  };
+  const timer = setInterval(() => {
+    beating ??= beat();
+  }, options.heartbeatMs);
+  return {
+    signal: controller.signal,
+    stop: async () => {
+      clearInterval(timer);
+      await beating;
+    },
+  };
+}
+
+/**
+ * Writes the outcome, fenced by the lease token: it changes the row only if no other worker has
+ * claimed the job since this attempt did. A stale holder's outcome (it outlived its lease and the
+ * job ran again elsewhere) changes nothing and is logged. The token is cleared with the write, so
+ * an outcome is recorded at most once per claim.
+ */
+async function recordOutcome(db: Db, job: Job, outcome: Outcome): Promise<boolean> {
+  const fence = sql`where id = ${job.id} and lease_token = ${job.leaseToken} returning id`;
+  const write =
+    outcome.kind === "done"
+      ? sql`update jobs set status = 'done', finished_at = now(), locked_until = null, lease_token = null,
+                 last_error = null ${fence}`
+      : outcome.kind === "failed"
+        ? sql`update jobs set status = 'failed', finished_at = now(), locked_until = null, lease_token = null,
+                   last_error = ${outcome.message} ${fence}`
+        : sql`update jobs set locked_until = null, lease_token = null, last_error = ${outcome.message},
+                   run_at = now() + make_interval(secs => ${outcome.delaySeconds}) ${fence}`;
+  return (await queryRows(db, write)).length > 0;
+}
+
+/**
+ * Runs one claimed job and records the outcome: done, retry later, or failed for good. The lease
+ * is renewed while the handler runs, and the outcome is recorded only by the holder of the
+ * current lease and attempt.
+ */
+export async function runJob(
+  db: Db,
+  handlers: Handlers,
+  job: Job,
+  options: RunJobOptions = {},
+): Promise<void> {
+  const { leaseSeconds = 60, backoffSeconds = defaultBackoffSeconds, log = console.log } = options;
+  const heartbeatMs = options.heartbeatMs ?? (leaseSeconds * 1000) / 3;
+  const lease = keepLease(db, job, { leaseSeconds, heartbeatMs, log });
+  let outcome: Outcome;
+  try {
+    const handler = handlers[job.queue];
+    if (!handler) throw new Error(`no handler for queue ${job.queue}`);
+    await handler(job, db, { signal: lease.signal });
+    outcome = { kind: "done" };
+  } catch (error) {
+    const message = describeError(error);
+    const isFinal = job.attempts >= job.maxAttempts;
+    log(
+      `[jobs] ${job.queue} #${job.id} attempt ${job.attempts} failed${isFinal ? " for the last time" : ""}: ${message}`,
+    );
+    outcome = isFinal
+      ? { kind: "failed", message }
+      : { kind: "retry", message, delaySeconds: backoffSeconds(job.attempts) };
+  }
+  await lease.stop();
+  try {
+    const isRecorded = await recordOutcome(db, job, outcome);
+    if (!isRecorded) {
+      log(
+        `[jobs] ${job.queue} #${job.id} attempt ${job.attempts}: another worker holds the job now; ` +
+          `this attempt's outcome (${outcome.kind}) is not recorded`,
+      );
+    }
+  } catch (recordError) {
+    log(`[jobs] could not record the outcome of #${job.id}: ${describeError(recordError)}`);
+  }
+}
