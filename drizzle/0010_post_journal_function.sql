@@ -120,7 +120,7 @@ BEGIN
       WHERE id = account.id AND balance + account.delta >= 0;
       IF NOT FOUND THEN
         RAISE EXCEPTION 'insufficient funds' USING ERRCODE = 'KASSA',
-          DETAIL = account.currency || ' ' || (-account.delta)::text;
+          DETAIL = account.currency || ' ' || (-account.delta)::numeric(38, 8)::text;
       END IF;
     ELSE
       UPDATE ledger_accounts SET balance = balance + account.delta WHERE id = account.id;
