@@ -75,10 +75,12 @@ BEGIN
   -- Accounts on first use. ON CONFLICT: a concurrent posting may be creating the same account; this
   -- waits for it and then skips the row, and the next statement (a new snapshot in READ COMMITTED)
   -- sees it.
+  WITH wanted AS MATERIALIZED (
+    SELECT DISTINCT e.merchant_id, e.kind, e.currency FROM kassa_journal_entries(journals) e
+  )
   INSERT INTO ledger_accounts (merchant_id, kind, currency)
-  SELECT DISTINCT e.merchant_id, e.kind, e.currency
-  FROM kassa_journal_entries(journals) e
-  WHERE kassa_account_id(e.merchant_id, e.kind, e.currency) IS NULL
+  SELECT w.merchant_id, w.kind, w.currency FROM wanted w
+  WHERE kassa_account_id(w.merchant_id, w.kind, w.currency) IS NULL
   ON CONFLICT DO NOTHING;
 
   -- The journals and their entries. The ids are drawn first (MATERIALIZED: once per journal) so that
@@ -95,10 +97,19 @@ BEGIN
            doc ->> 'memo', at
     FROM j
   ),
+  -- Each account looked up once, however many entries name it (a seeded batch has thousands).
+  account AS MATERIALIZED (
+    SELECT d.merchant_id, d.kind, d.currency, kassa_account_id(d.merchant_id, d.kind, d.currency) AS id
+    FROM (SELECT DISTINCT e.merchant_id, e.kind, e.currency FROM kassa_journal_entries(journals) e) d
+  ),
   entry AS (
     INSERT INTO ledger_entries (journal_id, account_id, currency, amount, created_at)
-    SELECT j.id, kassa_account_id(e.merchant_id, e.kind, e.currency), e.currency, e.amount, j.at
-    FROM j JOIN kassa_journal_entries(journals) e ON e.ord = j.ord
+    SELECT j.id, a.id, e.currency, e.amount, j.at
+    FROM j
+    CROSS JOIN LATERAL jsonb_to_recordset(j.doc -> 'entries')
+      AS e(merchant_id bigint, kind text, currency text, amount numeric)
+    JOIN account a ON coalesce(a.merchant_id, -1) = coalesce(e.merchant_id, -1) AND a.kind = e.kind
+                  AND a.currency = e.currency
   )
   SELECT array_agg(id ORDER BY ord) INTO journal_ids FROM j;
 
@@ -107,10 +118,12 @@ BEGIN
   FOR account IN
     SELECT a.id, a.merchant_id, a.currency, a.delta
     FROM (
-      SELECT kassa_account_id(e.merchant_id, e.kind, e.currency) AS id, e.merchant_id, e.currency,
-             sum(e.amount) AS delta
-      FROM kassa_journal_entries(journals) e
-      GROUP BY e.merchant_id, e.kind, e.currency
+      SELECT kassa_account_id(d.merchant_id, d.kind, d.currency) AS id, d.merchant_id, d.currency, d.delta
+      FROM (
+        SELECT e.merchant_id, e.kind, e.currency, sum(e.amount) AS delta
+        FROM kassa_journal_entries(journals) e
+        GROUP BY e.merchant_id, e.kind, e.currency
+      ) d
     ) a
     WHERE a.delta <> 0
     ORDER BY a.id
