@@ -23,8 +23,9 @@
 -- ledger_entries takes on its account through the foreign key: postings to an account a
 -- withdrawal is waiting on or holding are not held up by it. An explicit SELECT ... FOR UPDATE
 -- would conflict with those and is not used. The conditional UPDATE (`balance + x >= 0`) is exact
--- under concurrency: in READ COMMITTED, an UPDATE that waited for a concurrent one re-checks its
--- WHERE clause against the row as that one left it. Rows are updated one at a time in id order, so
+-- under concurrency: in READ COMMITTED (Kassa's isolation level everywhere), an UPDATE that waited
+-- for a concurrent one re-evaluates its WHERE clause against the row as that one left it (manual,
+-- "Transaction Isolation"), and the table's CHECK constraint is the backstop. Rows are updated one at a time in id order, so
 -- two postings touching the same accounts lock them in the same order and cannot deadlock.
 CREATE OR REPLACE FUNCTION kassa_journal_entries(journals jsonb)
 RETURNS TABLE (ord bigint, merchant_id bigint, kind text, currency text, amount numeric) AS $$

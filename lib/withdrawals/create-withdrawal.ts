@@ -108,6 +108,8 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
   // reads every other insert's RETURNING rows (a count needs them all), so it runs after all of
   // them. That keeps the balance row, where all of a merchant's withdrawals queue, locked for the
   // least time: from the posting to the commit that ends this statement, never across a round trip.
+  // The two functions read only tables no sibling sub-statement writes (customers; the ledger), so
+  // what they see does not depend on that order either.
   const write = async () => {
     const [row] = await queryRowsPrepared<{ id: string | number }>(
       db,
