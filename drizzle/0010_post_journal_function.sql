@@ -19,14 +19,16 @@
 -- Locks: a balance row is changed by a plain UPDATE, which takes the row lock FOR NO KEY UPDATE
 -- (the PostgreSQL manual, "Explicit Locking": any UPDATE that changes no column of a unique index
 -- a foreign key can use takes it). That mode conflicts with another UPDATE of the row, so debits of
--- one balance queue there, but not with FOR KEY SHARE, the lock that every concurrent insert into
--- ledger_entries takes on its account through the foreign key: postings to an account a
--- withdrawal is waiting on or holding are not held up by it. An explicit SELECT ... FOR UPDATE
--- would conflict with those and is not used. The conditional UPDATE (`balance + x >= 0`) is exact
--- under concurrency: in READ COMMITTED (Kassa's isolation level everywhere), an UPDATE that waited
--- for a concurrent one re-evaluates its WHERE clause against the row as that one left it (manual,
--- "Transaction Isolation"), and the table's CHECK constraint is the backstop. Rows are updated one at a time in id order, so
--- two postings touching the same accounts lock them in the same order and cannot deadlock.
+-- one balance queue there, but not with FOR KEY SHARE, the lock that every insert into
+-- ledger_entries takes on its account through the foreign key: while a withdrawal holds or waits
+-- for a balance row, other postings can still write their entries for that account (only their own
+-- balance UPDATE queues). An explicit SELECT ... FOR UPDATE would conflict with those key-share
+-- locks and is not used. The conditional UPDATE (`balance + x >= 0`) is exact under concurrency: in
+-- READ COMMITTED (Kassa's isolation level everywhere), an UPDATE that waited for a concurrent one
+-- re-evaluates its WHERE clause against the row as that one left it (manual, "Transaction
+-- Isolation"), and the table's CHECK constraint is the backstop. Rows are updated one at a time in
+-- id order, so two postings touching the same accounts lock them in the same order and cannot
+-- deadlock on them.
 CREATE OR REPLACE FUNCTION kassa_journal_entries(journals jsonb)
 RETURNS TABLE (ord bigint, merchant_id bigint, kind text, currency text, amount numeric) AS $$
   SELECT j.ord, e.merchant_id, e.kind, e.currency, e.amount
@@ -145,7 +147,7 @@ BEGIN
 END;
 $$ LANGUAGE plpgsql VOLATILE;
 --> statement-breakpoint
--- Spec 2.1, the one implementation (lib/customers/check-customer-identity.ts calls it, and the
+-- Spec 2.1, the one implementation (lib/customers/assert-customer-identity.ts calls it, and the
 -- one-statement writes call it inline): `sender_data` and `end_user_reference` describe the same
 -- customer. The first request that names a reference records who it is; a later one under the same
 -- reference naming another person (another date of birth, or a legal entity where a person was) or
