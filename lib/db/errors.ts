@@ -6,6 +6,8 @@ export const PG = {
   deadlockDetected: "40P01",
   /** Raised by kassa_refuse() (drizzle/0007): a one-statement write refused the request. */
   refused: "KASSA",
+  /** Raised by kassa_post_journals() (drizzle/0010) for a journal that does not balance. */
+  unbalancedJournal: "KASSJ",
 } as const;
 
 export function pgErrorCode(error: unknown): string | undefined {
@@ -43,8 +45,25 @@ function messageNames(error: unknown, constraint: string): boolean {
 
 /** The reason a one-statement write gave kassa_refuse(), when `error` is such a refusal. */
 export function refusalReason(error: unknown): string | undefined {
+  return pgMessage(error, PG.refused);
+}
+
+/** The DETAIL a refusal carries (which currency, which field), when `error` is a refusal. */
+export function refusalDetail(error: unknown): string | undefined {
   for (let current = error, depth = 0; current && depth < 5; depth++) {
-    if ((current as { code?: unknown }).code === PG.refused) return String((current as Error).message);
+    if ((current as { code?: unknown }).code === PG.refused) {
+      const detail = (current as { detail?: unknown }).detail;
+      return typeof detail === "string" ? detail : undefined;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** The database's message for an error with this PostgreSQL code, when `error` has it. */
+export function pgMessage(error: unknown, code: string): string | undefined {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    if ((current as { code?: unknown }).code === code) return String((current as Error).message);
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;

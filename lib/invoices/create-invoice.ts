@@ -4,12 +4,13 @@ import { type CallbackMode, checkCallbackUrl } from "@/lib/callbacks/url-policy"
 import { getCurrency } from "@/lib/currencies/registry";
 import {
   type CustomerInput,
-  customerIdentityCtes,
-  writeForCustomer,
+  customerIdentityError,
+  customerIdentitySql,
 } from "@/lib/customers/assert-customer-identity";
-import { type Db, type Executor, queryRowsPrepared } from "@/lib/db/client";
+import { type Db, queryRowsPrepared } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { amountSql, type invoices, optionalAmountSql, optionalWholeSql } from "@/lib/db/schema";
+import { withRetries } from "@/lib/db/transaction";
 import { fieldError } from "@/lib/errors";
 import { JOB_MAX_ATTEMPTS, QUEUED_DEDUPE_CONFLICT } from "@/lib/jobs/enqueue-job";
 import { formatAmountShort, roundToPrecision } from "@/lib/money";
@@ -90,20 +91,21 @@ export async function createInvoice(
   } satisfies Omit<typeof invoices.$inferSelect, "transactionId" | "createdAt">;
 
   // One statement: the customer check, the transaction, the invoice, its first event and its
-  // expiry job commit together or not at all.
-  const write = async (executor: Executor, isIdentityChecked: boolean) => {
+  // expiry job commit together or not at all. The transaction is inserted from the check's row, so
+  // the check has run (and refused, aborting the statement, when the customer differs) before it.
+  const write = async () => {
     const [row] = await queryRowsPrepared<{
       id: string | number;
       created_at: string | Date;
       merchant_name: string;
     }>(
-      executor,
-      sql`with ${customerIdentityCtes(customer, isIdentityChecked)},
+      db,
+      sql`with customer as (select ${customerIdentitySql(customer)} as is_checked),
           created as (
             insert into transactions (merchant_id, type, status, foreign_id, end_user_reference, currency, amount)
             select ${merchantId}, 'invoice', 'created', ${request.foreign_id}, ${request.end_user_reference},
                    ${currency.code}, ${amountSql(request.amount)}
-            from identity_ok
+            from customer
             returning id, created_at),
           invoice as (
             insert into invoices (transaction_id, merchant_id, token, title, description, type, has_timer,
@@ -125,15 +127,14 @@ export async function createInvoice(
                    'invoice-expiry:' || id || ':' || ${String(expiresAt?.getTime() ?? "")}, ${JOB_MAX_ATTEMPTS}
             from created where ${expiresAt !== null}::boolean
             ${QUEUED_DEDUPE_CONFLICT})
-          select id, created_at, (select name from merchants where id = ${merchantId}) as merchant_name,
-                 kassa_refuse(case when not exists (select 1 from identity_ok) then 'identity' end)
-          from (select 1) as one left join created on true`,
+          select id, created_at, (select name from merchants where id = ${merchantId}) as merchant_name
+          from created`,
     );
     return row!;
   };
 
   try {
-    const row = await writeForCustomer(db, customer, write);
+    const row = await withRetries(write);
     const id = Number(row.id);
     const createdAt = new Date(row.created_at);
     return {
@@ -151,6 +152,6 @@ export async function createInvoice(
     };
   } catch (error) {
     if (isUniqueViolation(error, "transactions_merchant_foreign_id_key")) throw fieldError(FOREIGN_ID_TAKEN);
-    throw error;
+    throw customerIdentityError(error) ?? error;
   }
 }

@@ -1,8 +1,8 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { queryRows, type Tx } from "@/lib/db/client";
-import { amountSql, journals, ledgerEntries } from "@/lib/db/schema";
-import { formatAmount } from "@/lib/money";
-import { type AccountRef, accountIds, accountKey } from "./accounts";
+import { PG, pgMessage, refusalDetail, refusalReason } from "@/lib/db/errors";
+import { formatAmount, parseDecimal } from "@/lib/money";
+import type { AccountRef } from "./accounts";
 
 export type JournalEntry = { account: AccountRef; amount: bigint };
 
@@ -28,79 +28,55 @@ export class InsufficientFundsError extends Error {
 export class UnbalancedJournalError extends Error {}
 
 /**
- * Posts one balanced journal: the entries, and the balance of every account they touch, in the
- * caller's transaction (so the status change that causes them commits or rolls back with them).
- *
- * A merchant balance is changed with a conditional UPDATE (`... where balance + x >= 0`), which is
- * exact under any concurrency where read-then-write is not (DESIGN.md section 9); the CHECK
- * constraint on the table is the backstop. Accounts are updated in id order so two journals
- * touching the same accounts lock them in the same order and cannot deadlock. The journal and its
- * entries are written first and the balances last, so callers that post at the end of their
- * transaction hold the accounts' row locks for as short a time as possible: a merchant's balance
- * row is where all of its concurrent withdrawals queue.
+ * A journal as kassa_post_journals() (drizzle/0010) reads it: amounts as exact decimal strings.
+ * The one-statement writes merge what only SQL knows (the new transaction's id) into it there.
  */
-export async function postJournal(tx: Tx, input: JournalInput): Promise<{ journalId: number }> {
-  assertBalanced(input.entries);
-
-  const byAccount = new Map<string, { ref: AccountRef; amount: bigint; id?: number }>();
-  for (const entry of input.entries) {
-    const key = accountKey(entry.account);
-    const existing = byAccount.get(key);
-    if (existing) existing.amount += entry.amount;
-    else byAccount.set(key, { ref: entry.account, amount: entry.amount });
-  }
-  const ids = await accountIds(
-    tx,
-    [...byAccount.values()].map((item) => item.ref),
-  );
-  for (const [key, item] of byAccount) item.id = ids.get(key);
-
-  const [journal] = await tx
-    .insert(journals)
-    .values({
-      merchantId: input.merchantId,
-      transactionId: input.transactionId ?? null,
-      kind: input.kind,
-      memo: input.memo,
-    })
-    .returning({ id: journals.id });
-  await tx.insert(ledgerEntries).values(
-    input.entries.map((entry) => ({
-      journalId: journal!.id,
-      accountId: byAccount.get(accountKey(entry.account))!.id!,
-      currency: entry.account.currency,
-      amount: entry.amount,
+export function journalJson(input: JournalInput): string {
+  return JSON.stringify({
+    merchant_id: input.merchantId,
+    transaction_id: input.transactionId ?? null,
+    kind: input.kind,
+    memo: input.memo ?? null,
+    entries: input.entries.map(({ account, amount }) => ({
+      merchant_id: account.merchantId,
+      kind: account.kind,
+      currency: account.currency,
+      amount: formatAmount(amount),
     })),
-  );
-  // The balances last: their row locks are then held only until the commit that follows.
-  const ordered = [...byAccount.values()].sort((a, b) => a.id! - b.id!);
-  for (const item of ordered) {
-    if (item.amount === 0n) continue;
-    const delta = amountSql(item.amount);
-    if (item.ref.merchantId !== null && item.amount < 0n) {
-      const updated = await queryRows<{ id: number }>(
-        tx,
-        sql`update ledger_accounts set balance = balance + ${delta}
-            where id = ${item.id} and balance + ${delta} >= 0 returning id`,
-      );
-      if (updated.length === 0) throw new InsufficientFundsError(item.ref.currency, -item.amount);
-    } else {
-      await tx.execute(sql`update ledger_accounts set balance = balance + ${delta} where id = ${item.id}`);
-    }
-  }
-
-  return { journalId: journal!.id };
+  });
 }
 
-function assertBalanced(entries: JournalEntry[]): void {
-  if (entries.length < 2) throw new UnbalancedJournalError("a journal needs at least two entries");
-  const sums = new Map<string, bigint>();
-  for (const { account, amount } of entries) {
-    if (amount === 0n) throw new UnbalancedJournalError("a journal entry cannot be zero");
-    sums.set(account.currency, (sums.get(account.currency) ?? 0n) + amount);
+/** The call of the one posting implementation, for a statement that posts `journals` (a jsonb array). */
+export const postJournalsSql = (journals: SQL): SQL => sql`kassa_post_journals(${journals})`;
+
+/**
+ * Posts one balanced journal in the caller's transaction (so the status change that causes it
+ * commits or rolls back with it), in one round trip: kassa_post_journals() checks that it balances,
+ * creates accounts on first use, writes the journal and its entries, and moves the balances in
+ * account-id order, a merchant's only when it covers the debit (exact under any concurrency; the
+ * CHECK constraint on the table is the backstop). The same function posts the withdrawal debit
+ * inside the withdrawal's one-statement write, so there is one implementation of these rules.
+ *
+ * A refusal aborts the caller's transaction, as any database error does: nothing of it commits.
+ */
+export async function postJournal(tx: Tx, input: JournalInput): Promise<{ journalId: number }> {
+  try {
+    const [row] = await queryRows<{ ids: (string | number | bigint)[] }>(
+      tx,
+      sql`select ${postJournalsSql(sql`jsonb_build_array(${journalJson(input)}::jsonb)`)} as ids`,
+    );
+    return { journalId: Number(row!.ids[0]) };
+  } catch (error) {
+    throw postingError(error) ?? error;
   }
-  for (const [currency, sum] of sums) {
-    if (sum !== 0n)
-      throw new UnbalancedJournalError(`entries in ${currency} sum to ${formatAmount(sum)}, not zero`);
-  }
+}
+
+/** The application error for a refusal of kassa_post_journals(), if `error` is one. */
+export function postingError(error: unknown): Error | undefined {
+  const unbalanced = pgMessage(error, PG.unbalancedJournal);
+  if (unbalanced !== undefined) return new UnbalancedJournalError(unbalanced);
+  if (refusalReason(error) !== "insufficient funds") return undefined;
+  // DETAIL is '<currency> <amount needed>' (drizzle/0010).
+  const [currency = "", required = "0"] = (refusalDetail(error) ?? "").split(" ");
+  return new InsufficientFundsError(currency, parseDecimal(required));
 }

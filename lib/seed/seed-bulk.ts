@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { getCurrency } from "@/lib/currencies/registry";
 import { type Db, type Executor, queryRows } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
-import { ensureAccount, merchantBalance, platformAccount } from "@/lib/ledger/accounts";
+import { postJournalsSql } from "@/lib/ledger/post-journal";
 
 /**
  * Fills one merchant with a history of realistic transactions for measuring the explorer and the
@@ -103,19 +103,8 @@ async function reserveIds(db: Db, count: number): Promise<number> {
   });
 }
 
-async function prepareAccounts(db: Db, merchantId: number): Promise<void> {
-  for (const code of [...BULK_CURRENCIES, "USDTT"]) {
-    await ensureAccount(db, merchantBalance(merchantId, code));
-    for (const kind of [
-      "platform:chain",
-      "platform:fees",
-      "platform:clearing",
-      "platform:exchange",
-    ] as const) {
-      await ensureAccount(db, platformAccount(kind, code));
-    }
-  }
-  // Deep enough chains that seeded confirmations count as final.
+/** Deep enough chains that seeded confirmations count as final. */
+async function deepenChains(db: Db): Promise<void> {
   await db.execute(sql`update chain_tips set height = greatest(height, 1000)`);
 }
 
@@ -335,7 +324,9 @@ async function seedBatch(
  * Balanced journals for the batch, with the same kinds and entries the engine posts: a payment or
  * deposit credit (chain → merchant less the fee → fees), a withdrawal's debit (merchant →
  * clearing), its settlement (clearing → fees, chain or exchange) or its refund (clearing → merchant).
- * Then the touched balances move by the sum of their new entries.
+ * Posted by kassa_post_journals() (drizzle/0010), the engine's one posting implementation, all the
+ * batch's journals in one call: it creates the accounts, writes the journals and entries, and moves
+ * each touched balance once by the batch's net (a merchant's only if it stays at or above zero).
  */
 async function postLedger(tx: Executor, input: { merchantId: number; lo: number; hi: number }) {
   const { merchantId: m, lo, hi } = input;
@@ -377,34 +368,18 @@ async function postLedger(tx: Executor, input: { merchantId: number; lo: number;
       from w cross join lateral (values ('platform:clearing', -w.total_debit), ('balance', w.total_debit)) e(k, amount)
       where w.status in ('error', 'rejected')
     ),
-    j as (
-      insert into journals (merchant_id, transaction_id, kind, memo, created_at)
-      select ${m}, id, kind, 'Seeded history (npm run seed:bulk)', min(at)
-      from plan group by id, kind order by id, min(at)
-      returning id, transaction_id, kind
+    journal as (
+      select id, kind, min(at) as at,
+             jsonb_agg(jsonb_build_object(
+               'merchant_id', case when account_kind = 'balance' then ${m}::bigint end,
+               'kind', account_kind, 'currency', currency, 'amount', amount::text)) as entries
+      from plan where amount <> 0 group by id, kind
     )
-    insert into ledger_entries (journal_id, account_id, currency, amount, created_at)
-    select j.id, a.id, plan.currency, plan.amount, plan.at
-    from plan
-    join j on j.transaction_id = plan.id and j.kind = plan.kind
-    join ledger_accounts a on a.kind = plan.account_kind and a.currency = plan.currency
-     and a.merchant_id is not distinct from (case when plan.account_kind = 'balance' then ${m}::bigint end)
-    where plan.amount <> 0`);
-}
-
-/** Moves every touched balance by the sum of the seeded entries (one statement, at the end). */
-async function applyBalances(db: Db, firstId: number, lastId: number): Promise<void> {
-  await inTransaction(db, async (tx) => {
-    await tx.execute(sql`
-      update ledger_accounts a set balance = a.balance + s.total
-      from (
-        select e.account_id, sum(e.amount) as total
-        from ledger_entries e join journals j on j.id = e.journal_id
-        where j.transaction_id between ${firstId} and ${lastId}
-        group by e.account_id
-      ) s
-      where a.id = s.account_id`);
-  });
+    select ${postJournalsSql(sql`coalesce(jsonb_agg(jsonb_build_object(
+             'merchant_id', ${m}::bigint, 'transaction_id', id, 'kind', kind,
+             'memo', 'Seeded history (npm run seed:bulk)', 'created_at', at, 'entries', entries)
+             order by id, at), '[]'::jsonb)`)}
+    from journal`);
 }
 
 export async function seedBulk(db: Db, options: BulkSeedOptions): Promise<BulkSeedResult> {
@@ -412,7 +387,7 @@ export async function seedBulk(db: Db, options: BulkSeedOptions): Promise<BulkSe
   const batchSize = options.batchSize ?? 20_000;
   const days = options.days ?? 365;
   const run = Date.now().toString(36);
-  await prepareAccounts(db, options.merchantId);
+  await deepenChains(db);
   await preparePermanentAddresses(db, options.merchantId, run);
   const firstId = await reserveIds(db, options.transactions);
   const lastId = firstId + options.transactions - 1;
@@ -436,7 +411,6 @@ export async function seedBulk(db: Db, options: BulkSeedOptions): Promise<BulkSe
     if (lo === firstId) await db.execute(sql`analyze ${sql.raw(SEEDED_TABLES.join(", "))}`);
     options.onProgress?.(hi - firstId + 1, options.transactions);
   }
-  await applyBalances(db, firstId, lastId);
   await db.execute(sql`analyze ${sql.raw(SEEDED_TABLES.join(", "))}`);
   return { firstId, lastId, seconds: Math.round((Date.now() - started) / 1000) };
 }

@@ -4,16 +4,18 @@ import { checkTag } from "@/lib/chain/check-tag";
 import { getCurrency } from "@/lib/currencies/registry";
 import {
   type CustomerInput,
-  customerIdentityCtes,
-  writeForCustomer,
+  customerIdentityError,
+  customerIdentitySql,
 } from "@/lib/customers/assert-customer-identity";
-import { type Db, type Executor, queryRowsPrepared } from "@/lib/db/client";
+import { type Db, queryRowsPrepared } from "@/lib/db/client";
 import { isUniqueViolation, refusalReason } from "@/lib/db/errors";
 import { amountSql, optionalWholeSql } from "@/lib/db/schema";
+import { withRetries } from "@/lib/db/transaction";
 import { fieldError } from "@/lib/errors";
 import { FOREIGN_ID_TAKEN } from "@/lib/invoices/create-invoice";
 import { JOB_MAX_ATTEMPTS, QUEUED_DEDUPE_CONFLICT } from "@/lib/jobs/enqueue-job";
-import { ensureAccount, platformAccount } from "@/lib/ledger/accounts";
+import { merchantBalance, platformAccount } from "@/lib/ledger/accounts";
+import { journalJson, postJournalsSql } from "@/lib/ledger/post-journal";
 import { formatAmountShort } from "@/lib/money";
 import type { Receiver, Sender } from "@/lib/schemas/common";
 import { foreignIdText } from "@/lib/schemas/withdrawals";
@@ -84,27 +86,39 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
   const receiverData = input.receiver.receiver_type === "self" ? null : input.receiver.receiver_data;
   const total = amountSql(price.totalDebit);
 
+  const debit = journalJson({
+    merchantId: input.merchantId,
+    kind: "withdrawal_debit",
+    entries: [
+      { account: merchantBalance(input.merchantId, source.code), amount: -price.totalDebit },
+      { account: platformAccount("platform:clearing", source.code), amount: price.totalDebit },
+    ],
+  });
+
   // One statement: the customer check, the transaction, the withdrawal, its first event, the
-  // broadcast job and the balanced journal; then, last, the merchant's balance and the platform's
-  // clearing account locked in id order (as postJournal locks them) and the balance debited only
-  // if it covers amount plus fees. A refusal aborts the statement, so nothing of a refused request
-  // is written. All of a merchant's withdrawals queue on its balance row, so that lock is taken
-  // last and held only inside the database until the commit, never across a round trip.
-  // (PostgreSQL runs a WITH query when something first reads it: `locked` reads what must come first.)
-  const write = async (executor: Executor, isIdentityChecked: boolean) => {
+  // broadcast job, and the debit posted by kassa_post_journals() (drizzle/0010), the one ledger
+  // posting implementation, which debits the merchant's balance only if it covers amount plus fees.
+  // A refusal (another customer under the reference, insufficient funds) aborts the statement, so
+  // nothing of a refused request is written.
+  //
+  // Order: PostgreSQL runs the sub-statements of a WITH concurrently with each other and with the
+  // main query, in an unpredictable order; what one produces reaches another only through RETURNING
+  // (manual, "WITH Queries", "Data-Modifying Statements in WITH"). So the order comes from data
+  // dependencies alone: the transaction is inserted from the customer check's row, and the posting
+  // reads every other insert's RETURNING rows (a count needs them all), so it runs after all of
+  // them. That keeps the balance row, where all of a merchant's withdrawals queue, locked for the
+  // least time: from the posting to the commit that ends this statement, never across a round trip.
+  // The two functions read only tables no sibling sub-statement writes (customers; the ledger), so
+  // what they see does not depend on that order either.
+  const write = async () => {
     const [row] = await queryRowsPrepared<{ id: string | number }>(
-      executor,
-      sql`with ${customerIdentityCtes(customer, isIdentityChecked)},
-          accounts as materialized (
-            select id, merchant_id from ledger_accounts
-            where currency = ${source.code}
-              and ((merchant_id = ${input.merchantId} and kind = 'balance')
-                   or (merchant_id is null and kind = 'platform:clearing'))),
+      db,
+      sql`with customer as (select ${customerIdentitySql(customer)} as is_checked),
           created as (
             insert into transactions (merchant_id, type, status, foreign_id, end_user_reference, currency, amount)
             select ${input.merchantId}, ${input.kind}, 'processing', ${foreignId}, ${input.endUserReference},
                    ${source.code}, ${amountSql(price.principal)}
-            from identity_ok
+            from customer
             returning id),
           withdrawal as (
             insert into withdrawals (transaction_id, merchant_id, kind, foreign_id_raw, source_currency,
@@ -133,55 +147,21 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
             from created
             ${QUEUED_DEDUPE_CONFLICT}
             returning 1),
-          journal as (
-            insert into journals (merchant_id, transaction_id, kind, memo)
-            select ${input.merchantId}, id, 'withdrawal_debit', 'Withdrawal ' || id || ' to ' || ${input.address}
+          posted as (
+            select ${postJournalsSql(sql`jsonb_build_array(${debit}::jsonb || jsonb_build_object(
+                     'transaction_id', id, 'memo', 'Withdrawal ' || id || ' to ' || ${input.address}::text))`)}
+                   as journal_ids
             from created
-            returning id),
-          entries as (
-            insert into ledger_entries (journal_id, account_id, currency, amount)
-            select journal.id, accounts.id, ${source.code},
-                   case when accounts.merchant_id is null then ${total} else -${total} end
-            from journal cross join accounts
-            order by accounts.merchant_id is null
-            returning 1),
-          locked as materialized (
-            select id, merchant_id from ledger_accounts
-            where id in (select id from accounts)
-              and (select count(*) from withdrawal) + (select count(*) from event)
-                  + (select count(*) from broadcast) + (select count(*) from entries) > 0
-            order by id
-            for update),
-          debit as (
-            update ledger_accounts a set balance = a.balance - ${total}
-            from locked x
-            where a.id = x.id and x.merchant_id is not null and a.balance - ${total} >= 0
-              and exists (select 1 from locked where merchant_id is null)
-            returning a.id),
-          credit as (
-            update ledger_accounts a set balance = a.balance + ${total}
-            from locked x
-            where a.id = x.id and x.merchant_id is null and exists (select 1 from debit))
-          select (select id from created) as id,
-                 kassa_refuse(case
-                   when not exists (select 1 from identity_ok) then 'identity'
-                   when not exists (select 1 from accounts where merchant_id is null) then 'clearing account'
-                   when not exists (select 1 from debit) then 'insufficient funds'
-                 end)`,
+            where (select count(*) from withdrawal) + (select count(*) from event)
+                  + (select count(*) from broadcast) > 0)
+          select created.id, kassa_refuse(case when posted.journal_ids is null then 'not posted' end)
+          from created left join posted on true`,
     );
     return Number(row!.id);
   };
 
   try {
-    let id: number;
-    try {
-      id = await writeForCustomer(db, customer, write);
-    } catch (error) {
-      if (refusalReason(error) !== "clearing account") throw error;
-      // The first withdrawal in this currency on this installation: open the account, once.
-      await ensureAccount(db, platformAccount("platform:clearing", source.code));
-      id = await writeForCustomer(db, customer, write);
-    }
+    const id = await withRetries(write);
     return { id, price, tag };
   } catch (error) {
     if (isUniqueViolation(error, "transactions_merchant_foreign_id_key")) throw fieldError(FOREIGN_ID_TAKEN);
@@ -191,6 +171,6 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
           `Insufficient funds: this withdrawal needs ${formatAmountShort(price.totalDebit)} ${source.code} from your balance, fees included.`,
       });
     }
-    throw error;
+    throw customerIdentityError(error) ?? error;
   }
 }

@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "@/lib/db/client";
 import { ledgerEntries } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { merchantBalance, platformAccount } from "@/lib/ledger/accounts";
@@ -130,6 +131,103 @@ describe(`ledger on ${testDriver}`, () => {
       true,
     );
     expect(await balanceOf("LTC")).toBe(0n);
+  });
+
+  describe("the posting function, called directly", () => {
+    /** Calls kassa_post_journals() as the one-statement writes do, bypassing postJournal. */
+    const post = (entries: [owner: number | null, kind: string, currency: string, amount: string][]) =>
+      database.db.execute(
+        sql`select kassa_post_journals(${JSON.stringify([
+          {
+            merchant_id: merchantId,
+            kind: "direct",
+            entries: entries.map(([owner, kind, currency, amount]) => ({
+              merchant_id: owner,
+              kind,
+              currency,
+              amount,
+            })),
+          },
+        ])}::jsonb)`,
+      );
+    const counts = async () =>
+      (
+        await queryRows<{ journals: number; entries: number; accounts: number }>(
+          database.db,
+          sql`select (select count(*) from journals)::int as journals,
+                     (select count(*) from ledger_entries)::int as entries,
+                     (select count(*) from ledger_accounts)::int as accounts`,
+        )
+      )[0];
+    const refusal = (code: string, message: RegExp) => ({
+      cause: expect.objectContaining({ code, message: expect.stringMatching(message) }),
+    });
+
+    it("refuses an unbalanced journal, a zero entry, a lone entry and sub-unit amounts, writing nothing", async () => {
+      const before = await counts();
+      await expect(
+        post([
+          [merchantId, "balance", "ETH", "5"],
+          [null, "platform:chain", "ETH", "-4"],
+        ]),
+      ).rejects.toMatchObject(refusal("KASSJ", /ETH sum to 1/));
+      await expect(
+        post([
+          [merchantId, "balance", "ETH", "1"],
+          [null, "platform:chain", "ETH", "-1"],
+          [null, "platform:fees", "ETH", "0"],
+        ]),
+      ).rejects.toMatchObject(refusal("KASSJ", /cannot be zero/));
+      await expect(post([[merchantId, "balance", "ETH", "1"]])).rejects.toMatchObject(
+        refusal("KASSJ", /at least two entries/),
+      );
+      await expect(
+        post([
+          [merchantId, "balance", "ETH", "0.000000001"],
+          [null, "platform:chain", "ETH", "-0.000000001"],
+        ]),
+      ).rejects.toMatchObject(refusal("KASSJ", /more than 8 decimal places/));
+      // Balanced per currency, not in total: 1 ETH against 1 BTC is two unbalanced currencies.
+      await expect(
+        post([
+          [merchantId, "balance", "ETH", "1"],
+          [null, "platform:chain", "BTC", "-1"],
+        ]),
+      ).rejects.toMatchObject(refusal("KASSJ", /sum to/));
+      expect(await counts()).toEqual(before);
+      expect(await balanceOf("ETH")).toBe(0n);
+    });
+
+    it("refuses a debit the balance does not cover and writes nothing, not even the new account", async () => {
+      const before = await counts();
+      // This merchant has never held XRP: the account would be created by this very posting.
+      await expect(
+        post([
+          [merchantId, "balance", "XRP", "-0.5"],
+          [null, "platform:chain", "XRP", "0.5"],
+        ]),
+      ).rejects.toMatchObject({
+        cause: expect.objectContaining({
+          code: "KASSA",
+          message: "insufficient funds",
+          detail: "XRP 0.50000000",
+        }),
+      });
+      expect(await counts()).toEqual(before);
+    });
+
+    it("creates accounts on first use and moves every balance by its entries", async () => {
+      const before = await counts();
+      await post([
+        [null, "platform:sandbox_faucet", "TRX", "-3"],
+        [merchantId, "balance", "TRX", "2.5"],
+        [null, "platform:fees", "TRX", "0.5"],
+      ]);
+      const after = await counts();
+      expect(after!.journals - before!.journals).toBe(1);
+      expect(after!.entries - before!.entries).toBe(3);
+      expect(await balanceOf("TRX")).toBe(parseDecimal("2.5"));
+    });
   });
 
   it("sums to zero per currency, with every balance equal to its entries", async () => {
