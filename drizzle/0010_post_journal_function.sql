@@ -13,8 +13,9 @@
 --
 -- Refusals: SQLSTATE KASSJ for a journal that is not balanced (a bug in the caller: nothing is
 -- written); SQLSTATE KASSA 'insufficient funds' (as kassa_refuse, drizzle/0007), with DETAIL
--- '<currency> <amount needed>', when a merchant balance would go below zero. Either aborts the
--- calling statement, so nothing of it is written.
+-- '<currency> <amount needed>', when a merchant balance would go below zero; SQLSTATE KASSA
+-- 'over cap', with DETAIL '<currency>', when a credit would take a merchant balance past the amount
+-- cap. Any of them aborts the calling statement, so nothing of it is written.
 --
 -- Locks: a balance row is changed by a plain UPDATE, which takes the row lock FOR NO KEY UPDATE
 -- (the PostgreSQL manual, "Explicit Locking": any UPDATE that changes no column of a unique index
@@ -137,6 +138,14 @@ BEGIN
       IF NOT FOUND THEN
         RAISE EXCEPTION 'insufficient funds' USING ERRCODE = 'KASSA',
           DETAIL = account.currency || ' ' || (-account.delta)::numeric(38, 8)::text;
+      END IF;
+    ELSIF account.merchant_id IS NOT NULL THEN
+      -- The cap of lib/money.ts (MAX_AMOUNT, 10^20 whole units): a balance above it could no longer
+      -- be read back as an amount or spent, so a credit that would pass it is refused instead.
+      UPDATE ledger_accounts SET balance = balance + account.delta
+      WHERE id = account.id AND balance + account.delta <= 100000000000000000000;
+      IF NOT FOUND THEN
+        RAISE EXCEPTION 'over cap' USING ERRCODE = 'KASSA', DETAIL = account.currency;
       END IF;
     ELSE
       UPDATE ledger_accounts SET balance = balance + account.delta WHERE id = account.id;

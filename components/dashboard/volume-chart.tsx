@@ -1,5 +1,5 @@
 import { displayAmount } from "@/lib/checkout/present";
-import { parseDecimal } from "@/lib/money";
+import { parseStoredAmount } from "@/lib/money";
 
 type Day = { day: string; incoming: string; outgoing: string };
 
@@ -22,12 +22,12 @@ export function VolumeChart({ currency, days }: { currency: string; days: Day[] 
   const series = lastDays(14).map((day) => byDay.get(day) ?? { day, incoming: "0", outgoing: "0" });
   const max = series.reduce((m, d) => {
     const larger =
-      parseDecimal(d.incoming) > parseDecimal(d.outgoing)
-        ? parseDecimal(d.incoming)
-        : parseDecimal(d.outgoing);
+      parseStoredAmount(d.incoming) > parseStoredAmount(d.outgoing)
+        ? parseStoredAmount(d.incoming)
+        : parseStoredAmount(d.outgoing);
     return larger > m ? larger : m;
   }, 1n);
-  const height = (value: string) => (Number((parseDecimal(value) * 1000n) / max) / 1000) * 50;
+  const height = (value: string) => (Number((parseStoredAmount(value) * 1000n) / max) / 1000) * 50;
   return (
     <figure className="mt-4">
       <figcaption className="text-sm font-medium">{currency}</figcaption>

@@ -107,7 +107,7 @@ const statementNames = new Map<string, string>();
  * an API write. On PostgreSQL it is a named prepared statement (named after its text), so each
  * connection parses and plans it once instead of on every call: for the invoice and withdrawal
  * writes, planning was a third of the database's time. Rows come back as node-postgres parses
- * them (bigint and numeric as strings); read them with Number() and parseDecimal().
+ * them (bigint and numeric as strings); read them with Number() and parseStoredAmount().
  */
 export async function queryRowsPrepared<T>(db: Executor, query: SQL): Promise<T[]> {
   const driver = driverOf.get(db);

@@ -5,7 +5,7 @@ import { inTransaction } from "@/lib/db/transaction";
 import { KassaError, notFound } from "@/lib/errors";
 import { merchantBalance, platformAccount } from "./accounts";
 import { listBalances } from "./list-balances";
-import { postJournal } from "./post-journal";
+import { BalanceCapError, postJournal } from "./post-journal";
 
 /**
  * Sandbox only: adds funds to a merchant balance from the sandbox faucet, as a balanced journal
@@ -34,6 +34,11 @@ export async function creditSandboxBalance(
         { account: merchantBalance(input.merchantId, input.currency), amount: input.amount },
         { account: platformAccount("platform:sandbox_faucet", input.currency), amount: -input.amount },
       ],
+    }).catch((error) => {
+      if (!(error instanceof BalanceCapError)) throw error;
+      throw new KassaError("validation_failed", error.message, {
+        amount: `This credit would take the ${input.currency} balance past the largest amount Kassa keeps.`,
+      });
     });
     const balance = (await listBalances(tx, input.merchantId)).find((b) => b.currency === input.currency);
     return { journalId, balance: balance?.balance ?? 0n };

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type Executor, queryRows } from "@/lib/db/client";
-import { parseDecimal } from "@/lib/money";
+import { parseStoredAmount } from "@/lib/money";
 
 export type Balance = { currency: string; type: "crypto" | "fiat"; balance: bigint };
 
@@ -15,5 +15,9 @@ export async function listBalances(db: Executor, merchantId: number): Promise<Ba
         where c.is_visible
         order by c.id`,
   );
-  return rows.map((row) => ({ currency: row.currency, type: row.kind, balance: parseDecimal(row.balance) }));
+  return rows.map((row) => ({
+    currency: row.currency,
+    type: row.kind,
+    balance: parseStoredAmount(row.balance),
+  }));
 }

@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { queryRows, type Tx } from "@/lib/db/client";
 import { PG, pgMessage, refusalDetail, refusalReason } from "@/lib/db/errors";
-import { formatAmount, parseDecimal } from "@/lib/money";
+import { formatAmount, parseStoredAmount } from "@/lib/money";
 import type { AccountRef } from "./accounts";
 
 export type JournalEntry = { account: AccountRef; amount: bigint };
@@ -26,6 +26,17 @@ export class InsufficientFundsError extends Error {
 }
 
 export class UnbalancedJournalError extends Error {}
+
+/**
+ * A credit would take a merchant balance past the amount cap (lib/money.ts MAX_AMOUNT): such a
+ * balance could no longer be read or spent, so the posting is refused (issue 15).
+ */
+export class BalanceCapError extends Error {
+  constructor(readonly currency: string) {
+    super(`a ${currency} balance cannot grow past the largest amount Kassa keeps`);
+    this.name = "BalanceCapError";
+  }
+}
 
 /**
  * A journal as kassa_post_journals() (drizzle/0010) reads it: amounts as exact decimal strings.
@@ -75,8 +86,10 @@ export async function postJournal(tx: Tx, input: JournalInput): Promise<{ journa
 export function postingError(error: unknown): Error | undefined {
   const unbalanced = pgMessage(error, PG.unbalancedJournal);
   if (unbalanced !== undefined) return new UnbalancedJournalError(unbalanced);
-  if (refusalReason(error) !== "insufficient funds") return undefined;
+  const reason = refusalReason(error);
+  if (reason === "over cap") return new BalanceCapError(refusalDetail(error) ?? "");
+  if (reason !== "insufficient funds") return undefined;
   // DETAIL is '<currency> <amount needed>' (drizzle/0010).
   const [currency = "", required = "0"] = (refusalDetail(error) ?? "").split(" ");
-  return new InsufficientFundsError(currency, parseDecimal(required));
+  return new InsufficientFundsError(currency, parseStoredAmount(required));
 }

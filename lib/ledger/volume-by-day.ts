@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type Executor, queryRows } from "@/lib/db/client";
-import { parseDecimal } from "@/lib/money";
+import { parseStoredAmount } from "@/lib/money";
 
 export type DailyVolume = { day: string; currency: string; incoming: bigint; outgoing: bigint };
 
@@ -21,7 +21,7 @@ export async function volumeByDay(db: Executor, merchantId: number, days = 14): 
   return rows.map((row) => ({
     day: row.day,
     currency: row.currency,
-    incoming: parseDecimal(row.incoming),
-    outgoing: parseDecimal(row.outgoing),
+    incoming: parseStoredAmount(row.incoming),
+    outgoing: parseStoredAmount(row.outgoing),
   }));
 }

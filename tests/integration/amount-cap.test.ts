@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { takeAddress } from "@/lib/addresses/take-address";
 import { checkoutView } from "@/lib/checkout/checkout-view";
@@ -8,6 +8,8 @@ import { cancelInvoice } from "@/lib/invoices/cancel-invoice";
 import { createInvoice } from "@/lib/invoices/create-invoice";
 import { fixInvoiceCurrency } from "@/lib/invoices/fix-invoice-currency";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
+import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
+import { listBalances } from "@/lib/ledger/list-balances";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { MAX_AMOUNT, parseDecimal } from "@/lib/money";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
@@ -152,5 +154,41 @@ describe(`the amount cap on ${testDriver}`, () => {
       }),
     );
     expect(quote.receiver_amount).toMatch(/too large/);
+  });
+
+  it("refuses a sandbox credit that would take a balance past the cap, and writes nothing", async () => {
+    const credit = (amount: bigint) =>
+      creditSandboxBalance(database.db, { merchantId, currency: "LTC", amount, isSandbox: true });
+    await credit(MAX_AMOUNT - parseDecimal("1"));
+    const before = (await listBalances(database.db, merchantId)).find((b) => b.currency === "LTC")!;
+    expect(before.balance).toBe(MAX_AMOUNT - parseDecimal("1"));
+    expect((await fieldsOf(credit(parseDecimal("2")))).amount).toMatch(/largest amount/);
+    const after = (await listBalances(database.db, merchantId)).find((b) => b.currency === "LTC")!;
+    expect(after.balance).toBe(before.balance);
+    // Up to the cap itself is still a credit like any other.
+    await credit(parseDecimal("1"));
+    const full = (await listBalances(database.db, merchantId)).find((b) => b.currency === "LTC")!;
+    expect(full.balance).toBe(MAX_AMOUNT);
+  });
+
+  it("still lists a balance stored above the cap before this check existed", async () => {
+    const other = await createMerchant(database.db, database.box, {
+      name: "Over",
+      email: "over@example.com",
+      password: "long password 1",
+    });
+    await creditSandboxBalance(database.db, {
+      merchantId: other.merchantId,
+      currency: "XRP",
+      amount: parseDecimal("1"),
+      isSandbox: true,
+    });
+    // What two maximal payments could leave behind before the cap was enforced on credits.
+    await database.db.execute(
+      sql`update ledger_accounts set balance = 200000000000000000000.5
+          where merchant_id = ${other.merchantId} and currency = 'XRP' and kind = 'balance'`,
+    );
+    const xrp = (await listBalances(database.db, other.merchantId)).find((b) => b.currency === "XRP")!;
+    expect(xrp.balance).toBe(2n * MAX_AMOUNT + 50_000_000n);
   });
 });
