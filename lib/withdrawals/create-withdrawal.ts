@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { checkAddress } from "@/lib/chain/address-codec";
 import { checkTag } from "@/lib/chain/check-tag";
 import { getCurrency } from "@/lib/currencies/registry";
@@ -22,6 +22,9 @@ import { foreignIdText } from "@/lib/schemas/withdrawals";
 import { priceWithdrawal, type WithdrawalPrice } from "./price-withdrawal";
 
 export const WITHDRAWAL_BROADCAST_QUEUE = "withdrawal.broadcast";
+
+/** The dedupe key of a withdrawal's broadcast job, as SQL over the expression that holds its id. */
+export const broadcastDedupeKeySql = (id: SQL) => sql`'withdrawal-broadcast:' || ${id}`;
 
 export type WithdrawalKind = "withdrawal" | "withdrawal_exchange" | "withdrawal_instant";
 
@@ -143,7 +146,7 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
           broadcast as (
             insert into jobs (queue, payload, run_at, dedupe_key, max_attempts)
             select ${WITHDRAWAL_BROADCAST_QUEUE}, jsonb_build_object('withdrawalId', id), now(),
-                   'withdrawal-broadcast:' || id, ${JOB_MAX_ATTEMPTS}
+                   ${broadcastDedupeKeySql(sql`id`)}, ${JOB_MAX_ATTEMPTS}
             from created
             ${QUEUED_DEDUPE_CONFLICT}
             returning 1),

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "@/lib/db/client";
 import { JOB_MAX_ATTEMPTS, QUEUED_DEDUPE_CONFLICT } from "@/lib/jobs/enqueue-job";
-import { WITHDRAWAL_BROADCAST_QUEUE } from "./create-withdrawal";
+import { broadcastDedupeKeySql, WITHDRAWAL_BROADCAST_QUEUE } from "./create-withdrawal";
 
 /** How old a `sending` claim without a txid must be before the sweep steps in. */
 export const STUCK_CLAIM_SECONDS = 300;
@@ -20,12 +20,11 @@ export async function sweepWithdrawalClaims(
   input: { olderThanSeconds?: number } = {},
 ): Promise<number[]> {
   const olderThan = input.olderThanSeconds ?? STUCK_CLAIM_SECONDS;
-  // The dedupe key is the one createWithdrawal gives the first broadcast job.
   const queued = await queryRows<{ id: string | number }>(
     db,
     sql`insert into jobs (queue, payload, run_at, dedupe_key, max_attempts)
         select ${WITHDRAWAL_BROADCAST_QUEUE}, jsonb_build_object('withdrawalId', w.transaction_id), now(),
-               'withdrawal-broadcast:' || w.transaction_id, ${JOB_MAX_ATTEMPTS}
+               ${broadcastDedupeKeySql(sql`w.transaction_id`)}, ${JOB_MAX_ATTEMPTS}
         from withdrawals w
         join transactions t on t.id = w.transaction_id
         where w.txid is null and w.error is null and w.claimed_at < now() - make_interval(secs => ${olderThan})
