@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Endpoint } from "@/lib/api/endpoint";
+import { exactNumber } from "@/lib/schemas/amount";
 import { ENDPOINTS } from "./endpoints";
 
 type JsonSchema = Record<string, unknown>;
@@ -36,6 +37,10 @@ function toSchema(
     target: "draft-2020-12",
     io,
     unrepresentable: "any",
+    // An amount's third form (lib/json's exact number) is a JSON number on the wire.
+    override: (context) => {
+      if (context.zodSchema === exactNumber) context.jsonSchema.type = "number";
+    },
   }) as JsonSchema;
   const { $schema: _ignored, $defs, ...rest } = generated;
   const rewrite = (value: JsonSchema) =>
