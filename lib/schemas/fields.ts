@@ -33,6 +33,12 @@ export const httpUrl = z
   )
   .meta({ format: "uri", example: "https://shop.example/orders/1042/paid" });
 
+/**
+ * A callback URL as typed: its rules (https, no private targets in production) depend on the mode
+ * and DNS, so lib/callbacks checks it when it is set; here only its size.
+ */
+export const callbackUrl = z.string().trim().max(2048);
+
 /** The merchant's id for an object: a string, or an integer sent as a JSON number (kept as text). */
 export const foreignId = z
   .union([z.string(), z.int()])
