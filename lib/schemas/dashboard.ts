@@ -29,7 +29,10 @@ export const passwordRequest = z.object({
 });
 
 export const totpEnableRequest = z.object({
-  secret: z.string().min(16).max(64),
+  // The base32 secret /totp/setup handed out (32 characters); anything else cannot verify a code.
+  secret: z.string().regex(/^[A-Z2-7]{26,64}$/, {
+    error: "This set-up has expired. Start setting up two-factor sign-in again.",
+  }),
   code: z
     .string()
     .trim()

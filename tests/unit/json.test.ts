@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { hasUnstorableText } from "@/lib/api/read-body";
 import { JsonExactNumber, JsonSyntaxError, parseJson } from "@/lib/json";
+import { isUndecodablePath } from "@/lib/server/is-undecodable-path";
 
 describe("strict JSON reader", () => {
   it("agrees with JSON.parse on everything JSON.stringify writes (numbers that round-trip)", () => {
@@ -104,5 +106,25 @@ describe("strict JSON reader", () => {
     ]) {
       expect(() => parseJson(bad), bad).toThrow(/surrogate/);
     }
+  });
+});
+
+describe("hostile text outside bodies", () => {
+  it("finds text PostgreSQL refuses in path parameters", () => {
+    expect(hasUnstorableText("abc")).toBe(false);
+    expect(hasUnstorableText("\u{1F600}")).toBe(false);
+    expect(hasUnstorableText("a\u0000b")).toBe(true);
+    expect(hasUnstorableText("\ud800")).toBe(true);
+    expect(hasUnstorableText("x\udc00")).toBe(true);
+    expect(hasUnstorableText("\ude00\ud83d")).toBe(true);
+  });
+
+  it("finds paths whose escapes are not UTF-8 (Next.js answered them with a 500)", () => {
+    expect(isUndecodablePath("/pay/%FF")).toBe(true);
+    expect(isUndecodablePath("/api/checkout/%ED%A0%80")).toBe(true); // a lone surrogate in UTF-8 form
+    expect(isUndecodablePath("/api/dashboard/transactions/%C0%80")).toBe(true); // overlong NUL
+    expect(isUndecodablePath("/pay/%F0%9F%98%80")).toBe(false);
+    expect(isUndecodablePath("/pay/abc?q=%FF")).toBe(false); // query strings are decoded leniently
+    expect(isUndecodablePath("/pay/%00")).toBe(false);
   });
 });

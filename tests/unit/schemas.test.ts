@@ -11,6 +11,7 @@ import {
   sandboxCreditRequest,
   sandboxMineRequest,
   sandboxPayRequest,
+  totpEnableRequest,
 } from "@/lib/schemas/dashboard";
 import { createInvoiceRequest } from "@/lib/schemas/invoices";
 import { toFieldErrors } from "@/lib/schemas/messages";
@@ -251,6 +252,15 @@ describe("dashboard schemas, derived from the API's", () => {
     expect(sandboxMineRequest.parse({ currency: "BTC", count: "3" })).toEqual({ currency: "BTC", count: 3 });
     expect(errorsIn(sandboxMineRequest, { currency: "BTC", count: "101" }).count).toBeDefined();
     expect(errorsIn(sandboxMineRequest, { currency: "BTC", count: "" }).count).toBeDefined();
+  });
+
+  it("refuses a TOTP secret that is not one /totp/setup hands out (it was a 500)", () => {
+    expect(
+      errorsIn(totpEnableRequest, { secret: "ERPGOPZUTGZXKGKIH7JNQSUGMPIF47NL", code: "123456" }),
+    ).toEqual({});
+    for (const secret of ["JBSWY3DPEHPK3PXP", "!".repeat(32), "erpgopzutgzxkgkih7jnqsugmpif47nl", 5]) {
+      expect(errorsIn(totpEnableRequest, { secret, code: "123456" }).secret, String(secret)).toBeDefined();
+    }
   });
 
   it("the checkout's currency choice is an invoice's sender_currency", () => {
