@@ -15,6 +15,7 @@ import { startBackground } from "@/lib/server/background";
 import { bootDatabase } from "@/lib/server/boot";
 import { bufferBody } from "@/lib/server/buffer-body";
 import { CLI_BRIDGE_PATH, handleCliBridge } from "@/lib/server/cli-bridge";
+import { isUndecodablePath } from "@/lib/server/is-undecodable-path";
 import { quietBrokenPipes } from "@/lib/server/quiet-broken-pipes";
 
 /**
@@ -61,6 +62,10 @@ async function main(): Promise<void> {
         isSandbox: config.isSandbox,
         token: lock.info.token,
       });
+    }
+    if (isUndecodablePath(url)) {
+      res.writeHead(404, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
+      return res.end(JSON.stringify({ error: "Not found", code: "not_found" }));
     }
     // The merchant API's fast path: the same route handlers, without Next's request pipeline.
     const api =

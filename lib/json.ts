@@ -1,10 +1,14 @@
 /**
  * A strict JSON reader for request bodies. JSON.parse loses the text of numbers (Node 20 has no
  * source-text access), so an amount like 12345678.123456789 would silently become a different
- * double. Here, a number literal whose text differs from the shortest text of its double is kept
- * as its exact source string; amount fields accept strings, so the client's digits are what we
- * validate. It also bounds nesting depth, and rejects duplicate keys (a classic request-smuggling
- * trick where the signature checker and the handler read different values).
+ * double. Here a number is read by its value, whatever its spelling: `5`, `5.0` and `5e0` are the
+ * number 5, `1e-05` and `0.00001` the same double. A literal whose exact value no double holds
+ * (12345678.123456789, 2^53 + 1, 1e400) becomes a JsonExactNumber carrying the client's digits:
+ * amount fields read it exactly (and refuse it when it has too many decimals, never rounding it),
+ * every other field refuses it with a clear message. It also bounds nesting depth, rejects
+ * duplicate keys (a classic request-smuggling trick where the signature checker and the handler
+ * read different values), and refuses text PostgreSQL cannot store: NUL and lone UTF-16
+ * surrogates (`"\ud800"`), which would otherwise reach the database and fail there.
  */
 export class JsonSyntaxError extends Error {
   constructor(message: string) {
@@ -13,11 +17,63 @@ export class JsonSyntaxError extends Error {
   }
 }
 
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+/**
+ * A JSON number whose exact value a double cannot hold. `literal` is the number as sent (JSON
+ * number grammar: optional minus, digits, fraction, exponent). Only amount schemas accept it.
+ */
+export class JsonExactNumber {
+  constructor(readonly literal: string) {}
+
+  toString(): string {
+    return this.literal;
+  }
+}
+
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | string
+  | JsonExactNumber
+  | JsonValue[]
+  | { [key: string]: JsonValue };
 
 const MAX_DEPTH = 32;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const WHITESPACE = /[ \t\n\r]*/y;
+const NUMBER_PARTS = /^-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * A decimal literal's value as significant digits and a power of ten (no leading or trailing
+ * zeros; zero is ""), so two spellings can be compared by value: "1.50" and "15e-1" are equal.
+ */
+function decimalValue(literal: string): { isNegative: boolean; digits: string; exponent: number } {
+  const [, whole = "", fraction = "", exponentText = "0"] = NUMBER_PARTS.exec(literal) ?? [];
+  const all = `${whole}${fraction}`;
+  const digits = all.replace(/^0+/, "").replace(/0+$/, "");
+  const trailing = all.replace(/0+$/, "").length;
+  return {
+    isNegative: literal.startsWith("-") && digits !== "",
+    digits,
+    exponent: digits === "" ? 0 : Number(exponentText) - fraction.length + (all.length - trailing),
+  };
+}
+
+/** The number a literal means when a double holds its exact value; a JsonExactNumber otherwise. */
+function readNumber(literal: string): number | JsonExactNumber {
+  const value = Number(literal);
+  if (String(value) === literal) return value;
+  if (!Number.isFinite(value)) return new JsonExactNumber(literal);
+  const sent = decimalValue(literal);
+  // Zero in any spelling ("0.0", "-0", "0e7") is zero.
+  if (sent.digits === "") return value;
+  const held = decimalValue(String(value));
+  const isSame =
+    sent.isNegative === held.isNegative && sent.digits === held.digits && sent.exponent === held.exponent;
+  return isSame ? value : new JsonExactNumber(literal);
+}
+
+const isPair = (high: number, low: number) => high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
 
 export function parseJson(text: string, maxDepth = MAX_DEPTH): JsonValue {
   let pos = 0;
@@ -40,6 +96,12 @@ export function parseJson(text: string, maxDepth = MAX_DEPTH): JsonValue {
       if (Number.isNaN(code)) fail("unterminated string");
       if (code === 0x22) break;
       if (code < 0x20) fail("control character in string");
+      if (code >= 0xd800 && code <= 0xdfff) {
+        // Only reachable from a string handed in directly (UTF-8 bytes cannot encode a lone surrogate).
+        if (!isPair(code, text.charCodeAt(pos + 1))) fail("lone surrogate in string");
+        pos += 2;
+        continue;
+      }
       if (code === 0x5c) {
         out += text.slice(start, pos);
         const escaped = text[pos + 1];
@@ -71,8 +133,17 @@ export function parseJson(text: string, maxDepth = MAX_DEPTH): JsonValue {
             const code = Number.parseInt(hex, 16);
             // PostgreSQL text cannot hold NUL; refusing it here gives the client a clear 400.
             if (code === 0) fail("NUL character (\\u0000) in string");
-            out += String.fromCharCode(code);
             pos += 4;
+            if (code >= 0xd800 && code <= 0xdfff) {
+              // A surrogate is only half a character: a high one must be followed at once by an
+              // escaped low one ("\\ud83d\\ude00"); anything else is text no database can store.
+              const low = /^\\u([dD][c-fC-F][0-9a-fA-F]{2})/.exec(text.slice(pos, pos + 6));
+              if (code >= 0xdc00 || !low) fail("lone surrogate escape in string");
+              out += String.fromCharCode(code, Number.parseInt(low![1]!, 16));
+              pos += 6;
+              break;
+            }
+            out += String.fromCharCode(code);
             break;
           }
           default:
@@ -167,11 +238,7 @@ export function parseJson(text: string, maxDepth = MAX_DEPTH): JsonValue {
     const match = NUMBER.exec(text);
     if (!match) return fail("unexpected token");
     pos = NUMBER.lastIndex;
-    const literal = match[0];
-    const value = Number(literal);
-    // Keep the exact digits when the double does not reproduce them (1.50, 0.0000001, long decimals).
-    if (!Number.isFinite(value) || String(value) !== literal) return literal;
-    return value;
+    return readNumber(match[0]);
   };
 
   const value = readValue(0);

@@ -3,6 +3,8 @@
  * ("minor units"), whatever the currency. A currency's own precision (2 for EUR, 6 for USDT,
  * 8 for BTC) only limits which amounts are accepted; it never changes the unit.
  */
+import { JsonExactNumber } from "./json";
+
 export const SCALE = 8;
 export const UNIT = 10n ** BigInt(SCALE);
 
@@ -10,7 +12,7 @@ export type Rounding = "down" | "up";
 
 export class AmountFormatError extends Error {
   constructor(
-    readonly reason: "format" | "exponent" | "negative" | "zero" | "precision" | "too_large",
+    readonly reason: "format" | "negative" | "zero" | "precision" | "too_large",
     message: string,
   ) {
     super(message);
@@ -22,23 +24,44 @@ export class AmountFormatError extends Error {
 export const MAX_AMOUNT = 10n ** 28n;
 
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+const EXPONENT_FORM = /^(-?)(\d+)(?:\.(\d+))?[eE]([+-]?\d+)$/;
+/** More whole digits than this is above MAX_AMOUNT whatever they are. */
+const MAX_WHOLE_DIGITS = 21;
 
 /**
- * Parses a decimal string ("12.5", "0.00000001") into minor units. Exponent forms, signs other
- * than a leading minus, and more fraction digits than `precision` are rejected, never rounded.
+ * Parses a decimal string ("12.5", "0.00000001", or an exponent form: "1e-05" is 0.00001) into
+ * minor units, by its exact value: more fraction digits than `precision` (after trailing zeros)
+ * are rejected, never rounded; so are signs other than a leading minus.
  */
 export function parseDecimal(text: string, precision: number = SCALE): bigint {
-  if (/[eE]/.test(text))
-    throw new AmountFormatError("exponent", "must be a plain decimal, not exponent form");
   const match = DECIMAL.exec(text);
-  if (!match) throw new AmountFormatError("format", "must be a decimal number");
+  if (!match) return parseExponentForm(text, precision);
   const [, sign, whole, fraction = ""] = match;
   const significant = fraction.replace(/0+$/, "");
   if (significant.length > precision) {
     throw new AmountFormatError("precision", `must have at most ${precision} decimal places`);
   }
-  if (whole!.length > 21) throw new AmountFormatError("too_large", "is too large");
+  if (whole!.length > MAX_WHOLE_DIGITS) throw new AmountFormatError("too_large", "is too large");
   const units = BigInt(whole!) * UNIT + BigInt(significant.padEnd(SCALE, "0") || "0");
+  if (units > MAX_AMOUNT) throw new AmountFormatError("too_large", "is too large");
+  return sign === "-" ? -units : units;
+}
+
+/** "1.5e-3": the significant digits times a power of ten, checked before any big number is built. */
+function parseExponentForm(text: string, precision: number): bigint {
+  const match = EXPONENT_FORM.exec(text);
+  if (!match) throw new AmountFormatError("format", "must be a decimal number");
+  const [, sign, whole, fraction = "", exponentText] = match;
+  const all = `${whole}${fraction}`.replace(/^0+/, "");
+  const digits = all.replace(/0+$/, "");
+  if (digits === "") return 0n;
+  // value = digits × 10^exponent, digits without trailing zeros; a huge exponent text is simply huge.
+  const exponent = Number(exponentText) - fraction.length + (all.length - digits.length);
+  if (-exponent > precision) {
+    throw new AmountFormatError("precision", `must have at most ${precision} decimal places`);
+  }
+  if (digits.length + exponent > MAX_WHOLE_DIGITS) throw new AmountFormatError("too_large", "is too large");
+  const units = BigInt(digits) * 10n ** BigInt(exponent + SCALE);
   if (units > MAX_AMOUNT) throw new AmountFormatError("too_large", "is too large");
   return sign === "-" ? -units : units;
 }
@@ -62,19 +85,31 @@ export function fitsCap(units: bigint): boolean {
 }
 
 /**
- * Converts a JSON number as parsed by lib/json (a finite double whose shortest text is exact)
- * into the same decimal text the client sent.
+ * The plain decimal text of a JSON number as lib/json reads it (a double whose shortest text has
+ * the value the client sent): 1e-7 is "0.0000001", 1.5e+21 is "1500000000000000000000".
  */
 export function numberToDecimalText(value: number): string {
   if (!Number.isFinite(value)) throw new AmountFormatError("format", "must be a finite number");
-  return String(value);
+  const text = String(value);
+  const match = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (!match) return text;
+  const [, sign, first, rest = "", exponentText] = match;
+  const digits = `${first}${rest}`;
+  const point = 1 + Number(exponentText); // where the decimal point goes within `digits`
+  if (point <= 0) return `${sign}0.${"0".repeat(-point)}${digits}`;
+  if (point >= digits.length) return `${sign}${digits}${"0".repeat(point - digits.length)}`;
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
-/** Parses a positive amount from a JSON number or decimal string, as the API accepts it. */
+/**
+ * Parses a positive amount as the API accepts it: a JSON number, a number too exact for a double
+ * (lib/json's JsonExactNumber, read by its digits), or a decimal string.
+ */
 export function parsePositiveAmount(input: unknown, precision: number = SCALE): bigint {
   let text: string;
   if (typeof input === "number") text = numberToDecimalText(input);
   else if (typeof input === "string") text = input.trim();
+  else if (input instanceof JsonExactNumber) text = input.literal;
   else throw new AmountFormatError("format", "must be a number or a decimal string");
   const units = parseDecimal(text, precision);
   if (units < 0n) throw new AmountFormatError("negative", "must be greater than zero");

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { fieldError, KassaError } from "@/lib/errors";
-import { JsonSyntaxError, type JsonValue, parseJson } from "@/lib/json";
+import { fieldError, KassaError, notFound } from "@/lib/errors";
+import { JsonExactNumber, JsonSyntaxError, type JsonValue, parseJson } from "@/lib/json";
 import { toFieldErrors } from "@/lib/schemas/messages";
 import { currentRequestContext } from "./request-context";
 
@@ -54,7 +54,8 @@ export function parseJsonObject(raw: Uint8Array): Record<string, JsonValue> {
     if (error instanceof JsonSyntaxError) throw badFormat();
     throw error;
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw badFormat();
+  if (value === null || typeof value !== "object" || Array.isArray(value) || value instanceof JsonExactNumber)
+    throw badFormat();
   return value;
 }
 
@@ -69,12 +70,25 @@ export function validate<Req extends z.ZodType>(
   return parsed.data;
 }
 
-/** Route parameters as plain strings (Next.js hands them over as a promise). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Text PostgreSQL refuses: NUL, and a lone UTF-16 surrogate (half a character, which no encoding
+ * can store). No object's id or token contains either, so a path carrying one names nothing.
+ */
+export function hasUnstorableText(value: string): boolean {
+  return value.includes("\u0000") || LONE_SURROGATE.test(value);
+}
+
+/** Route parameters as plain strings (Next.js hands them over as a promise); unstorable text is a 404. */
 export async function routeParams(
   context: { params?: Promise<Record<string, string | string[]>> } | undefined,
 ) {
   const params = (await context?.params) ?? {};
-  return Object.fromEntries(
-    Object.entries(params).map(([key, value]) => [key, Array.isArray(value) ? value.join("/") : value]),
-  );
+  const entries = Object.entries(params).map(([key, value]) => [
+    key,
+    Array.isArray(value) ? value.join("/") : value,
+  ]);
+  if (entries.some(([, value]) => hasUnstorableText(value!))) throw notFound();
+  return Object.fromEntries(entries) as Record<string, string>;
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Endpoint } from "@/lib/api/endpoint";
+import { exactNumber } from "@/lib/schemas/amount";
 import { ENDPOINTS } from "./endpoints";
 
 type JsonSchema = Record<string, unknown>;
@@ -36,6 +37,10 @@ function toSchema(
     target: "draft-2020-12",
     io,
     unrepresentable: "any",
+    // An amount's third form (lib/json's exact number) is a JSON number on the wire.
+    override: (context) => {
+      if (context.zodSchema === exactNumber) context.jsonSchema.type = "number";
+    },
   }) as JsonSchema;
   const { $schema: _ignored, $defs, ...rest } = generated;
   const rewrite = (value: JsonSchema) =>
@@ -65,7 +70,9 @@ function operation(endpoint: Endpoint, components: Record<string, JsonSchema>) {
   };
   if (endpoint.isSigned) {
     responses["400"] = {
-      description: "Validation failed, or the body is not a JSON object (`bad_content_format`).",
+      description:
+        "Validation failed, or the body is not a JSON object (`bad_content_format`: malformed JSON, invalid UTF-8, " +
+        "duplicate keys, NUL or a lone surrogate in a string).",
       content: {
         "application/json": { schema: { oneOf: [validationError, codedError(["bad_content_format"])] } },
       },
@@ -120,8 +127,10 @@ export function buildOpenApiDocument(serverUrl = "/api/v2") {
         "Wire-compatible with the public crypto processing API v2: point an existing client at this base URL. " +
         "Every request except /ping is signed: `X-Processing-Key` carries the API key and " +
         "`X-Processing-Signature` the hex HMAC-SHA512 of the exact request body bytes, keyed with the API secret " +
-        "(an empty body is signed as the empty string). Amounts are accepted as JSON numbers or decimal strings " +
-        "and returned as strings with exactly 8 fraction digits.",
+        "(an empty body is signed as the empty string). Amounts are accepted as JSON numbers or decimal strings, " +
+        "read by their exact value whatever the spelling (`1e-05` is 0.00001, never rounded), and returned as " +
+        "strings with exactly 8 fraction digits. A body with a lone UTF-16 surrogate escape (`\\ud800`) is " +
+        "refused as `bad_content_format`.",
     },
     servers: [{ url: serverUrl }],
     paths,

@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { AmountFormatError, formatAmount, parsePositiveAmount } from "@/lib/money";
+import { findCurrency } from "@/lib/currencies/registry";
+import { JsonExactNumber } from "@/lib/json";
+import { AmountFormatError, formatAmount, parsePositiveAmount, roundToPrecision } from "@/lib/money";
 import "./messages";
 
 const REASONS: Record<AmountFormatError["reason"], string> = {
   format: "The :attribute must be a number.",
-  exponent: "The :attribute must be a plain decimal number, not exponent notation.",
   negative: "The :attribute must be greater than zero.",
   zero: "The :attribute must be greater than zero.",
   precision: "The :attribute has more decimal places than the currency allows.",
@@ -12,12 +13,19 @@ const REASONS: Record<AmountFormatError["reason"], string> = {
 };
 
 /**
- * An amount as the API accepts it: a JSON number or a decimal string, positive, no exponent form,
- * at most 8 fraction digits here (a currency's own precision is checked where the currency is
- * known). Parses to bigint minor units.
+ * A JSON number with more digits than a double holds (lib/json keeps its literal). Only amounts
+ * accept it; described as a number in the OpenAPI document (lib/openapi/document.ts).
+ */
+export const exactNumber = z.custom<JsonExactNumber>((value) => value instanceof JsonExactNumber);
+
+/**
+ * An amount as the API accepts it: a JSON number or a decimal string, positive, read by its exact
+ * value whatever its spelling (`1e-05` is 0.00001), at most 8 fraction digits here (a currency's
+ * own precision is checked by `refinePrecision` where the currency is known). Parses to bigint
+ * minor units.
  */
 export const amount = z
-  .union([z.number(), z.string()])
+  .union([z.number(), z.string(), exactNumber])
   .transform((input, ctx) => {
     try {
       return parsePositiveAmount(input);
@@ -28,7 +36,9 @@ export const amount = z
     }
   })
   .meta({
-    description: "A positive decimal, as a JSON number or a string; at most 8 fraction digits.",
+    description:
+      "A positive decimal, as a JSON number or a string, read by its exact value (exponent forms such as 1e-05 " +
+      "included); at most as many fraction digits as the currency allows (8 at most).",
     example: "12.5",
   });
 
@@ -39,3 +49,27 @@ export const wireAmount = z
   .meta({ example: "12.50000000" });
 
 export const toWire = formatAmount;
+
+/**
+ * The one "fits the currency's precision" rule: each amount field that is present must have no
+ * more fraction digits than the currency named by `currency` (a field of the same object) allows.
+ * Used as `.superRefine(refinePrecision({ amount: "currency" }))`; a field whose currency is
+ * missing or unknown is left to that field's own error.
+ */
+export function refinePrecision(fields: Record<string, string>) {
+  return <Value extends object>(value: Value, ctx: z.RefinementCtx<Value>) => {
+    const values = value as Record<string, unknown>;
+    for (const [field, currencyField] of Object.entries(fields)) {
+      const units = values[field];
+      const currency = findCurrency(String(values[currencyField] ?? ""));
+      if (typeof units !== "bigint" || !currency) continue;
+      if (roundToPrecision(units, currency.precision, "down") !== units) {
+        ctx.addIssue({
+          code: "custom",
+          path: [field],
+          message: `The :attribute has more decimal places than ${currency.code} allows (${currency.precision}).`,
+        });
+      }
+    }
+  };
+}

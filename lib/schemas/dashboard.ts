@@ -1,17 +1,27 @@
 import { z } from "zod";
-import { amount } from "./amount";
-import { cryptoCurrencyCode, currencyCode } from "./fields";
+import { amount, refinePrecision } from "./amount";
+import { callbackUrl, currencyCode } from "./fields";
+import { sandboxBlocksRequest, sandboxPaymentRequest } from "./sandbox";
+import { refineOneAmount, withdrawalFields, withdrawalPrecision } from "./withdrawals";
 import "./messages";
+
+/**
+ * Requests of the dashboard's own endpoints. Where the merchant API has the same operation, the
+ * schema is derived from the API's (`.pick()`, `.extend()`, the same refinements), so a form and
+ * its endpoint validate exactly as /api/v2 does; the invoice and payout forms use the API schemas
+ * themselves (lib/schemas/invoices.ts, lib/schemas/withdrawals.ts).
+ */
 
 export const onboardingRequest = z.object({
   name: z.string().trim().min(1).max(120),
-  callback_url: z.string().trim().max(2048).optional().or(z.literal("")),
+  callback_url: callbackUrl.optional(),
   key_label: z.string().trim().max(100).optional(),
 });
 
 export const apiKeyRequest = z.object({ label: z.string().trim().min(1).max(100) });
 
-export const callbackUrlRequest = z.object({ callback_url: z.string().trim().max(2048) });
+/** An empty `callback_url` removes it. */
+export const callbackUrlRequest = z.object({ callback_url: callbackUrl });
 
 export const passwordRequest = z.object({
   current_password: z.string().min(1).max(200),
@@ -19,29 +29,43 @@ export const passwordRequest = z.object({
 });
 
 export const totpEnableRequest = z.object({
-  secret: z.string().min(16).max(64),
+  // The base32 secret /totp/setup handed out (32 characters); anything else cannot verify a code.
+  secret: z.string().regex(/^[A-Z2-7]{26,64}$/, {
+    error: "This set-up has expired. Start setting up two-factor sign-in again.",
+  }),
   code: z
     .string()
     .trim()
     .regex(/^\d{6}$/, { error: "Enter the 6-digit code from your authenticator app." }),
 });
 
-export const quoteRequest = z.object({
-  currency: currencyCode,
-  convert_to: cryptoCurrencyCode,
-  amount: amount.optional(),
-  amount_to: amount.optional(),
+export const totpDisableRequest = z.object({ password: z.string().min(1).max(200) });
+
+/**
+ * The payout form's live quote: the pricing fields of POST /withdrawal/crypto with its rules
+ * (exactly one of amount and amount_to, amount_to only with convert_to, each amount within its
+ * currency's precision). Without convert_to the payout sends `currency` itself.
+ */
+export const quoteRequest = withdrawalFields
+  .pick({ currency: true, convert_to: true, amount: true, amount_to: true })
+  .superRefine(refineOneAmount)
+  .superRefine(withdrawalPrecision);
+
+/** The same request as POST /api/v2/sandbox/payments. */
+export const sandboxPayRequest = sandboxPaymentRequest;
+
+/** POST /api/v2/sandbox/blocks; the sandbox panel sends the count as the text typed. */
+export const sandboxMineRequest = sandboxBlocksRequest.extend({
+  count: z.preprocess(
+    (value) => (typeof value === "string" && /^\s*\d{1,3}\s*$/.test(value) ? Number(value) : value),
+    sandboxBlocksRequest.shape.count,
+  ),
 });
 
-export const sandboxCreditRequest = z.object({ currency: currencyCode, amount });
+/** Sandbox only, no API twin (the CLI's `sandbox credit`): any currency, within its precision. */
+export const sandboxCreditRequest = z
+  .object({ currency: currencyCode, amount })
+  .superRefine(refinePrecision({ amount: "currency" }));
+
+/** Sandbox only: a currency's USD price (rates are their own type, not amounts of the currency). */
 export const sandboxRateRequest = z.object({ currency: currencyCode, usd_price: amount });
-export const sandboxPayRequest = z.object({
-  address: z.string().trim().min(1).max(128),
-  currency: cryptoCurrencyCode,
-  amount,
-  tag: z.string().trim().max(20).optional(),
-});
-export const sandboxMineRequest = z.object({
-  currency: cryptoCurrencyCode,
-  count: z.coerce.number().int().min(1).max(100),
-});

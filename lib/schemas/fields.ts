@@ -33,9 +33,18 @@ export const httpUrl = z
   )
   .meta({ format: "uri", example: "https://shop.example/orders/1042/paid" });
 
+/**
+ * A callback URL as typed: its rules (https, no private targets in production) depend on the mode
+ * and DNS, so lib/callbacks checks it when it is set; here only its size.
+ */
+export const callbackUrl = z.string().trim().max(2048);
+
 /** The merchant's id for an object: a string, or an integer sent as a JSON number (kept as text). */
 export const foreignId = z
-  .union([z.string(), z.int()])
+  .union([z.string(), z.int()], {
+    error: (issue) =>
+      issue.input === undefined ? undefined : "The :attribute must be a string or an integer.",
+  })
   .transform((value) => String(value).trim())
   .pipe(z.string().min(1).max(255))
   .meta({

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/api/endpoint";
-import { amount, wireAmount } from "./amount";
+import { amount, refinePrecision, wireAmount } from "./amount";
 import { endUserReference, sender } from "./common";
-import { cryptoCurrencyCode, currencyCode, foreignId, httpUrl } from "./fields";
+import { callbackUrl, cryptoCurrencyCode, currencyCode, foreignId, httpUrl } from "./fields";
 
 /** Spec 2.2. The sender fields are the discriminated union of spec 2.1, shared with every endpoint. */
 export const createInvoiceRequest = z
@@ -25,7 +25,7 @@ export const createInvoiceRequest = z
       description: "good_until_expired accepts several partial payments until the amount is reached.",
     }),
     description: z.string().trim().max(1000).optional(),
-    callback_url: z.string().trim().max(2048).optional().meta({
+    callback_url: callbackUrl.optional().meta({
       description:
         "Kassa addition: send this invoice's callbacks here instead of to your account's callback URL.",
     }),
@@ -34,6 +34,7 @@ export const createInvoiceRequest = z
       .meta({ description: "Fixes the currency the customer pays in (with its rate) at creation." }),
   })
   .and(sender)
+  .superRefine(refinePrecision({ amount: "currency" }))
   .meta({ id: "CreateInvoiceRequest" });
 export type CreateInvoiceRequest = z.output<typeof createInvoiceRequest>;
 

@@ -1,4 +1,5 @@
 import { type ZodError, z } from "zod";
+import { JsonExactNumber } from "@/lib/json";
 
 /**
  * Validation messages in the public API's style ("The foreign id field is required."). Schemas
@@ -11,6 +12,12 @@ z.config({
       case "invalid_type": {
         if (issue.input === undefined) return "The :attribute field is required.";
         if (issue.input === null) return "The :attribute field must not be null.";
+        // A number with more digits than a double holds (lib/json): only amounts read those.
+        if (issue.input instanceof JsonExactNumber) {
+          return Number.isFinite(Number(issue.input.literal))
+            ? "The :attribute has more significant digits than this field accepts."
+            : "The :attribute is too large.";
+        }
         const expected = issue.expected;
         if (expected === "string") return "The :attribute must be a string.";
         if (expected === "number" || expected === "int") return "The :attribute must be a number.";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/api/endpoint";
-import { amount, wireAmount } from "./amount";
+import { amount, refinePrecision, wireAmount } from "./amount";
 import { cryptoCurrencyCode } from "./fields";
 
 export const sandboxPaymentRequest = z
@@ -10,7 +10,13 @@ export const sandboxPaymentRequest = z
     amount,
     tag: z.string().trim().max(20).optional(),
   })
+  .superRefine(refinePrecision({ amount: "currency" }))
   .meta({ id: "SandboxPaymentRequest" });
+
+export const sandboxBlocksRequest = z.object({
+  currency: cryptoCurrencyCode,
+  count: z.int().min(1).max(100),
+});
 
 export const sandboxPaymentEndpoint = defineEndpoint({
   method: "POST",
@@ -44,7 +50,7 @@ export const sandboxBlocksEndpoint = defineEndpoint({
     "Sandbox mode only (404 otherwise). Mines `count` blocks on the currency's network; the mempool goes into the first.",
   tag: "Sandbox",
   isSigned: true,
-  request: z.object({ currency: cryptoCurrencyCode, count: z.int().min(1).max(100) }),
+  request: sandboxBlocksRequest,
   response: z.object({ currency: z.string(), height: z.int(), blocks: z.int(), transactions: z.int() }),
   successStatus: 201,
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/api/endpoint";
-import { amount, wireAmount } from "./amount";
+import { JsonExactNumber } from "@/lib/json";
+import { amount, refinePrecision, wireAmount } from "./amount";
 import { endUserReference, receiver, sender } from "./common";
 import { cryptoCurrencyCode, currencyCode } from "./fields";
 
@@ -13,6 +14,14 @@ export const anyForeignId = z
   .superRefine((value, ctx) => {
     if (value === undefined || value === null || value === "") {
       ctx.addIssue({ code: "custom", message: "The :attribute field is required." });
+      return;
+    }
+    if (value instanceof JsonExactNumber) {
+      // Echoed as given: a number with more digits than a double holds could not be echoed exactly.
+      ctx.addIssue({
+        code: "custom",
+        message: "The :attribute has more digits than a JSON number can carry exactly; send it as a string.",
+      });
       return;
     }
     if (foreignIdText(value).length > 255) {
@@ -35,45 +44,63 @@ const tag = z
   .optional()
   .meta({ description: "Tag or memo for networks that use one (XRP destination tag); may be empty." });
 
+/**
+ * The fields of spec 2.4 that price a withdrawal; the dashboard's quote picks its fields from here
+ * (lib/schemas/dashboard.ts), so a quote and the withdrawal it announces are validated alike.
+ */
+export const withdrawalFields = z.object({
+  currency: currencyCode.meta({ description: "The balance to withdraw from (source currency)." }),
+  amount: amount
+    .optional()
+    .meta({ description: "Amount in the source currency. Exactly one of amount and amount_to." }),
+  amount_to: amount
+    .optional()
+    .meta({ description: "Amount to send in convert_to. Exactly one of amount and amount_to." }),
+  address: z.string().trim().min(1).max(128),
+  foreign_id: anyForeignId,
+  end_user_reference: endUserReference,
+  convert_to: cryptoCurrencyCode.optional().meta({ description: "Convert to this currency and send it." }),
+  tag,
+});
+
+/** Exactly one of `amount` and `amount_to`, and `amount_to` only with `convert_to` (spec 2.4). */
+export function refineOneAmount(
+  value: { amount?: bigint; amount_to?: bigint; convert_to?: string },
+  ctx: z.core.$RefinementCtx,
+) {
+  const hasAmount = value.amount !== undefined;
+  const hasAmountTo = value.amount_to !== undefined;
+  if (hasAmount && hasAmountTo) {
+    const message = "Only one of amount or amount_to may be specified.";
+    ctx.addIssue({ code: "custom", path: ["amount"], message });
+    ctx.addIssue({ code: "custom", path: ["amount_to"], message });
+  } else if (!hasAmount && !hasAmountTo) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["amount"],
+      message: "The amount field is required when amount_to is not present.",
+    });
+  } else if (hasAmountTo && value.convert_to === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["amount_to"],
+      message: "The amount to field may only be used together with convert_to.",
+    });
+  }
+}
+
+/** `amount` is in `currency`, `amount_to` in `convert_to`. */
+export const withdrawalPrecision = refinePrecision({
+  amount: "currency",
+  amount_to: "convert_to",
+});
+
 /** Spec 2.4. */
-export const withdrawalRequest = z
-  .object({
-    currency: currencyCode.meta({ description: "The balance to withdraw from (source currency)." }),
-    amount: amount
-      .optional()
-      .meta({ description: "Amount in the source currency. Exactly one of amount and amount_to." }),
-    amount_to: amount
-      .optional()
-      .meta({ description: "Amount to send in convert_to. Exactly one of amount and amount_to." }),
-    address: z.string().trim().min(1).max(128),
-    foreign_id: anyForeignId,
-    end_user_reference: endUserReference,
-    convert_to: cryptoCurrencyCode.optional().meta({ description: "Convert to this currency and send it." }),
-    tag,
-  })
+export const withdrawalRequest = withdrawalFields
   .and(sender)
   .and(receiver)
-  .superRefine((value, ctx) => {
-    const hasAmount = value.amount !== undefined;
-    const hasAmountTo = value.amount_to !== undefined;
-    if (hasAmount && hasAmountTo) {
-      const message = "Only one of amount or amount_to may be specified.";
-      ctx.addIssue({ code: "custom", path: ["amount"], message });
-      ctx.addIssue({ code: "custom", path: ["amount_to"], message });
-    } else if (!hasAmount && !hasAmountTo) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["amount"],
-        message: "The amount field is required when amount_to is not present.",
-      });
-    } else if (hasAmountTo && value.convert_to === undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["amount_to"],
-        message: "The amount to field may only be used together with convert_to.",
-      });
-    }
-  })
+  .superRefine(refineOneAmount)
+  .superRefine(withdrawalPrecision)
   .meta({ id: "WithdrawalRequest" });
 export type WithdrawalRequest = z.output<typeof withdrawalRequest>;
 
@@ -121,6 +148,7 @@ export const instantWithdrawalRequest = z
   })
   .and(sender)
   .and(receiver)
+  .superRefine(refinePrecision({ sender_amount: "sender_currency" }))
   .meta({ id: "InstantWithdrawalRequest" });
 export type InstantWithdrawalRequest = z.output<typeof instantWithdrawalRequest>;
 
@@ -163,6 +191,7 @@ export const exchangeCalculateRequest = z
       });
     }
   })
+  .superRefine(refinePrecision({ sender_amount: "sender_currency", receiver_amount: "receiver_currency" }))
   .meta({ id: "ExchangeCalculateRequest" });
 
 export const exchangeCalculateEndpoint = defineEndpoint({

@@ -120,9 +120,17 @@ export async function cli(installation: Installation, ...args: string[]): Promis
   return JSON.parse(stdout);
 }
 
-export type Credentials = { merchantId: number; key: string; secret: string };
+export type Credentials = {
+  merchantId: number;
+  key: string;
+  secret: string;
+  email: string;
+  password: string;
+};
 
 export async function newMerchant(installation: Installation, name = "System Shop"): Promise<Credentials> {
+  const email = `${randomBytes(6).toString("hex")}@example.com`;
+  const password = "a long password 1";
   const created = await cli(
     installation,
     "merchants",
@@ -130,15 +138,45 @@ export async function newMerchant(installation: Installation, name = "System Sho
     "--name",
     name,
     "--email",
-    `${randomBytes(6).toString("hex")}@example.com`,
+    email,
     "--password",
-    "a long password 1",
+    password,
   );
   return {
     merchantId: Number(created.merchant_id),
     key: String(created.api_key),
     secret: String(created.api_secret),
+    email,
+    password,
   };
+}
+
+/**
+ * A dashboard session for a merchant, as a browser gets one (next-auth's credentials flow): the
+ * cookies to send. Mutations also need an Origin of the server itself (the same-origin check).
+ */
+export async function signIn(
+  base: string,
+  credentials: { email: string; password: string },
+): Promise<string> {
+  const csrf = await fetch(`${base}/api/auth/csrf`, { signal: AbortSignal.timeout(20_000) });
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const cookies = csrf.headers.getSetCookie().map((c) => c.split(";")[0]);
+  const login = await fetch(`${base}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    signal: AbortSignal.timeout(20_000),
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies.join("; ") },
+    body: new URLSearchParams({
+      csrfToken,
+      email: credentials.email,
+      password: credentials.password,
+      json: "true",
+    }),
+  });
+  const session = login.headers.getSetCookie().map((c) => c.split(";")[0]);
+  if (!session.some((c) => c?.includes("session-token"))) throw new Error(`sign-in failed: ${login.status}`);
+  return [...cookies, ...session].join("; ");
 }
 
 /** A signed request exactly as a merchant's server sends it. */

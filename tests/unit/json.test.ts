@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { JsonSyntaxError, parseJson } from "@/lib/json";
+import { hasUnstorableText } from "@/lib/api/read-body";
+import { JsonExactNumber, JsonSyntaxError, parseJson } from "@/lib/json";
+import { isUndecodablePath } from "@/lib/server/is-undecodable-path";
 
 describe("strict JSON reader", () => {
   it("agrees with JSON.parse on everything JSON.stringify writes (numbers that round-trip)", () => {
@@ -14,12 +16,45 @@ describe("strict JSON reader", () => {
     );
   });
 
-  it("keeps the exact digits of numbers a double would change", () => {
-    expect(parseJson('{"amount": 1.50}')).toEqual({ amount: "1.50" });
-    expect(parseJson('{"amount": 0.0000001}')).toEqual({ amount: "0.0000001" });
-    expect(parseJson('{"amount": 12345678901234.12345678}')).toEqual({ amount: "12345678901234.12345678" });
-    expect(parseJson('{"amount": 12.5}')).toEqual({ amount: 12.5 });
-    expect(parseJson('{"id": 42}')).toEqual({ id: 42 });
+  it("reads numbers by value, whatever their spelling", () => {
+    // Each spelling and the plain number it means, written out by hand.
+    const spellings: [string, number][] = [
+      ["5.0", 5],
+      ["5e0", 5],
+      ["50e-1", 5],
+      ["1.50", 1.5],
+      ["1e-05", 0.00001],
+      ["1E-5", 0.00001],
+      ["0.0000001", 0.0000001],
+      ["100e-2", 1],
+      ["1.5e+3", 1500],
+      ["-2.50", -2.5],
+      ["0.0", 0],
+      ["0e7", 0],
+    ];
+    for (const [literal, expected] of spellings) {
+      expect(parseJson(`{"n": ${literal}}`), literal).toStrictEqual({ n: expected });
+    }
+    expect(parseJson('{"id": 5.0}')).toStrictEqual({ id: 5 });
+    expect(parseJson('{"foreign_id": 1.50}')).toStrictEqual({ foreign_id: 1.5 });
+  });
+
+  it("keeps the exact digits of numbers no double holds, as an exact number, not a string", () => {
+    for (const literal of [
+      "12345678.123456789",
+      "12345678901234.12345678",
+      "9007199254740993",
+      "1e400",
+      "1e-400",
+      "0.1000000000000000000001",
+    ]) {
+      const value = (parseJson(`{"n": ${literal}}`) as { n: unknown }).n;
+      expect(value, literal).toBeInstanceOf(JsonExactNumber);
+      expect((value as JsonExactNumber).literal).toBe(literal);
+    }
+    // A plain double that is the exact value stays a number: 2^53 and 0.1 as written.
+    expect(parseJson("9007199254740992")).toBe(9007199254740992);
+    expect(parseJson("0.1")).toBe(0.1);
   });
 
   it("rejects malformed JSON, duplicate keys and deep nesting", () => {
@@ -52,5 +87,44 @@ describe("strict JSON reader", () => {
 
   it("decodes escapes and unicode", () => {
     expect(parseJson('"a\\n\\u00e9\\ud83d\\ude00"')).toBe("a\né😀");
+    expect(parseJson('{"title": "\\uD83D\\uDE00 ok"}')).toEqual({ title: "\u{1F600} ok" });
+  });
+
+  it("refuses lone surrogates, which no database text can hold", () => {
+    for (const bad of [
+      '"\\ud800"',
+      '"\\udc00"',
+      '"x\\ud83d"',
+      '"\\ud83dx"',
+      '"\\ud83d\\u0041"',
+      '"\\ud83d\\ud83d"',
+      '"\\ude00\\ud83d"',
+      '{"a": ["\\udfff"]}',
+      '{"\\ud800": 1}',
+      // Not reachable from UTF-8 bytes, but parseJson takes any string.
+      '"\ud800"',
+    ]) {
+      expect(() => parseJson(bad), bad).toThrow(/surrogate/);
+    }
+  });
+});
+
+describe("hostile text outside bodies", () => {
+  it("finds text PostgreSQL refuses in path parameters", () => {
+    expect(hasUnstorableText("abc")).toBe(false);
+    expect(hasUnstorableText("\u{1F600}")).toBe(false);
+    expect(hasUnstorableText("a\u0000b")).toBe(true);
+    expect(hasUnstorableText("\ud800")).toBe(true);
+    expect(hasUnstorableText("x\udc00")).toBe(true);
+    expect(hasUnstorableText("\ude00\ud83d")).toBe(true);
+  });
+
+  it("finds paths whose escapes are not UTF-8 (Next.js answered them with a 500)", () => {
+    expect(isUndecodablePath("/pay/%FF")).toBe(true);
+    expect(isUndecodablePath("/api/checkout/%ED%A0%80")).toBe(true); // a lone surrogate in UTF-8 form
+    expect(isUndecodablePath("/api/dashboard/transactions/%C0%80")).toBe(true); // overlong NUL
+    expect(isUndecodablePath("/pay/%F0%9F%98%80")).toBe(false);
+    expect(isUndecodablePath("/pay/abc?q=%FF")).toBe(false); // query strings are decoded leniently
+    expect(isUndecodablePath("/pay/%00")).toBe(false);
   });
 });

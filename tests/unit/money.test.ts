@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { JsonExactNumber } from "@/lib/json";
 import {
   type AmountFormatError,
   divide,
@@ -8,6 +9,7 @@ import {
   formatPercent,
   MAX_AMOUNT,
   multiply,
+  numberToDecimalText,
   parseDecimal,
   parsePositiveAmount,
   parseStoredAmount,
@@ -39,7 +41,39 @@ describe("money", () => {
     expect(parsePositiveAmount("12345678901234.12345678")).toBe(1_234_567_890_123_412_345_678n);
   });
 
-  it("rejects exponent forms, signs, zero, NaN and excess precision", () => {
+  it("reads exponent forms by their exact value (DESIGN.md section 3)", () => {
+    // Expected units written out by hand: 1 unit is 0.00000001.
+    const cases: [unknown, number | undefined, bigint][] = [
+      ["1e-05", undefined, 1_000n],
+      [1e-5, undefined, 1_000n],
+      ["1E-5", 5, 1_000n],
+      ["1e-7", undefined, 10n],
+      [1e-7, undefined, 10n],
+      ["1e-8", undefined, 1n],
+      ["12.5e1", undefined, 12_500_000_000n],
+      ["1.5e+3", 2, 150_000_000_000n],
+      ["5.0", 0, 500_000_000n],
+      ["0.0000100e0", 5, 1_000n],
+      ["123456789e-8", undefined, 123_456_789n],
+      [new JsonExactNumber("12345678.12345678"), undefined, 1_234_567_812_345_678n],
+      [new JsonExactNumber("1.00000000000000000000"), 0, 100_000_000n],
+      [2.5e19, undefined, 2_500_000_000_000_000_000_000_000_000n],
+    ];
+    for (const [input, precision, expected] of cases) {
+      expect(parsePositiveAmount(input, precision), String(input)).toBe(expected);
+    }
+  });
+
+  it("writes a JSON number as the plain decimal it is", () => {
+    expect(numberToDecimalText(1e-7)).toBe("0.0000001");
+    expect(numberToDecimalText(1.5e-7)).toBe("0.00000015");
+    expect(numberToDecimalText(1.5e21)).toBe("1500000000000000000000");
+    expect(numberToDecimalText(1.2345e21)).toBe("1234500000000000000000");
+    expect(numberToDecimalText(12.5)).toBe("12.5");
+    expect(numberToDecimalText(-3e-7)).toBe("-0.0000003");
+  });
+
+  it("rejects signs, zero, NaN, excess precision and huge values, whatever the spelling", () => {
     const reason = (input: unknown, precision?: number) => {
       try {
         parsePositiveAmount(input, precision);
@@ -48,8 +82,24 @@ describe("money", () => {
         return (error as AmountFormatError).reason;
       }
     };
-    expect(reason("1e-7")).toBe("exponent");
-    expect(reason(1e21)).toBe("exponent");
+    // Too many decimals for the currency, in every spelling, never rounded to fit.
+    expect(reason("1e-9")).toBe("precision");
+    expect(reason(1e-9)).toBe("precision");
+    expect(reason("1e-3", 2)).toBe("precision");
+    expect(reason(5e-324)).toBe("precision");
+    expect(reason("1e-99999999999")).toBe("precision");
+    expect(reason(new JsonExactNumber("12345678.123456789"))).toBe("precision");
+    expect(reason(new JsonExactNumber("1e-400"))).toBe("precision");
+    expect(reason(1e21)).toBe("too_large");
+    expect(reason("1e21")).toBe("too_large");
+    expect(reason("1e99999999999")).toBe("too_large");
+    expect(reason(new JsonExactNumber("1e400"))).toBe("too_large");
+    expect(reason("0e5")).toBe("zero");
+    expect(reason("-1e-2")).toBe("negative");
+    expect(reason("1e")).toBe("format");
+    expect(reason("e5")).toBe("format");
+    expect(reason("1e+-5")).toBe("format");
+    expect(reason("+1")).toBe("format");
     expect(reason("-1")).toBe("negative");
     expect(reason("0")).toBe("zero");
     expect(reason("0.000000000")).toBe("zero");

@@ -1,8 +1,26 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { parseJsonObject, validate } from "@/lib/api/read-body";
+import { KassaError } from "@/lib/errors";
+import { JsonExactNumber } from "@/lib/json";
 import { amount } from "@/lib/schemas/amount";
+import { fixCurrencyRequest } from "@/lib/schemas/checkout";
 import { endUserReference, receiver, sender } from "@/lib/schemas/common";
+import {
+  quoteRequest,
+  sandboxCreditRequest,
+  sandboxMineRequest,
+  sandboxPayRequest,
+  totpEnableRequest,
+} from "@/lib/schemas/dashboard";
+import { createInvoiceRequest } from "@/lib/schemas/invoices";
 import { toFieldErrors } from "@/lib/schemas/messages";
+import { sandboxBlocksRequest, sandboxPaymentRequest } from "@/lib/schemas/sandbox";
+import {
+  exchangeCalculateRequest,
+  instantWithdrawalRequest,
+  withdrawalRequest,
+} from "@/lib/schemas/withdrawals";
 
 const request = z.object({ end_user_reference: endUserReference, amount }).and(sender).and(receiver);
 
@@ -102,8 +120,205 @@ describe("common request rules (spec 2.1)", () => {
     const parsed = request.parse(valid) as { amount: bigint };
     expect(parsed.amount).toBe(1_050_000_000n);
     expect(errorsOf({ ...valid, amount: -1 }).amount).toBe("The amount must be greater than zero.");
-    expect(errorsOf({ ...valid, amount: "1e3" }).amount).toMatch(/exponent/);
+    expect((request.parse({ ...valid, amount: "1e3" }) as { amount: bigint }).amount).toBe(100_000_000_000n);
+    expect((request.parse({ ...valid, amount: "1e-05" }) as { amount: bigint }).amount).toBe(1_000n);
     expect(errorsOf({ ...valid, amount: "0.123456789" }).amount).toMatch(/decimal places/);
     expect(errorsOf({ ...valid, amount: true }).amount).toBeDefined();
+  });
+});
+
+function errorsIn(schema: z.ZodType, input: unknown): Record<string, string> {
+  const result = schema.safeParse(input);
+  return result.success ? {} : toFieldErrors(result.error);
+}
+
+/** The errors of `fields` only: the API schema also checks fields the dashboard twin does not have. */
+function only(errors: Record<string, string>, fields: string[]) {
+  return Object.fromEntries(Object.entries(errors).filter(([field]) => fields.includes(field)));
+}
+
+/** What the wrapper (lib/api/with-session.ts) does with a body: parse the bytes, then the endpoint's schema. */
+function throughWrapper(schema: z.ZodType, body: string) {
+  try {
+    return { data: validate({ request: schema }, parseJsonObject(Buffer.from(body))) };
+  } catch (error) {
+    if (!(error instanceof KassaError)) throw error;
+    return { status: error.status, code: error.code, fields: error.fields };
+  }
+}
+
+const payout = {
+  address: "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu",
+  foreign_id: "payout-1",
+  end_user_reference: "payee-1",
+  sender_type: "legal",
+  sender_data: { legal_name: "Acme GmbH", country_of_registration: "DEU" },
+  receiver_type: "self",
+};
+
+describe("dashboard schemas, derived from the API's", () => {
+  it("answers a quote without amounts with a 400 field error (it was a 500)", () => {
+    expect(throughWrapper(quoteRequest, '{"currency":"BTC","convert_to":"ETH"}')).toEqual({
+      status: 400,
+      code: "validation_failed",
+      fields: { amount: "The amount field is required when amount_to is not present." },
+    });
+    expect(throughWrapper(quoteRequest, '{"currency":"BTC","convert_to":"ETH","amount":"0.5"}')).toEqual({
+      data: { currency: "BTC", convert_to: "ETH", amount: 50_000_000n },
+    });
+  });
+
+  it("prices a quote exactly as POST /api/v2/withdrawal/crypto validates a payout", () => {
+    const pricing = ["currency", "convert_to", "amount", "amount_to"];
+    const cases: Record<string, unknown>[] = [
+      { currency: "BTC", amount: "0.5" },
+      { currency: "BTC", convert_to: "ETH", amount: "0.5" },
+      { currency: "EUR", convert_to: "BTC", amount: "100.25" },
+      { currency: "EUR", convert_to: "BTC", amount_to: "0.001" },
+      { currency: "BTC", convert_to: "ETH" },
+      { currency: "BTC" },
+      { currency: "BTC", amount: "1", amount_to: "1", convert_to: "ETH" },
+      { currency: "BTC", amount_to: "1" },
+      { currency: "EUR", convert_to: "BTC", amount: "100.255" },
+      { currency: "EUR", convert_to: "USDTE", amount_to: "1.1234567" },
+      { currency: "EUR", convert_to: "BTC", amount: "1e-2" },
+      { currency: "EUR", convert_to: "BTC", amount: 1e-3 },
+      { currency: "BTC", amount: new JsonExactNumber("12345678.123456789") },
+      { currency: "BTC", amount: new JsonExactNumber("1.000000000000000000001") },
+      { currency: "BTC", amount: "-1" },
+      { currency: "BTC", amount: 0 },
+      { currency: "XXX", amount: "1" },
+      { currency: "BTC", convert_to: "EUR", amount: "1" },
+      { currency: "btc", convert_to: "eth", amount: 1 },
+      { amount: "1" },
+    ];
+    for (const input of cases) {
+      const quote = errorsIn(quoteRequest, input);
+      const api = only(errorsIn(withdrawalRequest, { ...payout, ...input }), pricing);
+      expect(quote, JSON.stringify(input)).toEqual(api);
+    }
+    // The table covers acceptance and refusal alike.
+    expect(cases.filter((input) => Object.keys(errorsIn(quoteRequest, input)).length === 0).length).toBe(6);
+  });
+
+  it("checks every amount against its own currency's precision, with one message", () => {
+    expect(errorsIn(quoteRequest, { currency: "EUR", convert_to: "BTC", amount: "1.001" })).toEqual({
+      amount: "The amount has more decimal places than EUR allows (2).",
+    });
+    expect(
+      errorsIn(withdrawalRequest, {
+        ...payout,
+        currency: "EUR",
+        convert_to: "USDTE",
+        amount_to: "1.0000001",
+      }),
+    ).toEqual({
+      amount_to: "The amount to has more decimal places than USDTE allows (6).",
+    });
+    expect(
+      errorsIn(exchangeCalculateRequest, {
+        sender_currency: "EUR",
+        receiver_currency: "BTC",
+        sender_amount: "0.001",
+      }),
+    ).toEqual({ sender_amount: "The sender amount has more decimal places than EUR allows (2)." });
+    expect(
+      errorsIn(instantWithdrawalRequest, { ...payout, sender_currency: "USDTE", sender_amount: "1.1234567" }),
+    ).toEqual({ sender_amount: "The sender amount has more decimal places than USDTE allows (6)." });
+    expect(errorsIn(sandboxCreditRequest, { currency: "EUR", amount: "1.005" })).toEqual({
+      amount: "The amount has more decimal places than EUR allows (2).",
+    });
+    expect(errorsIn(sandboxCreditRequest, { currency: "EUR", amount: "1.5e1" })).toEqual({});
+  });
+
+  it("sandbox payments and blocks accept and refuse what the API's sandbox endpoints do", () => {
+    const payments: Record<string, unknown>[] = [
+      { address: "x", currency: "BTC", amount: "0.1" },
+      { address: "x", currency: "EUR", amount: "0.1" },
+      { address: "x", currency: "USDTE", amount: "0.0000001" },
+      { address: "", currency: "BTC", amount: "0.1" },
+      { address: "x", currency: "BTC" },
+    ];
+    for (const input of payments) {
+      expect(errorsIn(sandboxPayRequest, input)).toEqual(errorsIn(sandboxPaymentRequest, input));
+    }
+    for (const count of [1, 100, 0, 101, 1.5, -1, null, true, new JsonExactNumber("1e400")]) {
+      const input = { currency: "BTC", count };
+      expect(errorsIn(sandboxMineRequest, input), String(count)).toEqual(
+        errorsIn(sandboxBlocksRequest, input),
+      );
+    }
+    // The sandbox panel types the count: text is read as the number it spells, within the same limits.
+    expect(sandboxMineRequest.parse({ currency: "BTC", count: "3" })).toEqual({ currency: "BTC", count: 3 });
+    expect(errorsIn(sandboxMineRequest, { currency: "BTC", count: "101" }).count).toBeDefined();
+    expect(errorsIn(sandboxMineRequest, { currency: "BTC", count: "" }).count).toBeDefined();
+  });
+
+  it("refuses a TOTP secret that is not one /totp/setup hands out (it was a 500)", () => {
+    expect(
+      errorsIn(totpEnableRequest, { secret: "ERPGOPZUTGZXKGKIH7JNQSUGMPIF47NL", code: "123456" }),
+    ).toEqual({});
+    for (const secret of ["JBSWY3DPEHPK3PXP", "!".repeat(32), "erpgopzutgzxkgkih7jnqsugmpif47nl", 5]) {
+      expect(errorsIn(totpEnableRequest, { secret, code: "123456" }).secret, String(secret)).toBeDefined();
+    }
+  });
+
+  it("the checkout's currency choice is an invoice's sender_currency", () => {
+    const invoice = {
+      end_user_reference: "c",
+      timer: false,
+      title: "T",
+      foreign_id: "f",
+      currency: "EUR",
+      amount: "10",
+      url_success: "https://shop.example/ok",
+      url_failed: "https://shop.example/failed",
+      email_user: "buyer@example.com",
+      sender_type: "natural",
+      sender_data: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1990-12-10" },
+    };
+    for (const currency of ["BTC", "eth", "EUR", "XXX", "", 5]) {
+      const chosen = errorsIn(fixCurrencyRequest, { currency });
+      const api = only(errorsIn(createInvoiceRequest, { ...invoice, sender_currency: currency }), [
+        "sender_currency",
+      ]);
+      expect(chosen.currency, String(currency)).toBe(
+        api.sender_currency?.replace("sender currency", "currency"),
+      );
+    }
+  });
+});
+
+describe("numbers by value in request fields", () => {
+  it("reads 5.0 as the integer 5 and refuses exact numbers outside amounts", async () => {
+    const { transactionInfoRequest } = await import("@/lib/schemas/transactions");
+    expect(throughWrapper(transactionInfoRequest, '{"id": 5.0}')).toEqual({ data: { id: 5 } });
+    expect(throughWrapper(transactionInfoRequest, '{"id": 9007199254740993}')).toMatchObject({
+      status: 400,
+      fields: { id: "The id has more significant digits than this field accepts." },
+    });
+    expect(throughWrapper(transactionInfoRequest, '{"id": 1e400}')).toMatchObject({
+      status: 400,
+      fields: { id: "The id is too large." },
+    });
+    expect(throughWrapper(transactionInfoRequest, '{"foreign_id": 1.50}')).toEqual({
+      data: { foreign_id: 1.5 },
+    });
+    expect(throughWrapper(transactionInfoRequest, '{"foreign_id": 12345678901234567890}')).toMatchObject({
+      status: 400,
+      fields: { foreign_id: expect.stringMatching(/send it as a string/) },
+    });
+  });
+
+  it("refuses a lone surrogate as a malformed body, and keeps a paired one", () => {
+    expect(throughWrapper(quoteRequest, '{"currency":"BTC\\ud800","amount":1}')).toEqual({
+      status: 400,
+      code: "bad_content_format",
+      fields: undefined,
+    });
+    expect(throughWrapper(fixCurrencyRequest, '{"currency":"\\ud83d\\ude00"}')).toMatchObject({
+      status: 400,
+      code: "validation_failed",
+    });
   });
 });

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { CheckoutClient } from "@/components/checkout/checkout-client";
+import { hasUnstorableText } from "@/lib/api/read-body";
 import { hdSeed, invoiceSettings } from "@/lib/api/runtime-values";
 import { checkoutView } from "@/lib/checkout/checkout-view";
 import { openCheckout } from "@/lib/checkout/open-checkout";
@@ -14,7 +15,8 @@ export const dynamic = "force-dynamic";
 type Props = { params: Promise<{ token: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const record = await loadInvoiceByToken(getDb(), (await params).token);
+  const { token } = await params;
+  const record = hasUnstorableText(token) ? undefined : await loadInvoiceByToken(getDb(), token);
   return {
     title: record ? `Pay ${record.merchantName}: ${record.invoice.title}` : "Payment link not found",
     robots: { index: false, follow: false },
@@ -27,6 +29,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
  */
 export default async function PayPage({ params }: Props) {
   const { token } = await params;
+  if (hasUnstorableText(token)) notFound(); // NUL: a token no invoice has, and text PostgreSQL refuses
   const db = getDb();
   const settings = invoiceSettings();
   let record: Awaited<ReturnType<typeof openCheckout>>;

@@ -11,9 +11,9 @@ export const dynamic = "force-dynamic";
 export const POST = withSession({ request: quoteRequest }, async ({ db, body }) => {
   const price = await priceWithdrawal(db, {
     source: body.currency,
-    target: body.convert_to,
+    target: body.convert_to ?? body.currency,
     amount: body.amount,
-    amountTo: body.amount === undefined ? body.amount_to : undefined,
+    amountTo: body.amount_to,
     spreadPpm: getConfig().spreadPpm,
   });
   return {

@@ -1,16 +1,13 @@
-import { z } from "zod";
 import { hdSeed, invoiceSettings } from "@/lib/api/runtime-values";
 import { withPublicCheckout } from "@/lib/api/with-public-checkout";
 import { checkoutView } from "@/lib/checkout/checkout-view";
 import { fixInvoiceCurrency } from "@/lib/invoices/fix-invoice-currency";
-import { cryptoCurrencyCode } from "@/lib/schemas/fields";
+import { fixCurrencyRequest } from "@/lib/schemas/checkout";
 
 export const dynamic = "force-dynamic";
 
-const request = z.object({ currency: cryptoCurrencyCode });
-
 /** POST /api/checkout/<token>/currency: fixes the payment currency, the rate and the address. */
-export const POST = withPublicCheckout({ request }, async ({ db, params, body }) => {
+export const POST = withPublicCheckout({ request: fixCurrencyRequest }, async ({ db, params, body }) => {
   const settings = invoiceSettings();
   const record = await fixInvoiceCurrency(db, {
     token: params.token ?? "",

@@ -1,3 +1,4 @@
+import { hasUnstorableText } from "@/lib/api/read-body";
 import { errorResponse } from "@/lib/api/respond";
 import { invoiceSettings } from "@/lib/api/runtime-values";
 import { checkoutFingerprint } from "@/lib/checkout/checkout-fingerprint";
@@ -24,7 +25,8 @@ export async function GET(
   const { token } = await context.params;
   const db = getDb();
   try {
-    if ((await checkoutFingerprint(db, token)) === null) throw notFound("No such invoice.");
+    if (hasUnstorableText(token) || (await checkoutFingerprint(db, token)) === null)
+      throw notFound("No such invoice.");
   } catch (error) {
     return errorResponse(error);
   }

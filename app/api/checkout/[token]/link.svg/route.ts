@@ -1,4 +1,5 @@
 import QRCode from "qrcode";
+import { hasUnstorableText } from "@/lib/api/read-body";
 import { errorResponse } from "@/lib/api/respond";
 import { baseUrlFor } from "@/lib/api/runtime-values";
 import { getDb } from "@/lib/db/client";
@@ -15,7 +16,8 @@ export async function GET(
 ): Promise<Response> {
   try {
     const { token } = await context.params;
-    if (!(await loadInvoiceByToken(getDb(), token))) throw notFound("No such invoice.");
+    if (hasUnstorableText(token) || !(await loadInvoiceByToken(getDb(), token)))
+      throw notFound("No such invoice.");
     const svg = await QRCode.toString(checkoutUrl(baseUrlFor(request), token), { type: "svg", margin: 2 });
     return new Response(svg, {
       headers: { "content-type": "image/svg+xml", "cache-control": "private, max-age=3600" },

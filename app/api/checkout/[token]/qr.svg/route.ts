@@ -1,4 +1,5 @@
 import QRCode from "qrcode";
+import { hasUnstorableText } from "@/lib/api/read-body";
 import { errorResponse } from "@/lib/api/respond";
 import { invoiceSettings } from "@/lib/api/runtime-values";
 import { checkoutView } from "@/lib/checkout/checkout-view";
@@ -19,7 +20,7 @@ export async function GET(
   try {
     const { token } = await context.params;
     const db = getDb();
-    const record = await loadInvoiceByToken(db, token);
+    const record = hasUnstorableText(token) ? undefined : await loadInvoiceByToken(db, token);
     if (!record) throw notFound("No such invoice.");
     const view = await checkoutView(db, record, invoiceSettings());
     if (!view.payment_uri) throw notFound("This invoice has no payment address yet.");

@@ -1,24 +1,21 @@
 import { verify } from "@node-rs/argon2";
 import { eq } from "drizzle-orm";
-import { z } from "zod";
 import { withSession } from "@/lib/api/with-session";
 import { disableTotp } from "@/lib/auth/totp";
 import { users } from "@/lib/db/schema";
 import { fieldError } from "@/lib/errors";
+import { totpDisableRequest } from "@/lib/schemas/dashboard";
 
 export const dynamic = "force-dynamic";
 
-export const POST = withSession(
-  { request: z.object({ password: z.string().min(1).max(200) }) },
-  async ({ db, session, body }) => {
-    const [user] = await db
-      .select({ hash: users.passwordHash })
-      .from(users)
-      .where(eq(users.id, session.userId));
-    if (!user || !(await verify(user.hash, body.password).catch(() => false))) {
-      throw fieldError({ password: "The password is not right." });
-    }
-    await disableTotp(db, session.userId);
-    return { disabled: true };
-  },
-);
+export const POST = withSession({ request: totpDisableRequest }, async ({ db, session, body }) => {
+  const [user] = await db
+    .select({ hash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, session.userId));
+  if (!user || !(await verify(user.hash, body.password).catch(() => false))) {
+    throw fieldError({ password: "The password is not right." });
+  }
+  await disableTotp(db, session.userId);
+  return { disabled: true };
+});

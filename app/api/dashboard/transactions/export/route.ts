@@ -23,27 +23,26 @@ function cell(value: unknown): string {
   return `"${safe.replace(/"/g, '""')}"`;
 }
 
-/** CSV of everything the current filter matches, streamed page by page (keyset) so it scales. */
+/**
+ * CSV of everything the current filter matches, streamed page by page (keyset) so it scales. The
+ * first page is read before the answer starts: a filter the database refuses (a NUL in `q`) is
+ * then a 400, not a download cut off after its header line.
+ */
 export const GET = withSession({}, async ({ db, session, query }) => {
   const { filter } = parseFilter(query);
+  const page = (before?: number) =>
+    listTransactions(db, { merchantId: session.merchantId, filter, before, limit: 1000 });
+  const first = await page();
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
       controller.enqueue(encoder.encode(`${COLUMNS.join(",")}\r\n`));
-      let before: number | undefined;
-      for (;;) {
-        const page = await listTransactions(db, {
-          merchantId: session.merchantId,
-          filter,
-          before,
-          limit: 1000,
-        });
-        const lines = page.rows
+      for (let current = first; ; current = await page(current.nextBefore!)) {
+        const lines = current.rows
           .map((row) => COLUMNS.map((column) => cell(row[column])).join(","))
           .join("\r\n");
         if (lines) controller.enqueue(encoder.encode(`${lines}\r\n`));
-        if (page.nextBefore === null) break;
-        before = page.nextBefore;
+        if (current.nextBefore === null) break;
       }
       controller.close();
     },
