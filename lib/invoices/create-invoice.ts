@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { type CallbackMode, checkCallbackUrl } from "@/lib/callbacks/url-policy";
+import { assertFitsPrecision } from "@/lib/currencies/precision";
 import { getCurrency } from "@/lib/currencies/registry";
 import {
   type CustomerInput,
@@ -13,7 +14,7 @@ import { amountSql, type invoices, optionalAmountSql, optionalWholeSql } from "@
 import { withRetries } from "@/lib/db/transaction";
 import { fieldError } from "@/lib/errors";
 import { JOB_MAX_ATTEMPTS, QUEUED_DEDUPE_CONFLICT } from "@/lib/jobs/enqueue-job";
-import { formatAmountShort, roundToPrecision } from "@/lib/money";
+import { formatAmountShort } from "@/lib/money";
 import type { CreateInvoiceRequest } from "@/lib/schemas/invoices";
 import type { InvoiceRecord } from "./load-invoice";
 import { priceInvoice } from "./price-invoice";
@@ -36,11 +37,7 @@ export async function createInvoice(
 ): Promise<InvoiceRecord> {
   const { merchantId, request, settings } = input;
   const currency = getCurrency(request.currency);
-  if (roundToPrecision(request.amount, currency.precision, "down") !== request.amount) {
-    throw fieldError({
-      amount: `The amount has more decimal places than ${currency.code} allows (${currency.precision}).`,
-    });
-  }
+  assertFitsPrecision({ units: request.amount, currency: currency.code, field: "amount" });
   if (request.callback_url) checkCallbackUrl(request.callback_url, settings.callbackMode);
   if (request.amount < currency.minimumAmount) {
     throw fieldError({ amount: `The amount must be at least ${formatAmountShort(currency.minimumAmount)}.` });

@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { fitsPrecision, precisionMessage } from "@/lib/currencies/precision";
 import { findCurrency } from "@/lib/currencies/registry";
 import { JsonExactNumber } from "@/lib/json";
-import { AmountFormatError, formatAmount, parsePositiveAmount, roundToPrecision } from "@/lib/money";
+import { AmountFormatError, formatAmount, parsePositiveAmount } from "@/lib/money";
 import "./messages";
 
 const REASONS: Record<AmountFormatError["reason"], string> = {
@@ -63,12 +64,8 @@ export function refinePrecision(fields: Record<string, string>) {
       const units = values[field];
       const currency = findCurrency(String(values[currencyField] ?? ""));
       if (typeof units !== "bigint" || !currency) continue;
-      if (roundToPrecision(units, currency.precision, "down") !== units) {
-        ctx.addIssue({
-          code: "custom",
-          path: [field],
-          message: `The :attribute has more decimal places than ${currency.code} allows (${currency.precision}).`,
-        });
+      if (!fitsPrecision(units, currency)) {
+        ctx.addIssue({ code: "custom", path: [field], message: precisionMessage(":attribute", currency) });
       }
     }
   };

@@ -1,3 +1,4 @@
+import { assertFitsPrecision } from "@/lib/currencies/precision";
 import { getCurrency } from "@/lib/currencies/registry";
 import type { Executor } from "@/lib/db/client";
 import { fieldError } from "@/lib/errors";
@@ -20,15 +21,6 @@ export type WithdrawalPrice = {
   midRate: Rate | null;
   spreadPpm: number | null;
 };
-
-function assertPrecision(value: bigint, currency: string, field: string) {
-  const { precision, code } = getCurrency(currency);
-  if (roundToPrecision(value, precision, "down") !== value) {
-    throw fieldError({
-      [field]: `The ${field.replace(/_/g, " ")} has more decimal places than ${code} allows (${precision}).`,
-    });
-  }
-}
 
 /**
  * Every figure of a withdrawal, fixed once: from `amount` (source currency) or `amountTo` (target
@@ -63,7 +55,7 @@ export async function priceWithdrawal(
   let networkFee = target.networkFee;
   if (source.code === target.code) {
     principal = input.amount ?? input.amountTo!;
-    assertPrecision(principal, source.code, fields.amount);
+    assertFitsPrecision({ units: principal, currency: source.code, field: fields.amount });
     sent = principal;
   } else {
     try {
@@ -82,11 +74,11 @@ export async function priceWithdrawal(
     }
     if (input.amount !== undefined) {
       principal = input.amount;
-      assertPrecision(principal, source.code, fields.amount);
+      assertFitsPrecision({ units: principal, currency: source.code, field: fields.amount });
       sent = convert(principal, rate, "down", target.precision);
     } else {
       sent = input.amountTo!;
-      assertPrecision(sent, target.code, fields.amountTo);
+      assertFitsPrecision({ units: sent, currency: target.code, field: fields.amountTo });
       principal = convert(sent, invert(rate), "up", source.precision);
     }
     networkFee = convert(target.networkFee, invert(rate), "up", source.precision);

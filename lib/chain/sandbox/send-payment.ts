@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { checkAddress } from "@/lib/chain/address-codec";
+import { assertFitsPrecision } from "@/lib/currencies/precision";
 import { getCurrency } from "@/lib/currencies/registry";
 import type { Db } from "@/lib/db/client";
 import { chainTransactions } from "@/lib/db/schema";
@@ -7,7 +8,6 @@ import { inTransaction } from "@/lib/db/transaction";
 import type { PaymentRateSettings } from "@/lib/deposits/rate-payment";
 import { recordIncomingPayment } from "@/lib/deposits/record-incoming-payment";
 import { fieldError } from "@/lib/errors";
-import { roundToPrecision } from "@/lib/money";
 
 export type SandboxPayment = {
   txid: string;
@@ -48,11 +48,7 @@ export async function sendSandboxPayment(
     throw fieldError({ currency: "The currency must be a crypto currency." });
   const check = checkAddress(currency.addressFormat, input.address);
   if (!check.isValid) throw fieldError({ address: `The address ${check.reason}.` });
-  if (roundToPrecision(input.amount, currency.precision, "down") !== input.amount) {
-    throw fieldError({
-      amount: `The amount has more decimal places than ${currency.code} allows (${currency.precision}).`,
-    });
-  }
+  assertFitsPrecision({ units: input.amount, currency: currency.code, field: "amount" });
   const tag = input.tag?.trim() ?? "";
   if (tag && currency.tagSupport === "none")
     throw fieldError({ tag: `${currency.code} payments do not carry a tag.` });
