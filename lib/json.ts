@@ -1,3 +1,5 @@
+import { withoutTrailingZeros } from "./digits";
+
 /**
  * A strict JSON reader for request bodies. JSON.parse loses the text of numbers (Node 20 has no
  * source-text access), so an amount like 12345678.123456789 would silently become a different
@@ -50,8 +52,9 @@ const NUMBER_PARTS = /^-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 function decimalValue(literal: string): { isNegative: boolean; digits: string; exponent: number } {
   const [, whole = "", fraction = "", exponentText = "0"] = NUMBER_PARTS.exec(literal) ?? [];
   const all = `${whole}${fraction}`;
-  const digits = all.replace(/^0+/, "").replace(/0+$/, "");
-  const trailing = all.replace(/0+$/, "").length;
+  const trimmed = withoutTrailingZeros(all);
+  const trailing = trimmed.length;
+  const digits = trimmed.replace(/^0+/, "");
   return {
     isNegative: literal.startsWith("-") && digits !== "",
     digits,

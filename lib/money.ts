@@ -3,6 +3,7 @@
  * ("minor units"), whatever the currency. A currency's own precision (2 for EUR, 6 for USDT,
  * 8 for BTC) only limits which amounts are accepted; it never changes the unit.
  */
+import { withoutTrailingZeros } from "./digits";
 import { JsonExactNumber } from "./json";
 
 export const SCALE = 8;
@@ -37,7 +38,7 @@ export function parseDecimal(text: string, precision: number = SCALE): bigint {
   const match = DECIMAL.exec(text);
   if (!match) return parseExponentForm(text, precision);
   const [, sign, whole, fraction = ""] = match;
-  const significant = fraction.replace(/0+$/, "");
+  const significant = withoutTrailingZeros(fraction);
   if (significant.length > precision) {
     throw new AmountFormatError("precision", `must have at most ${precision} decimal places`);
   }
@@ -53,7 +54,7 @@ function parseExponentForm(text: string, precision: number): bigint {
   if (!match) throw new AmountFormatError("format", "must be a decimal number");
   const [, sign, whole, fraction = "", exponentText] = match;
   const all = `${whole}${fraction}`.replace(/^0+/, "");
-  const digits = all.replace(/0+$/, "");
+  const digits = withoutTrailingZeros(all);
   if (digits === "") return 0n;
   // value = digits × 10^exponent, digits without trailing zeros; a huge exponent text is simply huge.
   const exponent = Number(exponentText) - fraction.length + (all.length - digits.length);

@@ -57,6 +57,16 @@ describe("strict JSON reader", () => {
     expect(parseJson("0.1")).toBe(0.1);
   });
 
+  it("reads a megabyte-long number literal in one pass (a zero run once took minutes: issue 15)", () => {
+    // The old trailing-zero regular expression backtracked quadratically on "1.000…01": 64 KB
+    // blocked the event loop for ~4 s, so a megabyte would take far past the test's timeout.
+    const literal = `1.${"0".repeat(1_000_000)}1`;
+    const value = parseJson(`{"amount": ${literal}}`) as { amount: JsonExactNumber };
+    expect(value.amount).toBeInstanceOf(JsonExactNumber);
+    expect(value.amount.literal).toBe(literal);
+    expect(parseJson(`[1${"0".repeat(1_000_000)}e-1000000]`)).toEqual([1]);
+  });
+
   it("rejects malformed JSON, duplicate keys and deep nesting", () => {
     for (const bad of [
       '{"a":1,}',

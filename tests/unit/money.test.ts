@@ -112,6 +112,12 @@ describe("money", () => {
     expect(reason("0x10")).toBe("format");
     expect(reason({})).toBe("format");
     expect(reason("9".repeat(30))).toBe("too_large");
+    // Megabyte-long spellings are judged in one pass (a quadratic zero trim once took minutes).
+    const zeros = "0".repeat(1_000_000);
+    expect(reason(`1.${zeros}1`)).toBe("precision");
+    expect(reason(`1.5${zeros}`)).toBe("accepted");
+    expect(reason(`1${zeros}1e-1000001`)).toBe("precision");
+    expect(reason(`15${zeros}e-1000001`)).toBe("accepted");
   });
 
   it("rounds in the requested direction only, never silently", () => {
