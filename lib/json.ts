@@ -31,6 +31,29 @@ export class JsonExactNumber {
   }
 }
 
+/**
+ * `value` with every JsonExactNumber replaced by its digits as a string: for identifiers the merchant
+ * chose (a withdrawal's any-JSON `foreign_id`), which are echoed back and compared as text, so a
+ * 20-digit order number keeps every digit (as JSON.parse could not) instead of being refused.
+ */
+export function exactNumbersAsText(value: unknown): unknown {
+  if (value instanceof JsonExactNumber) return value.literal;
+  if (Array.isArray(value)) return value.map(exactNumbersAsText);
+  if (value !== null && typeof value === "object") {
+    const copy: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      Object.defineProperty(copy, key, {
+        value: exactNumbersAsText(item),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return copy;
+  }
+  return value;
+}
+
 export type JsonValue =
   | null
   | boolean

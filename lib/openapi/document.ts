@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Endpoint } from "@/lib/api/endpoint";
 import { exactNumber } from "@/lib/schemas/amount";
+import { exactInteger } from "@/lib/schemas/fields";
 import { ENDPOINTS } from "./endpoints";
 
 type JsonSchema = Record<string, unknown>;
@@ -40,6 +41,7 @@ function toSchema(
     // An amount's third form (lib/json's exact number) is a JSON number on the wire.
     override: (context) => {
       if (context.zodSchema === exactNumber) context.jsonSchema.type = "number";
+      if (context.zodSchema === exactInteger) context.jsonSchema.type = "integer";
     },
   }) as JsonSchema;
   const { $schema: _ignored, $defs, ...rest } = generated;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CURRENCY_CODES, findCurrency } from "@/lib/currencies/registry";
+import { JsonExactNumber } from "@/lib/json";
 import "./messages";
 
 /** A currency code of the registry; case-insensitive on input, upper case after parsing. */
@@ -39,9 +40,18 @@ export const httpUrl = z
  */
 export const callbackUrl = z.string().trim().max(2048);
 
+/**
+ * A JSON integer with more digits than a double holds (lib/json.ts reads it as a JsonExactNumber);
+ * described as an integer in the OpenAPI document (lib/openapi/document.ts).
+ */
+export const exactInteger = z.custom<JsonExactNumber>(
+  (value) => value instanceof JsonExactNumber && /^-?\d+$/.test(value.literal),
+);
+
 /** The merchant's id for an object: a string, or an integer sent as a JSON number (kept as text). */
 export const foreignId = z
-  .union([z.string(), z.int()], {
+  // An integer with more digits than a double holds is kept as its exact digits.
+  .union([z.string(), z.int(), exactInteger], {
     error: (issue) =>
       issue.input === undefined ? undefined : "The :attribute must be a string or an integer.",
   })

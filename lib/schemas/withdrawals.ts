@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/api/endpoint";
-import { JsonExactNumber } from "@/lib/json";
+import { exactNumbersAsText } from "@/lib/json";
 import { amount, refinePrecision, wireAmount } from "./amount";
 import { endUserReference, receiver, sender } from "./common";
 import { cryptoCurrencyCode, currencyCode } from "./fields";
@@ -11,17 +11,12 @@ import { cryptoCurrencyCode, currencyCode } from "./fields";
  */
 export const anyForeignId = z
   .unknown()
+  // A number with more digits than a double holds (a 20-digit order number), anywhere inside the
+  // value, keeps its exact digits as text: echoed as a string, compared as its digits.
+  .transform(exactNumbersAsText)
   .superRefine((value, ctx) => {
     if (value === undefined || value === null || value === "") {
       ctx.addIssue({ code: "custom", message: "The :attribute field is required." });
-      return;
-    }
-    if (value instanceof JsonExactNumber) {
-      // Echoed as given: a number with more digits than a double holds could not be echoed exactly.
-      ctx.addIssue({
-        code: "custom",
-        message: "The :attribute has more digits than a JSON number can carry exactly; send it as a string.",
-      });
       return;
     }
     if (foreignIdText(value).length > 255) {

@@ -156,6 +156,20 @@ const payout = {
   receiver_type: "self",
 };
 
+const validInvoice = {
+  end_user_reference: "c",
+  timer: false,
+  title: "T",
+  foreign_id: "f",
+  currency: "EUR",
+  amount: "10",
+  url_success: "https://shop.example/ok",
+  url_failed: "https://shop.example/failed",
+  email_user: "buyer@example.com",
+  sender_type: "natural",
+  sender_data: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1990-12-10" },
+};
+
 describe("dashboard schemas, derived from the API's", () => {
   it("answers a quote without amounts with a 400 field error (it was a 500)", () => {
     expect(throughWrapper(quoteRequest, '{"currency":"BTC","convert_to":"ETH"}')).toEqual({
@@ -264,19 +278,7 @@ describe("dashboard schemas, derived from the API's", () => {
   });
 
   it("the checkout's currency choice is an invoice's sender_currency", () => {
-    const invoice = {
-      end_user_reference: "c",
-      timer: false,
-      title: "T",
-      foreign_id: "f",
-      currency: "EUR",
-      amount: "10",
-      url_success: "https://shop.example/ok",
-      url_failed: "https://shop.example/failed",
-      email_user: "buyer@example.com",
-      sender_type: "natural",
-      sender_data: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1990-12-10" },
-    };
+    const invoice = validInvoice;
     for (const currency of ["BTC", "eth", "EUR", "XXX", "", 5]) {
       const chosen = errorsIn(fixCurrencyRequest, { currency });
       const api = only(errorsIn(createInvoiceRequest, { ...invoice, sender_currency: currency }), [
@@ -304,9 +306,22 @@ describe("numbers by value in request fields", () => {
     expect(throughWrapper(transactionInfoRequest, '{"foreign_id": 1.50}')).toEqual({
       data: { foreign_id: 1.5 },
     });
-    expect(throughWrapper(transactionInfoRequest, '{"foreign_id": 12345678901234567890}')).toMatchObject({
+    // A 20-digit id keeps every digit, as text, wherever it sits in the value.
+    expect(throughWrapper(transactionInfoRequest, '{"foreign_id": 12345678901234567890}')).toEqual({
+      data: { foreign_id: "12345678901234567890" },
+    });
+    expect(
+      throughWrapper(transactionInfoRequest, '{"foreign_id": {"order": [12345678901234567890, 1.50]}}'),
+    ).toEqual({ data: { foreign_id: { order: ["12345678901234567890", 1.5] } } });
+    const invoice = (foreignId: string) =>
+      throughWrapper(
+        createInvoiceRequest,
+        JSON.stringify(validInvoice).replace('"foreign_id":"f"', `"foreign_id":${foreignId}`),
+      );
+    expect(invoice("12345678901234567890")).toMatchObject({ data: { foreign_id: "12345678901234567890" } });
+    expect(invoice("1e400")).toMatchObject({
       status: 400,
-      fields: { foreign_id: expect.stringMatching(/send it as a string/) },
+      fields: { foreign_id: "The foreign id must be a string or an integer." },
     });
   });
 
