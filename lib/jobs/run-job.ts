@@ -10,6 +10,14 @@ export type RunJobOptions = {
   leaseSeconds?: number;
   /** How often the lease is renewed while the handler runs; a third of the lease by default. */
   heartbeatMs?: number;
+  /**
+   * The longest a handler may keep its job: past it the lease is no longer renewed and the handler
+   * is told to stop, so a hung handler (a network call that never answers) cannot hold a job
+   * forever; when the lease runs out another worker runs the job again. 15 minutes by default.
+   */
+  maxRunMs?: number;
+  /** Aborts when the runner shuts down: the handler is told to stop, and the job is retried later. */
+  shutdown?: AbortSignal;
   backoffSeconds?: (attempt: number) => number;
   log?: (message: string) => void;
 };
@@ -19,19 +27,42 @@ type Outcome =
   | { kind: "retry"; message: string; delaySeconds: number }
   | { kind: "failed"; message: string };
 
+export const DEFAULT_MAX_RUN_MS = 15 * 60 * 1000;
+
 /**
  * Renews the job's lease every `heartbeatMs` while its handler runs. A lease that already ran out
  * is not renewed: another worker may have claimed the job by then, so the handler is told to stop
- * (its signal aborts) rather than keep working beside that worker.
+ * (its signal aborts) rather than keep working beside that worker. Past `maxRunMs`, or when the
+ * runner shuts down, the handler is told to stop too, and the lease is left to run out.
  */
 function keepLease(
   db: Db,
   job: Job,
-  options: { leaseSeconds: number; heartbeatMs: number; log: (m: string) => void },
+  options: {
+    leaseSeconds: number;
+    heartbeatMs: number;
+    maxRunMs: number;
+    shutdown?: AbortSignal;
+    log: (m: string) => void;
+  },
 ) {
   const controller = new AbortController();
+  const startedAt = Date.now();
+  const onShutdown = () => {
+    clearInterval(timer);
+    controller.abort(new Error(`job ${job.id} stopped: the worker is shutting down`));
+  };
   let beating: Promise<void> | undefined;
   const beat = async () => {
+    if (Date.now() - startedAt > options.maxRunMs) {
+      clearInterval(timer);
+      options.log(
+        `[jobs] ${job.queue} #${job.id} attempt ${job.attempts} ran longer than ${options.maxRunMs / 1000} s; ` +
+          "telling the handler to stop",
+      );
+      controller.abort(new Error(`job ${job.id} ran longer than ${options.maxRunMs / 1000} s`));
+      return;
+    }
     try {
       const renewed = await queryRows<{ id: string | number }>(
         db,
@@ -55,10 +86,13 @@ function keepLease(
   const timer = setInterval(() => {
     beating ??= beat();
   }, options.heartbeatMs);
+  if (options.shutdown?.aborted) onShutdown();
+  else options.shutdown?.addEventListener("abort", onShutdown, { once: true });
   return {
     signal: controller.signal,
     stop: async () => {
       clearInterval(timer);
+      options.shutdown?.removeEventListener("abort", onShutdown);
       await beating;
     },
   };
@@ -97,7 +131,8 @@ export async function runJob(
 ): Promise<void> {
   const { leaseSeconds = 60, backoffSeconds = defaultBackoffSeconds, log = console.log } = options;
   const heartbeatMs = options.heartbeatMs ?? (leaseSeconds * 1000) / 3;
-  const lease = keepLease(db, job, { leaseSeconds, heartbeatMs, log });
+  const maxRunMs = options.maxRunMs ?? DEFAULT_MAX_RUN_MS;
+  const lease = keepLease(db, job, { leaseSeconds, heartbeatMs, maxRunMs, shutdown: options.shutdown, log });
   let outcome: Outcome;
   try {
     const handler = handlers[job.queue];

@@ -43,6 +43,8 @@ export type RunnerOptions = {
   idleMs?: number;
   leaseSeconds?: number;
   heartbeatMs?: number;
+  /** The longest one job's handler may run before it is told to stop (lib/jobs/run-job.ts). */
+  maxRunMs?: number;
   backoffSeconds?: (attempt: number) => number;
   /** Purge finished jobs older than this many days (KASSA_JOB_RETENTION_DAYS); unset: this runner does not purge. */
   retentionDays?: number;
@@ -108,9 +110,12 @@ function startTasks(db: Db, tasks: PeriodicTask[], log: (message: string) => voi
 /** The background worker: polls for due jobs and runs them with bounded concurrency until stopped. */
 export function startJobRunner(options: RunnerOptions): Runner {
   const { db, handlers, concurrency = 4, idleMs = 250, leaseSeconds = 60, log = console.log } = options;
+  const shutdown = new AbortController();
   const runOptions: RunJobOptions = {
     leaseSeconds,
     heartbeatMs: options.heartbeatMs,
+    maxRunMs: options.maxRunMs,
+    shutdown: shutdown.signal,
     backoffSeconds: options.backoffSeconds,
     log,
   };
@@ -166,6 +171,8 @@ export function startJobRunner(options: RunnerOptions): Runner {
       isStopping = true;
       wake?.();
       await looping;
+      // Running handlers are told to stop (their jobs are retried later, here or by another worker).
+      shutdown.abort();
       await Promise.allSettled([...inFlight]);
       await tasks.stop();
     },

@@ -168,6 +168,54 @@ describe(`a fenced job runner on ${testDriver}`, () => {
     expect(await jobRow(job!.id)).toMatchObject({ status: "done", attempts: 1, locked_by: "worker-a" });
   });
 
+  it("stops renewing a hung handler's lease after the longest run, and tells it to stop", async () => {
+    await enqueueJob(database.db, { queue: "test.hung" });
+    const [job] = await claim("test.hung", "worker-a");
+    const logs: string[] = [];
+    await runJob(
+      database.db,
+      {
+        // A network call that never answers, except by giving up when told to.
+        "test.hung": (_job, _db, context) =>
+          new Promise<void>((_resolve, reject) => {
+            context.signal.addEventListener("abort", () => reject(context.signal.reason), { once: true });
+          }),
+      },
+      job!,
+      { leaseSeconds: 60, heartbeatMs: 10, maxRunMs: 30, log: (message) => logs.push(message) },
+    );
+    expect(logs.join("\n")).toMatch(/ran longer than 0.03 s/);
+    const row = await jobRow(job!.id);
+    // Retried later like any failure, here or by another worker.
+    expect(row).toMatchObject({ status: "queued", attempts: 1 });
+    expect(row.last_error).toMatch(/ran longer than/);
+  });
+
+  it("tells running handlers to stop when the runner shuts down, so stopping never waits on them", async () => {
+    await enqueueJob(database.db, { queue: "test.shutdown" });
+    const started = deferred();
+    const runner = startJobRunner({
+      db: database.db,
+      handlers: {
+        "test.shutdown": (_job, _db, context) =>
+          new Promise<void>((_resolve, reject) => {
+            started.resolve();
+            context.signal.addEventListener("abort", () => reject(context.signal.reason), { once: true });
+          }),
+      },
+      idleMs: 10,
+      log: () => {},
+    });
+    await started.promise;
+    await runner.stop();
+    const [row] = await queryRows<{ status: string; last_error: string | null }>(
+      database.db,
+      sql`select status, last_error from jobs where queue = 'test.shutdown'`,
+    );
+    expect(row).toMatchObject({ status: "queued" });
+    expect(row!.last_error).toMatch(/shutting down/);
+  });
+
   it("purges only finished jobs older than the retention period, in bounded batches", async () => {
     const insert = (status: string, finishedDaysAgo: number | null, queue = "test.purge") =>
       queryRows<{ id: string }>(
