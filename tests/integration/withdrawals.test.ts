@@ -218,6 +218,11 @@ describe(`withdrawals on ${testDriver}`, () => {
       fields: { foreign_id: "The foreign id has already been taken." },
     });
     expect(await findTransactionId(database.db, merchantId, { foreign_id: 123 })).toBeDefined();
+    // A string stays a string however it looks: JSON text inside it is not read as JSON.
+    for (const foreignId of ["456", "12345678901234567890", "true", "null", '{"a":1}', 789]) {
+      const created = await withdraw({ foreign_id: foreignId });
+      expect((await info(created.id)).foreign_id).toStrictEqual(foreignId);
+    }
   });
 
   it("sends instant withdrawals as withdrawal_instant", async () => {

@@ -35,6 +35,24 @@ export const wholeNumber = customType<{ data: bigint; driverData: string }>({
 export const optionalWholeSql = (value: bigint | null) =>
   value === null ? sql`null::numeric` : sql`${value.toString()}::numeric`;
 
+/**
+ * A jsonb value read exactly as stored. Both drivers already parse jsonb into JavaScript values;
+ * Drizzle's own jsonb column then JSON.parses any string once more, so a stored JSON string "123"
+ * came back as the number 123 (and "12345678901234567890" as 12345678901234567000). Used where a
+ * top-level string is an ordinary value: the merchant's any-JSON withdrawal foreign_id.
+ */
+export const exactJsonb = customType<{ data: unknown; driverData: unknown }>({
+  dataType() {
+    return "jsonb";
+  },
+  toDriver(value) {
+    return JSON.stringify(value);
+  },
+  fromDriver(value) {
+    return value;
+  },
+});
+
 export const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 export const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
 

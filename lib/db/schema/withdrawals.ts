@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
-import { createdAt, money, wholeNumber } from "./columns";
+import { createdAt, exactJsonb, money, wholeNumber } from "./columns";
 import { currencies, merchantRef } from "./core";
 import { transactions } from "./transactions";
 
@@ -18,7 +18,7 @@ export const withdrawals = pgTable(
     merchantId: merchantRef(),
     kind: text("kind", { enum: ["withdrawal", "withdrawal_exchange", "withdrawal_instant"] }).notNull(),
     /** The merchant's foreign_id exactly as sent (any JSON value), echoed in responses. */
-    foreignIdRaw: jsonb("foreign_id_raw").notNull(),
+    foreignIdRaw: exactJsonb("foreign_id_raw").notNull(),
     sourceCurrency: text("source_currency")
       .notNull()
       .references(() => currencies.code),
