@@ -38,6 +38,7 @@ describe("the exact-rates migration on existing rows", () => {
     handle = await openDatabase({ kind: "pglite" });
     await migrate(handle.db as unknown as PgliteDatabase, { migrationsFolder: folder });
     await syncCurrencies(handle.db);
+    await upgradeOldRows();
   });
   afterAll(async () => {
     await handle.close();
@@ -84,7 +85,8 @@ describe("the exact-rates migration on existing rows", () => {
     for (const statement of statements) await handle.db.execute(statement);
   };
 
-  beforeAll(async () => {
+  /** Rows as an installation before 0008 holds them, then the migrations from 0008 on. */
+  async function upgradeOldRows() {
     await handle.db.execute(sql`
       insert into merchants (id, name, email) values (1, 'Old', 'old@example.com')`);
     await handle.db.execute(sql`
@@ -144,7 +146,7 @@ describe("the exact-rates migration on existing rows", () => {
     await run(depositSql({ invoice: 7, amount: "0.001", status: "seen" }));
 
     await runMigrations(handle);
-  });
+  }
 
   it("turns each stored 8-digit rate into the same exact ratio", async () => {
     const [invoice] = await handle.db.select().from(invoices).where(eq(invoices.transactionId, 1));
