@@ -15,8 +15,9 @@ import { setInvoiceStatus } from "./set-invoice-status";
 
 /**
  * The customer chooses how to pay (DESIGN.md section 8, POST /api/checkout/<token>/currency): the
- * rate is locked (a merchant-fixed currency keeps the rate of creation only while its lock holds), a deposit address that was never handed out before is assigned, the invoice
- * becomes `pending`, and with a timer the clock to pay starts. Choosing the same currency again
+ * rate is locked (a merchant-fixed currency keeps the rate of creation only while its lock holds),
+ * a deposit address that was never handed out before is assigned, the invoice becomes `pending`,
+ * and with a timer the clock to pay starts. Choosing the same currency again
  * (a second tab, a reload) answers the same invoice; a different one once fixed is refused.
  */
 export async function fixInvoiceCurrency(
