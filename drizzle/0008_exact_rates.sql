@@ -40,7 +40,27 @@ ALTER TABLE "deposits" ADD COLUMN "rate_numerator" numeric(78, 0);
 --> statement-breakpoint
 ALTER TABLE "deposits" ADD COLUMN "rate_denominator" numeric(78, 0);
 --> statement-breakpoint
--- Payments recorded before this migration were (or will be) credited whole at their invoice's locked rate.
+-- Payments already credited were credited whole at their invoice's locked rate: recorded as such.
 UPDATE "deposits" d SET "locked_amount" = d."amount",
   "locked_rate_numerator" = i."rate_numerator", "locked_rate_denominator" = i."rate_denominator"
-  FROM "invoices" i WHERE i."transaction_id" = d."transaction_id" AND i."rate_numerator" IS NOT NULL;
+  FROM "invoices" i
+  WHERE i."transaction_id" = d."transaction_id" AND i."rate_numerator" IS NOT NULL AND d."status" = 'credited';
+--> statement-breakpoint
+-- Payments seen but not yet credited get what the application gives a payment when it is seen: the
+-- locked rate covers at most what remains of the amount due (payments taken in the order they were
+-- seen, by id), and only while the invoice is open and its lock has not expired now. Everything else
+-- (an overpayment, a payment to a closed invoice, one paid after the lock expired) keeps
+-- locked_amount 0 and no rate, and is converted when credited at the rate of that moment, never at
+-- a stale lock. Without a timer a lock lasts KASSA_RATE_LOCK_SECONDS, which SQL cannot read: the
+-- default, 900 seconds, is assumed (with a longer setting those payments convert at the current
+-- rate instead of the lock, which never credits the merchant more than the money is worth).
+UPDATE "deposits" d SET
+  "locked_amount" = least(d."amount", i."sender_amount" - p."before"),
+  "locked_rate_numerator" = i."rate_numerator", "locked_rate_denominator" = i."rate_denominator"
+  FROM "invoices" i, "transactions" t,
+    (SELECT "id", coalesce(sum("amount") OVER (PARTITION BY "transaction_id" ORDER BY "id"
+       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS "before" FROM "deposits") p
+  WHERE p."id" = d."id" AND i."transaction_id" = d."transaction_id" AND t."id" = d."transaction_id"
+    AND d."status" = 'seen' AND i."rate_numerator" IS NOT NULL AND i."sender_amount" > p."before"
+    AND t."status" IN ('pending', 'processing')
+    AND now() < coalesce(i."expires_at", i."fixed_at" + interval '900 seconds');

@@ -11,7 +11,12 @@ export function baseUrlFor(request: Request): string {
 
 export function invoiceSettings(): InvoiceSettings {
   const config = getConfig();
-  return { timerSeconds: config.invoiceTimerSeconds, spreadPpm: config.spreadPpm, callbackMode: config.mode };
+  return {
+    timerSeconds: config.invoiceTimerSeconds,
+    spreadPpm: config.spreadPpm,
+    callbackMode: config.mode,
+    rateLockSeconds: config.rateLockSeconds,
+  };
 }
 
 export function hdSeed(db: Db): Promise<Uint8Array> {

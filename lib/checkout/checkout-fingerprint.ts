@@ -2,7 +2,8 @@ import { sql } from "drizzle-orm";
 import { type Executor, queryRows } from "@/lib/db/client";
 
 /**
- * A cheap summary of everything the checkout page shows that can change: status, amounts, address
+ * A cheap summary of everything the checkout page shows that can change: status, amounts (a
+ * re-price changes the amount due and `fixed_at`), address
  * and each payment's confirmations. The event stream compares it once a second and builds the full
  * view only when it differs.
  */
@@ -10,6 +11,7 @@ export async function checkoutFingerprint(db: Executor, token: string): Promise<
   const [row] = await queryRows<{ fingerprint: string }>(
     db,
     sql`select concat_ws('|', t.status, i.paid_amount, i.confirmed_amount, i.deposit_address_id, i.expires_at,
+              i.sender_amount, i.fixed_at,
               (select string_agg(d.id || ':' || coalesce(tip.height - c.block_height + 1, 0) || ':' || d.status, ',' order by d.id)
                  from deposits d
                  join chain_transactions c on c.id = d.chain_transaction_id

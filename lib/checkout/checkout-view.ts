@@ -8,6 +8,7 @@ import { secondsLeft } from "@/lib/invoices/to-invoice-response";
 import { formatAmount, parseStoredAmount } from "@/lib/money";
 import { formatStoredRate } from "@/lib/rates/rate";
 import { TERMINAL_INVOICE_STATUSES } from "@/lib/transactions/statuses";
+import { amountsDue } from "./amounts-due";
 import { paymentUri } from "./payment-uri";
 
 const seconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000) : null);
@@ -39,6 +40,7 @@ export async function checkoutView(db: Executor, record: InvoiceRecord, options:
   );
   const required = payCurrency?.confirmations ?? 0;
   const due = invoice.senderAmount;
+  const owed = await amountsDue(db, record, options);
   const currencies =
     record.status === "created" && !invoice.senderCurrency
       ? await currencyChoices(db, record, options.spreadPpm)
@@ -67,15 +69,13 @@ export async function checkoutView(db: Executor, record: InvoiceRecord, options:
             currency: payCurrency.code,
             address: record.address.address,
             tag: record.address.tag,
-            amount: due > invoice.paidAmount ? due - invoice.paidAmount : due,
+            amount: owed && owed.remaining > 0n ? owed.remaining : due,
           })
         : null,
     paid_amount: formatAmount(invoice.paidAmount),
     confirmed_amount: formatAmount(invoice.confirmedAmount),
-    remaining_amount:
-      due === null ? null : formatAmount(due > invoice.paidAmount ? due - invoice.paidAmount : 0n),
-    overpaid_amount:
-      due === null ? null : formatAmount(invoice.paidAmount > due ? invoice.paidAmount - due : 0n),
+    remaining_amount: owed === null ? null : formatAmount(owed.remaining),
+    overpaid_amount: owed === null ? null : formatAmount(owed.overpaid),
     confirmations_required: required,
     payments: payments.map((p) => ({
       txid: p.txid,

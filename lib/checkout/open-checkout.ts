@@ -3,10 +3,12 @@ import { KassaError, notFound } from "@/lib/errors";
 import type { InvoiceSettings } from "@/lib/invoices/create-invoice";
 import { fixInvoiceCurrency } from "@/lib/invoices/fix-invoice-currency";
 import { type InvoiceRecord, loadInvoiceByToken } from "@/lib/invoices/load-invoice";
+import { refreshInvoicePrice } from "@/lib/invoices/reprice-invoice";
 
 /**
  * Loads an invoice for its checkout page. When the merchant fixed the payment currency at creation,
- * opening the page is the customer's "choice": the address is handed out now (idempotently).
+ * opening the page is the customer's "choice": the address is handed out now (idempotently). A
+ * pending invoice whose rate lock expired before anything was paid is re-priced before it is shown.
  */
 export async function openCheckout(
   db: Db,
@@ -16,7 +18,7 @@ export async function openCheckout(
   if (!record) throw notFound("No such invoice.");
   const isAwaitingAddress = record.status === "created" && record.invoice.senderCurrency !== null;
   const isOpen = !record.invoice.expiresAt || record.invoice.expiresAt > new Date();
-  if (!isAwaitingAddress || !isOpen) return record;
+  if (!isAwaitingAddress || !isOpen) return refreshInvoicePrice(db, record, input.settings);
   try {
     return await fixInvoiceCurrency(db, { ...input, currency: record.invoice.senderCurrency! });
   } catch (error) {

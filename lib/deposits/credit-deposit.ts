@@ -6,34 +6,35 @@ import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { settleInvoice } from "@/lib/invoices/settle-invoice";
 import { postJournal } from "@/lib/ledger/post-journal";
 import { formatAmount } from "@/lib/money";
-import { formatRate, IDENTITY_RATE, storedRate } from "@/lib/rates/rate";
+import { formatRate } from "@/lib/rates/rate";
 import { quote } from "@/lib/rates/rates";
 import { transitionStatus } from "@/lib/transactions/transition-status";
 import { type CreditPart, computeCredit, depositEntries } from "./compute-credit";
+import { recordedParts } from "./rate-payment";
 
 /**
  * The parts of a deposit and their rates, as fixed when it was seen: the locked part at the
  * invoice's locked rate, the rest at the rate of that moment. Only when no rate could be had then
- * is the rest converted at the rate of now: never at a stale lock.
+ * is the rest converted at the rate of now (never at a stale lock), and that rate is recorded on
+ * the deposit, so its value can be recomputed exactly later (settlement judges invoices by it).
  */
 async function creditParts(
   tx: Tx,
   input: { deposit: typeof deposits.$inferSelect; creditCurrency: string; spreadPpm: number },
 ): Promise<CreditPart[]> {
   const { deposit, creditCurrency } = input;
-  const parts: CreditPart[] = [];
-  const lockedRate = storedRate(deposit.lockedRateNumerator, deposit.lockedRateDenominator);
-  const lockedAmount = lockedRate ? deposit.lockedAmount : 0n;
-  if (lockedRate && lockedAmount > 0n) parts.push({ amount: lockedAmount, rate: lockedRate });
-  if (deposit.amount > lockedAmount || parts.length === 0) {
-    const rate =
-      storedRate(deposit.rateNumerator, deposit.rateDenominator) ??
-      (deposit.currency === creditCurrency
-        ? IDENTITY_RATE
-        : (await quote(tx, { from: deposit.currency, to: creditCurrency, spreadPpm: input.spreadPpm })).rate);
-    parts.push({ amount: deposit.amount - lockedAmount, rate });
-  }
-  return parts;
+  const recorded = recordedParts(deposit, creditCurrency);
+  if (recorded) return recorded;
+  const { rate } = await quote(tx, {
+    from: deposit.currency,
+    to: creditCurrency,
+    spreadPpm: input.spreadPpm,
+  });
+  await tx
+    .update(deposits)
+    .set({ rateNumerator: rate.numerator, rateDenominator: rate.denominator })
+    .where(eq(deposits.id, deposit.id));
+  return recordedParts(deposit, creditCurrency, rate)!;
 }
 
 /**

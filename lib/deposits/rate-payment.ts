@@ -1,7 +1,9 @@
 import type { Executor } from "@/lib/db/client";
 import type { InvoiceRecord } from "@/lib/invoices/load-invoice";
+import { lockExpiry } from "@/lib/invoices/rate-lock";
 import { IDENTITY_RATE, type Rate, storedRate } from "@/lib/rates/rate";
 import { quote, RateUnavailableError } from "@/lib/rates/rates";
+import type { CreditPart } from "./compute-credit";
 
 /** How payments are converted: the spread, and how long a rate locked without a timer holds. */
 export type PaymentRateSettings = { spreadPpm: number; rateLockSeconds: number };
@@ -12,17 +14,6 @@ export type PaymentRateSettings = { spreadPpm: number; rateLockSeconds: number }
  * crediting then uses the rate of its own moment).
  */
 export type PaymentRates = { lockedAmount: bigint; lockedRate: Rate | null; rate: Rate | null };
-
-/**
- * When an invoice's locked rate stops holding: with a timer, its deadline to pay; without one, the
- * fix period after the currency was fixed.
- */
-export function lockExpiry(record: InvoiceRecord, rateLockSeconds: number): Date | null {
-  const { invoice } = record;
-  if (invoice.expiresAt) return invoice.expiresAt;
-  if (!invoice.fixedAt) return null;
-  return new Date(invoice.fixedAt.getTime() + rateLockSeconds * 1000);
-}
 
 async function rateOfTheMoment(db: Executor, input: { from: string; to: string; spreadPpm: number }) {
   if (input.from === input.to) return IDENTITY_RATE;
@@ -85,4 +76,43 @@ export async function rateAddressPayment(
     spreadPpm: input.settings.spreadPpm,
   });
   return { lockedAmount: 0n, lockedRate: null, rate };
+}
+
+type RecordedRates = {
+  amount: bigint;
+  currency: string;
+  lockedAmount: bigint;
+  lockedRateNumerator: bigint | null;
+  lockedRateDenominator: bigint | null;
+  rateNumerator: bigint | null;
+  rateDenominator: bigint | null;
+};
+
+/**
+ * A payment's parts at the rates recorded for it (the locked part, then the rest), into
+ * `creditCurrency`. The rest converts at its recorded rate, 1:1 in its own currency, else at
+ * `fallback`; null when it has none of these (crediting then quotes the rate of its moment).
+ */
+export function recordedParts(
+  deposit: RecordedRates,
+  creditCurrency: string,
+  fallback: Rate | null = null,
+): CreditPart[] | null {
+  const parts: CreditPart[] = [];
+  const lockedRate = storedRate(deposit.lockedRateNumerator, deposit.lockedRateDenominator);
+  const lockedAmount = lockedRate ? deposit.lockedAmount : 0n;
+  if (lockedRate && lockedAmount > 0n) parts.push({ amount: lockedAmount, rate: lockedRate });
+  if (deposit.amount > lockedAmount || parts.length === 0) {
+    const rate =
+      storedRate(deposit.rateNumerator, deposit.rateDenominator) ??
+      (deposit.currency === creditCurrency ? IDENTITY_RATE : fallback);
+    if (!rate) return null;
+    parts.push({ amount: deposit.amount - lockedAmount, rate });
+  }
+  return parts;
+}
+
+/** Whether the whole payment was covered by its invoice's locked rate. */
+export function isFullyLocked(deposit: RecordedRates): boolean {
+  return deposit.lockedRateNumerator !== null && deposit.lockedAmount >= deposit.amount;
 }

@@ -21,7 +21,20 @@ import { priceInvoice } from "./price-invoice";
 
 export const INVOICE_EXPIRY_QUEUE = "invoice.expire";
 
-export type InvoiceSettings = { timerSeconds: number; spreadPpm: number; callbackMode: CallbackMode };
+/**
+ * `rateLockSeconds`: how long a rate fixed without a timer holds (KASSA_RATE_LOCK_SECONDS); when
+ * absent, the timer's length, as the configuration defaults it.
+ */
+export type InvoiceSettings = {
+  timerSeconds: number;
+  spreadPpm: number;
+  callbackMode: CallbackMode;
+  rateLockSeconds?: number;
+};
+
+export function rateLockSecondsOf(settings: InvoiceSettings): number {
+  return settings.rateLockSeconds ?? settings.timerSeconds;
+}
 
 export const FOREIGN_ID_TAKEN = { foreign_id: "The foreign id has already been taken." };
 

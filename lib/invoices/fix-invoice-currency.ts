@@ -6,15 +6,18 @@ import { inTransaction } from "@/lib/db/transaction";
 import { fieldError, notFound } from "@/lib/errors";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import { storedRate } from "@/lib/rates/rate";
-import { INVOICE_EXPIRY_QUEUE, type InvoiceSettings } from "./create-invoice";
+import { INVOICE_EXPIRY_QUEUE, type InvoiceSettings, rateLockSecondsOf } from "./create-invoice";
 import { type InvoiceRecord, loadInvoiceById, loadInvoiceByToken } from "./load-invoice";
 import { priceInvoice } from "./price-invoice";
+import { isLockLive } from "./rate-lock";
+import { repriceInvoiceIn } from "./reprice-invoice";
 import { setInvoiceStatus } from "./set-invoice-status";
 
 /**
  * The customer chooses how to pay (DESIGN.md section 8, POST /api/checkout/<token>/currency): the
- * rate is locked, a deposit address that was never handed out before is assigned, the invoice
- * becomes `pending`, and with a timer the clock to pay starts. Choosing the same currency again
+ * rate is locked (a merchant-fixed currency keeps the rate of creation only while its lock holds),
+ * a deposit address that was never handed out before is assigned, the invoice becomes `pending`,
+ * and with a timer the clock to pay starts. Choosing the same currency again
  * (a second tab, a reload) answers the same invoice; a different one once fixed is refused.
  */
 export async function fixInvoiceCurrency(
@@ -32,26 +35,28 @@ export async function fixInvoiceCurrency(
       });
     }
     if (record.status !== "created") {
-      if (record.address) return record; // already fixed with this currency
+      // Already fixed with this currency: answered as it is, re-priced if its lock expired unpaid.
+      if (record.address) return repriceInvoiceIn(tx, record, input.settings);
       throw fieldError({ currency: "This invoice can no longer be paid." });
     }
     const now = new Date();
     if (invoice.expiresAt && invoice.expiresAt <= now)
       throw fieldError({ currency: "This invoice has expired." });
 
-    const price = isFixed
-      ? {
-          rate: storedRate(invoice.rateNumerator, invoice.rateDenominator)!,
-          spreadPpm: invoice.spreadPpm ?? 0,
-          senderAmount: invoice.senderAmount!,
-        }
-      : await priceInvoice(tx, {
-          invoiceCurrency: record.currency,
-          amount: record.amount,
-          payCurrency: input.currency,
-          spreadPpm: input.settings.spreadPpm,
-          field: "currency",
-        });
+    // A merchant-fixed currency keeps the price of creation while its lock holds; opened later (or
+    // migrated without a usable rate) it is priced afresh, with a new lock from now.
+    const storedPrice = isFixed ? storedRate(invoice.rateNumerator, invoice.rateDenominator) : null;
+    const isStoredLive = storedPrice !== null && isLockLive(record, rateLockSecondsOf(input.settings), now);
+    const price =
+      storedPrice && isStoredLive
+        ? { rate: storedPrice, spreadPpm: invoice.spreadPpm ?? 0, senderAmount: invoice.senderAmount! }
+        : await priceInvoice(tx, {
+            invoiceCurrency: record.currency,
+            amount: record.amount,
+            payCurrency: input.currency,
+            spreadPpm: input.settings.spreadPpm,
+            field: "currency",
+          });
     const address = await allocateDepositAddress(tx, input.seed, {
       merchantId: record.merchantId,
       currency: input.currency,
@@ -71,7 +76,7 @@ export async function fixInvoiceCurrency(
         rateNumerator: price.rate.numerator,
         rateDenominator: price.rate.denominator,
         spreadPpm: price.spreadPpm,
-        fixedAt: invoice.fixedAt ?? now,
+        fixedAt: isStoredLive ? invoice.fixedAt : now,
         depositAddressId: address.id,
         expiresAt,
       })

@@ -10,11 +10,12 @@ import {
   underpaidEmail,
 } from "@/lib/mail/templates";
 import { TERMINAL_INVOICE_STATUSES } from "@/lib/transactions/statuses";
+import { judgePayments, type PaymentJudgement, paymentsWorth } from "./judge-payments";
 import { type InvoiceRecord, loadInvoiceById } from "./load-invoice";
-import { paymentTolerance } from "./price-invoice";
 import { setInvoiceStatus } from "./set-invoice-status";
 
-function facts(record: InvoiceRecord, paid: bigint) {
+/** The figures of the customer's e-mails; `worth` when the payments were judged by value. */
+function facts(record: InvoiceRecord, paid: bigint, worth: PaymentJudgement["worth"] = null) {
   return {
     merchantName: record.merchantName,
     title: record.invoice.title,
@@ -22,6 +23,7 @@ function facts(record: InvoiceRecord, paid: bigint) {
     currency: record.invoice.senderCurrency!,
     due: record.invoice.senderAmount!,
     paid,
+    worth,
   };
 }
 
@@ -36,8 +38,10 @@ async function mail(tx: Tx, record: InvoiceRecord, kind: string, message: { subj
 }
 
 /**
- * Decides an invoice's outcome after one of its payments was credited (amounts in the pay currency;
- * a difference within one smallest unit counts as exact):
+ * Decides an invoice's outcome after one of its payments was credited (lib/invoices/judge-payments.ts:
+ * in the pay currency when paid under its locked rate, else by value in the invoice currency, so a
+ * payment of a stale amount after the lock expired does not complete it; a difference within one
+ * smallest unit counts as exact):
  * - while other payments to it are still unconfirmed, it waits for them;
  * - paid in full → `confirmed` (receipt; when more was paid, refund instructions for the difference);
  * - `fill_or_kill` short → `failed` (underpaid; instructions for a full refund);
@@ -60,24 +64,23 @@ export async function settleInvoice(tx: Tx, input: { invoiceId: number; depositI
   }
   if (invoice.paidAmount > invoice.confirmedAmount) return;
 
-  const due = invoice.senderAmount!;
   const paid = invoice.confirmedAmount;
-  const tolerance = paymentTolerance(invoice.senderCurrency!);
-  if (paid + tolerance >= due) {
-    const isOverpaid = paid > due + tolerance;
-    await setInvoiceStatus(tx, record.id, "confirmed", isOverpaid ? "overpaid" : "paid");
-    await mail(tx, record, "receipt", receiptEmail(facts(record, paid)));
-    if (isOverpaid) await mail(tx, record, "refund_overpaid", overpaidEmail(facts(record, paid)));
+  const judgement = judgePayments(record, await paymentsWorth(tx, record));
+  const figures = facts(record, paid, judgement.worth);
+  if (judgement.isComplete) {
+    await setInvoiceStatus(tx, record.id, "confirmed", judgement.isOverpaid ? "overpaid" : "paid");
+    await mail(tx, record, "receipt", receiptEmail(figures));
+    if (judgement.isOverpaid) await mail(tx, record, "refund_overpaid", overpaidEmail(figures));
     return;
   }
   if (invoice.type === "fill_or_kill") {
     await setInvoiceStatus(tx, record.id, "failed", "underpaid");
-    await mail(tx, record, "refund_underpaid", underpaidEmail(facts(record, paid)));
+    await mail(tx, record, "refund_underpaid", underpaidEmail(figures));
     return;
   }
   if (invoice.expiresAt && invoice.expiresAt <= new Date()) {
     await setInvoiceStatus(tx, record.id, "failed", "partially_paid");
-    await mail(tx, record, "refund_partial", partiallyPaidEmail(facts(record, paid)));
+    await mail(tx, record, "refund_partial", partiallyPaidEmail(figures));
     return;
   }
   await setInvoiceStatus(tx, record.id, "pending", "awaiting_remainder");
@@ -94,8 +97,9 @@ export async function expireInvoiceIn(tx: Tx, invoiceId: number): Promise<void> 
   const { expiresAt, confirmedAmount } = record.invoice;
   if (!expiresAt || expiresAt > new Date()) return;
   if (confirmedAmount > 0n) {
+    const { worth } = judgePayments(record, await paymentsWorth(tx, record));
     await setInvoiceStatus(tx, record.id, "failed", "partially_paid");
-    await mail(tx, record, "refund_partial", partiallyPaidEmail(facts(record, confirmedAmount)));
+    await mail(tx, record, "refund_partial", partiallyPaidEmail(facts(record, confirmedAmount, worth)));
     return;
   }
   await setInvoiceStatus(tx, record.id, "failed", "expired");

@@ -11,9 +11,22 @@ type InvoiceFacts = {
   currency: string;
   due: bigint;
   paid: bigint;
+  /**
+   * Set when the payments were judged by value (part of them converted after the invoice's rate lock
+   * expired): what they were worth and what was invoiced, in the invoice currency.
+   */
+  worth?: { paid: bigint; due: bigint; currency: string } | null;
 };
 
 const amount = (value: bigint, currency: string) => `${formatAmountShort(value)} ${currency}`;
+/** What arrived: in the pay currency, with its worth when judged by value. */
+const received = (facts: InvoiceFacts) =>
+  facts.worth
+    ? `${amount(facts.paid, facts.currency)} (worth ${amount(facts.worth.paid, facts.worth.currency)} when it arrived)`
+    : amount(facts.paid, facts.currency);
+/** What the invoice asked: the amount due, or, judged by value, the invoice amount. */
+const asked = (facts: InvoiceFacts) =>
+  facts.worth ? amount(facts.worth.due, facts.worth.currency) : amount(facts.due, facts.currency);
 const footer = (facts: InvoiceFacts) =>
   `\n\nInvoice: ${facts.title} (#${facts.invoiceId}) from ${facts.merchantName}.\nThis message was sent by Kassa on behalf of ${facts.merchantName}.`;
 
@@ -21,7 +34,7 @@ export function underpaidEmail(facts: InvoiceFacts) {
   return {
     subject: `Your payment to ${facts.merchantName} was less than the amount due`,
     body:
-      `We received ${amount(facts.paid, facts.currency)}, but the invoice asked for ${amount(facts.due, facts.currency)}, ` +
+      `We received ${received(facts)}, but the invoice asked for ${asked(facts)}, ` +
       "so the payment could not complete it.\n\n" +
       `You are entitled to a full refund of the ${amount(facts.paid, facts.currency)} you sent. ` +
       `Reply to ${facts.merchantName} with the address the refund should go to; do not send the missing amount to the old address.` +
@@ -30,14 +43,15 @@ export function underpaidEmail(facts: InvoiceFacts) {
 }
 
 export function overpaidEmail(facts: InvoiceFacts) {
-  const extra = facts.paid - facts.due;
+  const extra = amount(facts.paid - facts.due, facts.currency);
+  const refund = facts.worth
+    ? `The extra, worth ${amount(facts.worth.paid - facts.worth.due, facts.worth.currency)}, will be refunded to you.\n\n` +
+      `Reply to ${facts.merchantName} with the address the refund should go to.`
+    : `The extra ${extra} will be refunded to you.\n\n` +
+      `Reply to ${facts.merchantName} with the address the ${extra} should go to.`;
   return {
     subject: `You paid ${facts.merchantName} more than the amount due`,
-    body:
-      `Your payment of ${amount(facts.paid, facts.currency)} completed the invoice for ${amount(facts.due, facts.currency)}. ` +
-      `The extra ${amount(extra, facts.currency)} will be refunded to you.\n\n` +
-      `Reply to ${facts.merchantName} with the address the ${amount(extra, facts.currency)} should go to.` +
-      footer(facts),
+    body: `Your payment of ${received(facts)} completed the invoice for ${asked(facts)}. ${refund}${footer(facts)}`,
   };
 }
 
@@ -45,7 +59,7 @@ export function partiallyPaidEmail(facts: InvoiceFacts) {
   return {
     subject: `Your invoice from ${facts.merchantName} expired before it was paid in full`,
     body:
-      `The invoice expired after receiving ${amount(facts.paid, facts.currency)} of ${amount(facts.due, facts.currency)}.\n\n` +
+      `The invoice expired after receiving ${received(facts)} of ${asked(facts)}.\n\n` +
       `You are entitled to a full refund of the ${amount(facts.paid, facts.currency)} you sent. ` +
       `Reply to ${facts.merchantName} with the address the refund should go to.` +
       footer(facts),

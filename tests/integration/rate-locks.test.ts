@@ -1,13 +1,18 @@
-import { eq, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { invoices } from "@/lib/db/schema";
+import { checkoutView } from "@/lib/checkout/checkout-view";
+import { openCheckout } from "@/lib/checkout/open-checkout";
+import { emails, invoices } from "@/lib/db/schema";
+import { createInvoice } from "@/lib/invoices/create-invoice";
+import { fixInvoiceCurrency } from "@/lib/invoices/fix-invoice-currency";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
+import { toInvoiceResponse } from "@/lib/invoices/to-invoice-response";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { divide, formatAmount, parseDecimal } from "@/lib/money";
 import { DEFAULT_USD_PRICES, setUsdPrice } from "@/lib/rates/rates";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { confirm, createFixedInvoice, pay } from "../support/invoices";
+import { confirm, createFixedInvoice, invoiceRequest, pay, settings, testSeed } from "../support/invoices";
 
 /**
  * Rate locks expire (DESIGN.md section 3, issue 15): the locked rate covers the invoiced amount
@@ -20,12 +25,24 @@ const FALLEN_BTC = parseDecimal("48750"); // 25% lower
 const EUR = parseDecimal("1.08");
 const CENT = 1_000_000n;
 
+const INVOICED = parseDecimal("100"); // EUR, the default of the test invoices
+
+/** EUR worth, before the deposit fee, of BTC paid at the given USD prices (less the spread; one rounding). */
+function expectedGross(parts: { btc: bigint; usdPrice: bigint }[]): bigint {
+  const worth = parts.reduce((sum, p) => sum + p.btc * p.usdPrice, 0n);
+  return divide(worth * 995_000n, EUR * 1_000_000n * CENT, "down") * CENT;
+}
+
 /** EUR credited, net of the 0.5% deposit fee, for BTC paid at the given USD prices (one rounding). */
 function expectedNet(parts: { btc: bigint; usdPrice: bigint }[]): bigint {
-  const worth = parts.reduce((sum, p) => sum + p.btc * p.usdPrice, 0n);
-  const gross = divide(worth * 995_000n, EUR * 1_000_000n * CENT, "down") * CENT;
+  const gross = expectedGross(parts);
   const fee = divide(gross * 5_000n, 1_000_000n * CENT, "up") * CENT;
   return gross - fee;
+}
+
+/** BTC asked for `eur` at a USD price of BTC: EUR × 1.08 / (price × 0.995), rounded up to a satoshi. */
+function expectedDue(eur: bigint, usdPrice: bigint): bigint {
+  return divide(eur * EUR * 1_000_000n, usdPrice * 995_000n, "up");
 }
 
 describe(`rate locks on ${testDriver}`, () => {
@@ -38,6 +55,20 @@ describe(`rate locks on ${testDriver}`, () => {
     return { invoice, due: invoice.invoice.senderAmount! };
   };
   const fallPrice = () => setUsdPrice(database.db, "BTC", FALLEN_BTC);
+  const reload = async (id: number) => (await loadInvoiceById(database.db, id))!;
+  const mailsFor = (id: number) =>
+    database.db.select().from(emails).where(eq(emails.transactionId, id)).orderBy(asc(emails.id));
+  /** Moves the rate's fixing past the lock of an invoice without a timer (900 s by default). */
+  const outliveLock = (id: number) =>
+    database.db
+      .update(invoices)
+      .set({ fixedAt: sql`now() - interval '901 seconds'` })
+      .where(eq(invoices.transactionId, id));
+  const open = async (token: string) => {
+    const record = await openCheckout(database.db, { token, settings, seed: testSeed });
+    return { record, view: await checkoutView(database.db, record, settings) };
+  };
+  const short = (amount: bigint) => formatAmount(amount).replace(/\.?0+$/, "");
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -130,5 +161,203 @@ describe(`rate locks on ${testDriver}`, () => {
     await pay(database.db, after.invoice, after.due);
     await confirm(database.db, "BTC");
     expect(await credited(after.invoice.id)).toBe(expectedNet([{ btc: after.due, usdPrice: FALLEN_BTC }]));
+  });
+
+  it("does not confirm the old amount paid after the lock expired (the reviewer's case)", async () => {
+    const { invoice, due } = await fixed({ timer: false });
+    await outliveLock(invoice.id);
+    await fallPrice();
+    await pay(database.db, invoice, due);
+    await confirm(database.db, "BTC");
+    const settled = await reload(invoice.id);
+    const worth = expectedGross([{ btc: due, usdPrice: FALLEN_BTC }]);
+    expect(worth < INVOICED).toBe(true); // about 75 EUR
+    expect(settled.invoice.creditedAmount).toBe(expectedNet([{ btc: due, usdPrice: FALLEN_BTC }]));
+    expect([settled.status, settled.invoice.statusReason]).toEqual(["failed", "underpaid"]);
+    const mails = await mailsFor(invoice.id);
+    expect(mails.map((m) => m.kind)).toEqual(["refund_underpaid"]);
+    expect(mails[0]!.body).toContain(
+      `We received ${short(due)} BTC (worth ${short(worth)} EUR when it arrived), but the invoice asked for 100 EUR`,
+    );
+  });
+
+  it("confirms as overpaid, by value, the old amount paid after the lock when the price rose", async () => {
+    const { invoice, due } = await fixed({ timer: false });
+    await outliveLock(invoice.id);
+    const risen = parseDecimal("81250"); // 25% higher
+    await setUsdPrice(database.db, "BTC", risen);
+    await pay(database.db, invoice, due);
+    await confirm(database.db, "BTC");
+    const settled = await reload(invoice.id);
+    expect([settled.status, settled.invoice.statusReason]).toEqual(["confirmed", "overpaid"]);
+    const worth = expectedGross([{ btc: due, usdPrice: risen }]);
+    const mails = await mailsFor(invoice.id);
+    expect(mails.map((m) => m.kind)).toEqual(["receipt", "refund_overpaid"]);
+    expect(mails[1]!.body).toContain(`The extra, worth ${short(worth - INVOICED)} EUR, will be refunded`);
+  });
+
+  it("asks a good_until_expired invoice's remainder at the current rate after the lock expired", async () => {
+    const { invoice, due } = await fixed({ timer: false, type: "good_until_expired" });
+    await outliveLock(invoice.id);
+    await fallPrice();
+    await pay(database.db, invoice, due);
+    await confirm(database.db, "BTC");
+    const waiting = await reload(invoice.id);
+    expect([waiting.status, waiting.invoice.statusReason]).toEqual(["pending", "awaiting_remainder"]);
+
+    const { view } = await open(invoice.invoice.token);
+    expect(view.sender_amount).toBe(formatAmount(due)); // paid to: not re-priced
+    const worth = expectedGross([{ btc: due, usdPrice: FALLEN_BTC }]);
+    const remainder = expectedDue(INVOICED - worth, FALLEN_BTC);
+    expect(view.remaining_amount).toBe(formatAmount(remainder));
+    expect(view.payment_uri).toContain(`amount=${short(remainder)}`);
+
+    await pay(database.db, invoice, remainder);
+    await confirm(database.db, "BTC");
+    const paid = await reload(invoice.id);
+    expect([paid.status, paid.invoice.statusReason]).toEqual(["confirmed", "paid"]);
+    expect(paid.invoice.creditedAmount).toBe(
+      expectedNet([{ btc: due, usdPrice: FALLEN_BTC }]) +
+        expectedNet([{ btc: remainder, usdPrice: FALLEN_BTC }]),
+    );
+    expect(
+      expectedGross([{ btc: due, usdPrice: FALLEN_BTC }]) +
+        expectedGross([{ btc: remainder, usdPrice: FALLEN_BTC }]) >=
+        INVOICED,
+    ).toBe(true);
+  });
+
+  it("re-prices an unpaid invoice whose lock expired before the checkout shows it", async () => {
+    const { invoice, due } = await fixed({ timer: false });
+    expect(due).toBe(expectedDue(INVOICED, LOCKED_BTC));
+    await outliveLock(invoice.id);
+    await fallPrice();
+    const before = Date.now();
+    const { record, view } = await open(invoice.invoice.token);
+    const fresh = expectedDue(INVOICED, FALLEN_BTC);
+    expect(view.sender_amount).toBe(formatAmount(fresh));
+    expect(view.remaining_amount).toBe(formatAmount(fresh));
+    expect(view.payment_uri).toContain(`amount=${short(fresh)}`);
+    expect(view.rate).toBe("44913.19444444"); // 48750 × 0.995 / 1.08
+    expect(view.address).toBe(invoice.address!.address); // one address per invoice: the same one
+    expect(record.invoice.fixedAt!.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    // The merchant's API sees the new figures.
+    const response = toInvoiceResponse(await reload(invoice.id), "https://kassa.example");
+    expect(response).toMatchObject({
+      sender_amount: formatAmount(fresh),
+      fixed_at: Math.floor(record.invoice.fixedAt!.getTime() / 1000),
+      release_at: null,
+      seconds_left: null,
+    });
+
+    // Opening it again (a reload, a second tab) within the new lock changes nothing.
+    const again = await open(invoice.invoice.token);
+    expect(again.record.invoice.fixedAt).toEqual(record.invoice.fixedAt);
+    expect(again.view.sender_amount).toBe(formatAmount(fresh));
+
+    await pay(database.db, invoice, fresh);
+    await confirm(database.db, "BTC");
+    const settled = await reload(invoice.id);
+    expect([settled.status, settled.invoice.statusReason]).toEqual(["confirmed", "paid"]);
+    expect(settled.invoice.creditedAmount).toBe(expectedNet([{ btc: fresh, usdPrice: FALLEN_BTC }]));
+  });
+
+  it("re-prices once when two tabs open an expired lock at the same time", async () => {
+    const { invoice } = await fixed({ timer: false });
+    await outliveLock(invoice.id);
+    await fallPrice();
+    const [a, b] = await Promise.all([open(invoice.invoice.token), open(invoice.invoice.token)]);
+    const stored = await reload(invoice.id);
+    expect(a.record.invoice.fixedAt).toEqual(stored.invoice.fixedAt);
+    expect(b.record.invoice.fixedAt).toEqual(stored.invoice.fixedAt);
+    expect([a.view.sender_amount, b.view.sender_amount]).toEqual([
+      formatAmount(expectedDue(INVOICED, FALLEN_BTC)),
+      formatAmount(expectedDue(INVOICED, FALLEN_BTC)),
+    ]);
+  });
+
+  it("re-prices when the customer chooses the same currency again after the lock expired", async () => {
+    const { invoice } = await fixed({ timer: false });
+    await outliveLock(invoice.id);
+    await fallPrice();
+    const chosen = await fixInvoiceCurrency(database.db, {
+      token: invoice.invoice.token,
+      currency: "BTC",
+      settings,
+      seed: testSeed,
+    });
+    expect(chosen.invoice.senderAmount).toBe(expectedDue(INVOICED, FALLEN_BTC));
+    expect(chosen.address!.address).toBe(invoice.address!.address);
+  });
+
+  it("keeps the price of an invoice within its lock, and of one already paid to", async () => {
+    const { invoice, due } = await fixed({ timer: false });
+    await fallPrice();
+    const within = await open(invoice.invoice.token);
+    expect(within.view.sender_amount).toBe(formatAmount(due));
+    expect(within.record.invoice.fixedAt).toEqual(invoice.invoice.fixedAt);
+
+    await pay(database.db, invoice, due / 2n);
+    await outliveLock(invoice.id);
+    const paidTo = await open(invoice.invoice.token);
+    expect(paidTo.view.sender_amount).toBe(formatAmount(due));
+  });
+
+  it("gives a merchant-fixed currency opened after its lock a fresh price", async () => {
+    const created = await createInvoice(database.db, {
+      merchantId,
+      request: invoiceRequest({ timer: false, sender_currency: "BTC" }),
+      settings,
+    });
+    expect(created.invoice.senderAmount).toBe(expectedDue(INVOICED, LOCKED_BTC));
+    await outliveLock(created.id);
+    await fallPrice();
+    const { record, view } = await open(created.invoice.token);
+    expect(record.status).toBe("pending");
+    expect(view.address).not.toBeNull();
+    expect(view.sender_amount).toBe(formatAmount(expectedDue(INVOICED, FALLEN_BTC)));
+    expect(Date.now() - record.invoice.fixedAt!.getTime()).toBeLessThan(60_000);
+  });
+
+  it("keeps the price of a merchant-fixed currency opened within its lock", async () => {
+    const created = await createInvoice(database.db, {
+      merchantId,
+      request: invoiceRequest({ timer: false, sender_currency: "BTC" }),
+      settings,
+    });
+    await fallPrice();
+    const { record, view } = await open(created.invoice.token);
+    expect(view.sender_amount).toBe(formatAmount(expectedDue(INVOICED, LOCKED_BTC)));
+    expect(record.invoice.fixedAt).toEqual(created.invoice.fixedAt);
+  });
+
+  it("prices afresh an invoice without a stored rate (an old rate of 0) instead of failing", async () => {
+    const created = await createInvoice(database.db, {
+      merchantId,
+      request: invoiceRequest({ sender_currency: "BTC" }),
+      settings,
+    });
+    await database.db
+      .update(invoices)
+      .set({ rateNumerator: null, rateDenominator: null })
+      .where(eq(invoices.transactionId, created.id));
+    await fallPrice();
+    const chosen = await fixInvoiceCurrency(database.db, {
+      token: created.invoice.token,
+      currency: "BTC",
+      settings,
+      seed: testSeed,
+    });
+    expect(chosen.status).toBe("pending");
+    expect(chosen.invoice.senderAmount).toBe(expectedDue(INVOICED, FALLEN_BTC));
+
+    // A pending one without a stored rate is re-priced by the checkout too.
+    await database.db
+      .update(invoices)
+      .set({ rateNumerator: null, rateDenominator: null })
+      .where(eq(invoices.transactionId, created.id));
+    await setUsdPrice(database.db, "BTC", LOCKED_BTC);
+    const { view } = await open(created.invoice.token);
+    expect(view.sender_amount).toBe(formatAmount(expectedDue(INVOICED, LOCKED_BTC)));
   });
 });

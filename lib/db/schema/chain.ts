@@ -122,8 +122,8 @@ export const deposits = pgTable(
     /**
      * The rates that apply, fixed when the payment was seen (DESIGN.md section 3): `locked_amount`
      * of it (pay currency) at the invoice's locked rate while the lock lived, the rest at the rate of
-     * that moment (`rate_*`, credit units per pay unit). Null rates on rows from before they were
-     * recorded: those are credited as they always were.
+     * that moment (`rate_*`, credit units per pay unit). A rest without a rate (none could be had when
+     * it was seen, or a row migrated by 0008) converts at the rate of its crediting, which is then recorded.
      */
     lockedAmount: money("locked_amount").notNull().default(sql`0`),
     lockedRateNumerator: wholeNumber("locked_rate_numerator"),

@@ -1,0 +1,57 @@
+import { getCurrency } from "@/lib/currencies/registry";
+import type { Executor } from "@/lib/db/client";
+import { judgePayments, paymentsWorth } from "@/lib/invoices/judge-payments";
+import type { InvoiceRecord } from "@/lib/invoices/load-invoice";
+import { paymentTolerance } from "@/lib/invoices/price-invoice";
+import { convert, invert } from "@/lib/rates/rate";
+import { quote, RateUnavailableError } from "@/lib/rates/rates";
+
+export type AmountsDue = { remaining: bigint; overpaid: bigint };
+
+/**
+ * What the customer still owes, or paid too much, in the pay currency. Paid under the invoice's
+ * locked rate, simply the amount due less what arrived. When part of the payments converted at a
+ * later rate (it arrived after the lock expired), the invoice is settled by value
+ * (lib/invoices/judge-payments.ts), so the remainder is the invoice amount not yet covered by their
+ * worth, converted at the current rate and rounded up; payments not yet confirmed count at the rates
+ * recorded when they were seen.
+ */
+export async function amountsDue(
+  db: Executor,
+  record: InvoiceRecord,
+  options: { spreadPpm: number },
+): Promise<AmountsDue | null> {
+  const { invoice } = record;
+  const due = invoice.senderAmount;
+  if (due === null || invoice.senderCurrency === null) return null;
+  const paid = invoice.paidAmount;
+  const inPayCurrency = {
+    remaining: due > paid ? due - paid : 0n,
+    overpaid: paid > due ? paid - due : 0n,
+  };
+  if (paid === 0n) return inPayCurrency;
+  let rate: Awaited<ReturnType<typeof quote>>["rate"];
+  try {
+    ({ rate } = await quote(db, {
+      from: invoice.senderCurrency,
+      to: record.currency,
+      spreadPpm: invoice.spreadPpm ?? options.spreadPpm,
+    }));
+  } catch (error) {
+    if (error instanceof RateUnavailableError) return inPayCurrency;
+    throw error;
+  }
+  const payments = await paymentsWorth(db, record, { statuses: ["seen", "credited"], fallback: rate });
+  const { worth } = judgePayments(record, payments, paid);
+  if (!worth) return inPayCurrency;
+  const pay = getCurrency(invoice.senderCurrency);
+  const tolerance = paymentTolerance(record.currency);
+  if (worth.paid + tolerance >= worth.due) {
+    const extra = worth.paid - worth.due;
+    return {
+      remaining: 0n,
+      overpaid: extra > tolerance ? convert(extra, invert(rate), "down", pay.precision) : 0n,
+    };
+  }
+  return { remaining: convert(worth.due - worth.paid, invert(rate), "up", pay.precision), overpaid: 0n };
+}

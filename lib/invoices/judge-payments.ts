@@ -1,0 +1,81 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { Executor } from "@/lib/db/client";
+import { deposits } from "@/lib/db/schema";
+import { computeCredit } from "@/lib/deposits/compute-credit";
+import { isFullyLocked, recordedParts } from "@/lib/deposits/rate-payment";
+import type { Rate } from "@/lib/rates/rate";
+import type { InvoiceRecord } from "./load-invoice";
+import { paymentTolerance } from "./price-invoice";
+
+/**
+ * An invoice's payments in figures: how much of them its locked rate covered (pay currency),
+ * whether all of each was covered, and what they are worth in the invoice currency (the sum of
+ * their gross credits, before the deposit fee, each at the rates recorded for it).
+ */
+export type PaymentsWorth = { lockedPaid: bigint; isAllLocked: boolean; worth: bigint };
+
+/**
+ * The worth of an invoice's payments in `statuses` (credited ones by default). A payment without a
+ * recorded rate for its rest (seen while no rate could be had) is valued at `fallback`, or not at
+ * all when there is none.
+ */
+export async function paymentsWorth(
+  db: Executor,
+  record: InvoiceRecord,
+  options: { statuses?: ("seen" | "credited")[]; fallback?: Rate | null } = {},
+): Promise<PaymentsWorth> {
+  const rows = await db
+    .select()
+    .from(deposits)
+    .where(
+      and(eq(deposits.transactionId, record.id), inArray(deposits.status, options.statuses ?? ["credited"])),
+    );
+  let lockedPaid = 0n;
+  let worth = 0n;
+  let isAllLocked = true;
+  for (const row of rows) {
+    if (row.lockedRateNumerator !== null) lockedPaid += row.lockedAmount;
+    if (!isFullyLocked(row)) isAllLocked = false;
+    const parts = recordedParts(row, record.currency, options.fallback ?? null);
+    if (!parts) continue;
+    worth += computeCredit({ parts, payCurrency: row.currency, creditCurrency: record.currency }).gross;
+  }
+  return { lockedPaid, isAllLocked, worth };
+}
+
+/**
+ * Whether an invoice is paid in full (DESIGN.md section 3). Paid under its lock (the locked rate
+ * covered the amount due, or every payment was covered by it), it is judged as it always was, in
+ * the pay currency against the amount due. Otherwise part of the money converted at a later rate,
+ * so it is judged by value: the payments' gross worth in the invoice currency against the invoice
+ * amount. Either way a difference within one smallest unit counts as exact.
+ */
+export type PaymentJudgement = {
+  isComplete: boolean;
+  isOverpaid: boolean;
+  /** Set when judged by value: what was paid and asked, in the invoice currency. */
+  worth: { paid: bigint; due: bigint; currency: string } | null;
+};
+
+export function judgePayments(
+  record: InvoiceRecord,
+  payments: PaymentsWorth,
+  paid: bigint = record.invoice.confirmedAmount,
+): PaymentJudgement {
+  const { invoice } = record;
+  const due = invoice.senderAmount!;
+  const payTolerance = paymentTolerance(invoice.senderCurrency!);
+  if (payments.isAllLocked || payments.lockedPaid + payTolerance >= due) {
+    return {
+      isComplete: paid + payTolerance >= due,
+      isOverpaid: paid > due + payTolerance,
+      worth: null,
+    };
+  }
+  const tolerance = paymentTolerance(record.currency);
+  return {
+    isComplete: payments.worth + tolerance >= record.amount,
+    isOverpaid: payments.worth > record.amount + tolerance,
+    worth: { paid: payments.worth, due: record.amount, currency: record.currency },
+  };
+}
