@@ -6,7 +6,7 @@ import { KassaError } from "@/lib/errors";
 import { type InvoiceSettings, rateLockSecondsOf } from "./create-invoice";
 import { type InvoiceRecord, loadInvoiceById } from "./load-invoice";
 import { priceInvoice } from "./price-invoice";
-import { isLockLive } from "./rate-lock";
+import { isLockLive, lockExpiry } from "./rate-lock";
 
 /**
  * Whether a pending invoice asks a stale price (DESIGN.md section 3): its payment currency is fixed,
@@ -20,6 +20,16 @@ export function needsNewPrice(record: InvoiceRecord, settings: InvoiceSettings, 
   if (invoice.paidAmount > 0n) return false;
   if (invoice.expiresAt && invoice.expiresAt <= now) return false;
   return !isLockLive(record, rateLockSecondsOf(settings), now);
+}
+
+/**
+ * When a page showing `record` should ask for a new price (its lock ends while it waits for a first
+ * payment), in epoch milliseconds; null when it never will as it stands (paid, final, no currency).
+ */
+export function needsNewPriceAt(record: InvoiceRecord, settings: InvoiceSettings): number | null {
+  const { invoice } = record;
+  if (record.status !== "pending" || invoice.senderCurrency === null || invoice.paidAmount > 0n) return null;
+  return lockExpiry(record, rateLockSecondsOf(settings))?.getTime() ?? null;
 }
 
 /**

@@ -6,6 +6,7 @@ import { emails, invoices } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create-invoice";
 import { fixInvoiceCurrency } from "@/lib/invoices/fix-invoice-currency";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
+import { needsNewPriceAt } from "@/lib/invoices/reprice-invoice";
 import { toInvoiceResponse } from "@/lib/invoices/to-invoice-response";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { divide, formatAmount, parseDecimal } from "@/lib/money";
@@ -260,6 +261,15 @@ describe(`rate locks on ${testDriver}`, () => {
     const settled = await reload(invoice.id);
     expect([settled.status, settled.invoice.statusReason]).toEqual(["confirmed", "paid"]);
     expect(settled.invoice.creditedAmount).toBe(expectedNet([{ btc: fresh, usdPrice: FALLEN_BTC }]));
+  });
+
+  it("tells a page left open when its lock ends, and not once anything was paid", async () => {
+    const { invoice } = await fixed({ timer: false });
+    const record = await reload(invoice.id);
+    // Without a timer the lock is the fix period after fixing: 900 s by default.
+    expect(needsNewPriceAt(record, settings)).toBe(record.invoice.fixedAt!.getTime() + 900_000);
+    await pay(database.db, invoice, parseDecimal("0.0001"));
+    expect(needsNewPriceAt(await reload(invoice.id), settings)).toBeNull();
   });
 
   it("re-prices once when two tabs open an expired lock at the same time", async () => {

@@ -6,6 +6,7 @@ import { checkoutView } from "@/lib/checkout/checkout-view";
 import { getDb } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
 import { loadInvoiceByToken } from "@/lib/invoices/load-invoice";
+import { needsNewPriceAt, refreshInvoicePrice } from "@/lib/invoices/reprice-invoice";
 
 export const dynamic = "force-dynamic";
 
@@ -47,13 +48,22 @@ export async function GET(
         }
       };
       request.signal.addEventListener("abort", close);
+      let lockEndsAt: number | null = null;
       const tick = async () => {
         try {
+          // A page left open past the rate lock: re-price (if nothing was paid), and the new amount
+          // reaches the page through the fingerprint below.
+          if (lockEndsAt !== null && Date.now() >= lockEndsAt) {
+            lockEndsAt = null;
+            const current = await loadInvoiceByToken(db, token);
+            if (current) await refreshInvoicePrice(db, current, settings);
+          }
           const fingerprint = await checkoutFingerprint(db, token);
           if (fingerprint !== null && fingerprint !== last) {
             last = fingerprint;
             const record = await loadInvoiceByToken(db, token);
             if (record) {
+              lockEndsAt = needsNewPriceAt(record, settings);
               const view = await checkoutView(db, record, settings);
               controller.enqueue(encoder.encode(`event: invoice\ndata: ${JSON.stringify(view)}\n\n`));
               if (view.is_final) return close();
