@@ -1,3 +1,37 @@
+-- The entries of `journals`, one row each with its journal's position: the refusal path's reading.
+CREATE OR REPLACE FUNCTION kassa_journal_entries(journals jsonb)
+RETURNS TABLE (ord bigint, merchant_id bigint, kind text, currency text, amount numeric) AS $$
+  SELECT j.ord, e.merchant_id, e.kind, e.currency, e.amount
+  FROM jsonb_array_elements(journals) WITH ORDINALITY AS j(doc, ord)
+  CROSS JOIN LATERAL jsonb_to_recordset(coalesce(j.doc -> 'entries', '[]'::jsonb))
+    AS e(merchant_id bigint, kind text, currency text, amount numeric)
+$$ LANGUAGE sql IMMUTABLE;
+--> statement-breakpoint
+-- What is wrong with `journals`, or NULL: the words of a KASSJ refusal. Run only once the one-pass
+-- check in kassa_post_journals() has found a problem, so its several readings cost nothing when
+-- postings are valid.
+CREATE OR REPLACE FUNCTION kassa_journal_problem(journals jsonb) RETURNS text AS $$
+  SELECT reason FROM (
+    SELECT 1 AS rank, j.ord, format('journal %s needs at least two entries', j.ord) AS reason
+    FROM jsonb_array_elements(journals) WITH ORDINALITY AS j(doc, ord)
+    WHERE jsonb_array_length(coalesce(j.doc -> 'entries', '[]'::jsonb)) < 2
+    UNION ALL
+    SELECT 2, e.ord, 'a journal entry needs an account and an amount'
+    FROM kassa_journal_entries(journals) e
+    WHERE e.kind IS NULL OR e.currency IS NULL OR e.amount IS NULL
+    UNION ALL
+    SELECT 3, e.ord, 'a journal entry cannot be zero' FROM kassa_journal_entries(journals) e WHERE e.amount = 0
+    UNION ALL
+    SELECT 4, e.ord, format('an amount has more than 8 decimal places: %s', e.amount)
+    FROM kassa_journal_entries(journals) e WHERE e.amount <> round(e.amount, 8)
+    UNION ALL
+    SELECT 5, e.ord, format('entries in %s sum to %s, not zero', e.currency, sum(e.amount))
+    FROM kassa_journal_entries(journals) e GROUP BY e.ord, e.currency HAVING sum(e.amount) <> 0
+  ) problems
+  ORDER BY rank, ord
+  LIMIT 1
+$$ LANGUAGE sql IMMUTABLE;
+--> statement-breakpoint
 -- One ledger posting implementation (DESIGN.md section 4), called by postJournal (lib/ledger) and
 -- from inside the one-statement writes (lib/withdrawals/create-withdrawal.ts), so the rules live
 -- here and nowhere else: a journal balances per currency and has no zero entry; accounts are
@@ -30,125 +64,137 @@
 -- Isolation"), and the table's CHECK constraint is the backstop. Rows are updated one at a time in
 -- id order, so two postings touching the same accounts lock them in the same order and cannot
 -- deadlock on them.
-CREATE OR REPLACE FUNCTION kassa_journal_entries(journals jsonb)
-RETURNS TABLE (ord bigint, merchant_id bigint, kind text, currency text, amount numeric) AS $$
-  SELECT j.ord, e.merchant_id, e.kind, e.currency, e.amount
-  FROM jsonb_array_elements(journals) WITH ORDINALITY AS j(doc, ord)
-  CROSS JOIN LATERAL jsonb_to_recordset(coalesce(j.doc -> 'entries', '[]'::jsonb))
-    AS e(merchant_id bigint, kind text, currency text, amount numeric)
-$$ LANGUAGE sql IMMUTABLE;
---> statement-breakpoint
--- The id of an account, or NULL. Two branches so that each can use its partial unique index.
-CREATE OR REPLACE FUNCTION kassa_account_id(owner bigint, account_kind text, account_currency text)
-RETURNS bigint AS $$
-  SELECT id FROM ledger_accounts
-  WHERE merchant_id = owner AND merchant_id IS NOT NULL AND kind = account_kind AND currency = account_currency
-  UNION ALL
-  SELECT id FROM ledger_accounts
-  WHERE owner IS NULL AND merchant_id IS NULL AND kind = account_kind AND currency = account_currency
-  LIMIT 1
-$$ LANGUAGE sql STABLE;
---> statement-breakpoint
+--
+-- Cost: every posting runs through here, a withdrawal's inside the statement after which its
+-- merchant's balance row stays locked until the commit, so the function does little per call: one
+-- statement reads the jsonb once, checks it and looks every account up; one writes the journals and
+-- their entries; then one UPDATE per balance (and, on an account's first use, one more to create
+-- it). Its estimates stay small on purpose: a plan over the JIT threshold (jit_above_cost) spent
+-- milliseconds compiling on every call.
 CREATE OR REPLACE FUNCTION kassa_post_journals(journals jsonb) RETURNS bigint[] AS $$
 DECLARE
-  problem text;
+  is_valid boolean;
+  ords bigint[];
+  owners bigint[];
+  kinds text[];
+  currencies text[];
+  amounts numeric[];
+  account_ids bigint[];
+  account_owners bigint[];
+  account_kinds text[];
+  account_currencies text[];
+  deltas numeric[];
   journal_ids bigint[];
-  account record;
 BEGIN
-  SELECT reason INTO problem FROM (
-    SELECT format('journal %s needs at least two entries', j.ord) AS reason
-    FROM jsonb_array_elements(journals) WITH ORDINALITY AS j(doc, ord)
-    WHERE jsonb_array_length(coalesce(j.doc -> 'entries', '[]'::jsonb)) < 2
-    UNION ALL
-    SELECT 'a journal entry needs an account and an amount'
-    FROM kassa_journal_entries(journals) e
-    WHERE e.kind IS NULL OR e.currency IS NULL OR e.amount IS NULL
-    UNION ALL
-    SELECT 'a journal entry cannot be zero' FROM kassa_journal_entries(journals) e WHERE e.amount = 0
-    UNION ALL
-    SELECT format('an amount has more than 8 decimal places: %s', e.amount)
-    FROM kassa_journal_entries(journals) e WHERE e.amount <> round(e.amount, 8)
-    UNION ALL
-    SELECT format('entries in %s sum to %s, not zero', e.currency, sum(e.amount))
-    FROM kassa_journal_entries(journals) e GROUP BY e.ord, e.currency HAVING sum(e.amount) <> 0
-  ) problems LIMIT 1;
-  IF problem IS NOT NULL THEN
-    RAISE EXCEPTION 'unbalanced journal: %', problem USING ERRCODE = 'KASSJ';
-  END IF;
-
-  -- Accounts on first use. ON CONFLICT: a concurrent posting may be creating the same account; this
-  -- waits for it and then skips the row, and the next statement (a new snapshot in READ COMMITTED)
-  -- sees it.
-  WITH wanted AS MATERIALIZED (
-    SELECT DISTINCT e.merchant_id, e.kind, e.currency FROM kassa_journal_entries(journals) e
-  )
-  INSERT INTO ledger_accounts (merchant_id, kind, currency)
-  SELECT w.merchant_id, w.kind, w.currency FROM wanted w
-  WHERE kassa_account_id(w.merchant_id, w.kind, w.currency) IS NULL
-  ON CONFLICT DO NOTHING;
-
-  -- The journals and their entries. The ids are drawn first (MATERIALIZED: once per journal) so that
-  -- each entry names its journal; RETURNING is the only way sibling sub-statements of a WITH see each
-  -- other's rows, and it would not say which input journal a row came from.
-  WITH j AS MATERIALIZED (
-    SELECT d.ord, nextval(pg_get_serial_sequence('journals', 'id')) AS id, d.doc,
-           coalesce((d.doc ->> 'created_at')::timestamptz, now()) AS at
-    FROM jsonb_array_elements(journals) WITH ORDINALITY AS d(doc, ord)
-  ),
-  journal AS (
-    INSERT INTO journals (id, merchant_id, transaction_id, kind, memo, created_at)
-    SELECT id, (doc ->> 'merchant_id')::bigint, (doc ->> 'transaction_id')::bigint, doc ->> 'kind',
-           doc ->> 'memo', at
-    FROM j
-  ),
-  -- Each account looked up once, however many entries name it (a seeded batch has thousands).
-  account AS MATERIALIZED (
-    SELECT d.merchant_id, d.kind, d.currency, kassa_account_id(d.merchant_id, d.kind, d.currency) AS id
-    FROM (SELECT DISTINCT e.merchant_id, e.kind, e.currency FROM kassa_journal_entries(journals) e) d
-  ),
-  entry AS (
-    INSERT INTO ledger_entries (journal_id, account_id, currency, amount, created_at)
-    SELECT j.id, a.id, e.currency, e.amount, j.at
-    FROM j
-    CROSS JOIN LATERAL jsonb_to_recordset(j.doc -> 'entries')
-      AS e(merchant_id bigint, kind text, currency text, amount numeric)
-    JOIN account a ON coalesce(a.merchant_id, -1) = coalesce(e.merchant_id, -1) AND a.kind = e.kind
-                  AND a.currency = e.currency
-  )
-  SELECT array_agg(id ORDER BY ord) INTO journal_ids FROM j;
-
-  -- The balances last: their row locks are then held from here to the commit, which the callers
-  -- issue right after.
-  FOR account IN
-    SELECT a.id, a.merchant_id, a.currency, a.delta
-    FROM (
-      SELECT kassa_account_id(d.merchant_id, d.kind, d.currency) AS id, d.merchant_id, d.currency, d.delta
+  LOOP
+    -- The entries, read once; whether they are valid (each journal has two entries or more, each
+    -- entry an account and a non-zero amount of at most 8 decimals, and each journal sums to zero
+    -- per currency); each entry's account (each CASE branch is an equality lookup that one of the
+    -- two partial unique indexes answers); and each account once, with the net amount the
+    -- postings move on it, in account-id order. Arrays aggregated from one row stream line up, and
+    -- so do the account arrays: all are sorted by the same key, unique within the group.
+    WITH e AS MATERIALIZED (
+      SELECT j.ord, x.merchant_id, x.kind, x.currency, x.amount
+      FROM jsonb_array_elements(journals) WITH ORDINALITY AS j(doc, ord)
+      CROSS JOIN LATERAL jsonb_to_recordset(coalesce(j.doc -> 'entries', '[]'::jsonb))
+        AS x(merchant_id bigint, kind text, currency text, amount numeric)
+    ),
+    account AS MATERIALIZED (
+      SELECT g.*,
+             CASE WHEN g.merchant_id IS NULL THEN
+               (SELECT l.id FROM ledger_accounts l
+                WHERE l.merchant_id IS NULL AND l.kind = g.kind AND l.currency = g.currency)
+             ELSE
+               (SELECT l.id FROM ledger_accounts l
+                WHERE l.merchant_id = g.merchant_id AND l.kind = g.kind AND l.currency = g.currency)
+             END AS account_id
       FROM (
         SELECT e.merchant_id, e.kind, e.currency, sum(e.amount) AS delta
-        FROM kassa_journal_entries(journals) e
-        GROUP BY e.merchant_id, e.kind, e.currency
-      ) d
-    ) a
-    WHERE a.delta <> 0
-    ORDER BY a.id
-  LOOP
-    IF account.merchant_id IS NOT NULL AND account.delta < 0 THEN
-      UPDATE ledger_accounts SET balance = balance + account.delta
-      WHERE id = account.id AND balance + account.delta >= 0;
+        FROM e GROUP BY e.merchant_id, e.kind, e.currency
+      ) g
+    )
+    SELECT entry.ords, entry.owners, entry.kinds, entry.currencies, entry.amounts,
+           entry.is_valid
+           AND (SELECT count(*) FROM (SELECT FROM e GROUP BY e.ord HAVING count(*) >= 2) enough)
+               = jsonb_array_length(journals)
+           AND NOT EXISTS (SELECT FROM e GROUP BY e.ord, e.currency HAVING sum(e.amount) <> 0),
+           a.ids, a.owners, a.kinds, a.currencies, a.deltas
+    INTO ords, owners, kinds, currencies, amounts, is_valid,
+         account_ids, account_owners, account_kinds, account_currencies, deltas
+    FROM (
+      SELECT array_agg(e.ord) AS ords, array_agg(e.merchant_id) AS owners, array_agg(e.kind) AS kinds,
+             array_agg(e.currency) AS currencies, array_agg(e.amount) AS amounts,
+             coalesce(bool_and(e.kind IS NOT NULL AND e.currency IS NOT NULL AND e.amount IS NOT NULL
+                               AND e.amount <> 0 AND e.amount = round(e.amount, 8)), true) AS is_valid
+      FROM e
+    ) entry,
+    (
+      SELECT array_agg(account_id ORDER BY account_id, merchant_id, kind, currency) AS ids,
+             array_agg(merchant_id ORDER BY account_id, merchant_id, kind, currency) AS owners,
+             array_agg(kind ORDER BY account_id, merchant_id, kind, currency) AS kinds,
+             array_agg(currency ORDER BY account_id, merchant_id, kind, currency) AS currencies,
+             array_agg(delta ORDER BY account_id, merchant_id, kind, currency) AS deltas
+      FROM account
+    ) a;
+    IF NOT is_valid THEN
+      RAISE EXCEPTION 'unbalanced journal: %', kassa_journal_problem(journals) USING ERRCODE = 'KASSJ';
+    END IF;
+    EXIT WHEN array_position(account_ids, NULL) IS NULL;
+    -- Accounts on first use, then the lookup again. ON CONFLICT: a concurrent posting may be
+    -- creating the same account; this waits for it and then skips the row, and the next statement
+    -- (a new snapshot in READ COMMITTED) sees it.
+    INSERT INTO ledger_accounts (merchant_id, kind, currency)
+    SELECT a.merchant_id, a.kind, a.currency
+    FROM unnest(account_ids, account_owners, account_kinds, account_currencies)
+      AS a(id, merchant_id, kind, currency)
+    WHERE a.id IS NULL
+    ON CONFLICT DO NOTHING;
+  END LOOP;
+
+  -- The journals and their entries, in one statement; each entry names its journal by the id drawn
+  -- for its position.
+  IF jsonb_array_length(journals) = 1 THEN
+    journal_ids := ARRAY[nextval('journals_id_seq')];
+  ELSE
+    journal_ids := ARRAY(SELECT nextval('journals_id_seq') FROM generate_series(1, jsonb_array_length(journals)));
+  END IF;
+  WITH journal AS (
+    INSERT INTO journals (id, merchant_id, transaction_id, kind, memo, created_at)
+    SELECT journal_ids[d.ord], (d.doc ->> 'merchant_id')::bigint, (d.doc ->> 'transaction_id')::bigint,
+           d.doc ->> 'kind', d.doc ->> 'memo', coalesce((d.doc ->> 'created_at')::timestamptz, now())
+    FROM jsonb_array_elements(journals) WITH ORDINALITY AS d(doc, ord)
+    RETURNING id, created_at
+  )
+  INSERT INTO ledger_entries (journal_id, account_id, currency, amount, created_at)
+  SELECT journal.id, a.id, e.currency, e.amount, journal.created_at
+  FROM unnest(ords, owners, kinds, currencies, amounts) AS e(ord, merchant_id, kind, currency, amount)
+  JOIN journal ON journal.id = journal_ids[e.ord]
+  JOIN unnest(account_ids, account_owners, account_kinds, account_currencies)
+    AS a(id, merchant_id, kind, currency)
+    ON coalesce(a.merchant_id, -1) = coalesce(e.merchant_id, -1) AND a.kind = e.kind
+       AND a.currency = e.currency;
+
+  -- The balances last, one row at a time in account-id order: their row locks are then held from
+  -- here to the commit, which the callers issue right after.
+  FOR i IN 1 .. coalesce(array_length(account_ids, 1), 0) LOOP
+    CONTINUE WHEN deltas[i] = 0;
+    IF account_owners[i] IS NOT NULL AND deltas[i] < 0 THEN
+      UPDATE ledger_accounts SET balance = balance + deltas[i]
+      WHERE id = account_ids[i] AND balance + deltas[i] >= 0;
       IF NOT FOUND THEN
         RAISE EXCEPTION 'insufficient funds' USING ERRCODE = 'KASSA',
-          DETAIL = account.currency || ' ' || (-account.delta)::numeric(38, 8)::text;
+          DETAIL = account_currencies[i] || ' ' || (-deltas[i])::numeric(38, 8)::text;
       END IF;
-    ELSIF account.merchant_id IS NOT NULL THEN
+    ELSIF account_owners[i] IS NOT NULL THEN
       -- The cap of lib/money.ts (MAX_AMOUNT, 10^20 whole units): a balance above it could no longer
       -- be read back as an amount or spent, so a credit that would pass it is refused instead.
-      UPDATE ledger_accounts SET balance = balance + account.delta
-      WHERE id = account.id AND balance + account.delta <= 100000000000000000000;
+      UPDATE ledger_accounts SET balance = balance + deltas[i]
+      WHERE id = account_ids[i] AND balance + deltas[i] <= 100000000000000000000;
       IF NOT FOUND THEN
-        RAISE EXCEPTION 'over cap' USING ERRCODE = 'KASSA', DETAIL = account.currency;
+        RAISE EXCEPTION 'over cap' USING ERRCODE = 'KASSA', DETAIL = account_currencies[i];
       END IF;
     ELSE
-      UPDATE ledger_accounts SET balance = balance + account.delta WHERE id = account.id;
+      UPDATE ledger_accounts SET balance = balance + deltas[i] WHERE id = account_ids[i];
     END IF;
   END LOOP;
 
