@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { takeAddress } from "@/lib/addresses/take-address";
 import { checkoutView } from "@/lib/checkout/checkout-view";
 import { invoices, ledgerAccounts } from "@/lib/db/schema";
-import { KassaError } from "@/lib/errors";
 import { cancelInvoice } from "@/lib/invoices/cancel-invoice";
 import { createInvoice } from "@/lib/invoices/create-invoice";
 import { fixInvoiceCurrency } from "@/lib/invoices/fix-invoice-currency";
@@ -16,6 +15,7 @@ import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { priceWithdrawal } from "@/lib/withdrawals/price-withdrawal";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { confirm, createFixedInvoice, invoiceRequest, pay, settings, testSeed } from "../support/invoices";
+import { createTestMerchant, fieldsOf } from "../support/merchants";
 
 /**
  * No amount Kassa derives can become unreadable (issue 15, finding 4): each request that would
@@ -24,28 +24,13 @@ import { confirm, createFixedInvoice, invoiceRequest, pay, settings, testSeed } 
  */
 const HUGE_EUR = "99999999999999999999";
 
-async function fieldsOf(promise: Promise<unknown>): Promise<Record<string, string>> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(KassaError);
-  return (error as KassaError).fields ?? {};
-}
-
 describe(`the amount cap on ${testDriver}`, () => {
   let database: TestDatabase;
   let merchantId: number;
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    merchantId = (
-      await createMerchant(database.db, database.box, {
-        name: "Cap",
-        email: "cap@example.com",
-        password: "long password 1",
-      })
-    ).merchantId;
+    merchantId = await createTestMerchant(database, "Cap");
   });
   afterAll(() => database.drop());
 

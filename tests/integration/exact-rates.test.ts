@@ -2,28 +2,17 @@ import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { checkoutView } from "@/lib/checkout/checkout-view";
 import { getCurrency } from "@/lib/currencies/registry";
-import { KassaError } from "@/lib/errors";
 import { createInvoice } from "@/lib/invoices/create-invoice";
 import { priceInvoice } from "@/lib/invoices/price-invoice";
-import { createMerchant } from "@/lib/merchants/create-merchant";
 import { parseDecimal } from "@/lib/money";
 import { DEFAULT_USD_PRICES, setUsdPrice } from "@/lib/rates/rates";
 import { priceWithdrawal } from "@/lib/withdrawals/price-withdrawal";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { invoiceRequest, settings } from "../support/invoices";
+import { createTestMerchant, fieldsOf } from "../support/merchants";
 
 const SPREAD = 5_000;
 const KEEP = 1_000_000n - BigInt(SPREAD);
-
-/** The field errors a rejected promise carries. */
-async function fieldsOf(promise: Promise<unknown>): Promise<Record<string, string>> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(KassaError);
-  return (error as KassaError).fields ?? {};
-}
 
 describe(`exact rates on ${testDriver}`, () => {
   let database: TestDatabase;
@@ -31,13 +20,7 @@ describe(`exact rates on ${testDriver}`, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    merchantId = (
-      await createMerchant(database.db, database.box, {
-        name: "Rates",
-        email: "rates@example.com",
-        password: "long password 1",
-      })
-    ).merchantId;
+    merchantId = await createTestMerchant(database, "Rates");
   });
   afterAll(() => database.drop());
   beforeEach(async () => {

@@ -9,7 +9,6 @@ import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import { purgeFinishedJobs } from "@/lib/jobs/purge-jobs";
 import { claimJobs, type Handlers, runDueJobs, runJob, startJobRunner } from "@/lib/jobs/runner";
 import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
-import { createMerchant } from "@/lib/merchants/create-merchant";
 import { parseDecimal } from "@/lib/money";
 import { withdrawalRequest } from "@/lib/schemas/withdrawals";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
@@ -18,6 +17,7 @@ import { withdrawalInput } from "@/lib/withdrawals/from-request";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { createFixedInvoice, handlers, pay } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
+import { createTestMerchant } from "../support/merchants";
 
 function deferred() {
   let resolve!: () => void;
@@ -51,13 +51,7 @@ describe(`a fenced job runner on ${testDriver}`, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    merchantId = (
-      await createMerchant(database.db, database.box, {
-        name: "Runner",
-        email: "runner@example.com",
-        password: "long password 1",
-      })
-    ).merchantId;
+    merchantId = await createTestMerchant(database, "Runner");
   });
   afterAll(() => database.drop());
 

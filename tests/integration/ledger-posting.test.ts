@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Db, queryRows } from "@/lib/db/client";
 import * as schema from "@/lib/db/schema";
 import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
-import { createMerchant } from "@/lib/merchants/create-merchant";
 import { parseDecimal } from "@/lib/money";
 import { withdrawalRequest } from "@/lib/schemas/withdrawals";
 import { seedBulk } from "@/lib/seed/seed-bulk";
@@ -13,6 +12,7 @@ import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { withdrawalInput } from "@/lib/withdrawals/from-request";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { ledgerInvariants } from "../support/ledger";
+import { createTestMerchant } from "../support/merchants";
 
 const BTC_ADDRESS = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu";
 
@@ -39,13 +39,7 @@ describe(`one ledger posting implementation on ${testDriver}`, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    merchantId = (
-      await createMerchant(database.db, database.box, {
-        name: "Posting",
-        email: "posting@example.com",
-        password: "long password 1",
-      })
-    ).merchantId;
+    merchantId = await createTestMerchant(database, "Posting");
   });
   afterAll(() => database.drop());
 
@@ -111,13 +105,7 @@ if (testDriver === "pg") {
     beforeAll(async () => {
       database = await createTestDatabase();
       pool = (database.driver as { kind: "pg"; pool: Pool }).pool;
-      merchantId = (
-        await createMerchant(database.db, database.box, {
-          name: "Locks",
-          email: "locks@example.com",
-          password: "long password 1",
-        })
-      ).merchantId;
+      merchantId = await createTestMerchant(database, "Locks");
       await creditSandboxBalance(database.db, {
         merchantId,
         currency: "BTC",

@@ -8,12 +8,12 @@ import { fixInvoiceCurrency } from "@/lib/invoices/fix-invoice-currency";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { needsNewPriceAt } from "@/lib/invoices/reprice-invoice";
 import { toInvoiceResponse } from "@/lib/invoices/to-invoice-response";
-import { createMerchant } from "@/lib/merchants/create-merchant";
 import { divide, formatAmount, parseDecimal } from "@/lib/money";
 import { DEFAULT_USD_PRICES, setUsdPrice } from "@/lib/rates/rates";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { confirm, createFixedInvoice, invoiceRequest, pay, settings, testSeed } from "../support/invoices";
+import { createTestMerchant } from "../support/merchants";
 
 /**
  * Rate locks expire (DESIGN.md section 3, issue 15): the locked rate covers the invoiced amount
@@ -73,13 +73,7 @@ describe(`rate locks on ${testDriver}`, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    merchantId = (
-      await createMerchant(database.db, database.box, {
-        name: "Locks",
-        email: "locks@example.com",
-        password: "long password 1",
-      })
-    ).merchantId;
+    merchantId = await createTestMerchant(database, "Locks");
   });
   afterAll(() => database.drop());
   beforeEach(() => setUsdPrice(database.db, "BTC", parseDecimal(DEFAULT_USD_PRICES.BTC!)));

@@ -8,7 +8,6 @@ import { jobHandlers } from "@/lib/jobs/handlers";
 import { runDueJobs } from "@/lib/jobs/runner";
 import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
 import { listBalances } from "@/lib/ledger/list-balances";
-import { createMerchant } from "@/lib/merchants/create-merchant";
 import { parseDecimal } from "@/lib/money";
 import { withdrawalRequest } from "@/lib/schemas/withdrawals";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
@@ -19,6 +18,7 @@ import { sweepWithdrawalClaims } from "@/lib/withdrawals/sweep-withdrawals";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { settings as invoiceSettings } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
+import { createTestMerchant } from "../support/merchants";
 
 const BTC_ADDRESS = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu";
 const BURN_ADDRESS = "1BitcoinEaterAddressDontSendf59kuE";
@@ -127,13 +127,7 @@ describe(`a withdrawal is either sent or refunded, never both, on ${testDriver}`
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    merchantId = (
-      await createMerchant(database.db, database.box, {
-        name: "Claims",
-        email: "claims@example.com",
-        password: "long password 1",
-      })
-    ).merchantId;
+    merchantId = await createTestMerchant(database, "Claims");
     await creditSandboxBalance(database.db, {
       merchantId,
       currency: "BTC",
