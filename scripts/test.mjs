@@ -40,6 +40,7 @@ function cleanup() {
 
 step("lint", bin("biome"), ["check", "."]);
 step("typecheck", bin("tsc"), ["--noEmit"]);
+step("schema drift", process.execPath, [path.join(root, "scripts", "check-schema-drift.mjs")]);
 step("unit and integration tests on PGlite", bin("vitest"), ["run", ...vitestReport("vitest-pglite.json")], {
   KASSA_TEST_DATABASE_URL: "",
 });

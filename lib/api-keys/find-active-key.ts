@@ -12,6 +12,7 @@ export type ActiveKey = { id: number; merchantId: number; secret: string };
  * A revoked key and an unknown key give the same answer.
  */
 export async function findActiveKey(db: Db, box: SecretBox, key: string): Promise<ActiveKey | undefined> {
+  // Raw: a named prepared statement on every signed request (docs/BENCHMARKS.md, the key lookup).
   const [row] = await queryRowsPrepared<{
     id: string | number;
     merchant_id: string | number;

@@ -1,20 +1,22 @@
 import { sql } from "drizzle-orm";
 import { getCurrency } from "@/lib/currencies/registry";
-import { queryRows, type Tx } from "@/lib/db/client";
-import { depositAddresses } from "@/lib/db/schema";
+import type { Tx } from "@/lib/db/client";
+import { addressCounters, depositAddresses } from "@/lib/db/schema";
 import { deriveAddress } from "./derivation";
 
 export type DepositAddressRow = typeof depositAddresses.$inferSelect;
 
 /** Takes the next number from a counter; the row lock makes concurrent callers get distinct numbers. */
 async function nextNumber(tx: Tx, key: string, start = 0): Promise<number> {
-  const [row] = await queryRows<{ value: string | number }>(
-    tx,
-    sql`insert into address_counters (key, next_index) values (${key}, ${start + 1})
-        on conflict (key) do update set next_index = address_counters.next_index + 1
-        returning next_index - 1 as value`,
-  );
-  return Number(row!.value);
+  const [row] = await tx
+    .insert(addressCounters)
+    .values({ key, nextIndex: start + 1 })
+    .onConflictDoUpdate({
+      target: addressCounters.key,
+      set: { nextIndex: sql`${addressCounters.nextIndex} + 1` },
+    })
+    .returning({ nextIndex: addressCounters.nextIndex });
+  return Number(row!.nextIndex) - 1;
 }
 
 /**

@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
-import { type Executor, queryRows } from "@/lib/db/client";
+import { eq, sql } from "drizzle-orm";
+import type { Executor } from "@/lib/db/client";
+import { chainTips, chainTransactions, deposits, invoices, transactions } from "@/lib/db/schema";
 
 /**
  * A cheap summary of everything the checkout page shows that can change: status, amounts (a
@@ -8,17 +9,24 @@ import { type Executor, queryRows } from "@/lib/db/client";
  * view only when it differs.
  */
 export async function checkoutFingerprint(db: Executor, token: string): Promise<string | null> {
-  const [row] = await queryRows<{ fingerprint: string }>(
-    db,
-    sql`select concat_ws('|', t.status, i.paid_amount, i.confirmed_amount, i.deposit_address_id, i.expires_at,
-              i.sender_amount, i.fixed_at,
-              (select string_agg(d.id || ':' || coalesce(tip.height - c.block_height + 1, 0) || ':' || d.status, ',' order by d.id)
-                 from deposits d
-                 join chain_transactions c on c.id = d.chain_transaction_id
-                 left join chain_tips tip on tip.currency = c.currency
-                where d.transaction_id = t.id)) as fingerprint
-        from invoices i join transactions t on t.id = i.transaction_id
-        where i.token = ${token}`,
-  );
+  // Each payment as id:confirmations:status, in one string, so the whole summary is one round trip.
+  const payments = db
+    .select({
+      list: sql`string_agg(${deposits.id} || ':' || coalesce(${chainTips.height} - ${chainTransactions.blockHeight} + 1, 0)
+                || ':' || ${deposits.status}, ',' order by ${deposits.id})`,
+    })
+    .from(deposits)
+    .innerJoin(chainTransactions, eq(chainTransactions.id, deposits.chainTransactionId))
+    .leftJoin(chainTips, eq(chainTips.currency, chainTransactions.currency))
+    .where(eq(deposits.transactionId, transactions.id));
+  const [row] = await db
+    .select({
+      fingerprint: sql<string>`concat_ws('|', ${transactions.status}, ${invoices.paidAmount},
+        ${invoices.confirmedAmount}, ${invoices.depositAddressId}, ${invoices.expiresAt}, ${invoices.senderAmount},
+        ${invoices.fixedAt}, (${payments}))`,
+    })
+    .from(invoices)
+    .innerJoin(transactions, eq(transactions.id, invoices.transactionId))
+    .where(eq(invoices.token, token));
   return row?.fingerprint ?? null;
 }

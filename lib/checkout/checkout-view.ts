@@ -1,11 +1,12 @@
-import { sql } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { CURRENCIES, getCurrency } from "@/lib/currencies/registry";
-import { type Executor, queryRows } from "@/lib/db/client";
+import type { Executor } from "@/lib/db/client";
+import { chainTips, chainTransactions, deposits } from "@/lib/db/schema";
 import { KassaError } from "@/lib/errors";
 import type { InvoiceRecord } from "@/lib/invoices/load-invoice";
 import { priceInvoice } from "@/lib/invoices/price-invoice";
 import { secondsLeft } from "@/lib/invoices/to-invoice-response";
-import { formatAmount, parseStoredAmount } from "@/lib/money";
+import { formatAmount } from "@/lib/money";
 import { formatStoredRate } from "@/lib/rates/rate";
 import { TERMINAL_INVOICE_STATUSES } from "@/lib/transactions/statuses";
 import { amountsDue } from "./amounts-due";
@@ -22,22 +23,20 @@ const seconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000)
 export async function checkoutView(db: Executor, record: InvoiceRecord, options: { spreadPpm: number }) {
   const { invoice } = record;
   const payCurrency = invoice.senderCurrency ? getCurrency(invoice.senderCurrency) : null;
-  const payments = await queryRows<{
-    txid: string;
-    amount: string;
-    status: string;
-    is_late: boolean;
-    height: number | null;
-    tip: number | null;
-  }>(
-    db,
-    sql`select c.txid, d.amount::text as amount, d.status, d.is_late, c.block_height as height, t.height as tip
-        from deposits d
-        join chain_transactions c on c.id = d.chain_transaction_id
-        left join chain_tips t on t.currency = d.currency
-        where d.transaction_id = ${record.id}
-        order by d.id`,
-  );
+  const payments = await db
+    .select({
+      txid: chainTransactions.txid,
+      amount: deposits.amount,
+      status: deposits.status,
+      isLate: deposits.isLate,
+      height: chainTransactions.blockHeight,
+      tip: chainTips.height,
+    })
+    .from(deposits)
+    .innerJoin(chainTransactions, eq(chainTransactions.id, deposits.chainTransactionId))
+    .leftJoin(chainTips, eq(chainTips.currency, deposits.currency))
+    .where(eq(deposits.transactionId, record.id))
+    .orderBy(asc(deposits.id));
   const required = payCurrency?.confirmations ?? 0;
   const due = invoice.senderAmount;
   const owed = await amountsDue(db, record, options);
@@ -79,10 +78,10 @@ export async function checkoutView(db: Executor, record: InvoiceRecord, options:
     confirmations_required: required,
     payments: payments.map((p) => ({
       txid: p.txid,
-      amount: formatAmount(parseStoredAmount(p.amount)),
+      amount: formatAmount(p.amount),
       confirmations: p.height === null || p.tip === null ? 0 : Math.max(0, p.tip - p.height + 1),
       is_confirmed: p.status === "credited",
-      is_late: p.is_late,
+      is_late: p.isLate,
     })),
     currencies,
     fixed_at: seconds(invoice.fixedAt),

@@ -45,6 +45,7 @@ export function customerIdentityError(error: unknown): KassaError | undefined {
 /** The same check on its own, in the caller's transaction (addresses/take, tests). */
 export async function assertCustomerIdentity(tx: Executor, input: CustomerInput): Promise<void> {
   try {
+    // Raw: a call of the PL/pgSQL check (migration 0010), which the query builder cannot express.
     await queryRows(tx, sql`select ${customerIdentitySql(input)}`);
   } catch (error) {
     throw customerIdentityError(error) ?? error;

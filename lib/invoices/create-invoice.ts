@@ -104,6 +104,7 @@ export async function createInvoice(
   // expiry job commit together or not at all. The transaction is inserted from the check's row, so
   // the check has run (and refused, aborting the statement, when the customer differs) before it.
   const write = async () => {
+    // Raw: the measured invoices/create write, one data-modifying WITH statement (docs/BENCHMARKS.md).
     const [row] = await queryRowsPrepared<{
       id: string | number;
       created_at: string | Date;

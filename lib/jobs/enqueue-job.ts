@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
+import { jobs } from "@/lib/db/schema";
 
 export type JobInput = {
   queue: string;
@@ -15,16 +16,22 @@ export type JobInput = {
  * both commit or neither does (transactional outbox).
  */
 export async function enqueueJob(db: Executor, job: JobInput): Promise<void> {
-  await db.execute(sql`
-    insert into jobs (queue, payload, run_at, dedupe_key, max_attempts)
-    values (${job.queue}, ${JSON.stringify(job.payload ?? {})}::jsonb, ${(job.runAt ?? new Date()).toISOString()}::timestamptz,
-            ${job.dedupeKey ?? null}, ${job.maxAttempts ?? JOB_MAX_ATTEMPTS})
-    ${QUEUED_DEDUPE_CONFLICT}`);
+  await db
+    .insert(jobs)
+    .values({
+      queue: job.queue,
+      payload: job.payload ?? {},
+      runAt: job.runAt ?? new Date(),
+      dedupeKey: job.dedupeKey ?? null,
+      maxAttempts: job.maxAttempts ?? JOB_MAX_ATTEMPTS,
+    })
+    .onConflictDoNothing({ target: jobs.dedupeKey, where: QUEUED_DEDUPE_PREDICATE });
 }
 
 export const JOB_MAX_ATTEMPTS = 12;
 
+/** The predicate of the partial unique index jobs_dedupe_key, which ON CONFLICT must name to use it. */
+const QUEUED_DEDUPE_PREDICATE = sql.raw("status = 'queued' and dedupe_key is not null");
+
 /** For an insert into jobs written out in a larger statement: the dedupe rule of enqueueJob. */
-export const QUEUED_DEDUPE_CONFLICT = sql.raw(
-  "on conflict (dedupe_key) where status = 'queued' and dedupe_key is not null do nothing",
-);
+export const QUEUED_DEDUPE_CONFLICT = sql`on conflict (dedupe_key) where ${QUEUED_DEDUPE_PREDICATE} do nothing`;

@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
-import { type Db, queryRows } from "@/lib/db/client";
+import { and, asc, inArray, lt, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { jobs } from "@/lib/db/schema";
 
 /**
  * Deletes up to `batchSize` finished jobs (done or failed) that finished more than
@@ -10,16 +11,18 @@ export async function purgeFinishedJobs(
   db: Db,
   input: { retentionDays: number; batchSize?: number },
 ): Promise<number> {
-  const deleted = await queryRows<{ id: string | number }>(
-    db,
-    sql`delete from jobs where id in (
-          select id from jobs
-          where status in ('done', 'failed')
-            and finished_at < now() - make_interval(days => ${input.retentionDays})
-          order by finished_at
-          limit ${input.batchSize ?? 1000}
-          for update skip locked)
-        returning id`,
-  );
+  const batch = db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(
+      and(
+        inArray(jobs.status, ["done", "failed"]),
+        lt(jobs.finishedAt, sql`now() - make_interval(days => ${input.retentionDays})`),
+      ),
+    )
+    .orderBy(asc(jobs.finishedAt))
+    .limit(input.batchSize ?? 1000)
+    .for("update", { skipLocked: true });
+  const deleted = await db.delete(jobs).where(inArray(jobs.id, batch)).returning({ id: jobs.id });
   return deleted.length;
 }

@@ -72,6 +72,7 @@ export const postJournalsSql = (journals: SQL): SQL => sql`kassa_post_journals($
  */
 export async function postJournal(tx: Tx, input: JournalInput): Promise<{ journalId: number }> {
   try {
+    // Raw: a call of the PL/pgSQL kassa_post_journals() (migration 0010), which the builder cannot express.
     const [row] = await queryRows<{ ids: (string | number | bigint)[] }>(
       tx,
       sql`select ${postJournalsSql(sql`jsonb_build_array(${journalJson(input)}::jsonb)`)} as ids`,

@@ -23,12 +23,14 @@ export async function findTransaction(
   if (by.id !== undefined || by.foreign_id !== undefined) {
     const where =
       by.id !== undefined ? sql`id = ${by.id}` : sql`foreign_id = ${foreignIdText(by.foreign_id)}`;
+    // Raw: a named prepared statement behind every transactions/info (docs/BENCHMARKS.md).
     const [row] = await queryRowsPrepared<{ id: string | number; type: string }>(
       db,
       sql`select id, type from transactions where ${where} and merchant_id = ${merchantId}`,
     );
     return row && { id: Number(row.id), type: row.type };
   }
+  // Raw: transactions/info by txid, measured at a million rows (bench/explorer.ts); each branch its own index.
   const [row] = await queryRows<{ id: string | number }>(
     db,
     sql`select d.transaction_id as id from deposits d join chain_transactions c on c.id = d.chain_transaction_id

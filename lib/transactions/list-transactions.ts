@@ -21,6 +21,7 @@ export const PAGE_SIZE = 50;
  * OR of these conditions on the transactions row itself cannot use the indexes and scans every
  * transaction of the merchant: ~200 ms at a million rows, against ~1 ms this way.)
  */
+// Raw: the explorer's measured search (docs/BENCHMARKS.md); a union of five indexed lookups reads plainest as SQL.
 function searchCondition(merchantId: number, query: string): SQL {
   const text = query.trim();
   const byId = /^\d{1,15}$/.test(text)

@@ -114,6 +114,7 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
   // The two functions read only tables no sibling sub-statement writes (customers; the ledger), so
   // what they see does not depend on that order either.
   const write = async () => {
+    // Raw: the measured withdrawal/crypto write, one data-modifying WITH statement (docs/BENCHMARKS.md).
     const [row] = await queryRowsPrepared<{ id: string | number }>(
       db,
       sql`with customer as (select ${customerIdentitySql(customer)} as is_checked),

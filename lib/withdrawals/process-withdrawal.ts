@@ -1,7 +1,8 @@
-import { sql } from "drizzle-orm";
+import { and, eq, gte, isNotNull, sql } from "drizzle-orm";
 import type { BroadcastResult, ChainAdapter } from "@/lib/chain/adapter";
 import { getCurrency } from "@/lib/currencies/registry";
-import { type Db, queryRows } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
+import { chainTips, chainTransactions, transactions, withdrawals } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { fieldError, notFound } from "@/lib/errors";
 import { runEach } from "@/lib/jobs/run-each";
@@ -85,16 +86,21 @@ export async function rejectWithdrawal(
  */
 export async function confirmWithdrawals(db: Db, currency: string): Promise<number> {
   const required = getCurrency(currency).confirmations;
-  const due = await queryRows<{ id: string | number }>(
-    db,
-    sql`select w.transaction_id as id
-        from withdrawals w
-        join transactions t on t.id = w.transaction_id
-        join chain_transactions c on c.id = w.chain_transaction_id
-        join chain_tips tip on tip.currency = c.currency
-        where w.target_currency = ${currency} and t.status = 'sending' and w.txid is not null
-          and c.block_height is not null and tip.height - c.block_height + 1 >= ${required}`,
-  );
+  const due = await db
+    .select({ id: withdrawals.transactionId })
+    .from(withdrawals)
+    .innerJoin(transactions, eq(transactions.id, withdrawals.transactionId))
+    .innerJoin(chainTransactions, eq(chainTransactions.id, withdrawals.chainTransactionId))
+    .innerJoin(chainTips, eq(chainTips.currency, chainTransactions.currency))
+    .where(
+      and(
+        eq(withdrawals.targetCurrency, currency),
+        eq(transactions.status, "sending"),
+        isNotNull(withdrawals.txid),
+        isNotNull(chainTransactions.blockHeight),
+        gte(sql`${chainTips.height} - ${chainTransactions.blockHeight} + 1`, required),
+      ),
+    );
   let confirmed = 0;
   await runEach(
     due,

@@ -20,6 +20,7 @@ export async function sweepWithdrawalClaims(
   input: { olderThanSeconds?: number } = {},
 ): Promise<number[]> {
   const olderThan = input.olderThanSeconds ?? STUCK_CLAIM_SECONDS;
+  // Raw: Drizzle's insert().select() must select every jobs column in table order; this names five.
   const queued = await queryRows<{ id: string | number }>(
     db,
     sql`insert into jobs (queue, payload, run_at, dedupe_key, max_attempts)

@@ -1,13 +1,23 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { is, sql } from "drizzle-orm";
-import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
+import { eq, sql, TransactionRollbackError } from "drizzle-orm";
+import type { NodePgDatabase } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgliteDatabase } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CURRENCIES } from "@/lib/currencies/registry";
-import { queryRows } from "@/lib/db/client";
+import { syncCurrencies } from "@/lib/currencies/sync-currencies";
+import { type DatabaseHandle, openDatabase, queryRows } from "@/lib/db/client";
 import { MIGRATIONS_FOLDER, runMigrations } from "@/lib/db/migrate";
 import * as schema from "@/lib/db/schema";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
+import { databaseShape, declaredShape } from "../support/schema-shape";
+
+const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8"));
+const declared = declaredShape(schema);
 
 describe(`migrations on an empty ${testDriver} database`, () => {
   let database: TestDatabase;
@@ -16,26 +26,38 @@ describe(`migrations on an empty ${testDriver} database`, () => {
   });
   afterAll(() => database.drop());
 
-  it("create every table of the schema, and a second run changes nothing", async () => {
-    const tables = await queryRows<{ table_name: string }>(
-      database.db,
-      sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
-    );
-    const expected = Object.values(schema)
-      .filter((value) => is(value, PgTable))
-      .map((table) => getTableConfig(table as PgTable).name)
-      .sort();
-    expect(expected.length).toBeGreaterThan(10);
-    expect(tables.map((t) => t.table_name)).toEqual(expected);
+  it("build every table exactly as lib/db/schema declares it: columns, keys, checks and indexes", async () => {
+    expect(Object.keys(declared).length).toBeGreaterThan(20);
+    expect(await databaseShape(database.db)).toEqual(declared);
+  });
+
+  it("are caught when they differ from the schema (a lost NOT NULL, a missing index)", async () => {
+    // The comparison on a drifted copy, rolled back: it must see the drift, or the test above proves nothing.
+    let shape: Awaited<ReturnType<typeof databaseShape>> | undefined;
+    await database.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`alter table merchants alter column email drop not null`);
+        await tx.execute(sql`drop index jobs_due_idx`);
+        shape = await databaseShape(tx);
+        tx.rollback();
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof TransactionRollbackError)) throw error;
+      });
+    expect(shape?.merchants?.columns.email?.isNotNull).toBe(false);
+    expect(shape?.jobs?.indexes.jobs_due_idx).toBeUndefined();
+    expect(shape).not.toEqual(declared);
+    expect(await databaseShape(database.db)).toEqual(declared);
+  });
+
+  it("run once: a second run applies nothing", async () => {
     await runMigrations(database);
     const applied = await queryRows<{ count: number }>(
       database.db,
       sql`select count(*)::int as count from drizzle.__drizzle_migrations`,
     );
-    const journal = JSON.parse(
-      fs.readFileSync(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8"),
-    );
     expect(applied[0]?.count).toBe(journal.entries.length);
+    expect(await databaseShape(database.db)).toEqual(declared);
   });
 
   it("hold the currency registry", async () => {
@@ -51,5 +73,104 @@ describe(`migrations on an empty ${testDriver} database`, () => {
     );
     expect(columns.length).toBeGreaterThan(4);
     for (const column of columns) expect(column.data_type).toBe("numeric");
+  });
+});
+
+/** A database with no migrations applied: in memory on PGlite, a new database on the PostgreSQL server. */
+async function openEmptyDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+  const serverUrl = process.env.KASSA_TEST_DATABASE_URL;
+  if (!serverUrl) {
+    const handle = await openDatabase({ kind: "pglite" });
+    return { handle, drop: () => handle.close() };
+  }
+  const name = `kassa_test_${randomBytes(6).toString("hex")}`;
+  const admin = await openDatabase({ kind: "pg", url: serverUrl, poolSize: 1 });
+  await admin.db.execute(sql.raw(`create database ${name}`));
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ kind: "pg", url: url.toString(), poolSize: 2 });
+  return {
+    handle,
+    drop: async () => {
+      await handle.close();
+      await admin.db.execute(sql.raw(`drop database if exists ${name} with (force)`));
+      await admin.close();
+    },
+  };
+}
+
+/** The migrations folder as it was up to and including `lastIdx`. */
+function migrationsUpTo(lastIdx: number): string {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-migrations-"));
+  fs.mkdirSync(path.join(folder, "meta"));
+  const entries = journal.entries.filter((e: { idx: number }) => e.idx <= lastIdx);
+  fs.writeFileSync(path.join(folder, "meta", "_journal.json"), JSON.stringify({ ...journal, entries }));
+  for (const entry of entries as { tag: string }[])
+    fs.copyFileSync(path.join(MIGRATIONS_FOLDER, `${entry.tag}.sql`), path.join(folder, `${entry.tag}.sql`));
+  return folder;
+}
+
+describe(`migrations on a ${testDriver} database populated at 0007`, () => {
+  let empty: Awaited<ReturnType<typeof openEmptyDatabase>>;
+  let folder: string;
+  let db: DatabaseHandle["db"];
+
+  beforeAll(async () => {
+    empty = await openEmptyDatabase();
+    db = empty.handle.db;
+    folder = migrationsUpTo(7);
+    if (empty.handle.driver.kind === "pglite")
+      await migratePglite(db as unknown as PgliteDatabase, { migrationsFolder: folder });
+    else await migratePg(db as unknown as NodePgDatabase, { migrationsFolder: folder });
+    await syncCurrencies(db);
+    // Rows in the columns of 0007: 8-digit rates, a withdrawal already sent, a queued job.
+    await db.execute(sql`insert into merchants (id, name, email) values (1, 'Old', 'old@example.com')`);
+    await db.execute(sql`
+      insert into transactions (id, merchant_id, type, status, currency, amount) values
+        (1, 1, 'invoice', 'pending', 'EUR', 100), (2, 1, 'withdrawal', 'processing', 'BTC', 0.5)`);
+    await db.execute(sql`
+      insert into invoices (transaction_id, merchant_id, token, title, type, has_timer, url_success, url_failed,
+                            email_user, sender_type, sender_data, sender_currency, sender_amount, rate, spread_ppm)
+      values (1, 1, 't', 'Old', 'fill_or_kill', true, 'https://a.example', 'https://b.example', 'a@example.com',
+              'natural', '{}', 'BTC', 0.00166989, 59884.25925925, 5000)`);
+    await db.execute(sql`
+      insert into withdrawals (transaction_id, merchant_id, kind, foreign_id_raw, source_currency, target_currency,
+                               principal, sent_amount, withdrawal_fee, network_fee, total_debit, rate, mid_rate,
+                               spread_ppm, address, sender_type, sender_data, receiver_type, txid, broadcast_at)
+      values (2, 1, 'withdrawal', '"w"', 'BTC', 'BTC', 0.5, 0.5, 0, 0, 0.5, 1, 1, 0, 'bc1q', 'legal', '{}', 'self',
+              'abc', now() - interval '1 hour')`);
+    await db.execute(
+      sql`insert into jobs (queue, payload, dedupe_key) values ('invoice.expire', '{"id": 1}', 'e1')`,
+    );
+    await runMigrations(empty.handle);
+  });
+  afterAll(async () => {
+    await empty?.drop();
+    fs.rmSync(folder, { recursive: true, force: true });
+  });
+
+  it("end exactly as lib/db/schema declares it", async () => {
+    expect(await databaseShape(db)).toEqual(declared);
+  });
+
+  it("keep the rows, now in the current columns", async () => {
+    const [invoice] = await db.select().from(schema.invoices).where(eq(schema.invoices.transactionId, 1));
+    expect(invoice!.rateNumerator! * 100_000_000n).toBe(5_988_425_925_925n * invoice!.rateDenominator!);
+    expect(invoice!.senderAmount).toBe(166_989n);
+    const [sent] = await db.select().from(schema.transactions).where(eq(schema.transactions.id, 2));
+    expect(sent!.status).toBe("sending");
+    const [withdrawal] = await db
+      .select()
+      .from(schema.withdrawals)
+      .where(eq(schema.withdrawals.transactionId, 2));
+    expect(withdrawal!.claimedAt).not.toBeNull();
+    expect(withdrawal!.rateNumerator).toBe(withdrawal!.rateDenominator);
+    const [job] = await db.select().from(schema.jobs);
+    expect(job).toMatchObject({
+      queue: "invoice.expire",
+      status: "queued",
+      dedupeKey: "e1",
+      leaseToken: null,
+    });
   });
 });

@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
-import { type Db, queryRows, type Tx } from "@/lib/db/client";
+import { and, eq, isNull, lte, sql } from "drizzle-orm";
+import type { Db, Tx } from "@/lib/db/client";
+import { chainTips, chainTransactions, deposits } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
 
@@ -8,19 +9,21 @@ export const CHAIN_SCAN_QUEUE = "chain.scan";
 export type MinedBlocks = { currency: string; height: number; blocks: number; transactions: number };
 
 async function mineIn(tx: Tx, currency: string, count: number): Promise<MinedBlocks> {
-  const [tip] = await queryRows<{ height: number }>(
-    tx,
-    sql`insert into chain_tips (currency, height, mined_at) values (${currency}, ${count}, now())
-        on conflict (currency) do update set height = chain_tips.height + ${count}, mined_at = now()
-        returning height`,
-  );
+  const [tip] = await tx
+    .insert(chainTips)
+    .values({ currency, height: count, minedAt: sql`now()` })
+    .onConflictDoUpdate({
+      target: chainTips.currency,
+      set: { height: sql`${chainTips.height} + ${count}`, minedAt: sql`now()` },
+    })
+    .returning({ height: chainTips.height });
   const height = tip!.height;
   // The mempool goes into the first of the new blocks.
-  const included = await queryRows<{ id: number }>(
-    tx,
-    sql`update chain_transactions set block_height = ${height - count + 1}
-        where currency = ${currency} and block_height is null returning id`,
-  );
+  const included = await tx
+    .update(chainTransactions)
+    .set({ blockHeight: height - count + 1 })
+    .where(and(eq(chainTransactions.currency, currency), isNull(chainTransactions.blockHeight)))
+    .returning({ id: chainTransactions.id });
   await enqueueJob(tx, {
     queue: CHAIN_SCAN_QUEUE,
     payload: { currency },
@@ -40,23 +43,30 @@ export function mineSandboxBlocks(db: Db, input: { currency: string; count: numb
  * conditional update, so several processes running the timer still mine one block per interval.
  */
 export async function mineDueSandboxBlocks(db: Db, intervalSeconds: number): Promise<MinedBlocks[]> {
-  const waiting = await queryRows<{ currency: string }>(
-    db,
-    sql`select distinct currency from deposits where status = 'seen'
-        union select distinct currency from chain_transactions where block_height is null`,
-  );
+  const waiting = await db
+    .selectDistinct({ currency: deposits.currency })
+    .from(deposits)
+    .where(eq(deposits.status, "seen"))
+    .union(
+      db
+        .selectDistinct({ currency: chainTransactions.currency })
+        .from(chainTransactions)
+        .where(isNull(chainTransactions.blockHeight)),
+    );
   const mined: MinedBlocks[] = [];
   for (const { currency } of waiting) {
     const result = await inTransaction(db, async (tx) => {
-      await tx.execute(
-        sql`insert into chain_tips (currency, mined_at) values (${currency}, 'epoch') on conflict do nothing`,
-      );
-      const due = await queryRows<{ currency: string }>(
-        tx,
-        sql`update chain_tips set mined_at = now()
-            where currency = ${currency} and mined_at <= now() - make_interval(secs => ${intervalSeconds})
-            returning currency`,
-      );
+      await tx.insert(chainTips).values({ currency, minedAt: sql`'epoch'` }).onConflictDoNothing();
+      const due = await tx
+        .update(chainTips)
+        .set({ minedAt: sql`now()` })
+        .where(
+          and(
+            eq(chainTips.currency, currency),
+            lte(chainTips.minedAt, sql`now() - make_interval(secs => ${intervalSeconds})`),
+          ),
+        )
+        .returning({ currency: chainTips.currency });
       return due.length ? mineIn(tx, currency, 1) : undefined;
     });
     if (result) mined.push(result);
