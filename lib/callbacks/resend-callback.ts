@@ -4,7 +4,7 @@ import { callbacks } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { notFound } from "@/lib/errors";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
-import { CALLBACK_QUEUE } from "./queue-callback";
+import { CALLBACK_QUEUE } from "@/lib/jobs/queues";
 
 /**
  * Sends a callback again: a new delivery with the same body (and an X-Kassa-Redelivery-Of header),

@@ -2,8 +2,7 @@ import { sql } from "drizzle-orm";
 import { type Db, queryRows, type Tx } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
-
-export const CHAIN_SCAN_QUEUE = "chain.scan";
+import { CHAIN_SCAN_QUEUE } from "@/lib/jobs/queues";
 
 export type MinedBlocks = { currency: string; height: number; blocks: number; transactions: number };
 
