@@ -18,10 +18,9 @@ export const GET = withSession({}, async ({ db, session }) => ({
 }));
 
 export const POST = withSession(
-  { request: apiKeyRequest },
+  { request: apiKeyRequest, successStatus: 201 },
   async ({ db, session, body }) => {
     const key = await createApiKey(db, getSecretBox(), { merchantId: session.merchantId, label: body.label });
     return { id: key.id, api_key: key.key, api_secret: key.secret, label: key.label };
   },
-  201,
 );

@@ -1,4 +1,4 @@
-import { errorResponse } from "@/lib/api/respond";
+import { errorResponse } from "@/lib/api/error-response";
 import { KassaError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";

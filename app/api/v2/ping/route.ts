@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { errorResponse } from "@/lib/api/respond";
+import { errorResponse } from "@/lib/api/error-response";
 import { getDb } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
 

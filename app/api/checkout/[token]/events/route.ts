@@ -1,5 +1,5 @@
+import { errorResponse } from "@/lib/api/error-response";
 import { hasUnstorableText } from "@/lib/api/read-body";
-import { errorResponse } from "@/lib/api/respond";
 import { invoiceSettings } from "@/lib/api/runtime-values";
 import { checkoutFingerprint } from "@/lib/checkout/checkout-fingerprint";
 import { checkoutView } from "@/lib/checkout/checkout-view";

@@ -1,6 +1,6 @@
 import QRCode from "qrcode";
+import { errorResponse } from "@/lib/api/error-response";
 import { hasUnstorableText } from "@/lib/api/read-body";
-import { errorResponse } from "@/lib/api/respond";
 import { baseUrlFor } from "@/lib/api/runtime-values";
 import { getDb } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";

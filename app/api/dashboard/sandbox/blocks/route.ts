@@ -5,11 +5,7 @@ import { sandboxMineRequest } from "@/lib/schemas/dashboard";
 
 export const dynamic = "force-dynamic";
 
-export const POST = withSession(
-  { request: sandboxMineRequest },
-  async ({ db, body }) => {
-    assertSandbox();
-    return mineSandboxBlocks(db, body);
-  },
-  201,
-);
+export const POST = withSession({ request: sandboxMineRequest, successStatus: 201 }, async ({ db, body }) => {
+  assertSandbox();
+  return mineSandboxBlocks(db, body);
+});

@@ -6,17 +6,13 @@ import { sandboxPayRequest } from "@/lib/schemas/dashboard";
 
 export const dynamic = "force-dynamic";
 
-export const POST = withSession(
-  { request: sandboxPayRequest },
-  async ({ db, body }) => {
-    assertSandbox();
-    const payment = await sendSandboxPayment(db, body);
-    return {
-      txid: payment.txid,
-      amount: formatAmount(payment.amount),
-      currency: payment.currency,
-      is_recognized: payment.isRecognized,
-    };
-  },
-  201,
-);
+export const POST = withSession({ request: sandboxPayRequest, successStatus: 201 }, async ({ db, body }) => {
+  assertSandbox();
+  const payment = await sendSandboxPayment(db, body);
+  return {
+    txid: payment.txid,
+    amount: formatAmount(payment.amount),
+    currency: payment.currency,
+    is_recognized: payment.isRecognized,
+  };
+});
