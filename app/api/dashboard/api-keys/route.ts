@@ -4,8 +4,6 @@ import { listApiKeys } from "@/lib/api-keys/list-api-keys";
 import { getSecretBox } from "@/lib/runtime";
 import { apiKeyRequest } from "@/lib/schemas/dashboard";
 
-export const dynamic = "force-dynamic";
-
 export const GET = withSession({}, async ({ db, session }) => ({
   keys: (await listApiKeys(db, session.merchantId)).map((k) => ({
     id: k.id,

@@ -4,8 +4,6 @@ import { createInvoice } from "@/lib/invoices/create-invoice";
 import { toInvoiceResponse } from "@/lib/invoices/to-invoice-response";
 import { createInvoiceRequest } from "@/lib/schemas/invoices";
 
-export const dynamic = "force-dynamic";
-
 /** The dashboard's invoice form: the same schema and engine as POST /api/v2/invoices/create. */
 export const POST = withSession(
   { request: createInvoiceRequest, successStatus: 201 },

@@ -3,8 +3,6 @@ import { signUpMerchant } from "@/lib/merchants/create-merchant";
 import { getSecretBox } from "@/lib/runtime";
 import { createMerchantInput } from "@/lib/schemas/merchant";
 
-export const dynamic = "force-dynamic";
-
 /** Public: creates the merchant and its sign-in; the page then signs in and continues to onboarding. */
 export const POST = withSession(
   { request: createMerchantInput, isPublic: true, successStatus: 201 },

@@ -8,8 +8,6 @@ import { notFound } from "@/lib/errors";
 import { loadInvoiceByToken } from "@/lib/invoices/load-invoice";
 import { needsNewPriceAt, refreshInvoicePrice } from "@/lib/invoices/reprice-invoice";
 
-export const dynamic = "force-dynamic";
-
 const CHECK_EVERY_MS = 1_000;
 const HEARTBEAT_EVERY_MS = 15_000;
 const MAX_OPEN_MS = 30 * 60_000;

@@ -7,8 +7,6 @@ import { notFound } from "@/lib/errors";
 import { loadInvoiceByToken } from "@/lib/invoices/load-invoice";
 import { checkoutUrl } from "@/lib/invoices/to-invoice-response";
 
-export const dynamic = "force-dynamic";
-
 /** The checkout link as a QR code, for a merchant to show a customer in person. */
 export async function GET(
   request: Request,

@@ -7,8 +7,6 @@ import { getDb } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
 import { loadInvoiceByToken } from "@/lib/invoices/load-invoice";
 
-export const dynamic = "force-dynamic";
-
 /**
  * The payment URI as a QR code (SVG), drawn on the server so the checkout page ships no QR code
  * library. It encodes the amount still due, so it changes after a partial payment.

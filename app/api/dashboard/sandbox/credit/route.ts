@@ -4,8 +4,6 @@ import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
 import { formatAmount } from "@/lib/money";
 import { sandboxCreditRequest } from "@/lib/schemas/dashboard";
 
-export const dynamic = "force-dynamic";
-
 export const POST = withSession(
   { request: sandboxCreditRequest, successStatus: 201 },
   async ({ db, session, body }) => {

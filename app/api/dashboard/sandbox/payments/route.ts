@@ -4,8 +4,6 @@ import { sendSandboxPayment } from "@/lib/chain/sandbox/send-payment";
 import { formatAmount } from "@/lib/money";
 import { sandboxPayRequest } from "@/lib/schemas/dashboard";
 
-export const dynamic = "force-dynamic";
-
 export const POST = withSession({ request: sandboxPayRequest, successStatus: 201 }, async ({ db, body }) => {
   assertSandbox();
   const payment = await sendSandboxPayment(db, body);

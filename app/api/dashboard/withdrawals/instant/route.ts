@@ -4,8 +4,6 @@ import { instantWithdrawalRequest } from "@/lib/schemas/withdrawals";
 import { acceptPayout } from "@/lib/withdrawals/accept-payout";
 import { instantWithdrawalInput } from "@/lib/withdrawals/from-request";
 
-export const dynamic = "force-dynamic";
-
 export const POST = withSession(
   { request: instantWithdrawalRequest, successStatus: 201 },
   ({ db, session, body }) =>
