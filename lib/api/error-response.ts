@@ -1,3 +1,5 @@
+import "server-only";
+
 import { pgErrorCode } from "@/lib/db/errors";
 import { KassaError } from "@/lib/errors";
 import { json, requestId } from "./respond";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import type { z } from "zod";
 import type { Db } from "@/lib/db/client";
 

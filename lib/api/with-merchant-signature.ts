@@ -1,3 +1,5 @@
+import "server-only";
+
 import type { z } from "zod";
 import { findActiveKey, touchApiKey } from "@/lib/api-keys/find-active-key";
 import type { Config } from "@/lib/config";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import type { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { getConfig } from "@/lib/runtime";

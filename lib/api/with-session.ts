@@ -1,3 +1,5 @@
+import "server-only";
+
 import type { z } from "zod";
 import { currentSession, type MerchantSession } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";

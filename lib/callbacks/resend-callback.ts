@@ -1,3 +1,5 @@
+import "server-only";
+
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { callbacks } from "@/lib/db/schema";

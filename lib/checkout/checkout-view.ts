@@ -1,3 +1,5 @@
+import "server-only";
+
 import { sql } from "drizzle-orm";
 import { CURRENCIES, getCurrency } from "@/lib/currencies/registry";
 import { type Executor, queryRows } from "@/lib/db/client";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { eq } from "drizzle-orm";
 import { allocateDepositAddress } from "@/lib/chain/allocate-deposit-address";
 import type { Db } from "@/lib/db/client";

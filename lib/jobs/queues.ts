@@ -1,3 +1,5 @@
+import "server-only";
+
 /**
  * Every queue of Kassa's background work, named in one place. Domains import the name they enqueue
  * to; the job runner's handler table (lib/server/job-handlers.ts) maps each name to its work. A

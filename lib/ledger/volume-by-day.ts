@@ -1,3 +1,5 @@
+import "server-only";
+
 import { sql } from "drizzle-orm";
 import { type Executor, queryRows } from "@/lib/db/client";
 import { parseStoredAmount } from "@/lib/money";

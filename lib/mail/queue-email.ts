@@ -1,3 +1,5 @@
+import "server-only";
+
 import type { Executor } from "@/lib/db/client";
 import { emails } from "@/lib/db/schema";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { type CallbackSettings, deliverCallback } from "@/lib/callbacks/deliver-callback";
 import type { ChainAdapter } from "@/lib/chain/adapter";
 import { sandboxAdapter } from "@/lib/chain/sandbox/sandbox-adapter";

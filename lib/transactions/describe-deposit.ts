@@ -1,3 +1,5 @@
+import "server-only";
+
 import { eq } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { depositAddresses, transactions } from "@/lib/db/schema";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import type { Executor } from "@/lib/db/client";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { formatAmount } from "@/lib/money";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { formatPercent } from "@/lib/money";
 import type { TransactionInfo } from "@/lib/schemas/transactions";
 

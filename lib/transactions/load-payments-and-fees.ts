@@ -1,3 +1,5 @@
+import "server-only";
+
 import { sql } from "drizzle-orm";
 import { type Executor, queryRowsPrepared } from "@/lib/db/client";
 import { formatAmount, parseStoredAmount } from "@/lib/money";

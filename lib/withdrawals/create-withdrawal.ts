@@ -1,3 +1,5 @@
+import "server-only";
+
 import { type SQL, sql } from "drizzle-orm";
 import { checkAddress } from "@/lib/chain/address-codec";
 import { checkTag } from "@/lib/chain/check-tag";
