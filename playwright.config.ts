@@ -52,7 +52,7 @@ export default defineConfig({
   use: { baseURL, trace: "retain-on-failure" },
   webServer: [
     {
-      command: `rm -rf ${e2eDataDir} && node --import tsx server.ts`,
+      command: `rm -rf ${e2eDataDir} && node --import ./scripts/server-only-hook.mjs --import tsx server.ts`,
       url: `${baseURL}/api/v2/ping`,
       reuseExistingServer: false,
       timeout: 120_000,
@@ -60,7 +60,7 @@ export default defineConfig({
       env: serverEnv(port, e2eDataDir),
     },
     {
-      command: `rm -rf ${shortTimer.dataDir} && node --import tsx server.ts`,
+      command: `rm -rf ${shortTimer.dataDir} && node --import ./scripts/server-only-hook.mjs --import tsx server.ts`,
       url: `${shortTimer.baseURL}/api/v2/ping`,
       reuseExistingServer: false,
       timeout: 120_000,
@@ -71,7 +71,7 @@ export default defineConfig({
       },
     },
     {
-      command: `rm -rf ${quiet.dataDir} && node --import tsx server.ts`,
+      command: `rm -rf ${quiet.dataDir} && node --import ./scripts/server-only-hook.mjs --import tsx server.ts`,
       url: `${quiet.baseURL}/api/v2/ping`,
       reuseExistingServer: false,
       timeout: 120_000,

@@ -6,7 +6,13 @@ import { defineConfig } from "vitest/config";
  * restarted, fuzzed. Run by `npm test` after the build, on PGlite and on PostgreSQL.
  */
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  resolve: {
+    alias: {
+      "@": path.resolve(import.meta.dirname),
+      // The marker of server modules (scripts/module-graph.mjs) throws outside a react-server bundle.
+      "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js"),
+    },
+  },
   test: {
     include: ["tests/system/**/*.test.ts"],
     environment: "node",

@@ -13,6 +13,7 @@ import * as schema from "@/lib/db/schema";
 import { lookUpTransaction } from "@/lib/transactions/describe-transaction";
 import { listTransactions, type TransactionFilter } from "@/lib/transactions/list-transactions";
 import { startPostgres } from "../scripts/postgres.mjs";
+import { TSX_FLAGS } from "../scripts/tsx-flags.mjs";
 import { startServer, stopServer } from "./server";
 import { signIn } from "./session";
 
@@ -242,7 +243,7 @@ function seed(env: Record<string, string>, transactions: number) {
   const started = Date.now();
   const result = spawnSync(
     process.execPath,
-    ["--import", "tsx", "cli/seed-bulk.ts", "--transactions", String(transactions)],
+    [...TSX_FLAGS, "cli/seed-bulk.ts", "--transactions", String(transactions)],
     { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "inherit", "inherit"] },
   );
   if (result.status !== 0) throw new Error("seed:bulk failed");

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { startPostgres } from "../scripts/postgres.mjs";
+import { TSX_FLAGS } from "../scripts/tsx-flags.mjs";
 import { measureExplorer } from "./explorer";
 import { startServer, stopServer } from "./server";
 
@@ -144,7 +145,7 @@ async function signedFetch(credentials: Credentials, path: string, body: string)
 }
 
 function cli(env: Record<string, string>, ...argv: string[]) {
-  const result = spawnSync(process.execPath, ["--import", "tsx", "cli/index.ts", ...argv], {
+  const result = spawnSync(process.execPath, [...TSX_FLAGS, "cli/index.ts", ...argv], {
     cwd: root,
     env: { ...process.env, ...env },
     encoding: "utf8",

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
+import { TSX_FLAGS } from "../scripts/tsx-flags.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -9,7 +10,7 @@ export async function startServer(
   env: Record<string, string>,
   entry = "server.ts",
 ): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+  const child = spawn(process.execPath, [...TSX_FLAGS, entry], {
     cwd: root,
     env: { ...process.env, ...env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1" },
     stdio: ["ignore", "ignore", "inherit"],

@@ -3,6 +3,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import { promisify } from "node:util";
 import { type APIRequestContext, type APIResponse, test as base } from "@playwright/test";
 import { e2eDataDir } from "../playwright.config";
+import { TSX_FLAGS } from "../scripts/tsx-flags.mjs";
 
 const run = promisify(execFile);
 
@@ -16,7 +17,7 @@ export async function cli(...args: string[]): Promise<Record<string, unknown>> {
 
 /** The CLI against a given server's data directory (the e2e servers each have their own). */
 export async function cliOn(dataDir: string, ...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "cli/index.ts", ...args, "--json"], {
+  const { stdout } = await run(process.execPath, [...TSX_FLAGS, "cli/index.ts", ...args, "--json"], {
     env: { ...process.env, KASSA_DATA_DIR: dataDir, KASSA_MODE: "sandbox" },
   });
   return JSON.parse(stdout) as Record<string, unknown>;

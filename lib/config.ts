@@ -1,3 +1,5 @@
+import "server-only";
+
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";

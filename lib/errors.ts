@@ -1,6 +1,6 @@
 /**
  * The one error type of the engine and the API. Each code has one HTTP status and a reason for
- * existing; the wire shapes (DESIGN.md section 8) are produced in lib/api/respond.ts.
+ * existing; the wire shapes (DESIGN.md section 8) are produced in lib/api/error-response.ts.
  */
 export const ERROR_CODES = {
   /** One or more fields failed validation; `fields` maps dotted field names to messages. */

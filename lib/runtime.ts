@@ -1,3 +1,5 @@
+import "server-only";
+
 import { type Config, loadConfig } from "@/lib/config";
 import { loadMasterKey } from "@/lib/crypto/master-key";
 import { SecretBox } from "@/lib/crypto/secret-box";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { and, eq } from "drizzle-orm";
 import { allocateDepositAddress, type DepositAddressRow } from "@/lib/chain/allocate-deposit-address";
 import { assertCustomerIdentity } from "@/lib/customers/assert-customer-identity";

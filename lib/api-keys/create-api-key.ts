@@ -1,3 +1,5 @@
+import "server-only";
+
 import { randomBytes } from "node:crypto";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Executor } from "@/lib/db/client";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { eq, sql } from "drizzle-orm";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { type Db, queryRowsPrepared } from "@/lib/db/client";

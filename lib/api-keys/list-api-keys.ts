@@ -1,3 +1,5 @@
+import "server-only";
+
 import { desc, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema";

@@ -1,3 +1,5 @@
+import "server-only";
+
 /**
  * A token bucket per API key, per process: `perSecond` requests on average with bursts up to
  * `burst`. Several app instances each keep their own buckets, so the limit a merchant sees is the

@@ -1,3 +1,5 @@
+import "server-only";
+
 import type { z } from "zod";
 import { fieldError, KassaError, notFound } from "@/lib/errors";
 import { JsonExactNumber, JsonSyntaxError, type JsonValue, parseJson } from "@/lib/json";

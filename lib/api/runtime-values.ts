@@ -1,3 +1,5 @@
+import "server-only";
+
 import { loadHdSeed } from "@/lib/chain/hd-seed";
 import type { Db } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 /** Hex HMAC-SHA512 of the exact body bytes, keyed with the merchant's secret (spec section 5). */

@@ -1,13 +1,17 @@
+import "server-only";
+
 import type { z } from "zod";
 import { findActiveKey, touchApiKey } from "@/lib/api-keys/find-active-key";
 import type { Config } from "@/lib/config";
-import { type Db, getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
 import { getConfig, getSecretBox } from "@/lib/runtime";
 import type { Endpoint } from "./endpoint";
+import { errorResponse } from "./error-response";
 import { TokenBuckets } from "./rate-limit";
 import { parseJsonObject, readRawBody, routeParams, validate } from "./read-body";
-import { errorResponse, json } from "./respond";
+import { json } from "./respond";
+import type { HandlerContext, RouteHandler } from "./route-handler";
 import { isValidSignature } from "./signature";
 
 const LIMITER = Symbol.for("kassa.rateLimiter");
@@ -20,18 +24,7 @@ function rateLimiter(config: Config): TokenBuckets {
   return slot[LIMITER];
 }
 
-export type SignedContext<Body> = {
-  merchantId: number;
-  apiKeyId: number;
-  body: Body;
-  db: Db;
-  request: Request;
-  /** Path parameters of the route (for example `foreign_id`). */
-  params: Record<string, string>;
-};
-
-/** What Next.js passes a route handler besides the request. */
-export type RouteContext = { params: Promise<Record<string, string | string[]>> };
+export type SignedContext<Body> = HandlerContext<Body> & { merchantId: number; apiKeyId: number };
 
 /**
  * The one wrapper for merchant API routes: body under the size cap, X-Processing-Key and
@@ -42,7 +35,7 @@ export type RouteContext = { params: Promise<Record<string, string | string[]>> 
 export function withMerchantSignature<Req extends z.ZodType, Res extends z.ZodType>(
   endpoint: Endpoint<Req, Res>,
   handler: (context: SignedContext<z.output<Req>>) => Promise<z.input<Res>>,
-): (request: Request, context: RouteContext) => Promise<Response> {
+): RouteHandler {
   return async (request, context) => {
     try {
       const config = getConfig();
@@ -76,14 +69,14 @@ export function withMerchantSignature<Req extends z.ZodType, Res extends z.ZodTy
 
       const object = parseJsonObject(raw);
       const body = validate(endpoint, object);
-      const params = await routeParams(context);
       const result = await handler({
+        db,
+        body,
+        params: await routeParams(context),
+        query: new URL(request.url).searchParams,
+        request,
         merchantId: apiKey.merchantId,
         apiKeyId: apiKey.id,
-        body,
-        db,
-        request,
-        params,
       });
       return json(endpoint.isUnwrapped ? result : { data: result }, endpoint.successStatus);
     } catch (error) {

@@ -1,41 +1,16 @@
+import "server-only";
+
 import type { z } from "zod";
 import { currentSession, type MerchantSession } from "@/lib/auth/session";
-import { type Db, getDb } from "@/lib/db/client";
+import { getDb } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
 import { getConfig } from "@/lib/runtime";
+import { errorResponse } from "./error-response";
 import { parseJsonObject, readRawBody, routeParams, validate } from "./read-body";
-import { asClientError, json, requestId } from "./respond";
-import type { RouteContext } from "./with-merchant-signature";
+import { json } from "./respond";
+import type { HandlerContext, RouteHandler, RouteSpec } from "./route-handler";
 
-export type SessionContext<Body> = {
-  db: Db;
-  session: MerchantSession;
-  body: Body;
-  params: Record<string, string>;
-  request: Request;
-  query: URLSearchParams;
-};
-
-/** Dashboard API errors: the public API's information in one richer shape, `{ error, code, fields? }`. */
-function dashboardError(caught: unknown): Response {
-  const error = asClientError(caught) ?? caught;
-  if (error instanceof KassaError) {
-    return json(
-      { error: error.message, code: error.code, ...(error.fields && { fields: error.fields }) },
-      error.status,
-    );
-  }
-  const id = requestId();
-  console.error(`[dashboard] request ${id} failed:`, error);
-  return json(
-    {
-      error: "Something went wrong on our side. Try again; if it keeps happening, quote this id to support.",
-      code: "internal_error",
-      request_id: id,
-    },
-    500,
-  );
-}
+export type SessionContext<Body> = HandlerContext<Body> & { session: MerchantSession };
 
 /**
  * A mutation must come from our own pages: the browser's Origin (or, lacking it, Sec-Fetch-Site)
@@ -56,14 +31,14 @@ function assertSameOrigin(request: Request): void {
 
 /**
  * The one wrapper for /api/dashboard routes: a signed-in merchant (401 otherwise), same-origin
- * mutations, the same body cap and JSON rules as the API, the endpoint's zod schema, one error shape.
- * Every query in a handler is scoped by `session.merchantId`.
+ * mutations, the same body cap and JSON rules as the API, the endpoint's zod schema, errors in the
+ * dashboard's shape. Every query in a handler is scoped by `session.merchantId`; `isPublic` routes
+ * (sign-up) run without a session.
  */
 export function withSession<Req extends z.ZodType>(
-  endpoint: { request?: Req; isPublic?: boolean },
+  endpoint: RouteSpec<Req> & { isPublic?: boolean },
   handler: (context: SessionContext<z.output<Req>>) => Promise<unknown>,
-  status = 200,
-): (request: Request, context: RouteContext) => Promise<Response> {
+): RouteHandler {
   return async (request, context) => {
     try {
       const isMutation = !["GET", "HEAD"].includes(request.method);
@@ -75,15 +50,15 @@ export function withSession<Req extends z.ZodType>(
       const body = validate(endpoint, parseJsonObject(raw));
       const result = await handler({
         db: getDb(),
-        session: session as MerchantSession,
         body,
         params: await routeParams(context),
-        request,
         query: new URL(request.url).searchParams,
+        request,
+        session: session as MerchantSession,
       });
-      return result instanceof Response ? result : json(result, status);
+      return result instanceof Response ? result : json(result, endpoint.successStatus ?? 200);
     } catch (error) {
-      return dashboardError(error);
+      return errorResponse(error, "dashboard");
     }
   };
 }

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { verify } from "@node-rs/argon2";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";

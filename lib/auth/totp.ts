@@ -1,3 +1,5 @@
+import "server-only";
+
 import { randomBytes } from "node:crypto";
 import { hash, verify as verifyHash } from "@node-rs/argon2";
 import { eq } from "drizzle-orm";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { verify as verifyHash } from "@node-rs/argon2";
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { SecretBox } from "@/lib/crypto/secret-box";

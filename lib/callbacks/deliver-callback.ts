@@ -1,3 +1,5 @@
+import "server-only";
+
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
@@ -8,7 +10,7 @@ import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Db } from "@/lib/db/client";
 import { apiKeys, callbackAttempts, callbacks } from "@/lib/db/schema";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
-import { CALLBACK_QUEUE } from "./queue-callback";
+import { CALLBACK_QUEUE } from "@/lib/jobs/queues";
 import { type CallbackMode, checkCallbackUrl, guardedLookup, isPublicAddress } from "./url-policy";
 
 /** The public API's retry schedule: after 1, 5, 15, 30, 60, 90, 120, 180, 240, 240, 240 and 240 minutes. */

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { and, desc, eq, inArray, lt } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { callbackAttempts, callbacks } from "@/lib/db/schema";

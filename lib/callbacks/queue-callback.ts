@@ -1,10 +1,11 @@
+import "server-only";
+
 import { eq } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { callbacks, invoices, merchants, transactions } from "@/lib/db/schema";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { CALLBACK_QUEUE } from "@/lib/jobs/queues";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
-
-export const CALLBACK_QUEUE = "callback.deliver";
 
 /** The status changes merchants act on, per kind of transaction (issue: callbacks). */
 const EVENTS: Record<string, readonly string[]> = {

@@ -1,10 +1,12 @@
+import "server-only";
+
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { callbacks } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { notFound } from "@/lib/errors";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
-import { CALLBACK_QUEUE } from "./queue-callback";
+import { CALLBACK_QUEUE } from "@/lib/jobs/queues";
 
 /**
  * Sends a callback again: a new delivery with the same body (and an X-Kassa-Redelivery-Of header),

@@ -1,3 +1,5 @@
+import "server-only";
+
 import dns from "node:dns";
 import net from "node:net";
 import { fieldError } from "@/lib/errors";

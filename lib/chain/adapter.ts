@@ -1,3 +1,5 @@
+import "server-only";
+
 import type { Db } from "@/lib/db/client";
 
 export type BroadcastRequest = {

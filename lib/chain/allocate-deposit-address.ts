@@ -1,3 +1,5 @@
+import "server-only";
+
 import { sql } from "drizzle-orm";
 import { getCurrency } from "@/lib/currencies/registry";
 import type { Tx } from "@/lib/db/client";

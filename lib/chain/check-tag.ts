@@ -1,3 +1,5 @@
+import "server-only";
+
 import { getCurrency } from "@/lib/currencies/registry";
 import { fieldError } from "@/lib/errors";
 

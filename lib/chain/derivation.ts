@@ -1,3 +1,5 @@
+import "server-only";
+
 import { HDKey } from "@scure/bip32";
 import type { AddressFormat } from "@/lib/currencies/registry";
 import { encodeAddress } from "./address-codec";

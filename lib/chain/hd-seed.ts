@@ -1,3 +1,5 @@
+import "server-only";
+
 import { generateMnemonic, mnemonicToSeedSync } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { eq } from "drizzle-orm";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { getCurrency } from "@/lib/currencies/registry";
 import type { Executor } from "@/lib/db/client";
 import { judgePayments, paymentsWorth } from "@/lib/invoices/judge-payments";

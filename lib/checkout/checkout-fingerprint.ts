@@ -1,3 +1,5 @@
+import "server-only";
+
 import { eq, sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { chainTips, chainTransactions, deposits, invoices, transactions } from "@/lib/db/schema";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { asc, eq } from "drizzle-orm";
 import { CURRENCIES, getCurrency } from "@/lib/currencies/registry";
 import type { Executor } from "@/lib/db/client";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import type { Db } from "@/lib/db/client";
 import { KassaError, notFound } from "@/lib/errors";
 import type { InvoiceSettings } from "@/lib/invoices/create-invoice";

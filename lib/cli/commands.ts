@@ -1,3 +1,5 @@
+import "server-only";
+
 import { z } from "zod";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { listApiKeys } from "@/lib/api-keys/list-api-keys";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { settings } from "@/lib/db/schema";

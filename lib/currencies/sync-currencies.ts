@@ -1,3 +1,5 @@
+import "server-only";
+
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { currencies } from "@/lib/db/schema";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import type { z } from "zod";
 import { formatAmount, formatPercent } from "@/lib/money";
 import type { currencyEntry } from "@/lib/schemas/platform";

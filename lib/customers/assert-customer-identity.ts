@@ -1,3 +1,5 @@
+import "server-only";
+
 import { type SQL, sql } from "drizzle-orm";
 import { type Executor, queryRows } from "@/lib/db/client";
 import { refusalDetail, refusalReason } from "@/lib/db/errors";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { createHash } from "node:crypto";
 import type { PGlite } from "@electric-sql/pglite";
 import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";

@@ -1,3 +1,5 @@
+import "server-only";
+
 /** PostgreSQL error codes Kassa reacts to (both drivers report them on the error or its cause). */
 export const PG = {
   uniqueViolation: "23505",

@@ -1,3 +1,5 @@
+import "server-only";
+
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { NodePgDatabase } from "drizzle-orm/node-postgres";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import type { Db, Tx } from "./client";
 import { PG, pgErrorCode } from "./errors";
 

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { deposits, ledgerAccounts, transactions } from "@/lib/db/schema";

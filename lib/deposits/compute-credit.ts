@@ -1,3 +1,5 @@
+import "server-only";
+
 import { getCurrency } from "@/lib/currencies/registry";
 import { merchantBalance, platformAccount } from "@/lib/ledger/accounts";
 import type { JournalEntry } from "@/lib/ledger/post-journal";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/lib/db/client";
 import { amountSql, depositAddresses, deposits, invoices, transactions } from "@/lib/db/schema";

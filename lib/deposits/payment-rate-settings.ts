@@ -1,3 +1,5 @@
+import "server-only";
+
 import { getConfig } from "@/lib/runtime";
 import type { PaymentRateSettings } from "./rate-payment";
 

@@ -1,3 +1,5 @@
+import "server-only";
+
 import type { Executor } from "@/lib/db/client";
 import type { InvoiceRecord } from "@/lib/invoices/load-invoice";
 import { lockExpiry } from "@/lib/invoices/rate-lock";

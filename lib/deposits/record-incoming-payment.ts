@@ -1,3 +1,5 @@
+import "server-only";
+
 import { and, eq, sql } from "drizzle-orm";
 import { queueCallback } from "@/lib/callbacks/queue-callback";
 import type { Tx } from "@/lib/db/client";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { and, asc, eq } from "drizzle-orm";
 import { getCurrency } from "@/lib/currencies/registry";
 import type { Db } from "@/lib/db/client";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import type { Db } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
 import { fieldError, notFound } from "@/lib/errors";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { type CallbackMode, checkCallbackUrl } from "@/lib/callbacks/url-policy";
@@ -14,12 +16,11 @@ import { amountSql, type invoices, optionalAmountSql, optionalWholeSql } from "@
 import { withRetries } from "@/lib/db/transaction";
 import { fieldError } from "@/lib/errors";
 import { JOB_MAX_ATTEMPTS, QUEUED_DEDUPE_CONFLICT } from "@/lib/jobs/enqueue-job";
+import { INVOICE_EXPIRY_QUEUE } from "@/lib/jobs/queues";
 import { formatAmountShort } from "@/lib/money";
 import type { CreateInvoiceRequest } from "@/lib/schemas/invoices";
 import type { InvoiceRecord } from "./load-invoice";
 import { priceInvoice } from "./price-invoice";
-
-export const INVOICE_EXPIRY_QUEUE = "invoice.expire";
 
 /**
  * `rateLockSeconds`: how long a rate fixed without a timer holds (KASSA_RATE_LOCK_SECONDS); when

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { eq } from "drizzle-orm";
 import { allocateDepositAddress } from "@/lib/chain/allocate-deposit-address";
 import type { Db } from "@/lib/db/client";
@@ -5,8 +7,9 @@ import { invoices } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { fieldError, notFound } from "@/lib/errors";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { INVOICE_EXPIRY_QUEUE } from "@/lib/jobs/queues";
 import { storedRate } from "@/lib/rates/rate";
-import { INVOICE_EXPIRY_QUEUE, type InvoiceSettings, rateLockSecondsOf } from "./create-invoice";
+import { type InvoiceSettings, rateLockSecondsOf } from "./create-invoice";
 import { type InvoiceRecord, loadInvoiceById, loadInvoiceByToken } from "./load-invoice";
 import { priceInvoice } from "./price-invoice";
 import { isLockLive } from "./rate-lock";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { and, eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { deposits } from "@/lib/db/schema";

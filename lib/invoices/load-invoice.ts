@@ -1,3 +1,5 @@
+import "server-only";
+
 import { and, eq, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Executor } from "@/lib/db/client";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import type { InvoiceRecord } from "./load-invoice";
 
 /**

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { eq } from "drizzle-orm";
 import type { Db, Tx } from "@/lib/db/client";
 import { invoices } from "@/lib/db/schema";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { eq } from "drizzle-orm";
 import type { Tx } from "@/lib/db/client";
 import { deposits } from "@/lib/db/schema";

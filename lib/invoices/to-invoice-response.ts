@@ -1,3 +1,5 @@
+import "server-only";
+
 import type { z } from "zod";
 import { formatAmount } from "@/lib/money";
 import type { invoiceResponse } from "@/lib/schemas/invoices";

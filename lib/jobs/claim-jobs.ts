@@ -1,3 +1,5 @@
+import "server-only";
+
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "@/lib/db/client";
 import type { Job } from "./job";

@@ -1,3 +1,5 @@
+import "server-only";
+
 /**
  * An error in words for a job's log and `last_error`: its message and those of its causes. A
  * Drizzle query error's own message is the SQL text and its parameters; the database's reason is

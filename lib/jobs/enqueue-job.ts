@@ -1,3 +1,5 @@
+import "server-only";
+
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema";

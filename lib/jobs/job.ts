@@ -1,3 +1,5 @@
+import "server-only";
+
 import type { Db } from "@/lib/db/client";
 
 /** A claimed job: what its handler gets, and the lease that entitles the worker to finish it. */

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { and, asc, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema";

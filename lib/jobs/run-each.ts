@@ -1,3 +1,5 @@
+import "server-only";
+
 import { describeError } from "./describe-error";
 
 /** Some items of a batch failed; the others were processed. The job fails, so it is retried. */

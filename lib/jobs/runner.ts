@@ -1,3 +1,5 @@
+import "server-only";
+
 /*
  * Kassa's job runner: a transactional outbox (the `jobs` table) claimed with FOR UPDATE SKIP LOCKED.
  *

@@ -1,3 +1,5 @@
+import "server-only";
+
 /**
  * Who holds value. A merchant has one `balance` account per currency; the platform's accounts
  * hold the other side of every movement, so the whole ledger sums to zero per currency:

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { merchants } from "@/lib/db/schema";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { and, asc, eq } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { currencies, ledgerAccounts } from "@/lib/db/schema";

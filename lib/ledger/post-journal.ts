@@ -1,3 +1,5 @@
+import "server-only";
+
 import { type SQL, sql } from "drizzle-orm";
 import { queryRows, type Tx } from "@/lib/db/client";
 import { PG, pgMessage, refusalDetail, refusalReason } from "@/lib/db/errors";

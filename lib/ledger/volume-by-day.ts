@@ -1,3 +1,5 @@
+import "server-only";
+
 import { and, eq, gte, sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { ledgerAccounts, ledgerEntries } from "@/lib/db/schema";

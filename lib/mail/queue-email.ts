@@ -1,8 +1,9 @@
+import "server-only";
+
 import type { Executor } from "@/lib/db/client";
 import { emails } from "@/lib/db/schema";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
-
-export const EMAIL_QUEUE = "email.send";
+import { EMAIL_QUEUE } from "@/lib/jobs/queues";
 
 export type EmailInput = {
   merchantId: number | null;

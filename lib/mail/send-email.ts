@@ -1,3 +1,5 @@
+import "server-only";
+
 import { and, eq, sql } from "drizzle-orm";
 import nodemailer, { type Transporter } from "nodemailer";
 import type { Db } from "@/lib/db/client";

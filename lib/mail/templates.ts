@@ -1,3 +1,5 @@
+import "server-only";
+
 import { formatAmountShort } from "@/lib/money";
 
 /**

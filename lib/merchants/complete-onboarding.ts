@@ -1,3 +1,5 @@
+import "server-only";
+
 import { eq, sql } from "drizzle-orm";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { hash } from "@node-rs/argon2";
 import { type CreatedApiKey, createApiKey } from "@/lib/api-keys/create-api-key";
 import type { SecretBox } from "@/lib/crypto/secret-box";

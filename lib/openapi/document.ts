@@ -1,3 +1,5 @@
+import "server-only";
+
 import { z } from "zod";
 import type { Endpoint } from "@/lib/api/endpoint";
 import { exactNumber } from "@/lib/schemas/amount";

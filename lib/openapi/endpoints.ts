@@ -1,3 +1,5 @@
+import "server-only";
+
 import type { Endpoint } from "@/lib/api/endpoint";
 import { takeAddressEndpoint } from "@/lib/schemas/addresses";
 import { resendCallbackEndpoint } from "@/lib/schemas/callbacks";

@@ -1,3 +1,5 @@
+import "server-only";
+
 /** A JSON Schema node as the OpenAPI document holds it (only what the reference page reads). */
 export type SchemaNode = {
   type?: string | string[];

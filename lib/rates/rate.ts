@@ -1,3 +1,5 @@
+import "server-only";
+
 import { divide, formatAmount, type Rounding, SCALE, UNIT } from "@/lib/money";
 
 /**

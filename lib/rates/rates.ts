@@ -1,3 +1,5 @@
+import "server-only";
+
 import { eq, sql } from "drizzle-orm";
 import { findCurrency } from "@/lib/currencies/registry";
 import type { Executor } from "@/lib/db/client";

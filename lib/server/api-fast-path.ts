@@ -1,3 +1,5 @@
+import "server-only";
+
 import type { IncomingMessage, ServerResponse } from "node:http";
 import * as accountsList from "@/app/api/v2/accounts/list/route";
 import * as addressesTake from "@/app/api/v2/addresses/take/route";

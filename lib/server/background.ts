@@ -1,10 +1,12 @@
+import "server-only";
+
 import { type CallbackSettings, DEFAULT_SCHEDULE_SECONDS } from "@/lib/callbacks/deliver-callback";
 import { mineDueSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
 import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
-import { callbackHandlers, jobHandlers, jobTasks } from "@/lib/jobs/handlers";
 import { startJobRunner } from "@/lib/jobs/runner";
 import { getSecretBox } from "@/lib/runtime";
+import { callbackHandlers, jobHandlers, jobTasks } from "./job-handlers";
 
 export type Background = { stop: () => Promise<void> };
 

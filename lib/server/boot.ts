@@ -1,3 +1,5 @@
+import "server-only";
+
 import path from "node:path";
 import { loadHdSeed } from "@/lib/chain/hd-seed";
 import type { Config } from "@/lib/config";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import type { IncomingMessage } from "node:http";
 
 export type BufferedBody = { body: Buffer; isTooLarge: boolean };

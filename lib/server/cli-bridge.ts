@@ -1,3 +1,5 @@
+import "server-only";
+
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { runCliCommand } from "@/lib/cli/commands";

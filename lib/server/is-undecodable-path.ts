@@ -1,3 +1,5 @@
+import "server-only";
+
 /**
  * A request path whose percent-escapes are not UTF-8 (`/pay/%FF`, `%ED%A0%80`, the UTF-8 form of a
  * lone surrogate): Next.js answers those with a 500 of its own. No page or object has such a name,

@@ -1,3 +1,5 @@
+import "server-only";
+
 /**
  * When whoever reads this process's output goes away (a supervisor restarted, a terminal closed),
  * writes to stdout and stderr fail with EPIPE. Without a listener each failure is an uncaught

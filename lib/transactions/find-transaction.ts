@@ -1,3 +1,5 @@
+import "server-only";
+
 import { sql } from "drizzle-orm";
 import { type Executor, queryRows, queryRowsPrepared } from "@/lib/db/client";
 import { foreignIdText } from "@/lib/schemas/withdrawals";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { and, desc, eq, gte, inArray, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { transactions } from "@/lib/db/schema";

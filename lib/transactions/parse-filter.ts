@@ -1,3 +1,5 @@
+import "server-only";
+
 import { fieldError } from "@/lib/errors";
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from "./kinds";
 import type { TransactionFilter } from "./list-transactions";

@@ -1,3 +1,5 @@
+import "server-only";
+
 /**
  * The allowed status transitions per kind of transaction (DESIGN.md section 6). Every status
  * change goes through transitionStatus(), so an impossible transition is an error, never a silent

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { callbackAttempts, callbacks, transactionEvents, transactions } from "@/lib/db/schema";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { eq, sql } from "drizzle-orm";
 import { queueCallback } from "@/lib/callbacks/queue-callback";
 import type { Tx } from "@/lib/db/client";

@@ -1,3 +1,5 @@
+import "server-only";
+
 export type WireStatus = "cancelled" | "confirmed" | "declined" | "not_confirmed" | "pending";
 
 /**

@@ -1,3 +1,5 @@
+import "server-only";
+
 import type { Db } from "@/lib/db/client";
 import { formatAmount } from "@/lib/money";
 import { type CreateWithdrawalInput, createWithdrawal } from "./create-withdrawal";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { withdrawals } from "@/lib/db/schema";

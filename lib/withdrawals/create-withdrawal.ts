@@ -1,3 +1,5 @@
+import "server-only";
+
 import { type SQL, sql } from "drizzle-orm";
 import { checkAddress } from "@/lib/chain/address-codec";
 import { checkTag } from "@/lib/chain/check-tag";
@@ -14,14 +16,13 @@ import { withRetries } from "@/lib/db/transaction";
 import { fieldError } from "@/lib/errors";
 import { FOREIGN_ID_TAKEN } from "@/lib/invoices/create-invoice";
 import { JOB_MAX_ATTEMPTS, QUEUED_DEDUPE_CONFLICT } from "@/lib/jobs/enqueue-job";
+import { WITHDRAWAL_BROADCAST_QUEUE } from "@/lib/jobs/queues";
 import { merchantBalance, platformAccount } from "@/lib/ledger/accounts";
 import { journalJson, postJournalsSql } from "@/lib/ledger/post-journal";
 import { formatAmountShort } from "@/lib/money";
 import type { Receiver, Sender } from "@/lib/schemas/common";
 import { foreignIdText } from "@/lib/schemas/withdrawals";
 import { priceWithdrawal, type WithdrawalPrice } from "./price-withdrawal";
-
-export const WITHDRAWAL_BROADCAST_QUEUE = "withdrawal.broadcast";
 
 /** The dedupe key of a withdrawal's broadcast job, as SQL over the expression that holds its id. */
 export const broadcastDedupeKeySql = (id: SQL) => sql`'withdrawal-broadcast:' || ${id}`;

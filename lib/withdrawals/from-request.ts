@@ -1,3 +1,5 @@
+import "server-only";
+
 import type { InstantWithdrawalRequest, WithdrawalRequest } from "@/lib/schemas/withdrawals";
 import type { CreateWithdrawalInput } from "./create-withdrawal";
 

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { eq } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { transactions, withdrawals } from "@/lib/db/schema";

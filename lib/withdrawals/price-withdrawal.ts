@@ -1,3 +1,5 @@
+import "server-only";
+
 import { assertFitsPrecision } from "@/lib/currencies/precision";
 import { getCurrency } from "@/lib/currencies/registry";
 import type { Executor } from "@/lib/db/client";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { and, eq, gte, isNotNull, sql } from "drizzle-orm";
 import type { BroadcastResult, ChainAdapter } from "@/lib/chain/adapter";
 import { getCurrency } from "@/lib/currencies/registry";

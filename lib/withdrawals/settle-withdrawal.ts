@@ -1,3 +1,5 @@
+import "server-only";
+
 import { eq, sql } from "drizzle-orm";
 import type { BroadcastResult } from "@/lib/chain/adapter";
 import type { Db, Tx } from "@/lib/db/client";

@@ -1,7 +1,10 @@
+import "server-only";
+
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "@/lib/db/client";
 import { JOB_MAX_ATTEMPTS, QUEUED_DEDUPE_CONFLICT } from "@/lib/jobs/enqueue-job";
-import { broadcastDedupeKeySql, WITHDRAWAL_BROADCAST_QUEUE } from "./create-withdrawal";
+import { WITHDRAWAL_BROADCAST_QUEUE } from "@/lib/jobs/queues";
+import { broadcastDedupeKeySql } from "./create-withdrawal";
 
 /** How old a `sending` claim without a txid must be before the sweep steps in. */
 export const STUCK_CLAIM_SECONDS = 300;

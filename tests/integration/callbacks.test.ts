@@ -8,9 +8,9 @@ import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
 import { callbackAttempts, callbacks } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { createInvoice } from "@/lib/invoices/create-invoice";
-import { callbackHandlers } from "@/lib/jobs/handlers";
 import { runDueJobs, startJobRunner } from "@/lib/jobs/runner";
 import { createMerchant } from "@/lib/merchants/create-merchant";
+import { callbackHandlers } from "@/lib/server/job-handlers";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import {
   confirm,

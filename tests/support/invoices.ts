@@ -5,10 +5,10 @@ import { getCurrency } from "@/lib/currencies/registry";
 import type { Db } from "@/lib/db/client";
 import { createInvoice, type InvoiceSettings } from "@/lib/invoices/create-invoice";
 import { fixInvoiceCurrency } from "@/lib/invoices/fix-invoice-currency";
-import { jobHandlers } from "@/lib/jobs/handlers";
 import { runDueJobs } from "@/lib/jobs/runner";
 import { parseDecimal } from "@/lib/money";
 import { createInvoiceRequest } from "@/lib/schemas/invoices";
+import { jobHandlers } from "@/lib/server/job-handlers";
 
 export const testSeed = mnemonicToSeedSync(
   "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about",

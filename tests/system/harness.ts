@@ -8,6 +8,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { sql } from "drizzle-orm";
 import { type DatabaseHandle, openDatabase } from "@/lib/db/client";
+import { TSX_FLAGS } from "../../scripts/tsx-flags.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const run = promisify(execFile);
@@ -76,7 +77,7 @@ export async function startKassa(
   const entry = options.entry ?? "server.ts";
   const port = await freePort();
   const log: string[] = [];
-  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+  const child = spawn(process.execPath, [...TSX_FLAGS, entry], {
     cwd: root,
     env: { ...process.env, ...installation.env, PORT: String(port), HOST: "127.0.0.1", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -112,7 +113,7 @@ export async function kill(kassa: KassaProcess, signal: NodeJS.Signals = "SIGKIL
 
 /** The ops CLI against an installation (through the running server on PGlite, directly on PostgreSQL). */
 export async function cli(installation: Installation, ...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "cli/index.ts", ...args, "--json"], {
+  const { stdout } = await run(process.execPath, [...TSX_FLAGS, "cli/index.ts", ...args, "--json"], {
     cwd: root,
     timeout: 60_000,
     env: { ...process.env, ...installation.env, NODE_ENV: "production" },

@@ -1,10 +1,11 @@
+import "server-only";
+
 import { and, eq, isNull, lte, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/lib/db/client";
 import { chainTips, chainTransactions, deposits } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
-
-export const CHAIN_SCAN_QUEUE = "chain.scan";
+import { CHAIN_SCAN_QUEUE } from "@/lib/jobs/queues";
 
 export type MinedBlocks = { currency: string; height: number; blocks: number; transactions: number };
 

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { getCurrency } from "@/lib/currencies/registry";

@@ -1,3 +1,5 @@
+import "server-only";
+
 import { randomBytes } from "node:crypto";
 import { checkAddress } from "@/lib/chain/address-codec";
 import { assertFitsPrecision } from "@/lib/currencies/precision";

@@ -3,8 +3,6 @@ import { withPublicCheckout } from "@/lib/api/with-public-checkout";
 import { checkoutView } from "@/lib/checkout/checkout-view";
 import { openCheckout } from "@/lib/checkout/open-checkout";
 
-export const dynamic = "force-dynamic";
-
 /** GET /api/checkout/<token>: the invoice as the customer sees it. */
 export const GET = withPublicCheckout({}, async ({ db, params }) => {
   const settings = invoiceSettings();

@@ -4,8 +4,6 @@ import { listApiKeys } from "@/lib/api-keys/list-api-keys";
 import { getSecretBox } from "@/lib/runtime";
 import { apiKeyRequest } from "@/lib/schemas/dashboard";
 
-export const dynamic = "force-dynamic";
-
 export const GET = withSession({}, async ({ db, session }) => ({
   keys: (await listApiKeys(db, session.merchantId)).map((k) => ({
     id: k.id,
@@ -18,10 +16,9 @@ export const GET = withSession({}, async ({ db, session }) => ({
 }));
 
 export const POST = withSession(
-  { request: apiKeyRequest },
+  { request: apiKeyRequest, successStatus: 201 },
   async ({ db, session, body }) => {
     const key = await createApiKey(db, getSecretBox(), { merchantId: session.merchantId, label: body.label });
     return { id: key.id, api_key: key.key, api_secret: key.secret, label: key.label };
   },
-  201,
 );

@@ -3,8 +3,6 @@ import { listBalances } from "@/lib/ledger/list-balances";
 import { volumeByDay } from "@/lib/ledger/volume-by-day";
 import { formatAmount } from "@/lib/money";
 
-export const dynamic = "force-dynamic";
-
 export const GET = withSession({}, async ({ db, session }) => ({
   balances: (await listBalances(db, session.merchantId)).map((b) => ({
     ...b,

@@ -5,8 +5,6 @@ import { merchants } from "@/lib/db/schema";
 import { getConfig } from "@/lib/runtime";
 import { callbackUrlRequest } from "@/lib/schemas/dashboard";
 
-export const dynamic = "force-dynamic";
-
 export const GET = withSession({}, async ({ db, session }) => {
   const [merchant] = await db
     .select({ url: merchants.callbackUrl })

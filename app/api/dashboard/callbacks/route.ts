@@ -1,8 +1,6 @@
 import { withSession } from "@/lib/api/with-session";
 import { listCallbacks } from "@/lib/callbacks/list-callbacks";
 
-export const dynamic = "force-dynamic";
-
 export const GET = withSession({}, async ({ db, session, query }) => {
   const before = Number(query.get("before"));
   return listCallbacks(db, {

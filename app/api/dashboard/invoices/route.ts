@@ -4,11 +4,9 @@ import { createInvoice } from "@/lib/invoices/create-invoice";
 import { toInvoiceResponse } from "@/lib/invoices/to-invoice-response";
 import { createInvoiceRequest } from "@/lib/schemas/invoices";
 
-export const dynamic = "force-dynamic";
-
 /** The dashboard's invoice form: the same schema and engine as POST /api/v2/invoices/create. */
 export const POST = withSession(
-  { request: createInvoiceRequest },
+  { request: createInvoiceRequest, successStatus: 201 },
   async ({ db, session, body, request }) => {
     const invoice = await createInvoice(db, {
       merchantId: session.merchantId,
@@ -17,5 +15,4 @@ export const POST = withSession(
     });
     return { ...toInvoiceResponse(invoice, baseUrlFor(request)), token: invoice.invoice.token };
   },
-  201,
 );

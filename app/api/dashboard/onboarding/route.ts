@@ -3,8 +3,6 @@ import { completeOnboarding } from "@/lib/merchants/complete-onboarding";
 import { getConfig, getSecretBox } from "@/lib/runtime";
 import { onboardingRequest } from "@/lib/schemas/dashboard";
 
-export const dynamic = "force-dynamic";
-
 export const POST = withSession({ request: onboardingRequest }, async ({ db, session, body }) => {
   const key = await completeOnboarding(db, getSecretBox(), {
     merchantId: session.merchantId,

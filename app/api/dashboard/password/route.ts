@@ -2,8 +2,6 @@ import { withSession } from "@/lib/api/with-session";
 import { changePassword } from "@/lib/auth/change-password";
 import { passwordRequest } from "@/lib/schemas/dashboard";
 
-export const dynamic = "force-dynamic";
-
 export const POST = withSession({ request: passwordRequest }, async ({ db, session, body }) => {
   await changePassword(db, {
     userId: session.userId,

@@ -5,8 +5,6 @@ import { getConfig } from "@/lib/runtime";
 import { quoteRequest } from "@/lib/schemas/dashboard";
 import { priceWithdrawal } from "@/lib/withdrawals/price-withdrawal";
 
-export const dynamic = "force-dynamic";
-
 /** What a payout would debit and send right now (the payout form's live quote and confirmation step). */
 export const POST = withSession({ request: quoteRequest }, async ({ db, body }) => {
   const price = await priceWithdrawal(db, {

@@ -4,12 +4,7 @@ import { withdrawalRequest } from "@/lib/schemas/withdrawals";
 import { acceptPayout } from "@/lib/withdrawals/accept-payout";
 import { withdrawalInput } from "@/lib/withdrawals/from-request";
 
-export const dynamic = "force-dynamic";
-
 /** The payout form: the same schema and engine as POST /api/v2/withdrawal/crypto. */
-export const POST = withSession(
-  { request: withdrawalRequest },
-  ({ db, session, body }) =>
-    acceptPayout(db, withdrawalInput(session.merchantId, body, getConfig().spreadPpm)),
-  201,
+export const POST = withSession({ request: withdrawalRequest, successStatus: 201 }, ({ db, session, body }) =>
+  acceptPayout(db, withdrawalInput(session.merchantId, body, getConfig().spreadPpm)),
 );

@@ -1,7 +1,5 @@
-import { errorResponse } from "@/lib/api/respond";
+import { errorResponse } from "@/lib/api/error-response";
 import { KassaError } from "@/lib/errors";
-
-export const dynamic = "force-dynamic";
 
 /** Unknown paths under /api/v2 answer JSON like the rest of the API, not an HTML page. */
 function notFound(): Response {

@@ -1,9 +1,7 @@
 import { sql } from "drizzle-orm";
-import { errorResponse } from "@/lib/api/respond";
+import { errorResponse } from "@/lib/api/error-response";
 import { getDb } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
-
-export const dynamic = "force-dynamic";
 
 /** Unauthenticated liveness: OK only while the database answers too. */
 export async function GET(): Promise<Response> {

@@ -4,8 +4,6 @@ import { checkoutView } from "@/lib/checkout/checkout-view";
 import { fixInvoiceCurrency } from "@/lib/invoices/fix-invoice-currency";
 import { fixCurrencyRequest } from "@/lib/schemas/checkout";
 
-export const dynamic = "force-dynamic";
-
 /** POST /api/checkout/<token>/currency: fixes the payment currency, the rate and the address. */
 export const POST = withPublicCheckout({ request: fixCurrencyRequest }, async ({ db, params, body }) => {
   const settings = invoiceSettings();

@@ -1,5 +1,5 @@
+import { errorResponse } from "@/lib/api/error-response";
 import { hasUnstorableText } from "@/lib/api/read-body";
-import { errorResponse } from "@/lib/api/respond";
 import { invoiceSettings } from "@/lib/api/runtime-values";
 import { checkoutFingerprint } from "@/lib/checkout/checkout-fingerprint";
 import { checkoutView } from "@/lib/checkout/checkout-view";
@@ -7,8 +7,6 @@ import { getDb } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
 import { loadInvoiceByToken } from "@/lib/invoices/load-invoice";
 import { needsNewPriceAt, refreshInvoicePrice } from "@/lib/invoices/reprice-invoice";
-
-export const dynamic = "force-dynamic";
 
 const CHECK_EVERY_MS = 1_000;
 const HEARTBEAT_EVERY_MS = 15_000;

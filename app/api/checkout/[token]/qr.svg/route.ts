@@ -1,13 +1,11 @@
 import QRCode from "qrcode";
+import { errorResponse } from "@/lib/api/error-response";
 import { hasUnstorableText } from "@/lib/api/read-body";
-import { errorResponse } from "@/lib/api/respond";
 import { invoiceSettings } from "@/lib/api/runtime-values";
 import { checkoutView } from "@/lib/checkout/checkout-view";
 import { getDb } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
 import { loadInvoiceByToken } from "@/lib/invoices/load-invoice";
-
-export const dynamic = "force-dynamic";
 
 /**
  * The payment URI as a QR code (SVG), drawn on the server so the checkout page ships no QR code

@@ -3,13 +3,7 @@ import { withSession } from "@/lib/api/with-session";
 import { mineSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
 import { sandboxMineRequest } from "@/lib/schemas/dashboard";
 
-export const dynamic = "force-dynamic";
-
-export const POST = withSession(
-  { request: sandboxMineRequest },
-  async ({ db, body }) => {
-    assertSandbox();
-    return mineSandboxBlocks(db, body);
-  },
-  201,
-);
+export const POST = withSession({ request: sandboxMineRequest, successStatus: 201 }, async ({ db, body }) => {
+  assertSandbox();
+  return mineSandboxBlocks(db, body);
+});

@@ -4,10 +4,8 @@ import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
 import { formatAmount } from "@/lib/money";
 import { sandboxCreditRequest } from "@/lib/schemas/dashboard";
 
-export const dynamic = "force-dynamic";
-
 export const POST = withSession(
-  { request: sandboxCreditRequest },
+  { request: sandboxCreditRequest, successStatus: 201 },
   async ({ db, session, body }) => {
     assertSandbox();
     const result = await creditSandboxBalance(db, {
@@ -18,5 +16,4 @@ export const POST = withSession(
     });
     return { currency: body.currency, balance: formatAmount(result.balance) };
   },
-  201,
 );

@@ -2,8 +2,6 @@ import { desc, eq } from "drizzle-orm";
 import { withSession } from "@/lib/api/with-session";
 import { emails } from "@/lib/db/schema";
 
-export const dynamic = "force-dynamic";
-
 /** The e-mails Kassa sent (or kept, without SMTP) to this merchant's customers. */
 export const GET = withSession({}, async ({ db, session }) => ({
   emails: (

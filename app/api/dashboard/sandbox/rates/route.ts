@@ -6,8 +6,6 @@ import { formatAmount } from "@/lib/money";
 import { setUsdPrice } from "@/lib/rates/rates";
 import { sandboxRateRequest } from "@/lib/schemas/dashboard";
 
-export const dynamic = "force-dynamic";
-
 export const GET = withSession({}, async ({ db }) => ({
   rates: (await db.select().from(rates).orderBy(asc(rates.currency))).map((r) => ({
     currency: r.currency,

@@ -6,8 +6,6 @@ import { users } from "@/lib/db/schema";
 import { fieldError } from "@/lib/errors";
 import { totpDisableRequest } from "@/lib/schemas/dashboard";
 
-export const dynamic = "force-dynamic";
-
 export const POST = withSession({ request: totpDisableRequest }, async ({ db, session, body }) => {
   const [user] = await db
     .select({ hash: users.passwordHash })

@@ -4,8 +4,6 @@ import { fieldError } from "@/lib/errors";
 import { getSecretBox } from "@/lib/runtime";
 import { totpEnableRequest } from "@/lib/schemas/dashboard";
 
-export const dynamic = "force-dynamic";
-
 export const POST = withSession({ request: totpEnableRequest }, async ({ db, session, body }) => {
   const codes = await enableTotp(db, getSecretBox(), {
     userId: session.userId,

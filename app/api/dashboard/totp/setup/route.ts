@@ -2,8 +2,6 @@ import QRCode from "qrcode";
 import { withSession } from "@/lib/api/with-session";
 import { newTotpSecret } from "@/lib/auth/totp";
 
-export const dynamic = "force-dynamic";
-
 /** A new secret to scan; nothing changes until /totp/enable confirms a code from it. */
 export const POST = withSession({}, async ({ session }) => {
   const { secret, uri } = newTotpSecret(session.email);

@@ -2,8 +2,6 @@ import { withSession } from "@/lib/api/with-session";
 import { notFound } from "@/lib/errors";
 import { transactionDetail } from "@/lib/transactions/transaction-detail";
 
-export const dynamic = "force-dynamic";
-
 export const GET = withSession({}, async ({ db, session, params }) => {
   const id = Number(params.id);
   const detail = Number.isSafeInteger(id) ? await transactionDetail(db, session.merchantId, id) : undefined;

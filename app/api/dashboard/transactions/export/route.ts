@@ -2,8 +2,6 @@ import { withSession } from "@/lib/api/with-session";
 import { listTransactions } from "@/lib/transactions/list-transactions";
 import { parseFilter } from "@/lib/transactions/parse-filter";
 
-export const dynamic = "force-dynamic";
-
 const COLUMNS = [
   "id",
   "created_at",

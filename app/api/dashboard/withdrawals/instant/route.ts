@@ -4,11 +4,8 @@ import { instantWithdrawalRequest } from "@/lib/schemas/withdrawals";
 import { acceptPayout } from "@/lib/withdrawals/accept-payout";
 import { instantWithdrawalInput } from "@/lib/withdrawals/from-request";
 
-export const dynamic = "force-dynamic";
-
 export const POST = withSession(
-  { request: instantWithdrawalRequest },
+  { request: instantWithdrawalRequest, successStatus: 201 },
   ({ db, session, body }) =>
     acceptPayout(db, instantWithdrawalInput(session.merchantId, body, getConfig().spreadPpm)),
-  201,
 );

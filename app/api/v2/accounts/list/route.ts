@@ -3,8 +3,6 @@ import { listBalances } from "@/lib/ledger/list-balances";
 import { formatAmount } from "@/lib/money";
 import { accountsListEndpoint } from "@/lib/schemas/platform";
 
-export const dynamic = "force-dynamic";
-
 export const POST = withMerchantSignature(accountsListEndpoint, async ({ db, merchantId }) =>
   (await listBalances(db, merchantId)).map((b) => ({
     currency: b.currency,

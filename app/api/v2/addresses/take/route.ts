@@ -4,8 +4,6 @@ import { withMerchantSignature } from "@/lib/api/with-merchant-signature";
 import { takeAddressEndpoint } from "@/lib/schemas/addresses";
 import { sender } from "@/lib/schemas/common";
 
-export const dynamic = "force-dynamic";
-
 export const POST = withMerchantSignature(takeAddressEndpoint, async ({ db, merchantId, body }) => {
   // The schema has checked the sender rules whenever a customer is named.
   const customer = body.end_user_reference

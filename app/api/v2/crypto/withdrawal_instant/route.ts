@@ -5,8 +5,6 @@ import { instantWithdrawalEndpoint } from "@/lib/schemas/withdrawals";
 import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { instantWithdrawalInput } from "@/lib/withdrawals/from-request";
 
-export const dynamic = "force-dynamic";
-
 export const POST = withMerchantSignature(instantWithdrawalEndpoint, async ({ db, merchantId, body }) => {
   const { id, price } = await createWithdrawal(
     db,

@@ -3,8 +3,6 @@ import { CURRENCIES } from "@/lib/currencies/registry";
 import { toCurrencyEntry } from "@/lib/currencies/to-currency-entry";
 import { currenciesListEndpoint } from "@/lib/schemas/platform";
 
-export const dynamic = "force-dynamic";
-
 export const POST = withMerchantSignature(currenciesListEndpoint, async ({ body }) =>
   CURRENCIES.filter((currency) => body.visible === false || currency.isVisible).map(toCurrencyEntry),
 );

@@ -5,8 +5,6 @@ import { getConfig } from "@/lib/runtime";
 import { exchangeCalculateEndpoint } from "@/lib/schemas/withdrawals";
 import { priceWithdrawal } from "@/lib/withdrawals/price-withdrawal";
 
-export const dynamic = "force-dynamic";
-
 /** The quote a conversion withdrawal would get now, computed by the same function the withdrawal uses. */
 export const POST = withMerchantSignature(exchangeCalculateEndpoint, async ({ db, body }) => {
   const price = await priceWithdrawal(db, {

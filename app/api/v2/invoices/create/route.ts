@@ -4,8 +4,6 @@ import { createInvoice } from "@/lib/invoices/create-invoice";
 import { toInvoiceResponse } from "@/lib/invoices/to-invoice-response";
 import { createInvoiceEndpoint } from "@/lib/schemas/invoices";
 
-export const dynamic = "force-dynamic";
-
 export const POST = withMerchantSignature(createInvoiceEndpoint, async ({ db, merchantId, body, request }) =>
   toInvoiceResponse(
     await createInvoice(db, { merchantId, request: body, settings: invoiceSettings() }),

@@ -3,8 +3,6 @@ import { withMerchantSignature } from "@/lib/api/with-merchant-signature";
 import { mineSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
 import { sandboxBlocksEndpoint } from "@/lib/schemas/sandbox";
 
-export const dynamic = "force-dynamic";
-
 export const POST = withMerchantSignature(sandboxBlocksEndpoint, async ({ db, body }) => {
   assertSandbox();
   return mineSandboxBlocks(db, body);

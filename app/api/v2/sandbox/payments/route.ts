@@ -4,8 +4,6 @@ import { sendSandboxPayment } from "@/lib/chain/sandbox/send-payment";
 import { formatAmount } from "@/lib/money";
 import { sandboxPaymentEndpoint } from "@/lib/schemas/sandbox";
 
-export const dynamic = "force-dynamic";
-
 export const POST = withMerchantSignature(sandboxPaymentEndpoint, async ({ db, body }) => {
   assertSandbox();
   const payment = await sendSandboxPayment(db, body);

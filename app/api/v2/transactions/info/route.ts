@@ -3,8 +3,6 @@ import { notFound } from "@/lib/errors";
 import { transactionInfoEndpoint } from "@/lib/schemas/transactions";
 import { lookUpTransaction } from "@/lib/transactions/describe-transaction";
 
-export const dynamic = "force-dynamic";
-
 /** GET with a JSON body (the custom server keeps it), or POST with the same body. */
 export const GET = withMerchantSignature(transactionInfoEndpoint, async ({ db, merchantId, body }) => {
   const described = await lookUpTransaction(db, merchantId, body);

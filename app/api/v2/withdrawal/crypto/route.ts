@@ -5,8 +5,6 @@ import { withdrawalEndpoint } from "@/lib/schemas/withdrawals";
 import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { withdrawalInput } from "@/lib/withdrawals/from-request";
 
-export const dynamic = "force-dynamic";
-
 export const POST = withMerchantSignature(withdrawalEndpoint, async ({ db, merchantId, body }) => {
   const input = withdrawalInput(merchantId, body, getConfig().spreadPpm);
   const { id, price } = await createWithdrawal(db, input);

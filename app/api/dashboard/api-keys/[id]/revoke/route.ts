@@ -4,8 +4,6 @@ import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
 import { apiKeys } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
 
-export const dynamic = "force-dynamic";
-
 export const POST = withSession({}, async ({ db, session, params }) => {
   const id = Number(params.id);
   const [key] = Number.isSafeInteger(id)

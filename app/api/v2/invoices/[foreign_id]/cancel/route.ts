@@ -4,8 +4,6 @@ import { cancelInvoice } from "@/lib/invoices/cancel-invoice";
 import { toInvoiceResponse } from "@/lib/invoices/to-invoice-response";
 import { cancelInvoiceEndpoint } from "@/lib/schemas/invoices";
 
-export const dynamic = "force-dynamic";
-
 export const POST = withMerchantSignature(
   cancelInvoiceEndpoint,
   async ({ db, merchantId, params, request }) =>

@@ -1,19 +1,23 @@
+import "server-only";
+
 import { type CallbackSettings, deliverCallback } from "@/lib/callbacks/deliver-callback";
-import { CALLBACK_QUEUE } from "@/lib/callbacks/queue-callback";
 import type { ChainAdapter } from "@/lib/chain/adapter";
-import { CHAIN_SCAN_QUEUE } from "@/lib/chain/sandbox/mine-blocks";
 import { sandboxAdapter } from "@/lib/chain/sandbox/sandbox-adapter";
 import { inTransaction } from "@/lib/db/transaction";
 import { scanConfirmations } from "@/lib/deposits/scan-confirmations";
-import { INVOICE_EXPIRY_QUEUE } from "@/lib/invoices/create-invoice";
 import { expireInvoiceIn } from "@/lib/invoices/settle-invoice";
-import { EMAIL_QUEUE } from "@/lib/mail/queue-email";
+import {
+  CALLBACK_QUEUE,
+  CHAIN_SCAN_QUEUE,
+  EMAIL_QUEUE,
+  INVOICE_EXPIRY_QUEUE,
+  WITHDRAWAL_BROADCAST_QUEUE,
+} from "@/lib/jobs/queues";
+import { runEach } from "@/lib/jobs/run-each";
+import type { Handlers, PeriodicTask } from "@/lib/jobs/runner";
 import { type MailSettings, sendQueuedEmail } from "@/lib/mail/send-email";
-import { WITHDRAWAL_BROADCAST_QUEUE } from "@/lib/withdrawals/create-withdrawal";
 import { broadcastWithdrawal, confirmWithdrawals } from "@/lib/withdrawals/process-withdrawal";
 import { sweepWithdrawalClaims } from "@/lib/withdrawals/sweep-withdrawals";
-import { runEach } from "./run-each";
-import type { Handlers, PeriodicTask } from "./runner";
 
 export type JobSettings = {
   spreadPpm: number;
@@ -31,7 +35,10 @@ export function callbackHandlers(settings: CallbackSettings): Handlers {
   };
 }
 
-/** Every queue Kassa's background work uses, and what runs it. */
+/**
+ * What runs each queue of lib/jobs/queues.ts. It lives with the process wiring, not in lib/jobs, so
+ * the job runner knows no domain folder and each domain knows only the queue names it enqueues to.
+ */
 export function jobHandlers(settings: JobSettings): Handlers {
   return {
     [INVOICE_EXPIRY_QUEUE]: async (job, db) => {

@@ -1,0 +1,70 @@
+import "server-only";
+
+import { pgErrorCode } from "@/lib/db/errors";
+import { KassaError } from "@/lib/errors";
+import { json, requestId } from "./respond";
+
+/**
+ * Who reads the error. `api`: merchant servers and the hosted checkout, which get the public API's
+ * shapes (DESIGN.md section 8) so existing clients keep working. `dashboard`: our own pages, which
+ * get the same information in one richer shape, `{ error, code, fields? }`, that the forms map
+ * back onto their fields.
+ */
+export type ErrorAudience = "api" | "dashboard";
+
+type WireShape = {
+  /** The body of a KassaError (its HTTP status comes from ERROR_CODES in lib/errors.ts). */
+  known: (error: KassaError) => unknown;
+  /** What a caller reads when something broke on our side; the details go to the log only. */
+  internalMessage: string;
+};
+
+/** The one table from an error to what each audience reads on the wire. */
+const WIRE_SHAPES: Record<ErrorAudience, WireShape> = {
+  api: {
+    known: (error) =>
+      error.code === "validation_failed" && error.fields
+        ? { errors: error.fields }
+        : { error: error.message, code: error.code },
+    internalMessage: "Internal server error. Quote this request id to support.",
+  },
+  dashboard: {
+    known: (error) => ({
+      error: error.message,
+      code: error.code,
+      ...(error.fields && { fields: error.fields }),
+    }),
+    internalMessage:
+      "Something went wrong on our side. Try again; if it keeps happening, quote this id to support.",
+  },
+};
+
+/**
+ * Database errors caused by what the client sent: text PostgreSQL cannot store (NUL, invalid
+ * encodings) that reached a query from a path or query string. A 400, never a 500.
+ */
+export function asClientError(error: unknown): KassaError | undefined {
+  const code = pgErrorCode(error);
+  if (code === "22021" || code === "22P05") {
+    return new KassaError("bad_content_format", "The request contains characters that cannot be stored.");
+  }
+  return undefined;
+}
+
+/**
+ * The response for anything a route handler threw. Known errors keep their status and message;
+ * anything unexpected is logged with the request id and answered with a generic 500 that carries
+ * the id: never a stack trace, never a secret.
+ */
+export function errorResponse(caught: unknown, audience: ErrorAudience = "api"): Response {
+  const id = requestId();
+  const headers: Record<string, string> = { "x-request-id": id };
+  const shape = WIRE_SHAPES[audience];
+  const error = asClientError(caught) ?? caught;
+  if (error instanceof KassaError) {
+    if (error.retryAfterSeconds !== undefined) headers["retry-after"] = String(error.retryAfterSeconds);
+    return json(shape.known(error), error.status, headers);
+  }
+  console.error(`[${audience}] request ${id} failed:`, error);
+  return json({ error: shape.internalMessage, code: "internal_error", request_id: id }, 500, headers);
+}

@@ -1,0 +1,29 @@
+import "server-only";
+
+import type { z } from "zod";
+import type { Db } from "@/lib/db/client";
+
+/** What Next.js passes a route handler besides the request. */
+export type RouteContext = { params: Promise<Record<string, string | string[]>> };
+
+/** What every wrapper returns: a Next.js route handler. */
+export type RouteHandler = (request: Request, context: RouteContext) => Promise<Response>;
+
+/**
+ * The part of an endpoint every wrapper reads, in the same shape for the three kinds of caller:
+ * the zod schema of the body and the status of a success. The merchant API's `Endpoint` is one.
+ */
+export type RouteSpec<Req extends z.ZodType = z.ZodType> = { request?: Req; successStatus?: 200 | 201 };
+
+/**
+ * What every wrapper hands its handler, in the same shape; each wrapper adds who the caller is
+ * (the merchant of an API key, the signed-in session, or nobody for the public checkout).
+ */
+export type HandlerContext<Body> = {
+  db: Db;
+  body: Body;
+  /** Path parameters of the route (for example `foreign_id`), as plain strings. */
+  params: Record<string, string>;
+  query: URLSearchParams;
+  request: Request;
+};

@@ -1,0 +1,18 @@
+import "server-only";
+
+/**
+ * Every queue of Kassa's background work, named in one place. Domains import the name they enqueue
+ * to; the job runner's handler table (lib/server/job-handlers.ts) maps each name to its work. A
+ * name is stored in the jobs table, so renaming one strands the jobs already queued under it.
+ */
+
+/** An invoice's timer ran out: `{ invoiceId }`. */
+export const INVOICE_EXPIRY_QUEUE = "invoice.expire";
+/** A new block on a network: credit deposits and confirm withdrawals, `{ currency }`. */
+export const CHAIN_SCAN_QUEUE = "chain.scan";
+/** Send an accepted withdrawal to its network: `{ withdrawalId }`. */
+export const WITHDRAWAL_BROADCAST_QUEUE = "withdrawal.broadcast";
+/** Send one queued e-mail: `{ emailId }`. */
+export const EMAIL_QUEUE = "email.send";
+/** Deliver one merchant callback (its own runner pool): `{ callbackId }`. */
+export const CALLBACK_QUEUE = "callback.deliver";
