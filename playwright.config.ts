@@ -4,9 +4,11 @@ import { defineConfig } from "@playwright/test";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "./e2e/chromium";
 
 /**
- * Two projects (as dub does): `api` drives the merchant API with signed requests and no browser;
- * `ui` drives Debian's Chromium. Both run against the production build served by server.ts on a
- * fresh embedded database, the way `npm start` runs Kassa.
+ * Three projects (as dub does): `api` drives the merchant API with signed requests and no browser;
+ * `api-next` runs the same files against a server with the /api/v2 fast path off, so both ways a
+ * request can take (server/serve-api-route.ts, and Next.js's pipeline) pass the same suite; `ui`
+ * drives Debian's Chromium. All run against the production build served by server.ts on a fresh
+ * embedded database, the way `npm start` runs Kassa.
  */
 const port = Number(process.env.KASSA_E2E_PORT ?? 3199);
 export const e2eDataDir = path.join(os.tmpdir(), `kassa-e2e-${port}`);
@@ -24,6 +26,13 @@ export const quiet = {
   port: port - 2,
   dataDir: path.join(os.tmpdir(), `kassa-e2e-${port - 2}`),
   baseURL: `http://127.0.0.1:${port - 2}`,
+};
+
+/** The server behind the `api-next` project: every /api/v2 request through Next.js's pipeline. */
+export const nextPipeline = {
+  port: port - 3,
+  dataDir: path.join(os.tmpdir(), `kassa-e2e-${port - 3}`),
+  baseURL: `http://127.0.0.1:${port - 3}`,
 };
 
 const serverEnv = (serverPort: number, dataDir: string) => ({
@@ -78,9 +87,24 @@ export default defineConfig({
       stdout: "pipe",
       env: serverEnv(quiet.port, quiet.dataDir),
     },
+    {
+      command: `rm -rf ${nextPipeline.dataDir} && node --import ./scripts/server-only-hook.mjs --import tsx server.ts`,
+      url: `${nextPipeline.baseURL}/api/v2/ping`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: "pipe",
+      env: { ...serverEnv(nextPipeline.port, nextPipeline.dataDir), KASSA_API_FAST_PATH: "off" },
+    },
   ],
   projects: [
-    { name: "api", testDir: "./e2e/api" },
+    // `metadata.dataDir` tells the fixtures (e2e/fixtures.ts) which server's CLI to run.
+    { name: "api", testDir: "./e2e/api", metadata: { dataDir: e2eDataDir } },
+    {
+      name: "api-next",
+      testDir: "./e2e/api",
+      use: { baseURL: nextPipeline.baseURL },
+      metadata: { dataDir: nextPipeline.dataDir },
+    },
     {
       name: "ui",
       testDir: "./e2e/ui",

@@ -4,7 +4,7 @@ import { DataDirLockedError } from "@/lib/db/data-dir-lock";
 import { getConfig } from "@/lib/runtime";
 import { startBackground } from "@/lib/server/background";
 import { bootDatabase } from "@/lib/server/boot";
-import { quietBrokenPipes } from "@/lib/server/quiet-broken-pipes";
+import { quietBrokenPipes } from "@/server/quiet-broken-pipes";
 
 /**
  * `npm run worker`: Kassa's background work (jobs, and the sandbox block timer) without serving

@@ -6,7 +6,7 @@ import { DataDirLockedError, readLiveLock } from "@/lib/db/data-dir-lock";
 import { KassaError } from "@/lib/errors";
 import { getConfig } from "@/lib/runtime";
 import { bootDatabase } from "@/lib/server/boot";
-import { CLI_BRIDGE_PATH } from "@/lib/server/cli-bridge";
+import { CLI_BRIDGE_PATH } from "@/server/engine-contract";
 
 /**
  * Kassa's ops CLI (DESIGN.md section 8):

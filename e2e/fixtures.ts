@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
 import { promisify } from "node:util";
 import { type APIRequestContext, type APIResponse, test as base } from "@playwright/test";
-import { e2eDataDir } from "../playwright.config";
+import { baseURL, e2eDataDir } from "../playwright.config";
 import { TSX_FLAGS } from "../scripts/tsx-flags.mjs";
 
 const run = promisify(execFile);
@@ -12,7 +12,18 @@ const run = promisify(execFile);
  * database, the CLI sends its command to that server (the path `npm run cli` takes in production).
  */
 export async function cli(...args: string[]): Promise<Record<string, unknown>> {
-  return cliOn(e2eDataDir, ...args);
+  return cliOn(projectDataDir(), ...args);
+}
+
+/** The base URL of the server the current project tests. */
+export function projectBaseURL(): string {
+  return base.info().project.use.baseURL ?? baseURL;
+}
+
+/** The data directory of the server the current project tests (playwright.config.ts). */
+export function projectDataDir(): string {
+  const dataDir = base.info().project.metadata.dataDir;
+  return typeof dataDir === "string" ? dataDir : e2eDataDir;
 }
 
 /** The CLI against a given server's data directory (the e2e servers each have their own). */
@@ -31,7 +42,7 @@ export type Merchant = {
   password: string;
 };
 
-export async function createMerchant(name = "E2E Shop", dataDir = e2eDataDir): Promise<Merchant> {
+export async function createMerchant(name = "E2E Shop", dataDir = projectDataDir()): Promise<Merchant> {
   const email = `shop-${randomBytes(6).toString("hex")}@example.com`;
   const password = `pw-${randomBytes(12).toString("hex")}`;
   const created = await cliOn(

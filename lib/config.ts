@@ -85,7 +85,7 @@ export type Config = {
   spreadPpm: number;
   /** Run background jobs in this process (turn off on app servers when a separate worker runs them). */
   runJobs: boolean;
-  /** Serve /api/v2 straight from the route handlers (lib/server/api-fast-path.ts). */
+  /** Serve /api/v2 straight from the route handlers (server/serve-api-route.ts). */
   apiFastPath: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;

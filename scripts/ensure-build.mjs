@@ -11,6 +11,7 @@ const SOURCES = [
   "components",
   "lib",
   "public",
+  "server",
   "next.config.mjs",
   "postcss.config.mjs",
   "package-lock.json",

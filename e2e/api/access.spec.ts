@@ -1,10 +1,10 @@
 import { type APIRequestContext, request as playwrightRequest } from "@playwright/test";
-import { baseURL } from "../../playwright.config";
-import { cli, createMerchant, expect, type Merchant, signedClient, test } from "../fixtures";
+import { cli, createMerchant, expect, type Merchant, projectBaseURL, signedClient, test } from "../fixtures";
 
 /** A signed-in dashboard session, as a browser gets one (next-auth's credentials flow). */
 async function dashboardSession(merchant: Merchant): Promise<APIRequestContext> {
-  const context = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL! } });
+  const baseURL = projectBaseURL();
+  const context = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL } });
   const { csrfToken } = await (await context.get("/api/auth/csrf")).json();
   const login = await context.post("/api/auth/callback/credentials", {
     form: { csrfToken, email: merchant.email, password: merchant.password, json: "true" },
@@ -158,7 +158,7 @@ test("every dashboard mutation needs a session and our own origin", async ({ req
     ["POST", "/api/dashboard/sandbox/rates"],
   ];
   for (const [method, path] of mutations) {
-    const anonymous = await request.fetch(path, { method, data: {}, headers: { origin: baseURL! } });
+    const anonymous = await request.fetch(path, { method, data: {}, headers: { origin: projectBaseURL() } });
     expect(anonymous.status(), `${method} ${path} signed out`).toBe(401);
     const forged = await session.fetch(path, {
       method,

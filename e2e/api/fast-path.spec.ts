@@ -1,7 +1,8 @@
 import { expect, test } from "../fixtures";
 
-// The production server answers /api/v2 from the route handlers directly (lib/server/api-fast-path.ts)
-// and leaves everything else to Next.js. These check the seams of that split on the real server.
+// The production server answers /api/v2 from the route handlers directly (server/serve-api-route.ts)
+// and leaves everything else to Next.js. These check the seams of that split on the real server; the
+// `api-next` project runs them (and the whole API suite) with the fast path off.
 
 test("a fast-path answer carries the same headers as Next.js's answers", async ({ client }) => {
   const response = await client.post("/accounts/list");
@@ -12,7 +13,9 @@ test("a fast-path answer carries the same headers as Next.js's answers", async (
   expect(headers["x-frame-options"]).toBe("DENY");
   expect(headers["cache-control"]).toBe("no-store");
   expect(headers["content-type"]).toBe("application/json; charset=utf-8");
-  expect(Number(headers["content-length"])).toBe((await response.body()).length);
+  const body = await response.body();
+  // The fast path sends a one-chunk JSON body with its length; Next.js's pipeline sends it chunked.
+  if (test.info().project.name === "api") expect(Number(headers["content-length"])).toBe(body.length);
 });
 
 test("path parameters arrive decoded, as Next.js would hand them over", async ({ client }) => {

@@ -14,14 +14,16 @@ import { json } from "./respond";
 import type { HandlerContext, RouteHandler } from "./route-handler";
 import { isValidSignature } from "./signature";
 
-const LIMITER = Symbol.for("kassa.rateLimiter");
-type LimiterSlot = { [LIMITER]?: TokenBuckets };
+let limiter: TokenBuckets | undefined;
 
-/** One limiter per process, shared by every route module (on globalThis, like the database). */
+/**
+ * One limiter per process. A module variable is enough: this module is loaded only in Next's
+ * compiled route graph, which the /api/v2 fast path calls into too (server/load-compiled-route.ts),
+ * so every merchant request counts against the same buckets (tests/system/one-engine.test.ts).
+ */
 function rateLimiter(config: Config): TokenBuckets {
-  const slot = globalThis as LimiterSlot;
-  slot[LIMITER] ??= new TokenBuckets(config.rateLimitPerSecond, config.rateLimitBurst);
-  return slot[LIMITER];
+  limiter ??= new TokenBuckets(config.rateLimitPerSecond, config.rateLimitBurst);
+  return limiter;
 }
 
 export type SignedContext<Body> = HandlerContext<Body> & { merchantId: number; apiKeyId: number };

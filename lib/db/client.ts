@@ -72,9 +72,12 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
 }
 
 /**
- * The process-wide handle lives on globalThis: the custom server (loaded by tsx) opens it, and the
- * route handlers (bundled by Next) find it there. Each module copy wraps the one driver in its own
- * Drizzle instance, so no Drizzle object crosses between the two module graphs.
+ * The process-wide handle lives on globalThis, for two reasons that remain now that the engine runs
+ * only inside Next's build (lib/server/run-engine-action.ts opens it): Next compiles route handlers
+ * and pages into two bundler runtimes, each with its own copy of this module (measured on the
+ * build: two module ids for lib/db/client.ts, under .next/server/chunks and chunks/ssr), and in
+ * development hot reload re-evaluates this module while the database stays open. Each copy wraps
+ * the one driver in its own Drizzle instance, so no Drizzle object crosses between them.
  */
 const GLOBAL_KEY = Symbol.for("kassa.database");
 type GlobalSlot = { [GLOBAL_KEY]?: DatabaseHandle };

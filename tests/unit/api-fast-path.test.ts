@@ -1,52 +1,240 @@
 import fs from "node:fs";
+import http, { type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
-import { API_ROUTES, matchApiRoute } from "@/lib/server/api-fast-path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ENDPOINTS } from "@/lib/openapi/endpoints";
+import { type ApiRoute, apiRoutePaths, createApiRouter, type RouteHandler } from "@/server/api-routes";
+import { createRequestHandler } from "@/server/create-request-handler";
+import type { EngineClient } from "@/server/engine-client";
+import responseHeaders from "@/server/response-headers.json";
 
-const apiDir = path.resolve(import.meta.dirname, "../../app/api/v2");
+const root = path.resolve(import.meta.dirname, "../..");
+const apiDir = path.join(root, "app/api/v2");
 
-function routeFiles(dir: string): string[] {
+/** Route files under app/api/v2 as Next's app-paths manifest names them (`/api/v2/ping/route`). */
+function appPathsOnDisk(dir = apiDir): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return routeFiles(full);
-    return entry.name === "route.ts" ? [full] : [];
+    if (entry.isDirectory()) return appPathsOnDisk(full);
+    if (entry.name !== "route.ts") return [];
+    return [`/${path.relative(path.join(root, "app"), full).replace(/\.ts$/, "")}`];
   });
 }
 
-describe("the API fast path's route table", () => {
-  it("lists every route under app/api/v2 (the catch-all 404 stays with Next.js)", () => {
-    const onDisk = routeFiles(apiDir)
-      .map((file) => `/api/v2/${path.relative(apiDir, path.dirname(file))}`)
-      .filter((route) => !route.includes("[..."))
-      .sort();
-    expect(API_ROUTES.map((route) => route.path).sort()).toEqual(onDisk);
+/** The reference document is served under /api/v2 but is not an endpoint of the API. */
+const NOT_AN_ENDPOINT = ["/api/v2/openapi.json"];
+const definedPaths = () =>
+  [...ENDPOINTS.map((e) => `/api/v2${e.path.replace(/\{([^}]+)\}/g, "[$1]")}`), ...NOT_AN_ENDPOINT].sort();
+
+describe("the /api/v2 route table", () => {
+  const table = apiRoutePaths(appPathsOnDisk());
+
+  it("has a route file for every endpoint definition", () => {
+    const missing = definedPaths().filter((p) => !table.includes(p));
+    expect(missing, "endpoint definitions without a route file under app/api/v2").toEqual([]);
   });
 
-  it("dispatches to the very handler functions the route modules export", async () => {
-    for (const route of API_ROUTES) {
-      const file = path.join(apiDir, route.path.replace("/api/v2/", ""), "route.ts");
-      const module = await import(/* @vite-ignore */ file);
-      for (const method of ["GET", "POST"] as const) {
-        const concrete = route.path.replace("[foreign_id]", "order-1");
-        expect(matchApiRoute(method, concrete)?.handler, `${method} ${route.path}`).toBe(module[method]);
-      }
+  it("has an endpoint definition for every route file (the catch-all 404 aside)", () => {
+    const undefinedRoutes = table.filter((p) => !definedPaths().includes(p));
+    expect(undefinedRoutes, "route files without an endpoint definition").toEqual([]);
+  });
+
+  it("reads the table from a build's app paths: only /api/v2 route files, without the catch-all", () => {
+    const manifestKeys = [
+      "/(dashboard)/dashboard/page",
+      "/api/dashboard/balances/route",
+      "/api/v2/[...path]/route",
+      "/api/v2/ping/route",
+      "/internal/engine/route",
+    ];
+    expect(apiRoutePaths(manifestKeys)).toEqual(["/api/v2/ping"]);
+  });
+
+  it("routes each definition's method to the handler its route file exports", async () => {
+    for (const endpoint of ENDPOINTS) {
+      const routePath = `/api/v2${endpoint.path.replace(/\{([^}]+)\}/g, "[$1]")}`;
+      const module = await import(/* @vite-ignore */ path.join(root, "app", routePath, "route.ts"));
+      const router = createApiRouter([{ path: routePath, handlers: { GET: module.GET, POST: module.POST } }]);
+      const concrete = routePath.replace("[foreign_id]", "order-1");
+      expect(router(endpoint.method, concrete)?.handler, `${endpoint.method} ${routePath}`).toBe(
+        module[endpoint.method],
+      );
     }
   });
+});
+
+describe("the fast path's router", () => {
+  const handler: RouteHandler = () => new Response("ok");
+  const router = createApiRouter([
+    { path: "/api/v2/ping", handlers: { GET: handler } },
+    { path: "/api/v2/invoices/[foreign_id]/cancel", handlers: { POST: handler } },
+  ]);
 
   it("decodes path parameters the way Next.js does", () => {
-    const match = matchApiRoute("POST", "/api/v2/invoices/order%2042%20%C3%BC/cancel");
-    expect(match?.params).toEqual({ foreign_id: "order 42 ü" });
+    expect(router("POST", "/api/v2/invoices/order%2042%20%C3%BC/cancel")?.params).toEqual({
+      foreign_id: "order 42 ü",
+    });
   });
 
   it("leaves everything else to Next.js: other methods, trailing slashes, bad encodings, unknown paths", () => {
-    expect(matchApiRoute("HEAD", "/api/v2/ping")).toBeUndefined();
-    expect(matchApiRoute("OPTIONS", "/api/v2/ping")).toBeUndefined();
-    expect(matchApiRoute("DELETE", "/api/v2/ping")).toBeUndefined();
-    expect(matchApiRoute("POST", "/api/v2/ping")).toBeUndefined();
-    expect(matchApiRoute("GET", "/api/v2/ping/")).toBeUndefined();
-    expect(matchApiRoute("POST", "/api/v2/invoices/%E0%A4%A/cancel")).toBeUndefined();
-    expect(matchApiRoute("POST", "/api/v2/invoices//cancel")).toBeUndefined();
-    expect(matchApiRoute("POST", "/api/v2/invoices/a/b/cancel")).toBeUndefined();
-    expect(matchApiRoute("POST", "/api/v2/nothing")).toBeUndefined();
+    expect(router("HEAD", "/api/v2/ping")).toBeUndefined();
+    expect(router("OPTIONS", "/api/v2/ping")).toBeUndefined();
+    expect(router("DELETE", "/api/v2/ping")).toBeUndefined();
+    expect(router("POST", "/api/v2/ping")).toBeUndefined();
+    expect(router("GET", "/api/v2/ping/")).toBeUndefined();
+    expect(router("POST", "/api/v2/invoices/%E0%A4%A/cancel")).toBeUndefined();
+    expect(router("POST", "/api/v2/invoices//cancel")).toBeUndefined();
+    expect(router("POST", "/api/v2/invoices/a/b/cancel")).toBeUndefined();
+    expect(router("POST", "/api/v2/nothing")).toBeUndefined();
+  });
+});
+
+describe("the server's request handler on the fast path", () => {
+  let server: http.Server | undefined;
+  afterEach(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+    server = undefined;
+  });
+
+  /** A real node:http server with the production request handler over one route. */
+  async function serve(route: ApiRoute): Promise<string> {
+    const nextAnswered: string[] = [];
+    const handle = createRequestHandler({
+      handleNext: async (req, res) => {
+        nextAnswered.push(req.url ?? "");
+        res.end("next");
+      },
+      engine: Promise.resolve((async () => ({ status: 200, body: {} })) as EngineClient),
+      bodyLimitBytes: () => 1024,
+      apiRouter: createApiRouter([route]),
+    });
+    server = http.createServer(handle);
+    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  it("aborts request.signal when the client goes away before the answer", async () => {
+    let entered!: () => void;
+    const handlerEntered = new Promise<void>((resolve) => (entered = resolve));
+    let sawAbort!: (reason: unknown) => void;
+    const aborted = new Promise((resolve) => (sawAbort = resolve));
+    const base = await serve({
+      path: "/api/v2/slow",
+      handlers: {
+        POST: async (request) => {
+          request.signal.addEventListener("abort", () => sawAbort(request.signal.reason));
+          entered();
+          await aborted;
+          return new Response("too late");
+        },
+      },
+    });
+    const client = http.request(`${base}/api/v2/slow`, { method: "POST" });
+    client.on("error", () => {});
+    client.end("{}");
+    await handlerEntered;
+    client.destroy();
+    expect(String(await aborted)).toContain("closed the connection");
+  });
+
+  it("streams a body as the handler produces it, with the headers next.config.mjs gives every answer", async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const encoder = new TextEncoder();
+    const base = await serve({
+      path: "/api/v2/stream",
+      handlers: {
+        GET: () =>
+          new Response(
+            new ReadableStream({
+              async start(controller) {
+                controller.enqueue(encoder.encode("first,"));
+                await released;
+                controller.enqueue(encoder.encode("second"));
+                controller.close();
+              },
+            }),
+            { headers: { "content-type": "text/plain" } },
+          ),
+      },
+    });
+    const response = await new Promise<IncomingMessage>((resolve) =>
+      http.get(`${base}/api/v2/stream`, resolve),
+    );
+    for (const { key, value } of responseHeaders.everyResponse)
+      expect(response.headers[key.toLowerCase()]).toBe(value);
+    expect(response.headers["transfer-encoding"]).toBe("chunked");
+    const chunks: string[] = [];
+    const firstChunk = new Promise<void>((resolve) =>
+      response.on("data", (chunk: Buffer) => {
+        chunks.push(chunk.toString());
+        resolve();
+      }),
+    );
+    await firstChunk;
+    // The first part arrived while the handler's stream was still waiting: nothing was buffered.
+    expect(chunks.join("")).toBe("first,");
+    release();
+    await new Promise((resolve) => response.on("end", resolve));
+    expect(chunks.join("")).toBe("first,second");
+  });
+
+  it("sends a one-chunk body (every JSON answer) with its Content-Length", async () => {
+    const base = await serve({
+      path: "/api/v2/json",
+      handlers: { POST: () => Response.json({ data: "x".repeat(100) }) },
+    });
+    const response = await fetch(`${base}/api/v2/json`, { method: "POST", body: "{}" });
+    const text = await response.text();
+    expect(response.headers.get("content-length")).toBe(String(Buffer.byteLength(text)));
+    expect(JSON.parse(text)).toEqual({ data: "x".repeat(100) });
+  });
+
+  it("answers a throw that escaped the handler with the API's JSON 500, carrying the request id", async () => {
+    const base = await serve({
+      path: "/api/v2/broken",
+      handlers: {
+        POST: () => {
+          throw new Error("escaped");
+        },
+      },
+    });
+    const response = await fetch(`${base}/api/v2/broken`, { method: "POST", body: "{}" });
+    expect(response.status).toBe(500);
+    const requestId = response.headers.get("x-request-id");
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await response.json()).toEqual({
+      error: "Internal server error. Quote this request id to support.",
+      code: "internal_error",
+      request_id: requestId,
+    });
+  });
+
+  it("never lets a network request through to the engine's door", async () => {
+    const base = await serve({ path: "/api/v2/ping", handlers: { GET: () => new Response("OK") } });
+    const response = await fetch(`${base}/internal/engine`, {
+      method: "POST",
+      headers: { "x-kassa-engine-token": "guess" },
+      body: JSON.stringify({ action: "stop" }),
+    });
+    expect(response.status).toBe(404);
+  });
+});
+
+describe("the server stays outside the engine", () => {
+  it("imports no code from lib/ or app/ (types only), so the process has one copy of the engine", () => {
+    const files = ["server.ts", ...fs.readdirSync(path.join(root, "server")).map((f) => `server/${f}`)];
+    const offending = files
+      .filter((file) => file.endsWith(".ts"))
+      .flatMap((file) =>
+        [
+          ...fs
+            .readFileSync(path.join(root, file), "utf8")
+            .matchAll(/^import (?!type )[^;]*from "(@\/(?:lib|app)\/[^"]+)"/gm),
+        ].map((match) => `${file}: ${match[1]}`),
+      );
+    expect(offending).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { hasUnstorableText } from "@/lib/api/read-body";
 import { JsonExactNumber, JsonSyntaxError, parseJson } from "@/lib/json";
-import { isUndecodablePath } from "@/lib/server/is-undecodable-path";
+import { isUndecodablePath } from "@/server/is-undecodable-path";
 
 describe("strict JSON reader", () => {
   it("agrees with JSON.parse on everything JSON.stringify writes (numbers that round-trip)", () => {

@@ -1,0 +1,23 @@
+import { timingSafeEqual } from "node:crypto";
+import type { EngineMessage } from "@/lib/server/engine-protocol";
+import { runEngineAction } from "@/lib/server/run-engine-action";
+import { ENGINE_TOKEN_ENV, ENGINE_TOKEN_HEADER } from "@/server/engine-contract";
+
+/**
+ * The engine's door for the custom server (lib/server/engine-protocol.ts): start, stop, the port it
+ * listens on, and the ops CLI's commands. It is a route so that the engine is the copy of lib/ that
+ * Next.js compiled with every other route handler. Only a caller with the token the server put in
+ * this process's environment gets past the 404, and the server never forwards a network request here.
+ */
+function isServer(request: Request): boolean {
+  const expected = process.env[ENGINE_TOKEN_ENV];
+  const given = request.headers.get(ENGINE_TOKEN_HEADER);
+  if (!expected || !given || given.length !== expected.length) return false;
+  return timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+}
+
+export async function POST(request: Request): Promise<Response> {
+  if (!isServer(request)) return Response.json({ error: "Not found", code: "not_found" }, { status: 404 });
+  const answer = await runEngineAction((await request.json()) as EngineMessage);
+  return Response.json(answer.body, { status: answer.status });
+}

@@ -1,0 +1,28 @@
+import "server-only";
+
+import type { DemoCredentials } from "@/lib/seed/seed-demo";
+
+/**
+ * What the custom server (server.ts, outside Next's bundle) asks of the engine it hosts, and what it
+ * gets back. The engine runs inside Next.js's compiled route graph (app/internal/engine/route.ts),
+ * so that one copy of lib/ serves requests, runs the jobs and holds the database; the server only
+ * listens, dispatches and drains. The server imports these types, never code, from lib/.
+ */
+export type EngineMessage =
+  | { action: "start" }
+  | { action: "listening"; port: number }
+  | { action: "stop" }
+  /** A command from the ops CLI (cli/index.ts), with the token it read from the lock file. */
+  | { action: "cli"; token: string; body: string };
+
+export type EngineStarted = {
+  mode: "sandbox" | "production";
+  database: string;
+  jobs: boolean;
+  bodyLimitBytes: number;
+  apiFastPath: boolean;
+  demo?: DemoCredentials;
+};
+
+/** A refusal to start the operator can act on (the data directory is locked, a setting is invalid). */
+export type EngineRefusal = { error: string; code: "cannot_start" };

@@ -1,0 +1,98 @@
+import "server-only";
+
+import { ConfigError } from "@/lib/config";
+import { MasterKeyError } from "@/lib/crypto/master-key";
+import type { SecretBox } from "@/lib/crypto/secret-box";
+import { type DatabaseHandle, registerDatabase, unregisterDatabase } from "@/lib/db/client";
+import { type DataDirLock, DataDirLockedError } from "@/lib/db/data-dir-lock";
+import { getConfig } from "@/lib/runtime";
+import { seedDemoMerchant } from "@/lib/seed/seed-demo";
+import { type Background, startBackground } from "./background";
+import { bootDatabase } from "./boot";
+import { answerCliBridge } from "./cli-bridge";
+import type { EngineMessage, EngineRefusal, EngineStarted } from "./engine-protocol";
+
+export type EngineAnswer = { status: number; body: EngineStarted | EngineRefusal | unknown };
+
+type Running = {
+  handle: DatabaseHandle;
+  box: SecretBox;
+  lock?: DataDirLock;
+  background?: Background;
+  isSandbox: boolean;
+};
+
+/**
+ * The server process's engine: opened once by "start" and closed by "stop". Module state, not
+ * globalThis: this module is only ever loaded inside Next.js's compiled route graph, the same one
+ * that serves every route handler, so there is exactly one of it.
+ */
+let running: Running | undefined;
+
+const isRefusal = (error: unknown) =>
+  error instanceof DataDirLockedError || error instanceof MasterKeyError || error instanceof ConfigError;
+
+async function start(): Promise<EngineAnswer> {
+  if (running) return { status: 409, body: { error: "The engine is already running.", code: "running" } };
+  let config: ReturnType<typeof getConfig>;
+  let booted: Awaited<ReturnType<typeof bootDatabase>>;
+  try {
+    config = getConfig();
+    booted = await bootDatabase(config, "server");
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+    const refusal: EngineRefusal = { error: (error as Error).message, code: "cannot_start" };
+    return { status: 503, body: refusal };
+  }
+  const { handle, box, lock } = booted;
+  registerDatabase(handle);
+  const demo = config.seedDemo ? await seedDemoMerchant(handle.db, box, config.dataDir) : undefined;
+  const background = config.runJobs ? startBackground(handle.db, config) : undefined;
+  running = { handle, box, lock, background, isSandbox: config.isSandbox };
+  const started: EngineStarted = {
+    mode: config.mode,
+    database: config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`,
+    jobs: background !== undefined,
+    bodyLimitBytes: config.bodyLimitBytes,
+    apiFastPath: config.apiFastPath,
+    demo,
+  };
+  return { status: 200, body: started };
+}
+
+async function stop(): Promise<EngineAnswer> {
+  const engine = running;
+  running = undefined;
+  if (engine) {
+    await engine.background?.stop();
+    unregisterDatabase();
+    await engine.handle.close();
+    engine.lock?.release();
+  }
+  return { status: 200, body: { stopped: engine !== undefined } };
+}
+
+const notFound: EngineAnswer = { status: 404, body: { error: "Not found", code: "not_found" } };
+
+/** Carries out one message from the server (lib/server/engine-protocol.ts). */
+export async function runEngineAction(message: EngineMessage): Promise<EngineAnswer> {
+  switch (message.action) {
+    case "start":
+      return start();
+    case "listening":
+      running?.lock?.update({ port: message.port });
+      return { status: 200, body: {} };
+    case "stop":
+      return stop();
+    case "cli":
+      if (!running?.lock) return notFound;
+      return answerCliBridge(message, {
+        db: running.handle.db,
+        box: running.box,
+        isSandbox: running.isSandbox,
+        token: running.lock.info.token,
+      });
+    default:
+      return notFound;
+  }
+}

@@ -1,0 +1,96 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ApiRouter } from "./api-routes";
+import { bufferBody } from "./buffer-body";
+import type { EngineClient } from "./engine-client";
+import { CLI_BRIDGE_PATH, CLI_TOKEN_HEADER, ENGINE_PATH, ENGINE_TOKEN_HEADER } from "./engine-contract";
+import { isUndecodablePath } from "./is-undecodable-path";
+import { requestContextStorage } from "./request-context";
+import { sendInternalError } from "./send-internal-error";
+import { serveApiRoute } from "./serve-api-route";
+
+type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+export type RequestHandlerOptions = {
+  handleNext: NextHandler;
+  /** The engine, once started; requests that arrive earlier (development) wait for it. */
+  engine: Promise<EngineClient>;
+  bodyLimitBytes: () => number;
+  /** The fast path's router, or undefined when Next.js answers all of /api/v2. */
+  apiRouter?: ApiRouter;
+  /** Development only: the engine is reached through Next's handler with this token. */
+  loopbackEngineToken?: string;
+};
+
+const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
+
+const hasBody = (req: IncomingMessage) =>
+  req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? "0") > 0;
+
+const pathOf = (url: string) => {
+  const query = url.indexOf("?");
+  return query < 0 ? url : url.slice(0, query);
+};
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
+  res.end(JSON.stringify(body));
+}
+
+const notFound = (res: ServerResponse) => sendJson(res, 404, { error: "Not found", code: "not_found" });
+
+/**
+ * Every request's way through the server: the engine's and the CLI's doors, the 404 for paths that
+ * do not decode, the /api/v2 fast path, GET bodies buffered for Next.js, and Next.js for the rest.
+ * Each request runs with its id (and buffered body) in the request context the handlers read.
+ */
+export function createRequestHandler(options: RequestHandlerOptions) {
+  const storage = requestContextStorage();
+
+  const route = async (req: IncomingMessage, res: ServerResponse, requestId: string) => {
+    const url = req.url ?? "/";
+    const pathname = pathOf(url);
+    if (pathname === ENGINE_PATH || pathname.startsWith(`${ENGINE_PATH}/`)) {
+      const token = req.headers[ENGINE_TOKEN_HEADER];
+      const isOwnCall = options.loopbackEngineToken !== undefined && token === options.loopbackEngineToken;
+      return isOwnCall ? options.handleNext(req, res) : notFound(res);
+    }
+    if (pathname === CLI_BRIDGE_PATH) {
+      const token = req.headers[CLI_TOKEN_HEADER];
+      if (req.method !== "POST" || !LOOPBACK.has(req.socket.remoteAddress ?? "") || typeof token !== "string")
+        return notFound(res);
+      const engine = await options.engine;
+      const { body, isTooLarge } = await bufferBody(req, options.bodyLimitBytes());
+      if (isTooLarge)
+        return sendJson(res, 413, { error: "Request body is too large.", code: "payload_too_large" });
+      const reply = await engine({ action: "cli", token, body: body.toString("utf8") });
+      return sendJson(res, reply.status, reply.body);
+    }
+    if (isUndecodablePath(url)) return notFound(res);
+    await options.engine;
+    const api = url.startsWith("/api/v2/") ? options.apiRouter?.(req.method ?? "", pathname) : undefined;
+    if (api) {
+      const { body, isTooLarge } = await bufferBody(req, options.bodyLimitBytes());
+      if (isTooLarge) res.setHeader("connection", "close");
+      return storage.run({ requestId, rawBody: body, bodyTooLarge: isTooLarge }, () =>
+        serveApiRoute(api, req, res),
+      );
+    }
+    // Next.js drops the body of a GET, and GET /api/v2/transactions/info carries one: buffer it
+    // here (under the cap) for the route. Other methods keep their stream, read by the route.
+    if (req.method === "GET" && url.startsWith("/api/v2/") && hasBody(req)) {
+      const { body, isTooLarge } = await bufferBody(req, options.bodyLimitBytes());
+      if (isTooLarge) res.setHeader("connection", "close");
+      return storage.run({ requestId, rawBody: body, bodyTooLarge: isTooLarge }, () =>
+        options.handleNext(req, res),
+      );
+    }
+    return storage.run({ requestId }, () => options.handleNext(req, res));
+  };
+
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const requestId = randomUUID();
+    res.setHeader("x-request-id", requestId);
+    route(req, res, requestId).catch((error) => sendInternalError(res, requestId, error));
+  };
+}

@@ -1,0 +1,45 @@
+import fs from "node:fs";
+import path from "node:path";
+import { requirePage } from "next/dist/server/require";
+import type { ApiRoute, RouteHandler } from "./api-routes";
+import { apiRoutePaths } from "./api-routes";
+
+/**
+ * Why the fast path loads Next.js's compiled route modules rather than the sources: the server runs
+ * under tsx, and importing app/ or lib/ from here would give the process a second copy of the
+ * engine (its own database wrapper, rate limiter, caches) next to the one Next.js bundled. Loading
+ * `.next/server/app/.../route.js` with Next's own `requirePage` (what Next calls when it serves the
+ * route) goes through Node's module cache and Next's bundler runtime, so the handler the fast path
+ * calls is the very function object, with the very module state, that Next's pipeline calls.
+ */
+type CompiledRoute = {
+  routeModule: { ensureUserland?: () => Promise<void>; userland: Record<string, unknown> };
+};
+
+const METHODS = ["GET", "POST"] as const;
+
+/** The exports of one compiled route (`/api/v2/ping` or `/internal/engine`). */
+export async function loadCompiledRoute(
+  distDir: string,
+  routePath: string,
+): Promise<Record<string, unknown>> {
+  const compiled = (await requirePage(`${routePath}/route`, distDir, true)) as CompiledRoute;
+  await compiled.routeModule.ensureUserland?.();
+  return compiled.routeModule.userland;
+}
+
+/** Every /api/v2 route of the build, with its GET and POST handlers. */
+export async function loadApiRoutes(distDir: string): Promise<ApiRoute[]> {
+  const manifestFile = path.join(distDir, "server", "app-paths-manifest.json");
+  const manifest = JSON.parse(fs.readFileSync(manifestFile, "utf8")) as Record<string, string>;
+  return Promise.all(
+    apiRoutePaths(Object.keys(manifest)).map(async (routePath) => {
+      const userland = await loadCompiledRoute(distDir, routePath);
+      const handlers: ApiRoute["handlers"] = {};
+      for (const method of METHODS) {
+        if (typeof userland[method] === "function") handlers[method] = userland[method] as RouteHandler;
+      }
+      return { path: routePath, handlers };
+    }),
+  );
+}

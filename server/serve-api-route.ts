@@ -1,0 +1,119 @@
+import { once } from "node:events";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ApiMatch } from "./api-routes";
+import responseHeaders from "./response-headers.json";
+
+/**
+ * The merchant API's fast path (docs/BENCHMARKS.md has the profile that called for it). Next.js's
+ * request pipeline costs about 1 ms of CPU per request before a route handler runs, more than the
+ * handler and its queries together. For the routes of the table (server/api-routes.ts) the server
+ * calls the route handler Next.js would call (a Web `Request` in, a `Response` out) without the
+ * pipeline around it, and keeps what the pipeline gives a handler: `request.signal` aborts when the
+ * client goes away, the body is streamed as the handler produces it, and the answer carries the
+ * headers next.config.mjs gives every answer (from the same file).
+ */
+const EVERY_RESPONSE = responseHeaders.everyResponse.map(({ key, value }) => [key.toLowerCase(), value]);
+
+function toHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    try {
+      headers.append(raw[i]!, raw[i + 1]!);
+    } catch {
+      // A header value Node accepted but the Fetch spec refuses: the handlers never need it.
+    }
+  }
+  return headers;
+}
+
+function requestOrigin(req: IncomingMessage): string {
+  const forwarded = String(req.headers["x-forwarded-proto"] ?? "")
+    .split(",")[0]
+    ?.trim();
+  const proto = forwarded === "https" ? "https" : "http";
+  try {
+    return new URL(`${proto}://${req.headers.host ?? "localhost"}`).origin;
+  } catch {
+    return "http://localhost";
+  }
+}
+
+/** A signal that aborts when the connection closes before the answer was written in full. */
+function clientGoneSignal(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) controller.abort(new Error("the client closed the connection"));
+  });
+  return controller.signal;
+}
+
+function copyHeaders(response: Response, res: ServerResponse): void {
+  for (const [name, value] of EVERY_RESPONSE) res.setHeader(name!, value!);
+  response.headers.forEach((value, name) => {
+    if (name !== "set-cookie") res.setHeader(name, value);
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) res.setHeader("set-cookie", cookies);
+}
+
+/**
+ * Writes a Response body chunk by chunk, waiting for the socket to drain. A body that turns out to
+ * be a single chunk (every JSON answer) goes out with its Content-Length, as before; a longer one
+ * goes out chunked as it is produced. If the client goes away, the body's stream is cancelled.
+ */
+async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse, signal: AbortSignal) {
+  const reader = body.getReader();
+  const cancel = () => void reader.cancel(signal.reason).catch(() => {});
+  signal.addEventListener("abort", cancel, { once: true });
+  try {
+    const first = await reader.read();
+    if (first.done) return void res.end();
+    // A body already complete answers the second read at once; a stream still producing does not,
+    // and its first chunk goes out now rather than waiting for the next one.
+    const nextRead = reader.read();
+    const second = await Promise.race([
+      nextRead,
+      new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined))),
+    ]);
+    if (second?.done) {
+      if (!res.hasHeader("content-length")) res.setHeader("content-length", first.value.byteLength);
+      return void res.end(first.value);
+    }
+    if (!res.write(first.value)) await once(res, "drain", { signal });
+    let chunk = second ?? (await nextRead);
+    while (!chunk.done) {
+      if (!res.write(chunk.value)) await once(res, "drain", { signal });
+      chunk = await reader.read();
+    }
+    res.end();
+  } catch (error) {
+    if (!signal.aborted) throw error;
+    // The client is gone: nobody is left to answer.
+  } finally {
+    signal.removeEventListener("abort", cancel);
+  }
+}
+
+/** Calls the matched route handler with a Web Request built from the Node request and writes its Response. */
+export async function serveApiRoute(
+  match: ApiMatch,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const signal = clientGoneSignal(res);
+  const request = new Request(`${requestOrigin(req)}${req.url ?? "/"}`, {
+    method: req.method,
+    headers: toHeaders(req),
+    signal,
+  });
+  const response = await match.handler(request, { params: Promise.resolve(match.params) });
+  if (signal.aborted) {
+    await response.body?.cancel().catch(() => {});
+    return;
+  }
+  res.statusCode = response.status;
+  copyHeaders(response, res);
+  if (!response.body) return void res.end();
+  await pipeBody(response.body, res, signal);
+}

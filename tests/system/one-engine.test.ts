@@ -1,0 +1,70 @@
+import { createHmac } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type Credentials,
+  createInstallation,
+  driver,
+  type Installation,
+  type KassaProcess,
+  kill,
+  newMerchant,
+  startKassa,
+} from "./harness";
+
+// The production server serves /api/v2 two ways: the fast path (server/serve-api-route.ts) and
+// Next.js's pipeline (HEAD, trailing slashes, other methods). Both must reach the same copy of the
+// engine: the rate limiter is a plain module variable (lib/api/with-merchant-signature.ts), so one
+// bucket per key across both ways shows one module graph. With two copies (the server's own import
+// of lib/ next to Next's bundle, as before), each way would have a full bucket of its own.
+const BURST = 3;
+
+function signedRequest(base: string, merchant: Credentials, method: "POST" | "HEAD") {
+  const body = method === "HEAD" ? undefined : "{}";
+  return fetch(`${base}/api/v2/accounts/list`, {
+    method,
+    body,
+    signal: AbortSignal.timeout(20_000),
+    headers: {
+      "content-type": "application/json",
+      "x-processing-key": merchant.key,
+      "x-processing-signature": createHmac("sha512", merchant.secret)
+        .update(body ?? "")
+        .digest("hex"),
+    },
+  });
+}
+
+describe(`one engine behind both API paths on ${driver}`, () => {
+  let installation: Installation;
+  let server: KassaProcess;
+
+  beforeAll(async () => {
+    installation = await createInstallation();
+    server = await startKassa(installation, {
+      env: { KASSA_RATE_LIMIT_PER_SECOND: "0.001", KASSA_RATE_LIMIT_BURST: String(BURST) },
+    });
+  });
+  afterAll(async () => {
+    await kill(server, "SIGTERM");
+    await installation.cleanup();
+  });
+
+  it("counts fast-path requests against the bucket Next.js's pipeline checks", async () => {
+    const merchant = await newMerchant(installation);
+    for (let i = 0; i < BURST; i++) {
+      expect((await signedRequest(server.base, merchant, "POST")).status).toBe(200);
+    }
+    // HEAD is not on the fast path: Next.js answers it by running the route's GET handler.
+    expect((await signedRequest(server.base, merchant, "HEAD")).status).toBe(429);
+  });
+
+  it("counts Next.js's requests against the bucket the fast path checks", async () => {
+    const merchant = await newMerchant(installation, "Second Shop");
+    for (let i = 0; i < BURST; i++) {
+      expect((await signedRequest(server.base, merchant, "HEAD")).status).toBe(200);
+    }
+    const refused = await signedRequest(server.base, merchant, "POST");
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ code: "rate_limited" });
+  });
+});
