@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { DASHBOARD_PAGES } from "../../lib/dashboard/pages";
+import { DASHBOARD_PAGES } from "../../components/dashboard/pages";
 import { cli, createMerchant, expect, type Merchant, signedClient, test } from "../fixtures";
 
 async function signIn(page: Page, merchant: Merchant) {
