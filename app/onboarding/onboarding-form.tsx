@@ -20,14 +20,8 @@ export function OnboardingForm({ defaultName }: { defaultName: string }) {
     defaultValues: { name: defaultName, callback_url: "", key_label: "Production server" },
   });
   const [key, setKey] = useState<Key | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const submit = form.handleSubmit(async (values) => {
-    setError(null);
-    try {
-      setKey(await dashboardFetch<Key>("/api/dashboard/onboarding", { body: values }));
-    } catch (caught) {
-      setError(form.applyServerError(caught));
-    }
+  const submit = form.submitWith(async (values) => {
+    setKey(await dashboardFetch<Key>("/api/dashboard/onboarding", { body: values }));
   });
   const { errors, isSubmitting } = form.formState;
   if (key) {
@@ -70,7 +64,7 @@ export function OnboardingForm({ defaultName }: { defaultName: string }) {
         errors={errors}
         register={form.register("key_label")}
       />
-      <FormError message={error} />
+      <FormError message={form.formError} />
       <button type="submit" disabled={isSubmitting} className={`mt-4 ${buttonClass}`}>
         {isSubmitting ? "Saving…" : "Finish and create the key"}
       </button>

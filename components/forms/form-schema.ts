@@ -13,13 +13,18 @@ export type FormSchema<Values extends FieldValues> = {
   resolver: Resolver<Values>;
 };
 
-/** `formSchema(() => import("@/lib/schemas/x").then((m) => m.schema))`, once per module. */
+/**
+ * `formSchema(() => import("@/lib/schemas/x").then((m) => m.schema))`, once per module. An empty
+ * input means "absent", as the API reads it, unless `isEmptyMeaningful` (an empty callback URL
+ * removes it).
+ */
 export function formSchema<Values extends FieldValues>(
   load: () => Promise<z.ZodType<unknown, Values>>,
+  { isEmptyMeaningful = false }: { isEmptyMeaningful?: boolean } = {},
 ): FormSchema<Values> {
   let pending: Promise<Resolver<Values>> | undefined;
   const get = () => {
-    pending ??= buildResolver(load).catch((error: unknown) => {
+    pending ??= buildResolver(load, isEmptyMeaningful).catch((error: unknown) => {
       pending = undefined; // offline for a moment: the next validation tries again
       throw error;
     });
@@ -41,6 +46,7 @@ export function formSchema<Values extends FieldValues>(
 
 async function buildResolver<Values extends FieldValues>(
   load: () => Promise<z.ZodType<unknown, Values>>,
+  isEmptyMeaningful: boolean,
 ): Promise<Resolver<Values>> {
   const [schema, { z }, { zodResolver }, { humanize }] = await Promise.all([
     load(),
@@ -50,7 +56,7 @@ async function buildResolver<Values extends FieldValues>(
   ]);
   // HTML inputs give "" for "nothing entered": the API's "field absent", so the messages match its own.
   const resolve = zodResolver(
-    z.preprocess((values: Values) => withoutEmpty(values), schema),
+    z.preprocess((values: Values) => (isEmptyMeaningful ? values : withoutEmpty(values)), schema),
     undefined,
     // The values are submitted as typed (amounts as the text entered); the server parses them again.
     { raw: true },

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { type FieldValues, type Path, type UseFormProps, useForm } from "react-hook-form";
 import { DashboardRequestError } from "@/components/query/dashboard-fetch";
 import { errorMessage } from "./form-error";
@@ -8,7 +8,9 @@ import type { FormSchema } from "./form-schema";
 
 /**
  * A form typed from, and validated by, the zod schema of the endpoint it posts to, with the API's
- * own messages: `useKassaForm<z.input<typeof schema>>(formSchema(load), options)`.
+ * own messages: `useKassaForm<z.input<typeof schema>>(formSchema(load), options)`. `submitWith`
+ * sends valid values; what the server refuses comes back onto the fields, and the message for the
+ * whole form into `formError` (shown with FormError).
  */
 export function useKassaForm<Values extends FieldValues>(
   schema: FormSchema<Values>,
@@ -16,6 +18,7 @@ export function useKassaForm<Values extends FieldValues>(
 ) {
   useEffect(() => schema.preload(), [schema]);
   const form = useForm<Values>({ mode: "onTouched", ...options, resolver: schema.resolver });
+  const [formError, setFormError] = useState<string | null>(null);
   /** Puts the server's field errors on their fields, and returns the message for the whole form. */
   const applyServerError = (error: unknown): string => {
     if (!(error instanceof DashboardRequestError)) return errorMessage(error);
@@ -30,5 +33,14 @@ export function useKassaForm<Values extends FieldValues>(
     if (unshown) return unshown;
     return Object.keys(error.fields).length ? "Check the highlighted fields." : error.message;
   };
-  return { ...form, applyServerError };
+  const submitWith = (send: (values: Values) => Promise<void>) =>
+    form.handleSubmit(async (values) => {
+      setFormError(null);
+      try {
+        await send(values);
+      } catch (caught) {
+        setFormError(applyServerError(caught));
+      }
+    });
+  return { ...form, formError, submitWith };
 }

@@ -3,7 +3,6 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
-import { useState } from "react";
 import type { z } from "zod";
 import { buttonClass, Field } from "@/components/forms/field";
 import { FormError } from "@/components/forms/form-error";
@@ -18,21 +17,15 @@ const schema = formSchema(() => import("@/lib/schemas/merchant").then((m) => m.c
 export function SignupForm() {
   const router = useRouter();
   const form = useKassaForm<z.input<typeof createMerchantInput>>(schema);
-  const [error, setError] = useState<string | null>(null);
-  const submit = form.handleSubmit(async (values) => {
-    setError(null);
-    try {
-      await dashboardFetch("/api/dashboard/signup", { body: values });
-      const result = await signIn("credentials", {
-        redirect: false,
-        email: values.email,
-        password: values.password,
-      });
-      if (!result?.ok || result.error) throw new Error("sign-in after sign-up failed");
-      router.push("/onboarding");
-    } catch (caught) {
-      setError(form.applyServerError(caught));
-    }
+  const submit = form.submitWith(async (values) => {
+    await dashboardFetch("/api/dashboard/signup", { body: values });
+    const result = await signIn("credentials", {
+      redirect: false,
+      email: values.email,
+      password: values.password,
+    });
+    if (!result?.ok || result.error) throw new Error("sign-in after sign-up failed");
+    router.push("/onboarding");
   });
   const { errors, isSubmitting } = form.formState;
   return (
@@ -62,7 +55,7 @@ export function SignupForm() {
         autoComplete="new-password"
         hint="At least 10 characters."
       />
-      <FormError message={error} />
+      <FormError message={form.formError} />
       <button type="submit" disabled={isSubmitting} className={`mt-4 w-full ${buttonClass}`}>
         {isSubmitting ? "Creating your account…" : "Create account"}
       </button>

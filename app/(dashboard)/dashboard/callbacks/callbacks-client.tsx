@@ -1,7 +1,6 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useState } from "react";
 import type { z } from "zod";
 import { buttonClass, Field, secondaryButtonClass } from "@/components/forms/field";
 import { errorMessage, FormError } from "@/components/forms/form-error";
@@ -15,24 +14,21 @@ import {
 } from "@/components/query/use-callbacks";
 import type { callbackUrlRequest } from "@/lib/schemas/dashboard";
 
-const schema = formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.callbackUrlRequest));
+const schema = formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.callbackUrlRequest), {
+  isEmptyMeaningful: true, // an empty URL stops callbacks
+});
 
 function CallbackUrlForm() {
   const setting = useCallbackUrl();
   const save = useSaveCallbackUrl();
   const form = useKassaForm<z.input<typeof callbackUrlRequest>>(schema, {
     defaultValues: { callback_url: "" },
+    // The saved URL fills the field when it arrives, without undoing what the merchant typed meanwhile.
+    values: setting.data && { callback_url: setting.data.callback_url ?? "" },
+    resetOptions: { keepDirtyValues: true },
   });
-  const { reset } = form;
-  useEffect(() => reset({ callback_url: setting.data?.callback_url ?? "" }), [setting.data, reset]);
-  const [error, setError] = useState<string | null>(null);
-  const submit = form.handleSubmit(async (values) => {
-    setError(null);
-    try {
-      await save.mutateAsync(values);
-    } catch (caught) {
-      setError(form.applyServerError(caught));
-    }
+  const submit = form.submitWith(async (values) => {
+    await save.mutateAsync(values);
   });
   return (
     <form className="mt-1 max-w-2xl" onSubmit={submit} noValidate>
@@ -49,7 +45,7 @@ function CallbackUrlForm() {
             : "Sandbox mode also allows http and localhost."
         } Leave it empty to stop callbacks.`}
       />
-      <FormError message={error} />
+      <FormError message={form.formError} />
       {save.isSuccess && (
         <p className="mt-1 text-sm" aria-live="polite">
           Saved.

@@ -25,15 +25,9 @@ export function KeysClient() {
   const revoke = useRevokeApiKey();
   const form = useKassaForm<z.input<typeof apiKeyRequest>>(schema, { defaultValues: { label: "" } });
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const submit = form.handleSubmit(async (values) => {
-    setError(null);
-    try {
-      setCreated(await create.mutateAsync(values));
-      form.reset();
-    } catch (caught) {
-      setError(form.applyServerError(caught));
-    }
+  const submit = form.submitWith(async (values) => {
+    setCreated(await create.mutateAsync(values));
+    form.reset();
   });
   return (
     <>
@@ -56,7 +50,7 @@ export function KeysClient() {
           {create.isPending ? "Creating…" : "Create key"}
         </button>
       </form>
-      <FormError message={error} />
+      <FormError message={form.formError} />
       {created && <SecretReveal apiKey={created.api_key} secret={created.api_secret} />}
       {keys.isPending && (
         <p className="mt-4" aria-live="polite">

@@ -35,16 +35,10 @@ export function SandboxAction<Values extends FieldValues, Result>({
   const form = useKassaForm<Values>(schema, { defaultValues });
   const mutation = useSandboxAction<Result>(action);
   const [done, setDone] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const id = title.toLowerCase().replace(/\W+/g, "-");
-  const submit = form.handleSubmit(async (values) => {
+  const submit = form.submitWith(async (values) => {
     setDone(null);
-    setError(null);
-    try {
-      setDone(describe(await mutation.mutateAsync(withoutEmpty(values))));
-    } catch (caught) {
-      setError(form.applyServerError(caught));
-    }
+    setDone(describe(await mutation.mutateAsync(withoutEmpty(values))));
   });
   const { errors, isSubmitting } = form.formState;
   return (
@@ -86,7 +80,7 @@ export function SandboxAction<Values extends FieldValues, Result>({
           {done}
         </p>
       )}
-      <FormError message={error} />
+      <FormError message={form.formError} />
     </form>
   );
 }

@@ -1,8 +1,8 @@
 "use client";
 
-import { useState } from "react";
 import type { z } from "zod";
 import { buttonClass, Field } from "@/components/forms/field";
+import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { useChangePassword } from "@/components/query/use-settings";
@@ -14,16 +14,9 @@ const schema = formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.
 function PasswordForm() {
   const form = useKassaForm<z.input<typeof passwordRequest>>(schema);
   const changePassword = useChangePassword();
-  const [message, setMessage] = useState<string | null>(null);
-  const submit = form.handleSubmit(async (values) => {
-    setMessage(null);
-    try {
-      await changePassword.mutateAsync(values);
-      form.reset();
-      setMessage("Password changed.");
-    } catch (caught) {
-      setMessage(form.applyServerError(caught));
-    }
+  const submit = form.submitWith(async (values) => {
+    await changePassword.mutateAsync(values);
+    form.reset();
   });
   const { errors, isSubmitting } = form.formState;
   return (
@@ -51,11 +44,12 @@ function PasswordForm() {
       <button type="submit" disabled={isSubmitting} className={`mt-3 ${buttonClass}`}>
         {isSubmitting ? "Saving…" : "Change password"}
       </button>
-      {message && (
+      {changePassword.isSuccess && !form.formError && (
         <p aria-live="polite" className="mt-2 text-sm">
-          {message}
+          Password changed.
         </p>
       )}
+      <FormError message={form.formError} />
     </form>
   );
 }

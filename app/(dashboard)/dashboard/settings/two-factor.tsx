@@ -22,14 +22,8 @@ function EnableForm({ setup, onEnabled }: { setup: Setup; onEnabled: (codes: str
     defaultValues: { code: "" },
   });
   const enable = useEnableTotp();
-  const [error, setError] = useState<string | null>(null);
-  const submit = form.handleSubmit(async ({ code }) => {
-    setError(null);
-    try {
-      onEnabled((await enable.mutateAsync({ secret: setup.secret, code })).recovery_codes);
-    } catch (caught) {
-      setError(form.applyServerError(caught));
-    }
+  const submit = form.submitWith(async ({ code }) => {
+    onEnabled((await enable.mutateAsync({ secret: setup.secret, code })).recovery_codes);
   });
   return (
     <form className="mt-3" onSubmit={submit} noValidate>
@@ -56,7 +50,7 @@ function EnableForm({ setup, onEnabled }: { setup: Setup; onEnabled: (codes: str
       <button type="submit" disabled={form.formState.isSubmitting} className={`mt-3 ${buttonClass}`}>
         Turn on
       </button>
-      <FormError message={error} />
+      <FormError message={form.formError} />
     </form>
   );
 }
@@ -66,15 +60,9 @@ function DisableForm({ onDisabled }: { onDisabled: () => void }) {
     defaultValues: { password: "" },
   });
   const disable = useDisableTotp();
-  const [error, setError] = useState<string | null>(null);
-  const submit = form.handleSubmit(async (values) => {
-    setError(null);
-    try {
-      await disable.mutateAsync(values);
-      onDisabled();
-    } catch (caught) {
-      setError(form.applyServerError(caught));
-    }
+  const submit = form.submitWith(async (values) => {
+    await disable.mutateAsync(values);
+    onDisabled();
   });
   return (
     <form className="mt-3" onSubmit={submit} noValidate>
@@ -89,7 +77,7 @@ function DisableForm({ onDisabled }: { onDisabled: () => void }) {
       <button type="submit" disabled={form.formState.isSubmitting} className={`mt-3 ${secondaryButtonClass}`}>
         Turn off
       </button>
-      <FormError message={error} />
+      <FormError message={form.formError} />
     </form>
   );
 }

@@ -43,14 +43,8 @@ export function InvoiceForm() {
   const form = useKassaForm<Values>(schema, { defaultValues: defaults(), shouldUnregister: true });
   const createInvoice = useCreateInvoice();
   const [created, setCreated] = useState<CreatedInvoice | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const submit = form.handleSubmit(async (values) => {
-    setError(null);
-    try {
-      setCreated(await createInvoice.mutateAsync(values));
-    } catch (caught) {
-      setError(form.applyServerError(caught));
-    }
+  const submit = form.submitWith(async (values) => {
+    setCreated(await createInvoice.mutateAsync(values));
   });
   const { errors, isSubmitting } = form.formState;
   const { register } = form;
@@ -190,7 +184,7 @@ export function InvoiceForm() {
         dataField={(key) => register(`sender_data.${key}`)}
         errors={errors}
       />
-      <FormError message={error} />
+      <FormError message={form.formError} />
       <button type="submit" disabled={isSubmitting} className={`mt-4 ${buttonClass}`}>
         {isSubmitting ? "Creating the invoice…" : "Create invoice"}
       </button>

@@ -28,7 +28,6 @@ export function PayoutForm({ kind }: { kind: PayoutKind }) {
   const [amountMode, setAmountMode] = useState<"amount" | "amount_to">("amount");
   const [review, setReview] = useState<Quote | null>(null);
   const [result, setResult] = useState<{ id: number } | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const createPayout = useCreatePayout();
   // Any change after the review makes the figures under review stale: review again.
   useEffect(() => {
@@ -45,26 +44,23 @@ export function PayoutForm({ kind }: { kind: PayoutKind }) {
       ? "amount_to"
       : "amount";
 
-  const toReview = form.handleSubmit(async () => {
-    setError(null);
+  const toReview = form.submitWith(async () => {
+    const amountValue = String(watch(amountField) ?? "");
     try {
-      setReview(
-        await fetchQuote({ source, target, amountField, amountValue: String(watch(amountField) ?? "") }),
-      );
+      setReview(await fetchQuote({ source, target, amountField, amountValue }));
     } catch (caught) {
       // The quote names the amount "amount" whichever field it was typed in.
       if (caught instanceof DashboardRequestError && caught.fields.amount)
         form.setError(amountField, { type: "server", message: caught.fields.amount });
-      setError(form.applyServerError(caught));
+      throw caught;
     }
   });
-  const confirm = form.handleSubmit(async (values) => {
-    setError(null);
+  const confirm = form.submitWith(async (values) => {
     try {
       setResult(await createPayout.mutateAsync({ kind, values }));
     } catch (caught) {
       setReview(null);
-      setError(form.applyServerError(caught));
+      throw caught;
     }
   });
 
@@ -99,7 +95,7 @@ export function PayoutForm({ kind }: { kind: PayoutKind }) {
         errors={errors}
         allowSelf
       />
-      <FormError message={error} />
+      <FormError message={form.formError} />
       {review ? (
         <PayoutReview review={review} isSubmitting={isSubmitting} onChange={() => setReview(null)} />
       ) : (
