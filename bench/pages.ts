@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import { DASHBOARD_PAGES } from "@/lib/dashboard/pages";
+import { DASHBOARD_PAGES } from "@/components/dashboard/pages";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../e2e/chromium";
 import { startServer, stopServer } from "./server";
 import { signIn } from "./session";

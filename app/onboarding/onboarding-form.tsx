@@ -1,29 +1,27 @@
 "use client";
 
 import { useState } from "react";
+import type { z } from "zod";
 import { SecretReveal } from "@/components/dashboard/secret-reveal";
 import { buttonClass, Field } from "@/components/forms/field";
+import { FormError } from "@/components/forms/form-error";
+import { formSchema } from "@/components/forms/form-schema";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
-import { dashboardFetch } from "@/lib/dashboard/client-api";
+import { dashboardFetch } from "@/components/query/dashboard-fetch";
 
-type Values = { name: string; callback_url: string; key_label: string };
+import type { onboardingRequest } from "@/lib/schemas/dashboard";
+
 type Key = { api_key: string; api_secret: string };
 
-const loadSchema = () => import("@/lib/schemas/dashboard").then((m) => m.onboardingRequest);
+const schema = formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.onboardingRequest));
 
 export function OnboardingForm({ defaultName }: { defaultName: string }) {
-  const form = useKassaForm<Values>(loadSchema, {
+  const form = useKassaForm<z.input<typeof onboardingRequest>>(schema, {
     defaultValues: { name: defaultName, callback_url: "", key_label: "Production server" },
   });
   const [key, setKey] = useState<Key | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const submit = form.handleSubmit(async (values) => {
-    setError(null);
-    try {
-      setKey(await dashboardFetch<Key>("/api/dashboard/onboarding", { body: values }));
-    } catch (caught) {
-      setError(form.applyServerError(caught));
-    }
+  const submit = form.submitWith(async (values) => {
+    setKey(await dashboardFetch<Key>("/api/dashboard/onboarding", { body: values }));
   });
   const { errors, isSubmitting } = form.formState;
   if (key) {
@@ -66,11 +64,7 @@ export function OnboardingForm({ defaultName }: { defaultName: string }) {
         errors={errors}
         register={form.register("key_label")}
       />
-      {error && (
-        <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-300">
-          {error}
-        </p>
-      )}
+      <FormError message={form.formError} />
       <button type="submit" disabled={isSubmitting} className={`mt-4 ${buttonClass}`}>
         {isSubmitting ? "Saving…" : "Finish and create the key"}
       </button>

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState } from "react";
-import { DASHBOARD_PAGES } from "@/lib/dashboard/pages";
+import { DASHBOARD_PAGES } from "@/components/dashboard/pages";
 
 export function DashboardNav({
   merchantName,

@@ -1,27 +1,36 @@
 "use client";
 
-import type { FieldErrors, UseFormRegister, UseFormWatch } from "react-hook-form";
+import type { FieldErrors, UseFormRegisterReturn } from "react-hook-form";
 import { Field, selectClass } from "@/components/forms/field";
+
+export type PartyDataKey =
+  | "first_name"
+  | "last_name"
+  | "date_of_birth"
+  | "legal_name"
+  | "country_of_registration";
 
 /**
  * The customer fields of spec 2.1, switching with the type: a person's name and date of birth, or a
- * company's legal name and country. `self` (receivers only) needs no fields at all.
+ * company's legal name and country. `self` (receivers only) needs no fields at all. The form
+ * registers the fields (`typeField`, `dataField(key)` for `<side>_data.<key>`), so each form keeps
+ * its own types.
  */
 export function PartyFields({
   side,
-  register,
-  watch,
+  type,
+  typeField,
+  dataField,
   errors,
   allowSelf = false,
 }: {
   side: "sender" | "receiver";
-  register: UseFormRegister<never>;
-  watch: UseFormWatch<never>;
+  type: string | undefined;
+  typeField: UseFormRegisterReturn;
+  dataField: (key: PartyDataKey) => UseFormRegisterReturn;
   errors: FieldErrors;
   allowSelf?: boolean;
 }) {
-  const typeField = `${side}_type` as never;
-  const type = watch(typeField) as unknown as string;
   const data = `${side}_data`;
   const title = side === "sender" ? "Sender (your customer)" : "Receiver";
   return (
@@ -32,7 +41,7 @@ export function PartyFields({
         name={`${side}_type`}
         errors={errors}
       >
-        <select id={`field-${side}_type`} className={selectClass} {...register(typeField)}>
+        <select id={`field-${side}_type`} className={selectClass} {...typeField}>
           <option value="natural">A person</option>
           <option value="legal">A company</option>
           {allowSelf && <option value="self">Your own wallet (self)</option>}
@@ -44,20 +53,20 @@ export function PartyFields({
             label="First name"
             name={`${data}.first_name`}
             errors={errors}
-            register={register(`${data}.first_name` as never)}
+            register={dataField("first_name")}
           />
           <Field
             label="Last name"
             name={`${data}.last_name`}
             errors={errors}
-            register={register(`${data}.last_name` as never)}
+            register={dataField("last_name")}
           />
           <Field
             label="Date of birth"
             name={`${data}.date_of_birth`}
             type="date"
             errors={errors}
-            register={register(`${data}.date_of_birth` as never)}
+            register={dataField("date_of_birth")}
           />
         </div>
       )}
@@ -67,13 +76,13 @@ export function PartyFields({
             label="Legal name"
             name={`${data}.legal_name`}
             errors={errors}
-            register={register(`${data}.legal_name` as never)}
+            register={dataField("legal_name")}
           />
           <Field
             label="Country of registration"
             name={`${data}.country_of_registration`}
             errors={errors}
-            register={register(`${data}.country_of_registration` as never)}
+            register={dataField("country_of_registration")}
             hint="Three-letter code, such as DEU or USA."
             maxLength={3}
             autoCapitalize="characters"

@@ -17,6 +17,7 @@ export function Field({
   register,
   type = "text",
   hint,
+  idPrefix = "field",
   children,
   ...rest
 }: {
@@ -26,9 +27,11 @@ export function Field({
   register?: UseFormRegisterReturn;
   type?: string;
   hint?: string;
+  /** Several forms on one page with the same field names need their own ids. */
+  idPrefix?: string;
   children?: ReactNode;
 } & Omit<React.InputHTMLAttributes<HTMLInputElement>, "name">) {
-  const id = `field-${name.replace(/\./g, "-")}`;
+  const id = `${idPrefix}-${name.replace(/\./g, "-")}`;
   const error = errorAt(errors, name);
   const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ") || undefined;
   const inputClass =

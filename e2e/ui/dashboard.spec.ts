@@ -1,15 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { DASHBOARD_PAGES } from "../../lib/dashboard/pages";
-import { cli, createMerchant, expect, type Merchant, signedClient, test } from "../fixtures";
-
-async function signIn(page: Page, merchant: Merchant) {
-  await page.goto("/login");
-  await page.getByLabel("E-mail").fill(merchant.email);
-  await page.getByLabel("Password").fill(merchant.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
-}
+import { DASHBOARD_PAGES } from "../../components/dashboard/pages";
+import { cli, createMerchant, expect, signedClient, test } from "../fixtures";
+import { signIn } from "./sign-in";
 
 /** Fills the invoice form as a merchant would, for a natural-person sender. */
 async function fillInvoiceForm(

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { buttonClass } from "@/components/forms/field";
+import { FormError } from "@/components/forms/form-error";
 
 const MESSAGES: Record<string, string> = {
   invalid: "The e-mail or password is not right.",
@@ -67,11 +68,7 @@ export function LoginForm() {
           <input id="code" name="code" inputMode="numeric" autoComplete="one-time-code" className={input} />
         </>
       )}
-      {error && (
-        <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-300">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
       <button type="submit" disabled={isBusy} className={`mt-4 w-full ${buttonClass}`}>
         {isBusy ? "Signing in…" : "Sign in"}
       </button>

@@ -3,33 +3,29 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
-import { useState } from "react";
+import type { z } from "zod";
 import { buttonClass, Field } from "@/components/forms/field";
+import { FormError } from "@/components/forms/form-error";
+import { formSchema } from "@/components/forms/form-schema";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
-import { dashboardFetch } from "@/lib/dashboard/client-api";
+import { dashboardFetch } from "@/components/query/dashboard-fetch";
 
-type Values = { name: string; email: string; password: string };
+import type { createMerchantInput } from "@/lib/schemas/merchant";
 
-const loadSchema = () => import("@/lib/schemas/merchant").then((m) => m.createMerchantInput);
+const schema = formSchema(() => import("@/lib/schemas/merchant").then((m) => m.createMerchantInput));
 
 export function SignupForm() {
   const router = useRouter();
-  const form = useKassaForm<Values>(loadSchema);
-  const [error, setError] = useState<string | null>(null);
-  const submit = form.handleSubmit(async (values) => {
-    setError(null);
-    try {
-      await dashboardFetch("/api/dashboard/signup", { body: values });
-      const result = await signIn("credentials", {
-        redirect: false,
-        email: values.email,
-        password: values.password,
-      });
-      if (!result?.ok || result.error) throw new Error("sign-in after sign-up failed");
-      router.push("/onboarding");
-    } catch (caught) {
-      setError(form.applyServerError(caught));
-    }
+  const form = useKassaForm<z.input<typeof createMerchantInput>>(schema);
+  const submit = form.submitWith(async (values) => {
+    await dashboardFetch("/api/dashboard/signup", { body: values });
+    const result = await signIn("credentials", {
+      redirect: false,
+      email: values.email,
+      password: values.password,
+    });
+    if (!result?.ok || result.error) throw new Error("sign-in after sign-up failed");
+    router.push("/onboarding");
   });
   const { errors, isSubmitting } = form.formState;
   return (
@@ -59,11 +55,7 @@ export function SignupForm() {
         autoComplete="new-password"
         hint="At least 10 characters."
       />
-      {error && (
-        <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-300">
-          {error}
-        </p>
-      )}
+      <FormError message={form.formError} />
       <button type="submit" disabled={isSubmitting} className={`mt-4 w-full ${buttonClass}`}>
         {isSubmitting ? "Creating your account…" : "Create account"}
       </button>

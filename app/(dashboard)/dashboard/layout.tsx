@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { DashboardNav } from "@/components/dashboard/dashboard-nav";
-import { QueryProvider } from "@/components/dashboard/query-provider";
+import { QueryProvider } from "@/components/query/query-provider";
 import { requireSession } from "@/lib/auth/session";
 import { getConfig } from "@/lib/runtime";
 

@@ -1,92 +1,70 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useEffect, useState } from "react";
-import { buttonClass, secondaryButtonClass, selectClass } from "@/components/forms/field";
-import { DashboardRequestError, dashboardFetch } from "@/lib/dashboard/client-api";
+import type { z } from "zod";
+import { buttonClass, Field, secondaryButtonClass } from "@/components/forms/field";
+import { errorMessage, FormError } from "@/components/forms/form-error";
+import { formSchema } from "@/components/forms/form-schema";
+import { useKassaForm } from "@/components/forms/use-kassa-form";
+import {
+  useCallbackLog,
+  useCallbackUrl,
+  useResendCallback,
+  useSaveCallbackUrl,
+} from "@/components/query/use-callbacks";
+import type { callbackUrlRequest } from "@/lib/schemas/dashboard";
 
-type Log = {
-  callbacks: {
-    id: number;
-    transaction_id: number;
-    event: string;
-    url: string;
-    status: string;
-    attempts: number;
-    last_http_status: number | null;
-    last_error: string | null;
-    next_attempt_at: string | null;
-    created_at: string;
-  }[];
-};
+const schema = formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.callbackUrlRequest), {
+  isEmptyMeaningful: true, // an empty URL stops callbacks
+});
+
+function CallbackUrlForm() {
+  const setting = useCallbackUrl();
+  const save = useSaveCallbackUrl();
+  const form = useKassaForm<z.input<typeof callbackUrlRequest>>(schema, {
+    defaultValues: { callback_url: "" },
+    // The saved URL fills the field when it arrives, without undoing what the merchant typed meanwhile.
+    values: setting.data && { callback_url: setting.data.callback_url ?? "" },
+    resetOptions: { keepDirtyValues: true },
+  });
+  const submit = form.submitWith(async (values) => {
+    await save.mutateAsync(values);
+  });
+  return (
+    <form className="mt-1 max-w-2xl" onSubmit={submit} noValidate>
+      <Field
+        label="Callback URL"
+        name="callback_url"
+        type="url"
+        errors={form.formState.errors}
+        register={form.register("callback_url")}
+        placeholder="https://shop.example/kassa/callbacks"
+        hint={`${
+          setting.data?.mode === "production"
+            ? "Must be https and public."
+            : "Sandbox mode also allows http and localhost."
+        } Leave it empty to stop callbacks.`}
+      />
+      <FormError message={form.formError} />
+      {save.isSuccess && (
+        <p className="mt-1 text-sm" aria-live="polite">
+          Saved.
+        </p>
+      )}
+      <button type="submit" disabled={save.isPending} className={`mt-2 ${buttonClass}`}>
+        {save.isPending ? "Saving…" : "Save"}
+      </button>
+    </form>
+  );
+}
 
 export function CallbacksClient() {
-  const queryClient = useQueryClient();
-  const setting = useQuery({
-    queryKey: ["callback-url"],
-    queryFn: () =>
-      dashboardFetch<{ callback_url: string | null; mode: string }>("/api/dashboard/callback-url"),
-  });
-  const log = useQuery({
-    queryKey: ["callbacks"],
-    queryFn: () => dashboardFetch<Log>("/api/dashboard/callbacks"),
-    refetchInterval: 5_000,
-  });
-  const [url, setUrl] = useState("");
-  useEffect(() => setUrl(setting.data?.callback_url ?? ""), [setting.data]);
-  const save = useMutation({
-    mutationFn: () =>
-      dashboardFetch("/api/dashboard/callback-url", { method: "PUT", body: { callback_url: url } }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ["callback-url"] }),
-  });
-  const resend = useMutation({
-    mutationFn: (id: number) => dashboardFetch(`/api/dashboard/callbacks/${id}/resend`, { body: {} }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ["callbacks"] }),
-  });
-  const saveError =
-    save.error instanceof DashboardRequestError
-      ? (save.error.fields.callback_url ?? save.error.message)
-      : null;
+  const log = useCallbackLog();
+  const resend = useResendCallback();
   return (
     <>
       <h1 className="text-2xl font-bold tracking-tight">Callbacks</h1>
-      <form
-        className="mt-4 max-w-2xl"
-        onSubmit={(event) => {
-          event.preventDefault();
-          save.mutate();
-        }}
-      >
-        <label htmlFor="callback-url" className="block text-sm font-medium">
-          Callback URL
-        </label>
-        <input
-          id="callback-url"
-          type="url"
-          value={url}
-          onChange={(event) => setUrl(event.target.value)}
-          aria-invalid={saveError ? true : undefined}
-          aria-describedby="callback-url-hint"
-          className={selectClass}
-          placeholder="https://shop.example/kassa/callbacks"
-        />
-        <p id="callback-url-hint" className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-          {setting.data?.mode === "production"
-            ? "Must be https and public."
-            : "Sandbox mode also allows http and localhost."}{" "}
-          Leave it empty to stop callbacks.
-        </p>
-        {saveError && <p className="mt-1 text-sm text-red-700 dark:text-red-300">{saveError}</p>}
-        {save.isSuccess && (
-          <p className="mt-1 text-sm" aria-live="polite">
-            Saved.
-          </p>
-        )}
-        <button type="submit" disabled={save.isPending} className={`mt-2 ${buttonClass}`}>
-          {save.isPending ? "Saving…" : "Save"}
-        </button>
-      </form>
+      <CallbackUrlForm />
       <h2 className="mt-8 text-xl font-semibold">Delivery log</h2>
       {log.isPending && <p aria-live="polite">Loading deliveries…</p>}
       {log.data && log.data.callbacks.length === 0 && <p className="mt-2">No callbacks sent yet.</p>}
@@ -134,6 +112,7 @@ export function CallbacksClient() {
           ))}
         </ul>
       )}
+      <FormError message={resend.error ? errorMessage(resend.error) : null} />
     </>
   );
 }

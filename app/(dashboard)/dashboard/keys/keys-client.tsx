@@ -1,47 +1,34 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import type { z } from "zod";
 import { SecretReveal } from "@/components/dashboard/secret-reveal";
-import { buttonClass, secondaryButtonClass } from "@/components/forms/field";
-import { DashboardRequestError, dashboardFetch } from "@/lib/dashboard/client-api";
+import { buttonClass, Field, secondaryButtonClass } from "@/components/forms/field";
+import { errorMessage, FormError } from "@/components/forms/form-error";
+import { formSchema } from "@/components/forms/form-schema";
+import { useKassaForm } from "@/components/forms/use-kassa-form";
+import {
+  type CreatedApiKey,
+  useApiKeys,
+  useCreateApiKey,
+  useRevokeApiKey,
+} from "@/components/query/use-api-keys";
+import type { apiKeyRequest } from "@/lib/schemas/dashboard";
 
-type Key = {
-  id: number;
-  api_key: string;
-  label: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-};
-type Created = { api_key: string; api_secret: string };
+const schema = formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.apiKeyRequest));
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "never");
 
 export function KeysClient() {
-  const queryClient = useQueryClient();
-  const keys = useQuery({
-    queryKey: ["api-keys"],
-    queryFn: () => dashboardFetch<{ keys: Key[] }>("/api/dashboard/api-keys"),
+  const keys = useApiKeys();
+  const create = useCreateApiKey();
+  const revoke = useRevokeApiKey();
+  const form = useKassaForm<z.input<typeof apiKeyRequest>>(schema, { defaultValues: { label: "" } });
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  const submit = form.submitWith(async (values) => {
+    setCreated(await create.mutateAsync(values));
+    form.reset();
   });
-  const [label, setLabel] = useState("");
-  const [created, setCreated] = useState<Created | null>(null);
-  const create = useMutation({
-    mutationFn: () => dashboardFetch<Created>("/api/dashboard/api-keys", { body: { label } }),
-    onSuccess: (key) => {
-      setCreated(key);
-      setLabel("");
-      void queryClient.invalidateQueries({ queryKey: ["api-keys"] });
-    },
-  });
-  const revoke = useMutation({
-    mutationFn: (id: number) => dashboardFetch(`/api/dashboard/api-keys/${id}/revoke`, { body: {} }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ["api-keys"] }),
-  });
-  const createError =
-    create.error instanceof DashboardRequestError
-      ? (create.error.fields.label ?? create.error.message)
-      : null;
   return (
     <>
       <h1 className="text-2xl font-bold tracking-tight">API keys</h1>
@@ -49,36 +36,21 @@ export function KeysClient() {
         The key identifies you; the secret signs your requests. Use one key per system, so you can revoke one
         without touching the others. Revoking takes effect on the next request.
       </p>
-      <form
-        className="mt-4 flex flex-wrap items-end gap-2"
-        onSubmit={(event) => {
-          event.preventDefault();
-          create.mutate();
-        }}
-      >
-        <div>
-          <label htmlFor="key-label" className="block text-sm font-medium">
-            Name for the new key
-          </label>
-          <input
-            id="key-label"
-            value={label}
-            onChange={(event) => setLabel(event.target.value)}
-            aria-invalid={createError ? true : undefined}
-            aria-describedby={createError ? "key-label-error" : undefined}
-            className="mt-1 rounded-md border border-slate-300 px-3 py-2 dark:border-slate-600 dark:bg-slate-900"
+      <form className="mt-1 flex flex-wrap items-start gap-2" onSubmit={submit} noValidate>
+        <div className="min-w-64">
+          <Field
+            label="Name for the new key"
+            name="label"
+            errors={form.formState.errors}
+            register={form.register("label")}
             placeholder="Checkout server"
           />
         </div>
-        <button type="submit" disabled={create.isPending} className={buttonClass}>
+        <button type="submit" disabled={create.isPending} className={`mt-9 ${buttonClass}`}>
           {create.isPending ? "Creating…" : "Create key"}
         </button>
       </form>
-      {createError && (
-        <p id="key-label-error" className="mt-1 text-sm text-red-700 dark:text-red-300">
-          {createError}
-        </p>
-      )}
+      <FormError message={form.formError} />
       {created && <SecretReveal apiKey={created.api_key} secret={created.api_secret} />}
       {keys.isPending && (
         <p className="mt-4" aria-live="polite">
@@ -128,6 +100,7 @@ export function KeysClient() {
           ))}
         </ul>
       )}
+      <FormError message={revoke.error ? errorMessage(revoke.error) : null} />
     </>
   );
 }

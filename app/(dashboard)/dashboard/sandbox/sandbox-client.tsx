@@ -1,118 +1,29 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
-import { buttonClass, selectClass } from "@/components/forms/field";
+import type { z } from "zod";
+import { formSchema } from "@/components/forms/form-schema";
+import { useOutbox } from "@/components/query/use-sandbox";
 import { CURRENCIES } from "@/lib/currencies/registry";
-import { DashboardRequestError, dashboardFetch } from "@/lib/dashboard/client-api";
-
-type Outbox = {
-  emails: {
-    id: number;
-    kind: string;
-    recipient: string;
-    subject: string;
-    body: string;
-    status: string;
-    created_at: string;
-  }[];
-};
-
-/** One small form of the sandbox panel: its fields, one action, and the answer in words. */
-function Action({
-  title,
-  path,
-  fields,
-  describe,
-}: {
-  title: string;
-  path: string;
-  fields: { name: string; label: string; options?: string[]; placeholder?: string }[];
-  describe: (result: Record<string, unknown>) => string;
-}) {
-  const queryClient = useQueryClient();
-  const [values, setValues] = useState<Record<string, string>>(() =>
-    Object.fromEntries(fields.map((f) => [f.name, f.options?.[0] ?? ""])),
-  );
-  const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
-  const [isBusy, setIsBusy] = useState(false);
-  const id = title.toLowerCase().replace(/\W+/g, "-");
-  return (
-    <form
-      aria-labelledby={id}
-      className="rounded-md border border-slate-200 p-3 dark:border-slate-800"
-      onSubmit={async (event) => {
-        event.preventDefault();
-        setIsBusy(true);
-        try {
-          const body = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ""));
-          setMessage({ tone: "ok", text: describe(await dashboardFetch(path, { body })) });
-          void queryClient.invalidateQueries();
-        } catch (error) {
-          const text =
-            error instanceof DashboardRequestError
-              ? (Object.values(error.fields)[0] ?? error.message)
-              : "That did not work.";
-          setMessage({ tone: "error", text });
-        } finally {
-          setIsBusy(false);
-        }
-      }}
-    >
-      <h2 id={id} className="font-semibold">
-        {title}
-      </h2>
-      {fields.map((field) => (
-        <div key={field.name} className="mt-2">
-          <label htmlFor={`${id}-${field.name}`} className="block text-sm">
-            {field.label}
-          </label>
-          {field.options ? (
-            <select
-              id={`${id}-${field.name}`}
-              value={values[field.name]}
-              onChange={(e) => setValues({ ...values, [field.name]: e.target.value })}
-              className={selectClass}
-            >
-              {field.options.map((option) => (
-                <option key={option}>{option}</option>
-              ))}
-            </select>
-          ) : (
-            <input
-              id={`${id}-${field.name}`}
-              value={values[field.name]}
-              placeholder={field.placeholder}
-              onChange={(e) => setValues({ ...values, [field.name]: e.target.value })}
-              className={selectClass}
-            />
-          )}
-        </div>
-      ))}
-      <button type="submit" disabled={isBusy} className={`mt-3 ${buttonClass}`}>
-        {isBusy ? "Working…" : title}
-      </button>
-      {message && (
-        <p
-          aria-live="polite"
-          className={`mt-2 text-sm ${message.tone === "error" ? "text-red-700 dark:text-red-300" : ""}`}
-        >
-          {message.text}
-        </p>
-      )}
-    </form>
-  );
-}
+import type {
+  sandboxCreditRequest,
+  sandboxMineRequest,
+  sandboxPayRequest,
+  sandboxRateRequest,
+} from "@/lib/schemas/dashboard";
+import { SandboxAction } from "./sandbox-action";
 
 const ALL = CURRENCIES.map((c) => c.code);
 const CRYPTO = CURRENCIES.filter((c) => c.kind === "crypto").map((c) => c.code);
 
+const schemas = {
+  pay: formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.sandboxPayRequest)),
+  mine: formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.sandboxMineRequest)),
+  credit: formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.sandboxCreditRequest)),
+  rate: formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.sandboxRateRequest)),
+};
+
 export function SandboxClient() {
-  const outbox = useQuery({
-    queryKey: ["outbox"],
-    queryFn: () => dashboardFetch<Outbox>("/api/dashboard/sandbox/outbox"),
-    refetchInterval: 5_000,
-  });
+  const outbox = useOutbox();
   return (
     <>
       <h1 className="text-2xl font-bold tracking-tight">Sandbox</h1>
@@ -121,9 +32,11 @@ export function SandboxClient() {
         Kassa handles it), mine blocks to confirm payments, add funds to pay out, and move exchange rates.
       </p>
       <div className="mt-4 grid gap-4 md:grid-cols-2">
-        <Action
+        <SandboxAction<z.input<typeof sandboxPayRequest>, { txid: string; is_recognized: boolean }>
           title="Send a payment"
-          path="/api/dashboard/sandbox/payments"
+          action="payments"
+          schema={schemas.pay}
+          defaultValues={{ currency: CRYPTO[0], address: "", amount: "", tag: "" }}
           fields={[
             { name: "currency", label: "Currency", options: CRYPTO },
             { name: "address", label: "To address", placeholder: "The invoice's address" },
@@ -136,27 +49,33 @@ export function SandboxClient() {
               : "Sent, but the address is not one of Kassa's, so nothing is credited."
           }
         />
-        <Action
+        <SandboxAction<z.input<typeof sandboxMineRequest>, { blocks: number; height: number }>
           title="Mine blocks"
-          path="/api/dashboard/sandbox/blocks"
+          action="blocks"
+          schema={schemas.mine}
+          defaultValues={{ currency: CRYPTO[0], count: "" }}
           fields={[
             { name: "currency", label: "Network of", options: CRYPTO },
             { name: "count", label: "Blocks", placeholder: "1" },
           ]}
           describe={(r) => `Mined ${r.blocks} block(s); the chain is at height ${r.height}.`}
         />
-        <Action
+        <SandboxAction<z.input<typeof sandboxCreditRequest>, { currency: string; balance: string }>
           title="Credit balance"
-          path="/api/dashboard/sandbox/credit"
+          action="credit"
+          schema={schemas.credit}
+          defaultValues={{ currency: ALL[0], amount: "" }}
           fields={[
             { name: "currency", label: "Currency", options: ALL },
             { name: "amount", label: "Amount", placeholder: "100" },
           ]}
           describe={(r) => `The ${r.currency} balance is now ${r.balance}.`}
         />
-        <Action
+        <SandboxAction<z.input<typeof sandboxRateRequest>, { currency: string; usd_price: string }>
           title="Set a rate"
-          path="/api/dashboard/sandbox/rates"
+          action="rates"
+          schema={schemas.rate}
+          defaultValues={{ currency: ALL[0], usd_price: "" }}
           fields={[
             { name: "currency", label: "Currency", options: ALL },
             { name: "usd_price", label: "Price in USD", placeholder: "65000" },

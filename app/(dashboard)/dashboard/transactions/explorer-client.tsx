@@ -1,18 +1,15 @@
 "use client";
 
-import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { buttonClass, secondaryButtonClass, selectClass } from "@/components/forms/field";
+import { errorMessage, FormError } from "@/components/forms/form-error";
+import { useTransactionPages } from "@/components/query/use-transactions";
 import { displayAmount } from "@/lib/checkout/present";
 import { CURRENCIES } from "@/lib/currencies/registry";
-import { DashboardRequestError, dashboardFetch } from "@/lib/dashboard/client-api";
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from "@/lib/transactions/kinds";
-import type { TransactionRow } from "@/lib/transactions/list-transactions";
 import { statusLabel } from "@/lib/transactions/status-label";
-
-type Page = { rows: TransactionRow[]; nextBefore: number | null };
 
 const FILTERS = ["q", "type", "status", "currency", "from", "to"] as const;
 
@@ -27,22 +24,14 @@ export function ExplorerClient() {
   const [draft, setDraft] = useState(() =>
     Object.fromEntries(FILTERS.map((name) => [name, params.get(name) ?? ""])),
   );
-  const pages = useInfiniteQuery({
-    queryKey: ["transactions", filterQuery],
-    initialPageParam: null as number | null,
-    queryFn: ({ pageParam }) =>
-      dashboardFetch<Page>(
-        `/api/dashboard/transactions?${filterQuery}${pageParam ? `&before=${pageParam}` : ""}`,
-      ),
-    getNextPageParam: (last) => last.nextBefore,
-  });
+  const pages = useTransactionPages(filterQuery);
   const apply = (event: React.FormEvent) => {
     event.preventDefault();
     const next = new URLSearchParams(Object.entries(draft).filter(([, value]) => value));
     router.push(`${pathname}?${next.toString()}`);
   };
   const rows = pages.data?.pages.flatMap((page) => page.rows) ?? [];
-  const error = pages.error instanceof DashboardRequestError ? pages.error : null;
+  const error = pages.error;
   return (
     <>
       <h1 className="text-2xl font-bold tracking-tight">Transactions</h1>
@@ -128,11 +117,7 @@ export function ExplorerClient() {
           </a>
         </div>
       </form>
-      {error && (
-        <p role="alert" className="mt-4 text-red-700 dark:text-red-300">
-          {Object.values(error.fields)[0] ?? error.message}
-        </p>
-      )}
+      <FormError message={pages.error ? errorMessage(pages.error) : null} />
       {pages.isPending && (
         <p className="mt-4" aria-live="polite">
           Loading transactions…

@@ -1,19 +1,24 @@
 "use client";
 
 import { useState } from "react";
+import type { DefaultValues } from "react-hook-form";
+import type { z } from "zod";
 import { CopyField } from "@/components/checkout/copy-field";
 import { PartyFields } from "@/components/dashboard/sender-fields";
 import { buttonClass, Field, secondaryButtonClass, selectClass } from "@/components/forms/field";
-import { useKassaForm, withoutEmpty } from "@/components/forms/use-kassa-form";
+import { FormError } from "@/components/forms/form-error";
+import { formSchema } from "@/components/forms/form-schema";
+import { useKassaForm } from "@/components/forms/use-kassa-form";
+import { type CreatedInvoice, useCreateInvoice } from "@/components/query/use-transactions";
 import { CURRENCIES } from "@/lib/currencies/registry";
-import { dashboardFetch } from "@/lib/dashboard/client-api";
+import type { createInvoiceRequest } from "@/lib/schemas/invoices";
 
-type Created = { id: number; url: string; token: string; status: string };
+type Values = z.input<typeof createInvoiceRequest>;
 
 const newForeignId = () =>
   `inv-${new Date().toISOString().slice(0, 10).replace(/-/g, "")}-${Math.random().toString(36).slice(2, 8)}`;
 
-function defaults() {
+function defaults(): DefaultValues<Values> {
   return {
     title: "",
     description: "",
@@ -32,23 +37,14 @@ function defaults() {
 }
 
 /** The invoice form: every field of spec 2.2, validated by the API's own schema, with the API's messages. */
-const loadSchema = () => import("@/lib/schemas/invoices").then((m) => m.createInvoiceRequest);
+const schema = formSchema(() => import("@/lib/schemas/invoices").then((m) => m.createInvoiceRequest));
 
 export function InvoiceForm() {
-  const form = useKassaForm<Record<string, unknown>>(loadSchema, {
-    defaultValues: defaults(),
-    shouldUnregister: true,
-  });
-  const [created, setCreated] = useState<Created | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const submit = form.handleSubmit(async (values) => {
-    setError(null);
-    const body = withoutEmpty(values);
-    try {
-      setCreated(await dashboardFetch<Created>("/api/dashboard/invoices", { body }));
-    } catch (caught) {
-      setError(form.applyServerError(caught));
-    }
+  const form = useKassaForm<Values>(schema, { defaultValues: defaults(), shouldUnregister: true });
+  const createInvoice = useCreateInvoice();
+  const [created, setCreated] = useState<CreatedInvoice | null>(null);
+  const submit = form.submitWith(async (values) => {
+    setCreated(await createInvoice.mutateAsync(values));
   });
   const { errors, isSubmitting } = form.formState;
   const { register } = form;
@@ -181,12 +177,14 @@ export function InvoiceForm() {
           Expire 15 minutes after the customer chooses a currency (timer)
         </label>
       </div>
-      <PartyFields side="sender" register={register as never} watch={form.watch as never} errors={errors} />
-      {error && (
-        <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-300">
-          {error}
-        </p>
-      )}
+      <PartyFields
+        side="sender"
+        type={form.watch("sender_type")}
+        typeField={register("sender_type")}
+        dataField={(key) => register(`sender_data.${key}`)}
+        errors={errors}
+      />
+      <FormError message={form.formError} />
       <button type="submit" disabled={isSubmitting} className={`mt-4 ${buttonClass}`}>
         {isSubmitting ? "Creating the invoice…" : "Create invoice"}
       </button>

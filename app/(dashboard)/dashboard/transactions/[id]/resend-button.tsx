@@ -1,35 +1,22 @@
 "use client";
 
-import { useState } from "react";
 import { secondaryButtonClass } from "@/components/forms/field";
-import { dashboardFetch } from "@/lib/dashboard/client-api";
+import { useResendCallback } from "@/components/query/use-callbacks";
 
 export function ResendButton({ callbackId }: { callbackId: number }) {
-  const [state, setState] = useState<"idle" | "sending" | "sent" | "failed">("idle");
+  const resend = useResendCallback();
   return (
     <span>
       <button
         type="button"
         className={secondaryButtonClass}
-        disabled={state === "sending"}
-        onClick={async () => {
-          setState("sending");
-          try {
-            await dashboardFetch(`/api/dashboard/callbacks/${callbackId}/resend`, { body: {} });
-            setState("sent");
-          } catch {
-            setState("failed");
-          }
-        }}
+        disabled={resend.isPending}
+        onClick={() => resend.mutate(callbackId)}
       >
-        {state === "sending" ? "Queueing…" : "Resend"}
+        {resend.isPending ? "Queueing…" : "Resend"}
       </button>
       <span aria-live="polite" className="ml-2 text-xs">
-        {state === "sent"
-          ? "Queued for delivery."
-          : state === "failed"
-            ? "Could not queue it; try again."
-            : ""}
+        {resend.isSuccess ? "Queued for delivery." : resend.isError ? "Could not queue it; try again." : ""}
       </span>
     </span>
   );

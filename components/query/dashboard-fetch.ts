@@ -1,12 +1,22 @@
-/** The dashboard's fetch: JSON in and out, and an error carrying the server's field messages. */
+/**
+ * The dashboard's fetch: JSON in and out, and an error carrying the dashboard API's error shape
+ * (`{ error, code, fields? }`, lib/api/with-session.ts). Browser-only: a 401 sends the merchant to
+ * the sign-in page.
+ */
 export class DashboardRequestError extends Error {
   constructor(
+    /** The HTTP status; 0 when Kassa could not be reached at all. */
     readonly status: number,
     message: string,
     readonly fields: Record<string, string> = {},
   ) {
     super(message);
     this.name = "DashboardRequestError";
+  }
+
+  /** A network failure or a server fault: asking again may work, unlike a refusal (4xx). */
+  get isTransient(): boolean {
+    return this.status === 0 || this.status >= 500;
   }
 }
 

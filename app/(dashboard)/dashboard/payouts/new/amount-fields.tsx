@@ -1,0 +1,110 @@
+"use client";
+
+import type { UseFormReturn } from "react-hook-form";
+import { Field, selectClass } from "@/components/forms/field";
+import { useBalances } from "@/components/query/use-balances";
+import { displayAmount } from "@/lib/checkout/present";
+import { CURRENCIES } from "@/lib/currencies/registry";
+import type { AmountField, PayoutValues } from "./payout-values";
+import { QuoteLine } from "./quote-line";
+
+const CRYPTO = CURRENCIES.filter((c) => c.kind === "crypto");
+
+/**
+ * What leaves the balance: the currency (with its balance), an optional conversion, and the amount
+ * in whichever currency the merchant chose to give it, with a live quote under it.
+ */
+export function AmountFields({
+  form,
+  isInstant,
+  source,
+  convertTo,
+  amountField,
+  onAmountField,
+}: {
+  form: UseFormReturn<PayoutValues>;
+  isInstant: boolean;
+  source: string;
+  convertTo: string;
+  amountField: AmountField;
+  onAmountField: (field: "amount" | "amount_to") => void;
+}) {
+  const { register, formState, watch } = form;
+  const errors = formState.errors;
+  const balances = useBalances();
+  const balanceOf = (code: string) =>
+    balances.data?.balances.find((b) => b.currency === code)?.balance ?? null;
+  const sourceField = isInstant ? "sender_currency" : "currency";
+  return (
+    <>
+      <div className="grid gap-x-4 sm:grid-cols-2">
+        <Field label={isInstant ? "Currency to send" : "Pay from balance"} name={sourceField} errors={errors}>
+          <select id={`field-${sourceField}`} className={selectClass} {...register(sourceField)}>
+            {(isInstant ? CRYPTO : CURRENCIES).map((c) => (
+              <option key={c.code} value={c.code}>
+                {c.code} · balance{" "}
+                {balanceOf(c.code) === null ? "…" : displayAmount(balanceOf(c.code), c.code)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        {!isInstant && (
+          <Field
+            label="Convert to (optional)"
+            name="convert_to"
+            errors={errors}
+            hint="Send a different crypto currency than the balance's."
+          >
+            <select id="field-convert_to" className={selectClass} {...register("convert_to")}>
+              <option value="">No conversion</option>
+              {CRYPTO.filter((c) => c.code !== source).map((c) => (
+                <option key={c.code} value={c.code}>
+                  {c.code}
+                </option>
+              ))}
+            </select>
+          </Field>
+        )}
+      </div>
+      {!isInstant && convertTo && (
+        <fieldset className="mt-3">
+          <legend className="text-sm font-medium">Amount given in</legend>
+          <div className="mt-1 flex gap-4 text-sm">
+            <label className="flex items-center gap-2">
+              <input
+                type="radio"
+                name="amount_mode"
+                checked={amountField === "amount"}
+                onChange={() => onAmountField("amount")}
+              />{" "}
+              {source} to debit (amount)
+            </label>
+            <label className="flex items-center gap-2">
+              <input
+                type="radio"
+                name="amount_mode"
+                checked={amountField === "amount_to"}
+                onChange={() => onAmountField("amount_to")}
+              />{" "}
+              {convertTo} to send (amount_to)
+            </label>
+          </div>
+        </fieldset>
+      )}
+      <Field
+        key={amountField}
+        label={`Amount (${amountField === "amount_to" ? convertTo : source})`}
+        name={amountField}
+        inputMode="decimal"
+        errors={errors}
+        register={register(amountField)}
+      />
+      <QuoteLine
+        source={source}
+        target={convertTo || source}
+        amountField={amountField}
+        amountValue={String(watch(amountField) ?? "")}
+      />
+    </>
+  );
+}

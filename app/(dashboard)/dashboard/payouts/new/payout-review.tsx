@@ -1,0 +1,61 @@
+import { buttonClass, secondaryButtonClass } from "@/components/forms/field";
+import type { Quote } from "@/components/query/use-payouts";
+import { displayAmount } from "@/lib/checkout/present";
+
+/** The review step: what leaves the balance and what arrives, before anything is sent. */
+export function PayoutReview({
+  review,
+  isSubmitting,
+  onChange,
+}: {
+  review: Quote;
+  isSubmitting: boolean;
+  onChange: () => void;
+}) {
+  return (
+    <section
+      aria-labelledby="review"
+      className="mt-4 rounded-md border border-indigo-300 p-4 dark:border-indigo-700"
+    >
+      <h2 id="review" className="font-semibold">
+        Confirm the payout
+      </h2>
+      <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+        <dt>Sent to the address</dt>
+        <dd className="font-mono">{displayAmount(review.sent, review.target)}</dd>
+        <dt>Withdrawn</dt>
+        <dd className="font-mono">{displayAmount(review.principal, review.source)}</dd>
+        <dt>Withdrawal fee</dt>
+        <dd className="font-mono">{displayAmount(review.withdrawal_fee, review.source)}</dd>
+        <dt>Network fee</dt>
+        <dd className="font-mono">{displayAmount(review.network_fee, review.source)}</dd>
+        <dt className="font-semibold">Debited from your balance</dt>
+        <dd className="font-mono font-semibold">{displayAmount(review.total_debit, review.source)}</dd>
+      </dl>
+      <div className="mt-3 flex gap-2">
+        <button type="submit" disabled={isSubmitting} className={buttonClass}>
+          {isSubmitting ? "Sending…" : "Confirm payout"}
+        </button>
+        <button type="button" className={secondaryButtonClass} onClick={onChange}>
+          Change something
+        </button>
+      </div>
+    </section>
+  );
+}
+
+export function PayoutAccepted({ id }: { id: number }) {
+  return (
+    <section aria-labelledby="sent" className="mt-6">
+      <h2 id="sent" className="text-xl font-semibold">
+        Payout {id} accepted
+      </h2>
+      <p className="mt-2">
+        The amount and fees are debited. It is being sent; its status updates in the transaction view.
+      </p>
+      <a href={`/dashboard/transactions/${id}`} className={`mt-4 inline-block ${buttonClass}`}>
+        Follow the payout
+      </a>
+    </section>
+  );
+}

@@ -1,0 +1,20 @@
+import type { z } from "zod";
+import { type FormSchema, formSchema } from "@/components/forms/form-schema";
+import type { instantWithdrawalRequest, withdrawalRequest } from "@/lib/schemas/withdrawals";
+
+export type PayoutKind = "withdrawal" | "instant";
+
+/** The payout form holds either request, as its endpoint's schema types it. */
+export type PayoutValues = z.input<typeof withdrawalRequest> | z.input<typeof instantWithdrawalRequest>;
+
+/** The field the amount is typed in: the source currency's, convert_to's, or an instant payout's. */
+export type AmountField = "amount" | "amount_to" | "sender_amount";
+
+export const payoutSchemas: Record<PayoutKind, FormSchema<PayoutValues>> = {
+  withdrawal: formSchema<PayoutValues>(() =>
+    import("@/lib/schemas/withdrawals").then((m) => m.withdrawalRequest),
+  ),
+  instant: formSchema<PayoutValues>(() =>
+    import("@/lib/schemas/withdrawals").then((m) => m.instantWithdrawalRequest),
+  ),
+};

@@ -1,0 +1,42 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { errorMessage } from "@/components/forms/form-error";
+import { type QuoteInput, useQuote } from "@/components/query/use-payouts";
+import { displayAmount } from "@/lib/checkout/present";
+import { findCurrency } from "@/lib/currencies/registry";
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return debounced;
+}
+
+/** What the amount typed would send and debit, asked for a moment after typing stops. */
+export function QuoteLine(input: QuoteInput) {
+  const debounced = useDebounced(input, 400);
+  const quote = useQuote(
+    debounced,
+    /^\d+(\.\d+)?$/.test(debounced.amountValue) && findCurrency(debounced.target)?.kind === "crypto",
+  );
+  return (
+    <>
+      {quote.data && (
+        <p className="mt-1 text-sm text-slate-700 dark:text-slate-300" aria-live="polite">
+          Sends {displayAmount(quote.data.sent, quote.data.target)}; debits{" "}
+          {displayAmount(quote.data.total_debit, quote.data.source)} including fees
+          {quote.data.rate
+            ? ` (rate ${displayAmount(quote.data.rate, quote.data.target)} per ${quote.data.source})`
+            : ""}
+          .
+        </p>
+      )}
+      {quote.error && (
+        <p className="mt-1 text-sm text-amber-800 dark:text-amber-300">{errorMessage(quote.error)}</p>
+      )}
+    </>
+  );
+}

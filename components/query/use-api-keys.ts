@@ -1,0 +1,41 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { z } from "zod";
+import type { apiKeyRequest } from "@/lib/schemas/dashboard";
+import { dashboardFetch } from "./dashboard-fetch";
+import { queryKeys } from "./keys";
+
+export type ApiKey = {
+  id: number;
+  api_key: string;
+  label: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+};
+export type CreatedApiKey = { api_key: string; api_secret: string };
+
+export function useApiKeys() {
+  return useQuery({
+    queryKey: queryKeys.apiKeys,
+    queryFn: () => dashboardFetch<{ keys: ApiKey[] }>("/api/dashboard/api-keys"),
+  });
+}
+
+export function useCreateApiKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: z.input<typeof apiKeyRequest>) =>
+      dashboardFetch<CreatedApiKey>("/api/dashboard/api-keys", { body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.apiKeys }),
+  });
+}
+
+export function useRevokeApiKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => dashboardFetch(`/api/dashboard/api-keys/${id}/revoke`, { body: {} }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.apiKeys }),
+  });
+}

@@ -1,0 +1,11 @@
+import type { Page } from "@playwright/test";
+import { expect, type Merchant } from "../fixtures";
+
+/** Signs in through the login page, as a merchant would. */
+export async function signIn(page: Page, merchant: Merchant) {
+  await page.goto("/login");
+  await page.getByLabel("E-mail").fill(merchant.email);
+  await page.getByLabel("Password").fill(merchant.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
