@@ -3,6 +3,7 @@ import { SiteHeader } from "@/components/ui/site-header";
 import { CURRENCIES } from "@/lib/currencies/registry";
 import { getConfig } from "@/lib/runtime";
 
+// The mode is read from the environment when the page is served, not frozen into the build.
 export const dynamic = "force-dynamic";
 
 export default function HomePage() {

@@ -7,7 +7,6 @@ import { merchants } from "@/lib/db/schema";
 import { OnboardingForm } from "./onboarding-form";
 
 export const metadata: Metadata = { title: "Set up your account" };
-export const dynamic = "force-dynamic";
 
 export default async function OnboardingPage() {
   const session = await requireSession({ allowOnboarding: true });

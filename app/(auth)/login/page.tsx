@@ -4,7 +4,6 @@ import { currentSession } from "@/lib/auth/session";
 import { LoginForm } from "./login-form";
 
 export const metadata: Metadata = { title: "Sign in" };
-export const dynamic = "force-dynamic";
 
 export default async function LoginPage() {
   if (await currentSession()) redirect("/dashboard");

@@ -6,7 +6,6 @@ import { requireSession } from "@/lib/auth/session";
 import { getConfig } from "@/lib/runtime";
 
 export const metadata: Metadata = { title: { default: "Dashboard", template: "%s · Kassa dashboard" } };
-export const dynamic = "force-dynamic";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const session = await requireSession();

@@ -10,8 +10,6 @@ import { getDb } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
 import { loadInvoiceByToken } from "@/lib/invoices/load-invoice";
 
-export const dynamic = "force-dynamic";
-
 type Props = { params: Promise<{ token: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
