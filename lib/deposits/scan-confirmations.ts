@@ -8,7 +8,8 @@ import { creditDeposit } from "./credit-deposit";
  * Brings the confirmation counts of a currency's unconfirmed deposits up to the chain's tip and
  * credits those that reached the registry's count. Runs as a job after every block; safe to run
  * any number of times (crediting is exactly-once on its own). Throws a BatchError after trying
- * every deposit when some failed.
+ * every deposit when some failed. Payments on a real chain (`network` set) are confirmed by that
+ * chain's watcher against the node's blocks (lib/chain/evm/confirm-evm-deposits.ts), never here.
  */
 export async function scanConfirmations(
   db: Db,
@@ -26,7 +27,7 @@ export async function scanConfirmations(
         from deposits d
         join chain_transactions c on c.id = d.chain_transaction_id
         left join chain_tips t on t.currency = d.currency
-        where d.currency = ${input.currency} and d.status = 'seen'
+        where d.currency = ${input.currency} and d.status = 'seen' and c.network is null
         order by d.id`,
   );
   let credited = 0;
