@@ -1,8 +1,10 @@
 import { type CallbackSettings, deliverCallback } from "@/lib/callbacks/deliver-callback";
 import { CALLBACK_QUEUE } from "@/lib/callbacks/queue-callback";
 import type { ChainAdapter } from "@/lib/chain/adapter";
+import { evmWatcherTask } from "@/lib/chain/evm/evm-watcher-task";
 import { CHAIN_SCAN_QUEUE } from "@/lib/chain/sandbox/mine-blocks";
 import { sandboxAdapter } from "@/lib/chain/sandbox/sandbox-adapter";
+import type { EvmConfig } from "@/lib/config";
 import { inTransaction } from "@/lib/db/transaction";
 import { scanConfirmations } from "@/lib/deposits/scan-confirmations";
 import { INVOICE_EXPIRY_QUEUE } from "@/lib/invoices/create-invoice";
@@ -64,7 +66,11 @@ export function jobHandlers(settings: JobSettings): Handlers {
   };
 }
 
-/** What the job runner repeats on a timer besides claiming jobs. */
-export function jobTasks(): PeriodicTask[] {
-  return [{ name: "withdrawal sweep", everyMs: 60_000, run: (db) => sweepWithdrawalClaims(db) }];
+/** What the job runner repeats on a timer besides claiming jobs; the EVM watcher when a node is configured. */
+export function jobTasks(options: { evm?: EvmConfig; spreadPpm?: number } = {}): PeriodicTask[] {
+  const tasks: PeriodicTask[] = [
+    { name: "withdrawal sweep", everyMs: 60_000, run: (db) => sweepWithdrawalClaims(db) },
+  ];
+  if (options.evm) tasks.push(evmWatcherTask({ config: options.evm, spreadPpm: options.spreadPpm ?? 0 }));
+  return tasks;
 }
