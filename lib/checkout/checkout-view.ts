@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { confirmationsOf, isOffered } from "@/lib/currencies/offering";
 import { CURRENCIES, getCurrency } from "@/lib/currencies/registry";
 import { type Executor, queryRows } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
@@ -29,16 +30,19 @@ export async function checkoutView(db: Executor, record: InvoiceRecord, options:
     is_late: boolean;
     height: number | null;
     tip: number | null;
+    network: string | null;
+    confirmations: number;
   }>(
     db,
-    sql`select c.txid, d.amount::text as amount, d.status, d.is_late, c.block_height as height, t.height as tip
+    sql`select c.txid, d.amount::text as amount, d.status, d.is_late, c.block_height as height, t.height as tip,
+          c.network, d.confirmations
         from deposits d
         join chain_transactions c on c.id = d.chain_transaction_id
         left join chain_tips t on t.currency = d.currency
-        where d.transaction_id = ${record.id}
+        where d.transaction_id = ${record.id} and d.status <> 'unwound'
         order by d.id`,
   );
-  const required = payCurrency?.confirmations ?? 0;
+  const required = payCurrency ? confirmationsOf(payCurrency.code) : 0;
   const due = invoice.senderAmount;
   const owed = await amountsDue(db, record, options);
   const currencies =
@@ -80,7 +84,13 @@ export async function checkoutView(db: Executor, record: InvoiceRecord, options:
     payments: payments.map((p) => ({
       txid: p.txid,
       amount: formatAmount(parseStoredAmount(p.amount)),
-      confirmations: p.height === null || p.tip === null ? 0 : Math.max(0, p.tip - p.height + 1),
+      // A real chain's watcher counts confirmations against the node; the sandbox's tip is its own.
+      confirmations:
+        p.network !== null
+          ? p.confirmations
+          : p.height === null || p.tip === null
+            ? 0
+            : Math.max(0, p.tip - p.height + 1),
       is_confirmed: p.status === "credited",
       is_late: p.is_late,
     })),
@@ -98,7 +108,7 @@ export async function checkoutView(db: Executor, record: InvoiceRecord, options:
 async function currencyChoices(db: Executor, record: InvoiceRecord, spreadPpm: number) {
   const choices = [];
   for (const currency of CURRENCIES) {
-    if (currency.kind !== "crypto") continue;
+    if (currency.kind !== "crypto" || !isOffered(currency.code)) continue;
     try {
       const price = await priceInvoice(db, {
         invoiceCurrency: record.currency,

@@ -3,20 +3,25 @@ import { tokenContracts } from "@/lib/chain/evm/evm-network";
 import { toLedgerAmount } from "@/lib/chain/evm/to-ledger-amount";
 import { ConfigError, loadConfig } from "@/lib/config";
 
+/** An environment of just these variables (NODE_ENV is not needed by the settings under test). */
+const env = (vars: Record<string, string>) => vars as unknown as NodeJS.ProcessEnv;
+
 const USDT = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
 const USDC = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
 
 describe("KASSA_EVM_* settings", () => {
   it("leave the EVM adapter off without an RPC URL", () => {
-    expect(loadConfig({ KASSA_EVM_TOKENS: `USDC=${USDC}` }).evm).toBeUndefined();
+    expect(loadConfig(env({ KASSA_EVM_TOKENS: `USDC=${USDC}` })).evm).toBeUndefined();
   });
 
   it("parse the RPC URL, the token contracts and the confirmations", () => {
-    const config = loadConfig({
-      KASSA_EVM_RPC_URL: "http://127.0.0.1:8545",
-      KASSA_EVM_TOKENS: `USDTE=${USDT},USDC=${USDC}`,
-      KASSA_EVM_CONFIRMATIONS: "3",
-    });
+    const config = loadConfig(
+      env({
+        KASSA_EVM_RPC_URL: "http://127.0.0.1:8545",
+        KASSA_EVM_TOKENS: `USDTE=${USDT},USDC=${USDC}`,
+        KASSA_EVM_CONFIRMATIONS: "3",
+      }),
+    );
     expect(config.evm).toEqual({
       rpcUrl: "http://127.0.0.1:8545",
       tokens: { USDTE: USDT, USDC },
@@ -31,9 +36,9 @@ describe("KASSA_EVM_* settings", () => {
     [{ KASSA_EVM_RPC_URL: "http://x", KASSA_EVM_TOKENS: `USDC=${USDC},USDC=${USDT}` }, "USDC is given twice"],
     [{ KASSA_EVM_RPC_URL: "http://x", KASSA_EVM_CONFIRMATIONS: "0" }, "KASSA_EVM_CONFIRMATIONS"],
     [{ KASSA_EVM_RPC_URL: "http://x", KASSA_EVM_CONFIRMATIONS: "two" }, "KASSA_EVM_CONFIRMATIONS"],
-  ])("refuse %j with a message naming the setting", (env, named) => {
-    expect(() => loadConfig(env)).toThrow(ConfigError);
-    expect(() => loadConfig(env)).toThrow(named);
+  ])("refuse %j with a message naming the setting", (vars, named) => {
+    expect(() => loadConfig(env(vars))).toThrow(ConfigError);
+    expect(() => loadConfig(env(vars))).toThrow(named);
   });
 
   it("use the registry's mainnet contracts on chain id 1 only, where none is configured", () => {

@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
+import { realNetworkOf } from "@/lib/currencies/offering";
 import { type Db, queryRows, type Tx } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { assertSimulatedCurrency } from "./assert-simulated-currency";
 
 export const CHAIN_SCAN_QUEUE = "chain.scan";
 
@@ -30,7 +32,8 @@ async function mineIn(tx: Tx, currency: string, count: number): Promise<MinedBlo
 }
 
 /** Sandbox: mines `count` blocks on a currency's network; confirmations are counted by a job. */
-export function mineSandboxBlocks(db: Db, input: { currency: string; count: number }): Promise<MinedBlocks> {
+export async function mineSandboxBlocks(db: Db, input: { currency: string; count: number }): Promise<MinedBlocks> {
+  assertSimulatedCurrency(input.currency);
   return inTransaction(db, (tx) => mineIn(tx, input.currency, input.count));
 }
 
@@ -46,7 +49,8 @@ export async function mineDueSandboxBlocks(db: Db, intervalSeconds: number): Pro
         union select distinct currency from chain_transactions where block_height is null`,
   );
   const mined: MinedBlocks[] = [];
-  for (const { currency } of waiting) {
+  // A currency paid on a real network gets its blocks from that network, never from this timer.
+  for (const { currency } of waiting.filter((row) => realNetworkOf(row.currency) === null)) {
     const result = await inTransaction(db, async (tx) => {
       await tx.execute(
         sql`insert into chain_tips (currency, mined_at) values (${currency}, 'epoch') on conflict do nothing`,
