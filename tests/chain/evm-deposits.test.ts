@@ -4,8 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { takeAddress } from "@/lib/addresses/take-address";
 import { connectEvmNetwork, type EvmNetwork } from "@/lib/chain/evm/evm-network";
 import { watchEvmChain } from "@/lib/chain/evm/watch-evm-chain";
+import { runCliCommand } from "@/lib/cli/commands";
 import { queryRows } from "@/lib/db/client";
+import { inTransaction } from "@/lib/db/transaction";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
+import { expireInvoiceIn } from "@/lib/invoices/settle-invoice";
 import { listBalances } from "@/lib/ledger/list-balances";
 import { formatAmount, parseDecimal } from "@/lib/money";
 import {
@@ -124,6 +127,31 @@ describe(`EVM deposits on a real anvil node (${testDriver})`, () => {
     expect((await reload(over.id)).invoice.statusReason).toBe("overpaid");
   });
 
+  it("credits a payment that arrives after the invoice expired, flagged late", async () => {
+    const invoice = await createFixedInvoice(database.db, merchantId, "USDC");
+    await inTransaction(database.db, async (tx) => {
+      await tx.execute(
+        sql`update invoices set expires_at = now() - interval '1 second' where transaction_id = ${invoice.id}`,
+      );
+      await expireInvoiceIn(tx, invoice.id);
+    });
+    expect((await reload(invoice.id)).status).toBe("failed");
+    const before = await balance("EUR");
+    await payToken(node.url, {
+      token: usdc,
+      to: invoice.address!.address,
+      value: invoice.invoice.senderAmount! / TOKEN_UNITS_PER_LEDGER_UNIT,
+    });
+    await mineBlocks(node.url, CONFIRMATIONS);
+    await watch();
+    const [deposit] = await queryRows<{ status: string; is_late: boolean }>(
+      database.db,
+      sql`select status, is_late from deposits where transaction_id = ${invoice.id}`,
+    );
+    expect(deposit).toEqual({ status: "credited", is_late: true });
+    expect(await balance("EUR")).toBeGreaterThan(before);
+  });
+
   it("credits addresses/take deposits, converted and not", async () => {
     const plain = await takeAddress(database.db, testSeed, {
       merchantId,
@@ -226,6 +254,11 @@ describe(`EVM deposits on a real anvil node (${testDriver})`, () => {
     expect((await reload(invoice.id)).status).toBe("confirmed");
     await watch();
     expect(await queryRows(database.db, sql`select id from chain_incidents`)).toHaveLength(1);
+    const listed = await runCliCommand(
+      { name: "chain.incidents", args: {} },
+      { db: database.db, box: database.box, isSandbox: true },
+    );
+    expect(listed.incidents).toMatchObject([{ network: "ethereum", kind: "credited_payment_removed" }]);
     expect(await ledgerInvariants(database.db)).toMatchObject({
       nonZeroCurrencies: [],
       accountsNotMatchingEntries: 0,

@@ -32,7 +32,10 @@ async function mineIn(tx: Tx, currency: string, count: number): Promise<MinedBlo
 }
 
 /** Sandbox: mines `count` blocks on a currency's network; confirmations are counted by a job. */
-export async function mineSandboxBlocks(db: Db, input: { currency: string; count: number }): Promise<MinedBlocks> {
+export async function mineSandboxBlocks(
+  db: Db,
+  input: { currency: string; count: number },
+): Promise<MinedBlocks> {
   assertSimulatedCurrency(input.currency);
   return inTransaction(db, (tx) => mineIn(tx, input.currency, input.count));
 }
