@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -103,6 +104,40 @@ describe(`the EVM watcher across restarts (${testDriver})`, () => {
     const entries = await creditedCount();
     await watchEvmChain(database.db, { network, spreadPpm: 5_000 });
     expect(await creditedCount()).toBe(entries);
+  });
+
+  it("a watcher process killed with SIGKILL in the middle of its work misses nothing and credits nothing twice", async () => {
+    const invoices = await payInvoices(4);
+    const entries = await creditedCount();
+    await database.close(); // on PGlite only one process may have the directory open
+    const child = spawn(process.execPath, ["--import", "tsx", "tests/support/evm-watcher-child.ts"], {
+      env: {
+        ...process.env,
+        KASSA_CHILD_DB: JSON.stringify(database.location),
+        KASSA_CHILD_RPC_URL: node.url,
+        KASSA_CHILD_TOKENS: JSON.stringify({ USDTE: usdt }),
+        KASSA_CHILD_CONFIRMATIONS: String(CONFIRMATIONS),
+      },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    let output = "";
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on("data", (chunk: Buffer) => {
+        output += chunk.toString();
+        if ((output.match(/stored/g) ?? []).length >= 3) resolve();
+      });
+      child.once("exit", () => reject(new Error(`the watcher ended before it was killed:\n${output}`)));
+    });
+    child.kill("SIGKILL");
+    await exited;
+    expect(output).not.toContain("done");
+
+    database = await database.reopen();
+    await watchEvmChain(database.db, { network, spreadPpm: 5_000 });
+    for (const invoice of invoices)
+      expect((await loadInvoiceById(database.db, invoice.id))!.status).toBe("confirmed");
+    expect((await creditedCount()) - entries).toBe(invoices.length);
   });
 
   it("two watchers running at once credit each payment once", async () => {
