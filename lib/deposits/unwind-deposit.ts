@@ -3,13 +3,15 @@ import type { Tx } from "@/lib/db/client";
 import { amountSql, depositAddresses, deposits, invoices } from "@/lib/db/schema";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { setInvoiceStatus } from "@/lib/invoices/set-invoice-status";
+import { expireInvoiceIn } from "@/lib/invoices/settle-invoice";
 import { transitionStatus } from "@/lib/transactions/transition-status";
 
 /**
  * Takes back a payment that was only seen (not credited) because a reorganisation removed its
  * block: the deposit becomes `unwound` (kept, for the record), its invoice's paid sum drops, and an
  * invoice left with no other payment in flight returns to `pending` (waiting for payment; the
- * checkout says so). A payment to a permanent address fails its `deposit` transaction. Nothing was
+ * checkout says so), or fails at once if its timer ran out meanwhile. A payment to a permanent
+ * address fails its `deposit` transaction. Nothing was
  * posted to the ledger for it, so nothing is reversed there. Returns false when the deposit was no
  * longer `seen` (credited or unwound meanwhile): the conditional update decides, once.
  */
@@ -43,7 +45,10 @@ export async function unwindDeposit(tx: Tx, depositId: number): Promise<boolean>
     .where(and(eq(deposits.transactionId, deposit.transactionId), eq(deposits.status, "seen")))
     .limit(1);
   const invoice = await loadInvoiceById(tx, deposit.transactionId);
-  if (!inFlight && invoice?.status === "processing")
+  if (!inFlight && invoice?.status === "processing") {
     await setInvoiceStatus(tx, deposit.transactionId, "pending", "payment_removed");
+    // Its expiry job found it processing and let it be: a timer that ran out meanwhile applies now.
+    await expireInvoiceIn(tx, deposit.transactionId);
+  }
   return true;
 }

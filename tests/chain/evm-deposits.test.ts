@@ -229,6 +229,25 @@ describe(`EVM deposits on a real anvil node (${testDriver})`, () => {
     expect(await balance("EUR")).toBe(before);
   });
 
+  it("fails an invoice whose timer ran out while the payment a reorganisation removed was in flight", async () => {
+    const invoice = await createFixedInvoice(database.db, merchantId, "USDTE");
+    await payToken(node.url, {
+      token: usdt,
+      to: invoice.address!.address,
+      value: invoice.invoice.senderAmount! / TOKEN_UNITS_PER_LEDGER_UNIT,
+    });
+    await watch();
+    expect((await reload(invoice.id)).status).toBe("processing");
+    await database.db.execute(
+      sql`update invoices set expires_at = now() - interval '1 second' where transaction_id = ${invoice.id}`,
+    );
+    await reorg(node.url, 1);
+    await watch();
+    const failed = await reload(invoice.id);
+    expect(failed.status).toBe("failed");
+    expect(failed.invoice.statusReason).toBe("expired");
+  });
+
   it("records an incident and changes no balance when a reorganisation removes a credited payment", async () => {
     const invoice = await createFixedInvoice(database.db, merchantId, "USDTE");
     await payToken(node.url, {
