@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-// @ts-expect-error: a plain ESM script without types
 import { artifactPath, compileContract, contractSources } from "@/scripts/build-contracts.mjs";
 
 describe("contract artifacts", () => {

@@ -11,7 +11,6 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import artifact from "@/contracts/TestToken.json";
-// @ts-expect-error: a plain ESM script without types
 import { startAnvil } from "@/scripts/anvil.mjs";
 
 /** anvil's first default account (a well-known test key, funded with 10,000 ETH at genesis). */
