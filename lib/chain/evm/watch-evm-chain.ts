@@ -19,7 +19,6 @@ export type WatchResult = {
   payments: number;
   reorgs: number;
   credited: number;
-  rpcCalls: number;
 };
 
 export type WatchOptions = {
@@ -74,27 +73,14 @@ export async function watchEvmChain(db: Db, options: WatchOptions): Promise<Watc
   const { network } = options;
   const state = options.state ?? { range: 1n };
   const retry = { attempts: options.attempts ?? 5, baseDelayMs: options.baseDelayMs ?? 200 };
-  const result: WatchResult = {
-    tip: 0n,
-    cursor: 0n,
-    blocks: 0,
-    payments: 0,
-    reorgs: 0,
-    credited: 0,
-    rpcCalls: 0,
-  };
-  let rpcCalls = 0;
-  const counted = <T>(call: () => Promise<T>) => {
-    rpcCalls++;
-    return call();
-  };
-  const tip = await withRetries(() => counted(() => network.client.getBlockNumber({ cacheTime: 0 })), retry);
+  const result: WatchResult = { tip: 0n, cursor: 0n, blocks: 0, payments: 0, reorgs: 0, credited: 0 };
+  const tip = await withRetries(() => network.client.getBlockNumber({ cacheTime: 0 }), retry);
   result.tip = tip;
   const watched = await loadWatched(db, network.network);
   let cursor = await loadCursor(db, network.network);
   let failures = 0;
   while (true) {
-    if (cursor && !(await withRetries(() => counted(() => isOnChain(network, cursor!, tip)), retry))) {
+    if (cursor && !(await withRetries(() => isOnChain(network, cursor!, tip), retry))) {
       await unwindReorg(db, network, cursor);
       result.reorgs++;
       cursor = await loadCursor(db, network.network);
@@ -106,19 +92,23 @@ export async function watchEvmChain(db: Db, options: WatchOptions): Promise<Watc
     let fetched: { blocks: FetchedBlock[]; payments: FetchedPayment[] };
     try {
       fetched = await fetchRange(network, { from, to, watched });
-      rpcCalls += Number(to - from + 1n) + Math.ceil(watched.size / 500) * (network.tokens.length ? 1 : 0);
     } catch (error) {
-      if (error instanceof RangeChangedError) continue; // the chain moved under the read: read again
-      if (state.range > 1n) {
+      // A node refusing a wide range (too many logs, a timeout) gets a narrower one at once.
+      if (!(error instanceof RangeChangedError) && state.range > 1n) {
         state.range /= 2n;
         continue;
       }
+      // Otherwise (the chain moved under the read, or a one-block range failed) wait and read again.
       if (++failures >= retry.attempts) throw error;
       await new Promise((resolve) => setTimeout(resolve, retry.baseDelayMs * 2 ** (failures - 1)));
       continue;
     }
+    if (cursor && fetched.blocks[0]!.parentHash !== cursor.blockHash) {
+      // The chain changed between reading the cursor's block and this range: isOnChain decides next.
+      if (++failures >= retry.attempts) throw new Error(`block ${from} keeps not following the cursor`);
+      continue;
+    }
     failures = 0;
-    if (cursor && fetched.blocks[0]!.parentHash !== cursor.blockHash) continue; // caught by isOnChain next
     const isStored = await storeRange(db, { network: network.network, cursor, ...fetched, watched });
     cursor = await loadCursor(db, network.network);
     if (!isStored) continue; // another worker stored this range
@@ -129,6 +119,5 @@ export async function watchEvmChain(db: Db, options: WatchOptions): Promise<Watc
   }
   result.cursor = cursor?.blockNumber ?? 0n;
   result.credited = await confirmEvmDeposits(db, { network, spreadPpm: options.spreadPpm });
-  result.rpcCalls = rpcCalls;
   return result;
 }
