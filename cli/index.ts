@@ -25,7 +25,8 @@ const USAGE = `usage:
   cli api-keys revoke --merchant <id> --key <api key> [--json]
   cli withdrawals reject --id <withdrawal id> --reason <text> [--json]
   cli merchants set-callback --merchant <id> --url <https url, or "" to remove> [--json]
-  cli callbacks resend --merchant <id> --id <callback id> [--json]`;
+  cli callbacks resend --merchant <id> --id <callback id> [--json]
+  cli chain incidents [--json]`;
 
 const KNOWN_COMMANDS = new Set<string>(cliCommand.options.map((option) => option.shape.name.value));
 

@@ -58,6 +58,20 @@ const EnvSchema = z.object({
     .string()
     .regex(/^\d+(,\d+)*$/, "must be a comma-separated list of seconds")
     .optional(),
+  KASSA_EVM_RPC_URL: z
+    .string()
+    .regex(/^https?:\/\//, "must be an http:// or https:// Ethereum JSON-RPC URL")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  KASSA_EVM_TOKENS: z
+    .string()
+    .regex(
+      /^(USDTE|USDC)=0x[0-9a-fA-F]{40}(,(USDTE|USDC)=0x[0-9a-fA-F]{40})*$/,
+      "must be a comma-separated list of CODE=0xCONTRACT with CODE USDTE or USDC (USDTE=0x…,USDC=0x…)",
+    )
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  KASSA_EVM_CONFIRMATIONS: z.coerce.number().int().min(1).max(1_000).optional(),
   KASSA_SEED_DEMO: z
     .enum(["0", "1", "true", "false"])
     .optional()
@@ -99,9 +113,30 @@ export type Config = {
   callbackTimeoutMs: number;
   /** Seconds before each retry of a failed callback; the public API's schedule unless set (tests shorten it). */
   callbackScheduleSeconds: number[] | undefined;
+  evm: EvmConfig | undefined;
+};
+
+/** The real EVM chain (DESIGN.md section 8), when KASSA_EVM_RPC_URL turns it on. */
+export type EvmConfig = {
+  rpcUrl: string;
+  /** Token contracts by currency code (USDTE, USDC); on chain id 1 the registry's mainnet contracts fill gaps. */
+  tokens: Record<string, `0x${string}`>;
+  /** Overrides the registry's confirmations for ETH, USDTE and USDC. */
+  confirmations: number | undefined;
 };
 
 export class ConfigError extends Error {}
+
+function parseEvmTokens(value: string | undefined): Record<string, `0x${string}`> {
+  const tokens: Record<string, `0x${string}`> = {};
+  for (const pair of value ? value.split(",") : []) {
+    const [code, address] = pair.split("=") as [string, `0x${string}`];
+    if (tokens[code])
+      throw new ConfigError(`Invalid environment:\n  KASSA_EVM_TOKENS: ${code} is given twice`);
+    tokens[code] = address;
+  }
+  return tokens;
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
@@ -141,5 +176,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobRetentionDays: e.KASSA_JOB_RETENTION_DAYS,
     callbackTimeoutMs: e.KASSA_CALLBACK_TIMEOUT_MS,
     callbackScheduleSeconds: e.KASSA_CALLBACK_SCHEDULE?.split(",").map(Number),
+    evm: e.KASSA_EVM_RPC_URL
+      ? {
+          rpcUrl: e.KASSA_EVM_RPC_URL,
+          tokens: parseEvmTokens(e.KASSA_EVM_TOKENS),
+          confirmations: e.KASSA_EVM_CONFIRMATIONS,
+        }
+      : undefined,
   };
 }

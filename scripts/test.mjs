@@ -1,7 +1,7 @@
 // `npm test`: the whole suite, in the order that fails fastest.
 //   1. lint (Biome) and typecheck (tsc)
 //   2. unit and integration tests on PGlite (in memory)
-//   3. the integration tests on PostgreSQL: KASSA_TEST_DATABASE_URL if set, else a throwaway server
+//   3. the integration and chain tests on PostgreSQL: KASSA_TEST_DATABASE_URL if set, else a throwaway server
 //      started here from the installed PostgreSQL binaries
 //   4. the production build
 //   5. system tests (real processes: SIGKILLs, fuzzing, two servers and two workers) on PGlite and PostgreSQL
@@ -61,7 +61,7 @@ try {
   step(
     "integration tests on PostgreSQL",
     bin("vitest"),
-    ["run", "tests/integration", ...vitestReport("vitest-postgres.json")],
+    ["run", "tests/integration", "tests/chain", ...vitestReport("vitest-postgres.json")],
     {
       KASSA_TEST_DATABASE_URL: url,
     },

@@ -203,6 +203,15 @@ export function CheckoutClient({ initial }: { initial: CheckoutView }) {
   return (
     <div aria-live="polite" aria-atomic="false">
       {view.status === "created" && <CurrencyPicker view={view} onFixed={setView} />}
+      {view.status === "pending" && view.status_reason === "payment_removed" && (
+        <Notice tone="warning" title="Your payment is no longer on the network">
+          <p>
+            The {networkName(view.sender_currency)} network replaced the block that carried it, so it is not
+            counted. If your wallet shows it as dropped, send it again; if it shows it as pending, wait for
+            it.
+          </p>
+        </Notice>
+      )}
       {view.status === "pending" && view.address && <PaymentInstructions view={view} />}
       {view.status === "processing" && <PaymentProgress view={view} />}
       {view.status === "confirmed" && <Paid view={view} />}

@@ -1,14 +1,14 @@
 import "server-only";
 
-import { asc, eq } from "drizzle-orm";
+import { sql } from "drizzle-orm";
+import { confirmationsOf, isOffered } from "@/lib/currencies/offering";
 import { CURRENCIES, getCurrency } from "@/lib/currencies/registry";
-import type { Executor } from "@/lib/db/client";
-import { chainTips, chainTransactions, deposits } from "@/lib/db/schema";
+import { type Executor, queryRows } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
 import type { InvoiceRecord } from "@/lib/invoices/load-invoice";
 import { priceInvoice } from "@/lib/invoices/price-invoice";
 import { secondsLeft } from "@/lib/invoices/to-invoice-response";
-import { formatAmount } from "@/lib/money";
+import { formatAmount, parseStoredAmount } from "@/lib/money";
 import { formatStoredRate } from "@/lib/rates/rate";
 import { TERMINAL_INVOICE_STATUSES } from "@/lib/transactions/statuses";
 import { amountsDue } from "./amounts-due";
@@ -25,21 +25,26 @@ const seconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000)
 export async function checkoutView(db: Executor, record: InvoiceRecord, options: { spreadPpm: number }) {
   const { invoice } = record;
   const payCurrency = invoice.senderCurrency ? getCurrency(invoice.senderCurrency) : null;
-  const payments = await db
-    .select({
-      txid: chainTransactions.txid,
-      amount: deposits.amount,
-      status: deposits.status,
-      isLate: deposits.isLate,
-      height: chainTransactions.blockHeight,
-      tip: chainTips.height,
-    })
-    .from(deposits)
-    .innerJoin(chainTransactions, eq(chainTransactions.id, deposits.chainTransactionId))
-    .leftJoin(chainTips, eq(chainTips.currency, deposits.currency))
-    .where(eq(deposits.transactionId, record.id))
-    .orderBy(asc(deposits.id));
-  const required = payCurrency?.confirmations ?? 0;
+  const payments = await queryRows<{
+    txid: string;
+    amount: string;
+    status: string;
+    is_late: boolean;
+    height: number | null;
+    tip: number | null;
+    network: string | null;
+    confirmations: number;
+  }>(
+    db,
+    sql`select c.txid, d.amount::text as amount, d.status, d.is_late, c.block_height as height, t.height as tip,
+          c.network, d.confirmations
+        from deposits d
+        join chain_transactions c on c.id = d.chain_transaction_id
+        left join chain_tips t on t.currency = d.currency
+        where d.transaction_id = ${record.id} and d.status <> 'unwound'
+        order by d.id`,
+  );
+  const required = payCurrency ? confirmationsOf(payCurrency.code) : 0;
   const due = invoice.senderAmount;
   const owed = await amountsDue(db, record, options);
   const currencies =
@@ -80,10 +85,16 @@ export async function checkoutView(db: Executor, record: InvoiceRecord, options:
     confirmations_required: required,
     payments: payments.map((p) => ({
       txid: p.txid,
-      amount: formatAmount(p.amount),
-      confirmations: p.height === null || p.tip === null ? 0 : Math.max(0, p.tip - p.height + 1),
+      amount: formatAmount(parseStoredAmount(p.amount)),
+      // A real chain's watcher counts confirmations against the node; the sandbox's tip is its own.
+      confirmations:
+        p.network !== null
+          ? p.confirmations
+          : p.height === null || p.tip === null
+            ? 0
+            : Math.max(0, p.tip - p.height + 1),
       is_confirmed: p.status === "credited",
-      is_late: p.isLate,
+      is_late: p.is_late,
     })),
     currencies,
     fixed_at: seconds(invoice.fixedAt),
@@ -99,7 +110,7 @@ export async function checkoutView(db: Executor, record: InvoiceRecord, options:
 async function currencyChoices(db: Executor, record: InvoiceRecord, spreadPpm: number) {
   const choices = [];
   for (const currency of CURRENCIES) {
-    if (currency.kind !== "crypto") continue;
+    if (currency.kind !== "crypto" || !isOffered(currency.code)) continue;
     try {
       const price = await priceInvoice(db, {
         invoiceCurrency: record.currency,

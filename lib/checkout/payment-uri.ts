@@ -1,5 +1,6 @@
 import "server-only";
 
+import { chainIdOf, contractOf } from "@/lib/currencies/offering";
 import { getCurrency } from "@/lib/currencies/registry";
 import { formatAmountShort, SCALE } from "@/lib/money";
 
@@ -14,6 +15,8 @@ function toBaseUnits(amount: bigint, decimals: number): string {
  * The payment URI a wallet understands for each network (see UX.md): BIP21 for Bitcoin-like chains
  * (the CashAddr prefix is already the scheme), EIP-681 for Ether (value in wei) and ERC-20 tokens
  * (a transfer call in base units), the bare address for Tron, and XLS-2's `?dt=` for an XRP tag.
+ * EIP-681 URIs name the chain id of the configured node (KASSA_EVM_RPC_URL), mainnet's otherwise,
+ * and a token's contract as configured (KASSA_EVM_TOKENS) when there is one.
  */
 export function paymentUri(input: {
   currency: string;
@@ -32,11 +35,14 @@ export function paymentUri(input: {
       return `dogecoin:${input.address}?amount=${decimal}`;
     case "bitcoincash":
       return `${input.address}?amount=${decimal}`;
-    case "ethereum":
-      if (currency.contract) {
-        return `ethereum:${currency.contract}@1/transfer?address=${input.address}&uint256=${toBaseUnits(input.amount, currency.chainDecimals ?? 18)}`;
+    case "ethereum": {
+      const chainId = chainIdOf(currency.network ?? "ethereum");
+      const contract = contractOf(currency.code);
+      if (contract) {
+        return `ethereum:${contract}@${chainId}/transfer?address=${input.address}&uint256=${toBaseUnits(input.amount, currency.chainDecimals ?? 18)}`;
       }
-      return `ethereum:${input.address}@1?value=${toBaseUnits(input.amount, 18)}`;
+      return `ethereum:${input.address}@${chainId}?value=${toBaseUnits(input.amount, 18)}`;
+    }
     case "ripple":
       return input.tag ? `${input.address}?dt=${input.tag}` : input.address;
     default:

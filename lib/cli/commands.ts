@@ -6,6 +6,7 @@ import { listApiKeys } from "@/lib/api-keys/list-api-keys";
 import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
 import { resendCallback } from "@/lib/callbacks/resend-callback";
 import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
+import { listChainIncidents } from "@/lib/chain/list-chain-incidents";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { findCurrency } from "@/lib/currencies/registry";
 import type { Db } from "@/lib/db/client";
@@ -47,6 +48,7 @@ export const cliCommand = z.discriminatedUnion("name", [
     name: z.literal("callbacks.resend"),
     args: z.object({ merchant: merchantId, id: z.coerce.number().int().positive() }),
   }),
+  z.object({ name: z.literal("chain.incidents"), args: z.object({}) }),
   z.object({
     name: z.literal("withdrawals.reject"),
     args: z.object({ id: z.coerce.number().int().positive(), reason: z.string().trim().min(3).max(500) }),
@@ -154,6 +156,8 @@ export async function runCliCommand(input: unknown, env: CliEnvironment): Promis
         error: record.withdrawal.error,
       };
     }
+    case "chain.incidents":
+      return { incidents: await listChainIncidents(env.db) };
     case "api-keys.revoke": {
       await revokeApiKey(env.db, { merchantId: command.args.merchant, key: command.args.key });
       return { merchant_id: command.args.merchant, api_key: command.args.key, revoked: true };

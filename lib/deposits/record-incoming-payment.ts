@@ -1,6 +1,6 @@
 import "server-only";
 
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import { queueCallback } from "@/lib/callbacks/queue-callback";
 import type { Tx } from "@/lib/db/client";
 import { amountSql, depositAddresses, deposits, invoices, transactions } from "@/lib/db/schema";
@@ -61,7 +61,7 @@ export async function recordIncomingPayment(
   const [seen] = await tx
     .select({ id: deposits.id })
     .from(deposits)
-    .where(eq(deposits.chainTransactionId, payment.chainTransactionId));
+    .where(and(eq(deposits.chainTransactionId, payment.chainTransactionId), ne(deposits.status, "unwound")));
   if (seen) return null; // reported before (the unique index guards a race between two watchers)
 
   let transactionId: number;

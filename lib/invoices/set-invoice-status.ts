@@ -11,7 +11,7 @@ export async function setInvoiceStatus(
   tx: Tx,
   invoiceId: number,
   to: InvoiceStatus,
-  reason: InvoiceReason | "currency_fixed" | "payment_seen" | "awaiting_remainder",
+  reason: InvoiceReason | "currency_fixed" | "payment_seen" | "awaiting_remainder" | "payment_removed",
 ): Promise<void> {
   // The reason first: the transition queues the callback, whose body should carry it.
   await tx.update(invoices).set({ statusReason: reason }).where(eq(invoices.transactionId, invoiceId));

@@ -1,14 +1,18 @@
 import { z } from "zod";
+import { isOffered } from "@/lib/currencies/offering";
 import { CURRENCY_CODES, findCurrency } from "@/lib/currencies/registry";
 import { JsonExactNumber } from "@/lib/json";
 import "./messages";
 
-/** A currency code of the registry; case-insensitive on input, upper case after parsing. */
+/**
+ * A currency code of the registry that this installation offers (lib/currencies/offering.ts);
+ * case-insensitive on input, upper case after parsing.
+ */
 export const currencyCode = z
   .string()
   .trim()
   .toUpperCase()
-  .refine((code) => findCurrency(code) !== undefined, { error: "The selected :attribute is invalid." })
+  .refine((code) => isOffered(code), { error: "The selected :attribute is invalid." })
   .meta({ enum: CURRENCY_CODES, example: "BTC" });
 
 /** A crypto currency code (payments and withdrawals move on a chain). */

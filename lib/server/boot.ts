@@ -1,10 +1,12 @@
 import "server-only";
 
 import path from "node:path";
+import { offeringFor } from "@/lib/chain/evm/evm-offering";
 import { loadHdSeed } from "@/lib/chain/hd-seed";
 import type { Config } from "@/lib/config";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { verifyMasterKey } from "@/lib/crypto/verify-master-key";
+import { configureOffering } from "@/lib/currencies/offering";
 import { syncCurrencies } from "@/lib/currencies/sync-currencies";
 import { type DatabaseHandle, openDatabase } from "@/lib/db/client";
 import { acquireDataDirLock, type DataDirLock, type LockInfo } from "@/lib/db/data-dir-lock";
@@ -36,6 +38,8 @@ export async function bootDatabase(config: Config, role: LockInfo["role"]): Prom
       await seedRates(handle.db);
       await verifyMasterKey(handle.db, box);
       await loadHdSeed(handle.db, box);
+      // Which currencies are offered (production: only those with a real adapter; DESIGN.md section 5).
+      configureOffering(await offeringFor(config));
     } catch (error) {
       await handle.close();
       throw error;

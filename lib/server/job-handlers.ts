@@ -2,7 +2,9 @@ import "server-only";
 
 import { type CallbackSettings, deliverCallback } from "@/lib/callbacks/deliver-callback";
 import type { ChainAdapter } from "@/lib/chain/adapter";
+import { evmWatcherTask } from "@/lib/chain/evm/evm-watcher-task";
 import { sandboxAdapter } from "@/lib/chain/sandbox/sandbox-adapter";
+import type { EvmConfig } from "@/lib/config";
 import { inTransaction } from "@/lib/db/transaction";
 import { scanConfirmations } from "@/lib/deposits/scan-confirmations";
 import { expireInvoiceIn } from "@/lib/invoices/settle-invoice";
@@ -71,7 +73,11 @@ export function jobHandlers(settings: JobSettings): Handlers {
   };
 }
 
-/** What the job runner repeats on a timer besides claiming jobs. */
-export function jobTasks(): PeriodicTask[] {
-  return [{ name: "withdrawal sweep", everyMs: 60_000, run: (db) => sweepWithdrawalClaims(db) }];
+/** What the job runner repeats on a timer besides claiming jobs; the EVM watcher when a node is configured. */
+export function jobTasks(options: { evm?: EvmConfig; spreadPpm?: number } = {}): PeriodicTask[] {
+  const tasks: PeriodicTask[] = [
+    { name: "withdrawal sweep", everyMs: 60_000, run: (db) => sweepWithdrawalClaims(db) },
+  ];
+  if (options.evm) tasks.push(evmWatcherTask({ config: options.evm, spreadPpm: options.spreadPpm ?? 0 }));
+  return tasks;
 }

@@ -18,7 +18,9 @@ export const TRANSITIONS = {
     cancelled: [],
   },
   deposit: {
-    processing: ["confirmed"],
+    // failed: a reorganisation removed the payment's block before it was confirmed
+    processing: ["confirmed", "failed"],
+    failed: [],
     confirmed: [],
   },
   // withdrawal, withdrawal_exchange and withdrawal_instant: accepted with the balance debited;

@@ -17,8 +17,14 @@ import { seedRates } from "@/lib/rates/rates";
  */
 export const testDriver: "pglite" | "pg" = process.env.KASSA_TEST_DATABASE_URL ? "pg" : "pglite";
 
+/** Where the database lives, for a child process that opens it too (after this one closed it, on PGlite). */
+export type TestDatabaseLocation =
+  | { kind: "pglite"; dataDir: string | undefined }
+  | { kind: "pg"; url: string };
+
 export type TestDatabase = DatabaseHandle & {
   box: SecretBox;
+  location: TestDatabaseLocation;
   drop: () => Promise<void>;
   reopen: () => Promise<TestDatabase>;
 };
@@ -40,6 +46,7 @@ export async function createTestDatabase(options: { isPersistent?: boolean } = {
       return {
         ...handle,
         box,
+        location: { kind: "pglite", dataDir },
         drop: async () => {
           await handle.close();
           if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
@@ -64,6 +71,7 @@ export async function createTestDatabase(options: { isPersistent?: boolean } = {
     return {
       ...handle,
       box,
+      location: { kind: "pg", url: url.toString() },
       drop: async () => {
         await handle.close();
         await admin.db.execute(sql.raw(`drop database if exists ${name} with (force)`));

@@ -1,11 +1,13 @@
 import "server-only";
 
 import { and, eq, isNull, lte, sql } from "drizzle-orm";
+import { realNetworkOf } from "@/lib/currencies/offering";
 import type { Db, Tx } from "@/lib/db/client";
 import { chainTips, chainTransactions, deposits } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import { CHAIN_SCAN_QUEUE } from "@/lib/jobs/queues";
+import { assertSimulatedCurrency } from "./assert-simulated-currency";
 
 export type MinedBlocks = { currency: string; height: number; blocks: number; transactions: number };
 
@@ -34,7 +36,11 @@ async function mineIn(tx: Tx, currency: string, count: number): Promise<MinedBlo
 }
 
 /** Sandbox: mines `count` blocks on a currency's network; confirmations are counted by a job. */
-export function mineSandboxBlocks(db: Db, input: { currency: string; count: number }): Promise<MinedBlocks> {
+export async function mineSandboxBlocks(
+  db: Db,
+  input: { currency: string; count: number },
+): Promise<MinedBlocks> {
+  assertSimulatedCurrency(input.currency);
   return inTransaction(db, (tx) => mineIn(tx, input.currency, input.count));
 }
 
@@ -55,7 +61,8 @@ export async function mineDueSandboxBlocks(db: Db, intervalSeconds: number): Pro
         .where(isNull(chainTransactions.blockHeight)),
     );
   const mined: MinedBlocks[] = [];
-  for (const { currency } of waiting) {
+  // A currency paid on a real network gets its blocks from that network, never from this timer.
+  for (const { currency } of waiting.filter((row) => realNetworkOf(row.currency) === null)) {
     const result = await inTransaction(db, async (tx) => {
       await tx.insert(chainTips).values({ currency, minedAt: sql`'epoch'` }).onConflictDoNothing();
       const due = await tx

@@ -2,6 +2,7 @@ import "server-only";
 
 import { randomBytes } from "node:crypto";
 import { checkAddress } from "@/lib/chain/address-codec";
+import { assertSimulatedCurrency } from "@/lib/chain/sandbox/assert-simulated-currency";
 import { assertFitsPrecision } from "@/lib/currencies/precision";
 import { getCurrency } from "@/lib/currencies/registry";
 import type { Db } from "@/lib/db/client";
@@ -48,6 +49,7 @@ export async function sendSandboxPayment(
   const currency = getCurrency(input.currency);
   if (currency.kind !== "crypto" || !currency.addressFormat)
     throw fieldError({ currency: "The currency must be a crypto currency." });
+  assertSimulatedCurrency(currency.code);
   const check = checkAddress(currency.addressFormat, input.address);
   if (!check.isValid) throw fieldError({ address: `The address ${check.reason}.` });
   assertFitsPrecision({ units: input.amount, currency: currency.code, field: "amount" });

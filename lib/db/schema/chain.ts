@@ -6,6 +6,7 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -31,7 +32,12 @@ export const chainTips = pgTable("chain_tips", {
   minedAt: timestamp("mined_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** Transactions on the sandbox chain: in the mempool while block_height is null. */
+/**
+ * Payments on a chain, one row per transfer: (currency, txid, log_index), log_index -1 for a native
+ * transfer. Sandbox rows are in the mempool while block_height is null. Real-chain rows (`network`
+ * set) keep the exact base-unit amount (wei, token units), the dust the 10^-8 rounding left, and the
+ * block they were seen in; `removed_at` marks one whose block a reorganisation removed.
+ */
 export const chainTransactions = pgTable(
   "chain_transactions",
   {
@@ -47,10 +53,17 @@ export const chainTransactions = pgTable(
     /** A compliance risk score from 0 to 1 when the chain's analysis gives one (the sandbox lets tests set it). */
     riskScore: text("risk_score"),
     blockHeight: integer("block_height"),
+    network: text("network"),
+    logIndex: integer("log_index").notNull().default(-1),
+    baseAmount: wholeNumber("base_amount"),
+    dust: wholeNumber("dust"),
+    blockHash: text("block_hash"),
+    removedAt: timestamp("removed_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex("chain_transactions_txid_key").on(t.currency, t.txid),
+    uniqueIndex("chain_transactions_txid_key").on(t.currency, t.txid, t.logIndex),
+    index("chain_transactions_block_idx").on(t.network, t.blockHeight).where(sql`${t.network} is not null`),
     index("chain_transactions_mempool_idx").on(t.currency).where(sql`${t.blockHeight} is null`),
     index("chain_transactions_txid_idx").on(t.txid),
     index("chain_transactions_address_idx").on(t.address),
@@ -114,7 +127,8 @@ export const deposits = pgTable(
     currency: text("currency").notNull(),
     amount: money("amount").notNull(),
     confirmations: integer("confirmations").notNull().default(0),
-    status: text("status", { enum: ["seen", "credited"] })
+    /** `unwound`: a reorganisation removed its block before it was credited. */
+    status: text("status", { enum: ["seen", "credited", "unwound"] })
       .notNull()
       .default("seen"),
     /** Arrived after its invoice had expired or been cancelled: credited, and flagged. */
@@ -134,8 +148,49 @@ export const deposits = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex("deposits_chain_transaction_key").on(t.chainTransactionId),
+    uniqueIndex("deposits_chain_transaction_key")
+      .on(t.chainTransactionId)
+      .where(sql`${t.status} <> 'unwound'`),
     index("deposits_transaction_idx").on(t.transactionId),
     index("deposits_pending_idx").on(t.currency).where(sql`${t.status} = 'seen'`),
   ],
+);
+
+/** A real chain watcher's durable position: the last block it processed on a network. */
+export const chainCursors = pgTable("chain_cursors", {
+  network: text("network").primaryKey(),
+  blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
+  blockHash: text("block_hash").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The recent blocks a watcher processed, to find the fork point of a reorganisation. */
+export const chainBlocks = pgTable(
+  "chain_blocks",
+  {
+    network: text("network").notNull(),
+    blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
+    blockHash: text("block_hash").notNull(),
+    parentHash: text("parent_hash").notNull(),
+  },
+  (t) => [primaryKey({ name: "chain_blocks_pkey", columns: [t.network, t.blockNumber] })],
+);
+
+/** Something on a chain an operator must look at (a credited payment's block removed); never changes the ledger. */
+export const chainIncidents = pgTable(
+  "chain_incidents",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    network: text("network").notNull(),
+    kind: text("kind", { enum: ["credited_payment_removed"] }).notNull(),
+    chainTransactionId: bigint("chain_transaction_id", { mode: "number" }).references(
+      () => chainTransactions.id,
+    ),
+    depositId: bigint("deposit_id", { mode: "number" }).references(() => deposits.id),
+    blockNumber: bigint("block_number", { mode: "bigint" }),
+    blockHash: text("block_hash"),
+    message: text("message").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("chain_incidents_deposit_key").on(t.kind, t.depositId)],
 );

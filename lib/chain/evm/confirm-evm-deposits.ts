@@ -1,0 +1,54 @@
+import "server-only";
+
+import { sql } from "drizzle-orm";
+import { type Db, queryRows } from "@/lib/db/client";
+import { creditDeposit } from "@/lib/deposits/credit-deposit";
+import { runEach } from "@/lib/jobs/run-each";
+import type { EvmNetwork } from "./evm-network";
+
+/**
+ * Counts the confirmations of the network's seen deposits against the watcher's cursor (the last
+ * block it checked is on the node's chain) and credits those that reached the configured count.
+ * Crediting is exactly-once on its own (lib/deposits/credit-deposit.ts), so two workers may run this
+ * together. Returns how many deposits this call credited.
+ */
+export async function confirmEvmDeposits(
+  db: Db,
+  input: { network: EvmNetwork; spreadPpm: number },
+): Promise<number> {
+  const rows = await queryRows<{
+    id: string | number;
+    currency: string;
+    confirmations: number;
+    height: number;
+    tip: string;
+  }>(
+    db,
+    sql`select d.id, d.currency, d.confirmations, c.block_height as height, k.block_number::text as tip
+        from deposits d
+        join chain_transactions c on c.id = d.chain_transaction_id
+        join chain_cursors k on k.network = c.network
+        where c.network = ${input.network.network} and d.status = 'seen' and c.removed_at is null
+          and c.block_height is not null
+        order by d.id`,
+  );
+  let credited = 0;
+  await runEach(
+    rows,
+    async (row) => {
+      const confirmations = Math.max(0, Number(row.tip) - row.height + 1);
+      if (confirmations !== row.confirmations)
+        await db.execute(
+          sql`update deposits set confirmations = ${confirmations} where id = ${row.id} and status = 'seen'`,
+        );
+      const required = input.network.confirmations[row.currency] ?? Number.POSITIVE_INFINITY;
+      if (
+        confirmations >= required &&
+        (await creditDeposit(db, { depositId: Number(row.id), spreadPpm: input.spreadPpm }))
+      )
+        credited++;
+    },
+    (row) => `deposit ${row.id}`,
+  );
+  return credited;
+}

@@ -1,0 +1,39 @@
+import "server-only";
+
+import type { EvmConfig } from "@/lib/config";
+import type { PeriodicTask } from "@/lib/jobs/runner";
+import { connectEvmNetwork, type EvmNetwork } from "./evm-network";
+import { type WatcherState, watchEvmChain } from "./watch-evm-chain";
+
+/**
+ * The EVM watcher as a periodic task of the job runner: a pass every `everyMs` (the runner never
+ * runs two passes of one task at once in a process; several processes may run it together, the
+ * cursor's conditional update keeps them apart). The node is connected on the first pass, and again
+ * after a pass failed, so a node that was down at start is picked up when it comes back.
+ */
+export function evmWatcherTask(input: {
+  config: EvmConfig;
+  spreadPpm: number;
+  everyMs?: number;
+}): PeriodicTask {
+  let network: Promise<EvmNetwork> | undefined;
+  const state: WatcherState = { range: 1n };
+  return {
+    name: "evm watcher",
+    everyMs: input.everyMs ?? 2_000,
+    run: async (db) => {
+      network ??= connectEvmNetwork(input.config);
+      try {
+        const pass = await watchEvmChain(db, { network: await network, spreadPpm: input.spreadPpm, state });
+        if (pass.reorgs > 0)
+          console.warn(
+            `[chain] ethereum: ${pass.reorgs} reorganisation(s) handled up to block ${pass.cursor}`,
+          );
+        return pass;
+      } catch (error) {
+        network = undefined;
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import "server-only";
+
+import { sql } from "drizzle-orm";
+import { type Db, queryRows } from "@/lib/db/client";
+import { amountSql } from "@/lib/db/schema";
+import { inTransaction } from "@/lib/db/transaction";
+import { recordIncomingPayment } from "@/lib/deposits/record-incoming-payment";
+import type { FetchedBlock, FetchedPayment } from "./fetch-range";
+import { toLedgerAmount } from "./to-ledger-amount";
+
+export type Cursor = { blockNumber: bigint; blockHash: string };
+
+/** How many processed blocks' hashes are kept to find a fork point; deeper reorganisations are refused loudly. */
+export const KEPT_BLOCKS = 1024n;
+
+/**
+ * Records a range of blocks the watcher read, in one transaction: the cursor moves from `cursor` to
+ * the range's last block only if it is still at `cursor` (a conditional update: when two workers
+ * read the same range, one records it and the other finds the cursor moved and records nothing),
+ * the blocks' hashes are kept, and each payment is inserted once by (currency, txid, log index)
+ * and reported to the deposit pipeline. A payment a reorganisation had removed and that is mined
+ * again comes back to life and is reported again. Returns false when another worker got there first.
+ */
+export async function storeRange(
+  db: Db,
+  input: {
+    network: string;
+    cursor: Cursor | null;
+    blocks: FetchedBlock[];
+    payments: FetchedPayment[];
+    /** Lower-case address → the address as handed out. */
+    watched: ReadonlyMap<string, string>;
+  },
+): Promise<boolean> {
+  const last = input.blocks[input.blocks.length - 1];
+  if (!last) return true;
+  return inTransaction(db, async (tx) => {
+    const moved = input.cursor
+      ? await queryRows<{ network: string }>(
+          tx,
+          sql`update chain_cursors set block_number = ${last.number.toString()}, block_hash = ${last.hash}, updated_at = now()
+              where network = ${input.network} and block_number = ${input.cursor.blockNumber.toString()}
+                and block_hash = ${input.cursor.blockHash}
+              returning network`,
+        )
+      : await queryRows<{ network: string }>(
+          tx,
+          sql`insert into chain_cursors (network, block_number, block_hash)
+              values (${input.network}, ${last.number.toString()}, ${last.hash})
+              on conflict (network) do nothing returning network`,
+        );
+    if (moved.length === 0) return false;
+    for (const block of input.blocks) {
+      await tx.execute(
+        sql`insert into chain_blocks (network, block_number, block_hash, parent_hash)
+            values (${input.network}, ${block.number.toString()}, ${block.hash}, ${block.parentHash})
+            on conflict (network, block_number) do update
+              set block_hash = excluded.block_hash, parent_hash = excluded.parent_hash`,
+      );
+    }
+    await tx.execute(
+      sql`delete from chain_blocks where network = ${input.network}
+          and block_number < ${(last.number - KEPT_BLOCKS).toString()}`,
+    );
+    for (const payment of input.payments) {
+      const address = input.watched.get(payment.address) ?? payment.address;
+      const { amount, dust } = toLedgerAmount(payment.baseUnits, payment.decimals);
+      const [row] = await queryRows<{ id: string | number }>(
+        tx,
+        sql`insert into chain_transactions
+              (currency, txid, log_index, network, address, amount, base_amount, dust, direction, block_height, block_hash)
+            values (${payment.currency}, ${payment.txid}, ${payment.logIndex}, ${input.network}, ${address},
+              ${amountSql(amount)}, ${payment.baseUnits.toString()}::numeric, ${dust.toString()}::numeric, 'in',
+              ${Number(payment.blockNumber)}, ${payment.blockHash})
+            on conflict (currency, txid, log_index) do update
+              set block_height = excluded.block_height, block_hash = excluded.block_hash, removed_at = null
+              where chain_transactions.removed_at is not null
+            returning id`,
+      );
+      // Already recorded (and not removed since): reported once, never twice.
+      if (!row || amount === 0n) continue;
+      await recordIncomingPayment(tx, {
+        chainTransactionId: Number(row.id),
+        currency: payment.currency,
+        address,
+        tag: "",
+        amount,
+      });
+    }
+    return true;
+  });
+}

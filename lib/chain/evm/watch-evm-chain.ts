@@ -1,0 +1,125 @@
+import "server-only";
+
+import { sql } from "drizzle-orm";
+import { type Db, queryRows } from "@/lib/db/client";
+import { confirmEvmDeposits } from "./confirm-evm-deposits";
+import type { EvmNetwork } from "./evm-network";
+import { type FetchedBlock, type FetchedPayment, fetchRange, RangeChangedError } from "./fetch-range";
+import { type Cursor, storeRange } from "./store-range";
+import { unwindReorg } from "./unwind-reorg";
+import { withRetries } from "./with-retries";
+
+/** The watcher's memory between passes: how many blocks it reads at once (adaptive). */
+export type WatcherState = { range: bigint };
+
+export const MAX_RANGE = 500n;
+
+export type WatchResult = {
+  tip: bigint;
+  cursor: bigint;
+  blocks: number;
+  payments: number;
+  reorgs: number;
+  credited: number;
+};
+
+export type WatchOptions = {
+  network: EvmNetwork;
+  spreadPpm: number;
+  state?: WatcherState;
+  /** Tries per RPC step before the pass fails (and the next pass starts again from the cursor). */
+  attempts?: number;
+  baseDelayMs?: number;
+  /** Called after each range is stored (tests use it to stop a watcher mid-way). */
+  onStored?: (cursor: bigint) => void | Promise<void>;
+};
+
+async function loadCursor(db: Db, network: string): Promise<Cursor | null> {
+  const [row] = await queryRows<{ block_number: string; block_hash: string }>(
+    db,
+    sql`select block_number::text, block_hash from chain_cursors where network = ${network}`,
+  );
+  return row ? { blockNumber: BigInt(row.block_number), blockHash: row.block_hash } : null;
+}
+
+/** Lower-case address → the address as handed out, for every deposit address on the network. */
+async function loadWatched(db: Db, network: string): Promise<Map<string, string>> {
+  const rows = await queryRows<{ address: string }>(
+    db,
+    sql`select distinct address from deposit_addresses where network = ${network}`,
+  );
+  return new Map(rows.map((r) => [r.address.toLowerCase(), r.address]));
+}
+
+/** Whether the cursor's block is still on the node's chain. */
+async function isOnChain(network: EvmNetwork, cursor: Cursor, tip: bigint): Promise<boolean> {
+  if (cursor.blockNumber > tip) return false;
+  const block = await network.client.getBlock({ blockNumber: cursor.blockNumber });
+  return block.hash === cursor.blockHash;
+}
+
+/**
+ * One pass of the EVM watcher (DESIGN.md section 5): from the durable cursor up to the node's tip,
+ * blocks in order, never skipping one. Each range is read (fetchRange), checked to continue the
+ * cursor's block, and stored with the cursor in one transaction (storeRange), so a watcher killed
+ * at any moment resumes from its cursor with nothing missed and nothing twice. A cursor block that
+ * left the chain means a reorganisation: unwindReorg walks back to the fork point. The range grows
+ * on success and halves on an RPC error (a node refusing a wide eth_getLogs); a one-block range
+ * that keeps failing is retried with backoff and then fails the pass, which the next pass repeats.
+ * Finally, deposits that reached their confirmations are credited.
+ *
+ * The tip is read before the watched addresses: an address handed out after that read can only be
+ * paid in a later block, which a later pass reads with the address known.
+ */
+export async function watchEvmChain(db: Db, options: WatchOptions): Promise<WatchResult> {
+  const { network } = options;
+  const state = options.state ?? { range: 1n };
+  const retry = { attempts: options.attempts ?? 5, baseDelayMs: options.baseDelayMs ?? 200 };
+  const result: WatchResult = { tip: 0n, cursor: 0n, blocks: 0, payments: 0, reorgs: 0, credited: 0 };
+  const tip = await withRetries(() => network.client.getBlockNumber({ cacheTime: 0 }), retry);
+  result.tip = tip;
+  const watched = await loadWatched(db, network.network);
+  let cursor = await loadCursor(db, network.network);
+  let failures = 0;
+  while (true) {
+    if (cursor && !(await withRetries(() => isOnChain(network, cursor!, tip), retry))) {
+      await unwindReorg(db, network, cursor);
+      result.reorgs++;
+      cursor = await loadCursor(db, network.network);
+      continue;
+    }
+    if (cursor && cursor.blockNumber >= tip) break;
+    const from = cursor ? cursor.blockNumber + 1n : tip;
+    const to = from + state.range - 1n < tip ? from + state.range - 1n : tip;
+    let fetched: { blocks: FetchedBlock[]; payments: FetchedPayment[] };
+    try {
+      fetched = await fetchRange(network, { from, to, watched });
+    } catch (error) {
+      // A node refusing a wide range (too many logs, a timeout) gets a narrower one at once.
+      if (!(error instanceof RangeChangedError) && state.range > 1n) {
+        state.range /= 2n;
+        continue;
+      }
+      // Otherwise (the chain moved under the read, or a one-block range failed) wait and read again.
+      if (++failures >= retry.attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, retry.baseDelayMs * 2 ** (failures - 1)));
+      continue;
+    }
+    if (cursor && fetched.blocks[0]!.parentHash !== cursor.blockHash) {
+      // The chain changed between reading the cursor's block and this range: isOnChain decides next.
+      if (++failures >= retry.attempts) throw new Error(`block ${from} keeps not following the cursor`);
+      continue;
+    }
+    failures = 0;
+    const isStored = await storeRange(db, { network: network.network, cursor, ...fetched, watched });
+    cursor = await loadCursor(db, network.network);
+    if (!isStored) continue; // another worker stored this range
+    result.blocks += fetched.blocks.length;
+    result.payments += fetched.payments.length;
+    if (state.range < MAX_RANGE) state.range *= 2n;
+    await options.onStored?.(cursor!.blockNumber);
+  }
+  result.cursor = cursor?.blockNumber ?? 0n;
+  result.credited = await confirmEvmDeposits(db, { network, spreadPpm: options.spreadPpm });
+  return result;
+}

@@ -1,0 +1,71 @@
+import { findCurrency } from "./registry";
+
+/**
+ * Which currencies this installation offers (DESIGN.md section 5). Production mode never uses the
+ * sandbox chain, so there a crypto currency is offered only when its network has a real adapter
+ * (and, for a token, a contract); in sandbox mode every currency is offered, but one whose network
+ * is real is paid on that network, never through the sandbox endpoints.
+ */
+export type Offering = {
+  mode: "sandbox" | "production";
+  /** Networks with a real adapter turned on, with the name customers and clients see. */
+  realNetworks: Record<string, string>;
+  /** The currency codes the real adapters carry (ETH, and the tokens that have a contract). */
+  realCurrencies: readonly string[];
+  /** Token contracts per currency code on the real networks (KASSA_EVM_TOKENS), for payment URIs. */
+  contracts: Record<string, string>;
+  /** EIP-155 chain id per real EVM network, for payment URIs. */
+  chainIds: Record<string, number>;
+  /** Confirmations required per currency where the configuration overrides the registry's. */
+  confirmations: Record<string, number>;
+};
+
+const SLOT = Symbol.for("kassa.offering");
+type Slot = { [SLOT]?: Offering };
+
+/** Set once at start-up (the server and the worker share one process-wide value through globalThis); undefined offers everything. */
+export function configureOffering(offering: Offering | undefined): void {
+  (globalThis as Slot)[SLOT] = offering;
+}
+
+/** The offering configured at start-up; everything is offered when none was (tests, the browser). */
+export function currentOffering(): Offering | undefined {
+  return (globalThis as Slot)[SLOT];
+}
+
+/** The real network a currency moves on here ("Ethereum (chain id 31337)"), or null when it is simulated. */
+export function realNetworkOf(code: string, offering = currentOffering()): string | null {
+  const currency = findCurrency(code);
+  if (!offering || !currency?.network) return null;
+  const name = offering.realNetworks[currency.network];
+  return name !== undefined && offering.realCurrencies.includes(currency.code) ? name : null;
+}
+
+/**
+ * Whether a currency code is offered: fiat always; crypto on a real network only when its adapter
+ * carries it (a token with no contract is not offered); crypto on a simulated network only in
+ * sandbox mode.
+ */
+export function isOffered(code: string, offering = currentOffering()): boolean {
+  const currency = findCurrency(code);
+  if (!currency) return false;
+  if (!offering || currency.kind !== "crypto" || !currency.network) return true;
+  if (offering.realNetworks[currency.network] !== undefined)
+    return offering.realCurrencies.includes(currency.code);
+  return offering.mode === "sandbox";
+}
+
+/** The chain id a payment request on an EVM network names: the real node's, or mainnet's. */
+export function chainIdOf(network: string, offering = currentOffering()): number {
+  return offering?.chainIds[network] ?? 1;
+}
+
+/** The confirmations a payment in `code` needs here (KASSA_EVM_CONFIRMATIONS, or the registry's). */
+export function confirmationsOf(code: string, offering = currentOffering()): number {
+  return offering?.confirmations[code] ?? findCurrency(code)?.confirmations ?? 0;
+}
+
+/** The token contract a payment request names: the watched one here, or the registry's mainnet one. */
+export function contractOf(code: string, offering = currentOffering()): string | undefined {
+  return offering?.contracts[code] ?? findCurrency(code)?.contract;
+}

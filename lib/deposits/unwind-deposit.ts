@@ -1,0 +1,56 @@
+import "server-only";
+
+import { and, eq, sql } from "drizzle-orm";
+import type { Tx } from "@/lib/db/client";
+import { amountSql, depositAddresses, deposits, invoices } from "@/lib/db/schema";
+import { loadInvoiceById } from "@/lib/invoices/load-invoice";
+import { setInvoiceStatus } from "@/lib/invoices/set-invoice-status";
+import { expireInvoiceIn } from "@/lib/invoices/settle-invoice";
+import { transitionStatus } from "@/lib/transactions/transition-status";
+
+/**
+ * Takes back a payment that was only seen (not credited) because a reorganisation removed its
+ * block: the deposit becomes `unwound` (kept, for the record), its invoice's paid sum drops, and an
+ * invoice left with no other payment in flight returns to `pending` (waiting for payment; the
+ * checkout says so), or fails at once if its timer ran out meanwhile. A payment to a permanent
+ * address fails its `deposit` transaction. Nothing was
+ * posted to the ledger for it, so nothing is reversed there. Returns false when the deposit was no
+ * longer `seen` (credited or unwound meanwhile): the conditional update decides, once.
+ */
+export async function unwindDeposit(tx: Tx, depositId: number): Promise<boolean> {
+  const [deposit] = await tx
+    .update(deposits)
+    .set({ status: "unwound", confirmations: 0 })
+    .where(and(eq(deposits.id, depositId), eq(deposits.status, "seen")))
+    .returning();
+  if (!deposit) return false;
+  const [address] = await tx
+    .select({ kind: depositAddresses.kind })
+    .from(depositAddresses)
+    .where(eq(depositAddresses.id, deposit.depositAddressId));
+  if (address!.kind === "permanent") {
+    await transitionStatus(tx, {
+      transactionId: deposit.transactionId,
+      kind: "deposit",
+      to: "failed",
+      reason: "payment_removed",
+    });
+    return true;
+  }
+  await tx
+    .update(invoices)
+    .set({ paidAmount: sql`${invoices.paidAmount} - ${amountSql(deposit.amount)}` })
+    .where(eq(invoices.transactionId, deposit.transactionId));
+  const [inFlight] = await tx
+    .select({ id: deposits.id })
+    .from(deposits)
+    .where(and(eq(deposits.transactionId, deposit.transactionId), eq(deposits.status, "seen")))
+    .limit(1);
+  const invoice = await loadInvoiceById(tx, deposit.transactionId);
+  if (!inFlight && invoice?.status === "processing") {
+    await setInvoiceStatus(tx, deposit.transactionId, "pending", "payment_removed");
+    // Its expiry job found it processing and let it be: a timer that ran out meanwhile applies now.
+    await expireInvoiceIn(tx, deposit.transactionId);
+  }
+  return true;
+}
