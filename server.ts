@@ -84,7 +84,7 @@ async function main(): Promise<void> {
       if (isTooLarge) res.setHeader("connection", "close");
       return storage.run({ requestId, rawBody: body, bodyTooLarge: isTooLarge }, () => handleNext(req, res));
     }
-    return storage.run({ requestId }, () => handleNext(req, res));
+    return storage.run({ requestId, peerAddress: req.socket.remoteAddress }, () => handleNext(req, res));
   };
 
   const server = createServer((req, res) => {

@@ -1,6 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { parseProxyRange } from "@/lib/auth/client-address";
 
 /**
  * PostgreSQL connections per process: twice the cores plus one, the usual starting point. More
@@ -56,6 +57,18 @@ const EnvSchema = z.object({
     .string()
     .regex(/^\d+(,\d+)*$/, "must be a comma-separated list of seconds")
     .optional(),
+  KASSA_TRUSTED_PROXIES: z
+    .string()
+    .default("")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .refine((entries) => entries.every((entry) => parseProxyRange(entry) !== null), {
+      message: "must be a comma-separated list of IP addresses or CIDR ranges",
+    }),
   KASSA_SEED_DEMO: z
     .enum(["0", "1", "true", "false"])
     .optional()
@@ -97,6 +110,11 @@ export type Config = {
   callbackTimeoutMs: number;
   /** Seconds before each retry of a failed callback; the public API's schedule unless set (tests shorten it). */
   callbackScheduleSeconds: number[] | undefined;
+  /**
+   * Proxies whose X-Forwarded-For is believed (addresses or CIDR ranges); none by default, so the
+   * address a sign-in counts against is the connection's own unless a configured proxy vouches.
+   */
+  trustedProxies: string[];
 };
 
 export class ConfigError extends Error {}
@@ -139,5 +157,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobRetentionDays: e.KASSA_JOB_RETENTION_DAYS,
     callbackTimeoutMs: e.KASSA_CALLBACK_TIMEOUT_MS,
     callbackScheduleSeconds: e.KASSA_CALLBACK_SCHEDULE?.split(",").map(Number),
+    trustedProxies: e.KASSA_TRUSTED_PROXIES,
   };
 }

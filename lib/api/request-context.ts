@@ -2,11 +2,17 @@ import { AsyncLocalStorage } from "node:async_hooks";
 
 /**
  * Per-request facts the custom server knows before Next.js does: the raw body bytes (buffered
- * with a size cap, including the body of GET /transactions/info, which the App Router drops) and
- * the request id. Kept on globalThis so the server (loaded by tsx) and the route handlers
- * (bundled by Next) share one store.
+ * with a size cap, including the body of GET /transactions/info, which the App Router drops), the
+ * request id and the connection's peer address. Kept on globalThis so the server (loaded by tsx)
+ * and the route handlers (bundled by Next) share one store.
  */
-export type RequestContext = { requestId: string; rawBody?: Buffer; bodyTooLarge?: boolean };
+export type RequestContext = {
+  requestId: string;
+  rawBody?: Buffer;
+  bodyTooLarge?: boolean;
+  /** The connection's peer address: sign-in limits count against it (lib/auth/client-address.ts). */
+  peerAddress?: string;
+};
 
 const KEY = Symbol.for("kassa.requestContext");
 type Slot = { [KEY]?: AsyncLocalStorage<RequestContext> };
