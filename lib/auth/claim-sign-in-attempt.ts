@@ -9,13 +9,18 @@ import { signInThrottles } from "@/lib/db/schema";
  */
 export type ThrottlePolicy = { free: number; baseSeconds: number; capSeconds: number; resetSeconds: number };
 
+const perAccount: ThrottlePolicy = { free: 5, baseSeconds: 30, capSeconds: 15 * 60, resetSeconds: 60 * 60 };
+
 export const SIGN_IN_THROTTLES = {
   /**
-   * Per account: a delay that grows, never a lock. Anyone who knows a merchant's e-mail can make
-   * its owner wait at most `capSeconds` per attempt, while a guesser gets about one try a minute.
+   * Per account, from addresses it has not signed in from: after 5 failures a delay of 30 seconds
+   * that doubles up to 15 minutes. A delay, never a lock; and it does not reach the owner's own
+   * addresses (`device`), so knowing a merchant's e-mail is not enough to keep them out.
    */
-  email: { free: 5, baseSeconds: 1, capSeconds: 60, resetSeconds: 15 * 60 },
-  /** Per client address: 30 attempts, then 15 minutes of silence. */
+  email: perAccount,
+  /** Per account and address, for addresses the account signed in from before (sign_in_addresses). */
+  device: perAccount,
+  /** Per client address, across accounts: 30 attempts, then 15 minutes of silence. */
   ip: { free: 30, baseSeconds: 15 * 60, capSeconds: 15 * 60, resetSeconds: 15 * 60 },
 } satisfies Record<string, ThrottlePolicy>;
 
@@ -67,11 +72,11 @@ export async function claimSignInAttempt(db: Db, key: ThrottleKey): Promise<numb
 
 /**
  * Takes back a claimed attempt that turned out not to be a failure: a successful sign-in clears the
- * account's count (its owner is back), while the address keeps its delay and only loses the one count.
+ * account's (or account and address's) count, while the address keeps its delay and only loses the one count.
  */
 export async function releaseSignInAttempt(db: Db, key: ThrottleKey): Promise<void> {
   const t = signInThrottles;
-  if (key.kind === "email") {
+  if (key.kind !== "ip") {
     await db.delete(t).where(eq(t.key, keyOf(key)));
     return;
   }

@@ -4,6 +4,7 @@ import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Db } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 import { claimSignInAttempt, releaseSignInAttempt, type ThrottleKey } from "./claim-sign-in-attempt";
+import { isRememberedSignInAddress, rememberSignInAddress } from "./remember-sign-in-address";
 import { redeemRecoveryCode, verifyTotpCode } from "./totp";
 
 export type SignInFailure = "invalid" | "locked" | "second_factor_required" | "second_factor_invalid";
@@ -26,10 +27,11 @@ const DUMMY_HASH =
 /**
  * Checks a sign-in: e-mail and password (argon2id), then the second factor when the user has one
  * (a TOTP code or an unused recovery code). Each attempt is claimed against the client address and
- * then the account before anything is verified (lib/auth/claim-sign-in-attempt.ts): the address
- * gets 30 tries per 15 minutes, the account 5 and then a delay that doubles up to a minute, so a
- * stranger who knows the e-mail can slow its owner down but never lock them out. Unknown e-mails
- * take as long as known ones.
+ * then the account before anything is verified (lib/auth/claim-sign-in-attempt.ts): an address gets
+ * 30 tries per 15 minutes across accounts; an account 5, then a delay that doubles from 30 seconds
+ * up to 15 minutes, never a lock. From an address the account signed in from before, the account's
+ * count is that address's own, so a stranger who knows the e-mail cannot slow its owner down there.
+ * Unknown e-mails take as long as known ones.
  */
 export async function verifySignIn(
   db: Db,
@@ -38,7 +40,9 @@ export async function verifySignIn(
 ): Promise<{ userId: number; merchantId: number; email: string }> {
   const email = input.email.trim().toLowerCase();
   const address: ThrottleKey = { kind: "ip", value: input.ip };
-  const account: ThrottleKey = { kind: "email", value: email };
+  const account: ThrottleKey = (await isRememberedSignInAddress(db, { email, ip: input.ip }))
+    ? { kind: "device", value: `${email} ${input.ip}` }
+    : { kind: "email", value: email };
   for (const key of [address, account]) {
     const wait = await claimSignInAttempt(db, key);
     if (wait !== null)
@@ -65,5 +69,6 @@ export async function verifySignIn(
   }
   await releaseSignInAttempt(db, address);
   await releaseSignInAttempt(db, account);
+  await rememberSignInAddress(db, { email, ip: input.ip });
   return { userId: user.id, merchantId: user.merchantId, email: user.email };
 }

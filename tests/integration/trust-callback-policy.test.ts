@@ -1,11 +1,9 @@
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CallbackSettings } from "@/lib/callbacks/deliver-callback";
+import { type CallbackSettings, deliverCallback } from "@/lib/callbacks/deliver-callback";
 import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
 import { type CallbackMode, checkCallbackUrl } from "@/lib/callbacks/url-policy";
 import { callbackAttempts, callbacks } from "@/lib/db/schema";
-import { callbackHandlers } from "@/lib/jobs/handlers";
-import { runDueJobs } from "@/lib/jobs/runner";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { createFixedInvoice } from "../support/invoices";
@@ -113,7 +111,7 @@ describe(`callback delivery to non-public targets on ${testDriver}`, () => {
 
   it("delivers to loopback in sandbox mode but keeps none of its answer", async () => {
     const callback = await pendingCallbackTo(receiver.url());
-    await runDueJobs(database.db, callbackHandlers(settings));
+    await deliverCallback(database.db, callback.id, settings);
     expect(receiver.received).toHaveLength(1);
     const [attempt] = await attemptsOf(callback.id);
     expect(attempt).toMatchObject({ httpStatus: 200, error: null, responseExcerpt: null });
@@ -121,7 +119,7 @@ describe(`callback delivery to non-public targets on ${testDriver}`, () => {
 
   it("refuses at delivery a stored URL that is no longer allowed, without connecting", async () => {
     const callback = await pendingCallbackTo("http://169.254.169.254/latest/meta-data/");
-    await runDueJobs(database.db, callbackHandlers(settings));
+    await deliverCallback(database.db, callback.id, settings);
     const [attempt] = await attemptsOf(callback.id);
     expect(attempt).toMatchObject({ httpStatus: null, responseExcerpt: null });
     expect(attempt!.error).toMatch(/refused/);
