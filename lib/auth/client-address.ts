@@ -1,5 +1,8 @@
 import ipaddr from "ipaddr.js";
 
+/** No peer address to go by (a request that did not come through server.ts): no per-address limit applies. */
+export const UNKNOWN_ADDRESS = "unknown";
+
 type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
 /** An address or CIDR range, as KASSA_TRUSTED_PROXIES lists them; a lone address is its own /32 or /128. */
@@ -34,7 +37,7 @@ export function clientAddress(input: {
   trustedProxies: string[];
 }): string {
   const peer = input.peer ? normalise(input.peer) : null;
-  if (!peer) return "unknown";
+  if (!peer) return UNKNOWN_ADDRESS;
   const proxies = input.trustedProxies.map(parseProxyRange).filter((range) => range !== null);
   if (!isTrusted(peer, proxies) || !input.forwardedFor) return peer.toString();
   const hops = input.forwardedFor.split(",").map((hop) => hop.trim());

@@ -4,6 +4,7 @@ import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Db } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 import { claimSignInAttempt, releaseSignInAttempt, type ThrottleKey } from "./claim-sign-in-attempt";
+import { UNKNOWN_ADDRESS } from "./client-address";
 import { isRememberedSignInAddress, rememberSignInAddress } from "./remember-sign-in-address";
 import { redeemRecoveryCode, verifyTotpCode } from "./totp";
 
@@ -39,11 +40,16 @@ export async function verifySignIn(
   input: { email: string; password: string; code?: string; ip: string },
 ): Promise<{ userId: number; merchantId: number; email: string }> {
   const email = input.email.trim().toLowerCase();
+  // Without a known address there is nothing to count per address: one shared "unknown" bucket
+  // would let anyone silence every sign-in. The account's own count still applies.
+  const isAddressKnown = input.ip !== UNKNOWN_ADDRESS;
   const address: ThrottleKey = { kind: "ip", value: input.ip };
-  const account: ThrottleKey = (await isRememberedSignInAddress(db, { email, ip: input.ip }))
-    ? { kind: "device", value: `${email} ${input.ip}` }
-    : { kind: "email", value: email };
-  for (const key of [address, account]) {
+  const account: ThrottleKey =
+    isAddressKnown && (await isRememberedSignInAddress(db, { email, ip: input.ip }))
+      ? { kind: "device", value: `${email} ${input.ip}` }
+      : { kind: "email", value: email };
+  const keys = isAddressKnown ? [address, account] : [account];
+  for (const key of keys) {
     const wait = await claimSignInAttempt(db, key);
     if (wait !== null)
       throw new SignInError("locked", `Too many failed sign-ins. Try again in ${wait} seconds.`, wait);
@@ -67,8 +73,7 @@ export async function verifySignIn(
         "That code is not right. Check the time on your phone, or use a recovery code.",
       );
   }
-  await releaseSignInAttempt(db, address);
-  await releaseSignInAttempt(db, account);
-  await rememberSignInAddress(db, { email, ip: input.ip });
+  for (const key of keys) await releaseSignInAttempt(db, key);
+  if (isAddressKnown) await rememberSignInAddress(db, { email, ip: input.ip });
   return { userId: user.id, merchantId: user.merchantId, email: user.email };
 }

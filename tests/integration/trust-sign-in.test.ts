@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SIGN_IN_THROTTLES } from "@/lib/auth/claim-sign-in-attempt";
+import { UNKNOWN_ADDRESS } from "@/lib/auth/client-address";
 import { SignInError, verifySignIn } from "@/lib/auth/verify-sign-in";
 import { signInThrottles } from "@/lib/db/schema";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
@@ -76,6 +77,13 @@ describe(`sign-in throttling on ${testDriver}`, () => {
     }
     expect(await outcome(signIn("owner@example.com", PASSWORD, "203.0.113.9"))).toBe("locked");
     expect(await outcome(signIn("owner@example.com", PASSWORD, "198.51.100.20"))).toBe("ok");
+  });
+
+  it("keeps no shared bucket for requests without a known address, which anyone could fill", async () => {
+    for (let i = 0; i <= SIGN_IN_THROTTLES.ip.free; i++) {
+      expect(await outcome(signIn(`stranger${i}@example.com`, "guess", UNKNOWN_ADDRESS))).toBe("invalid");
+    }
+    expect(await outcome(signIn("pruned@example.com", PASSWORD, UNKNOWN_ADDRESS))).toBe("ok");
   });
 
   it("deletes throttle rows nobody has touched for a day as new attempts are written", async () => {
