@@ -3,6 +3,7 @@ import "server-only";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { parseProxyRange } from "@/lib/auth/client-address";
 
 /**
  * PostgreSQL connections per process: twice the cores plus one, the usual starting point. More
@@ -72,6 +73,18 @@ const EnvSchema = z.object({
     .optional()
     .or(z.literal("").transform(() => undefined)),
   KASSA_EVM_CONFIRMATIONS: z.coerce.number().int().min(1).max(1_000).optional(),
+  KASSA_TRUSTED_PROXIES: z
+    .string()
+    .default("")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .refine((entries) => entries.every((entry) => parseProxyRange(entry) !== null), {
+      message: "must be a comma-separated list of IP addresses or CIDR ranges",
+    }),
   KASSA_SEED_DEMO: z
     .enum(["0", "1", "true", "false"])
     .optional()
@@ -114,6 +127,11 @@ export type Config = {
   /** Seconds before each retry of a failed callback; the public API's schedule unless set (tests shorten it). */
   callbackScheduleSeconds: number[] | undefined;
   evm: EvmConfig | undefined;
+  /**
+   * Proxies whose X-Forwarded-For is believed (addresses or CIDR ranges); none by default, so the
+   * address a sign-in counts against is the connection's own unless a configured proxy vouches.
+   */
+  trustedProxies: string[];
 };
 
 /** The real EVM chain (DESIGN.md section 8), when KASSA_EVM_RPC_URL turns it on. */
@@ -183,5 +201,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           confirmations: e.KASSA_EVM_CONFIRMATIONS,
         }
       : undefined,
+    trustedProxies: e.KASSA_TRUSTED_PROXIES,
   };
 }

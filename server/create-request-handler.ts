@@ -85,7 +85,9 @@ export function createRequestHandler(options: RequestHandlerOptions) {
         options.handleNext(req, res),
       );
     }
-    return storage.run({ requestId }, () => options.handleNext(req, res));
+    return storage.run({ requestId, peerAddress: req.socket.remoteAddress }, () =>
+      options.handleNext(req, res),
+    );
   };
 
   return (req: IncomingMessage, res: ServerResponse) => {

@@ -3,9 +3,11 @@ import "server-only";
 import { createHmac } from "node:crypto";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { currentRequestContext } from "@/lib/api/request-context";
 import { loadMasterKey } from "@/lib/crypto/master-key";
 import { getDb } from "@/lib/db/client";
 import { getConfig, getSecretBox } from "@/lib/runtime";
+import { clientAddress } from "./client-address";
 import { SignInError, verifySignIn } from "./verify-sign-in";
 
 /** next-auth's signing secret, derived from the master key: nothing more to configure, the same on every instance. */
@@ -23,11 +25,14 @@ function isLocalhost(): boolean {
   return hostname === "localhost" || hostname === "127.0.0.1" || hostname === "::1";
 }
 
+/** The sign-in's client address: the connection's peer (from the custom server), or a trusted proxy's word. */
 function clientIp(headers: Record<string, unknown> | undefined): string {
   const forwarded = headers?.["x-forwarded-for"];
-  if (typeof forwarded === "string" && forwarded) return forwarded.split(",")[0]!.trim();
-  const real = headers?.["x-real-ip"];
-  return typeof real === "string" && real ? real : "unknown";
+  return clientAddress({
+    peer: currentRequestContext()?.peerAddress,
+    forwardedFor: typeof forwarded === "string" ? forwarded : undefined,
+    trustedProxies: getConfig().trustedProxies,
+  });
 }
 
 let cached: NextAuthOptions | undefined;

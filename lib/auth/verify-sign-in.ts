@@ -1,13 +1,14 @@
 import "server-only";
 
 import { verify as verifyHash } from "@node-rs/argon2";
-import { and, eq, gt, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Db } from "@/lib/db/client";
-import { signInAttempts, users } from "@/lib/db/schema";
+import { users } from "@/lib/db/schema";
+import { claimSignInAttempt, releaseSignInAttempt, type ThrottleKey } from "./claim-sign-in-attempt";
+import { UNKNOWN_ADDRESS } from "./client-address";
+import { isRememberedSignInAddress, rememberSignInAddress } from "./remember-sign-in-address";
 import { redeemRecoveryCode, verifyTotpCode } from "./totp";
-
-export const LOCKOUT = { windowMinutes: 15, perEmail: 5, perIp: 30 };
 
 export type SignInFailure = "invalid" | "locked" | "second_factor_required" | "second_factor_invalid";
 
@@ -15,6 +16,7 @@ export class SignInError extends Error {
   constructor(
     readonly reason: SignInFailure,
     message: string,
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = "SignInError";
@@ -25,29 +27,14 @@ export class SignInError extends Error {
 const DUMMY_HASH =
   "$argon2id$v=19$m=19456,t=2,p=1$BpIcJVKXs6E1YgnfzrM9qw$QxeqW4cFO6DxnBM2KBvkaWhH6MRb6vfhNLmzj4tgfLs";
 
-async function recentFailures(
-  db: Db,
-  column: typeof signInAttempts.email | typeof signInAttempts.ip,
-  value: string,
-) {
-  const [row] = await db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(signInAttempts)
-    .where(
-      and(
-        eq(column, value),
-        eq(signInAttempts.isSuccess, false),
-        gt(signInAttempts.createdAt, sql`now() - make_interval(mins => ${LOCKOUT.windowMinutes})`),
-      ),
-    );
-  return row?.count ?? 0;
-}
-
 /**
  * Checks a sign-in: e-mail and password (argon2id), then the second factor when the user has one
- * (a TOTP code or an unused recovery code). After 5 failures for an e-mail, or 30 from one address,
- * within 15 minutes, sign-in is refused for that e-mail or address until the window passes: counted in
- * the database, so every instance agrees. Unknown e-mails take as long as known ones.
+ * (a TOTP code or an unused recovery code). Each attempt is claimed against the client address and
+ * then the account before anything is verified (lib/auth/claim-sign-in-attempt.ts): an address gets
+ * 30 tries per 15 minutes across accounts; an account 5, then a delay that doubles from 30 seconds
+ * up to 15 minutes, never a lock. From an address the account signed in from before, the account's
+ * count is that address's own, so a stranger who knows the e-mail cannot slow its owner down there.
+ * Unknown e-mails take as long as known ones.
  */
 export async function verifySignIn(
   db: Db,
@@ -55,40 +42,40 @@ export async function verifySignIn(
   input: { email: string; password: string; code?: string; ip: string },
 ): Promise<{ userId: number; merchantId: number; email: string }> {
   const email = input.email.trim().toLowerCase();
-  if (
-    (await recentFailures(db, signInAttempts.email, email)) >= LOCKOUT.perEmail ||
-    (await recentFailures(db, signInAttempts.ip, input.ip)) >= LOCKOUT.perIp
-  ) {
-    throw new SignInError(
-      "locked",
-      `Too many failed sign-ins. Wait ${LOCKOUT.windowMinutes} minutes and try again.`,
-    );
+  // Without a known address there is nothing to count per address: one shared "unknown" bucket
+  // would let anyone silence every sign-in. The account's own count still applies.
+  const isAddressKnown = input.ip !== UNKNOWN_ADDRESS;
+  const address: ThrottleKey = { kind: "ip", value: input.ip };
+  const account: ThrottleKey =
+    isAddressKnown && (await isRememberedSignInAddress(db, { email, ip: input.ip }))
+      ? { kind: "device", value: `${email} ${input.ip}` }
+      : { kind: "email", value: email };
+  const keys = isAddressKnown ? [address, account] : [account];
+  for (const key of keys) {
+    const wait = await claimSignInAttempt(db, key);
+    if (wait !== null)
+      throw new SignInError("locked", `Too many failed sign-ins. Try again in ${wait} seconds.`, wait);
   }
-  const record = (ok: boolean) => db.insert(signInAttempts).values({ email, ip: input.ip, isSuccess: ok });
 
   const [user] = await db.select().from(users).where(sql`lower(${users.email}) = ${email}`);
   const isPasswordValid = await verifyHash(user?.passwordHash ?? DUMMY_HASH, input.password).catch(
     () => false,
   );
-  if (!user || !isPasswordValid) {
-    await record(false);
-    throw new SignInError("invalid", "The e-mail or password is not right.");
-  }
+  if (!user || !isPasswordValid) throw new SignInError("invalid", "The e-mail or password is not right.");
   if (user.totpSecretSealed) {
     const code = input.code?.replace(/\s+/g, "") ?? "";
     if (!code)
       throw new SignInError("second_factor_required", "Enter the 6-digit code from your authenticator app.");
     const isValid = /^\d{6}$/.test(code)
-      ? await verifyTotpCode(box, user.id, user.totpSecretSealed, code)
+      ? await verifyTotpCode(db, box, { userId: user.id, sealed: user.totpSecretSealed, code })
       : await redeemRecoveryCode(db, user.id, code);
-    if (!isValid) {
-      await record(false);
+    if (!isValid)
       throw new SignInError(
         "second_factor_invalid",
         "That code is not right. Check the time on your phone, or use a recovery code.",
       );
-    }
   }
-  await record(true);
+  for (const key of keys) await releaseSignInAttempt(db, key);
+  if (isAddressKnown) await rememberSignInAddress(db, { email, ip: input.ip });
   return { userId: user.id, merchantId: user.merchantId, email: user.email };
 }

@@ -11,7 +11,13 @@ import type { Db } from "@/lib/db/client";
 import { apiKeys, callbackAttempts, callbacks } from "@/lib/db/schema";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import { CALLBACK_QUEUE } from "@/lib/jobs/queues";
-import { type CallbackMode, checkCallbackUrl, guardedLookup, isPublicAddress } from "./url-policy";
+import {
+  type CallbackMode,
+  checkCallbackUrl,
+  guardedLookup,
+  isAllowedAddress,
+  isPublicAddress,
+} from "./url-policy";
 
 /** The public API's retry schedule: after 1, 5, 15, 30, 60, 90, 120, 180, 240, 240, 240 and 240 minutes. */
 export const DEFAULT_SCHEDULE_SECONDS = [1, 5, 15, 30, 60, 90, 120, 180, 240, 240, 240, 240].map(
@@ -45,8 +51,9 @@ function post(
       isDone = true;
       resolve({ ...outcome, latencyMs: Date.now() - started });
     };
+    // An address literal skips the lookup below, so it is checked here.
     const host = url.hostname.replace(/^\[|\]$/g, "");
-    if (settings.mode === "production" && net.isIP(host) && !isPublicAddress(host)) {
+    if (net.isIP(host) && !isAllowedAddress(host, settings.mode)) {
       return finish({ httpStatus: null, error: "refused: the address is private or local", excerpt: null });
     }
     const client = url.protocol === "https:" ? https : http;
@@ -59,6 +66,10 @@ function post(
         timeout: settings.timeoutMs,
       },
       (response) => {
+        // What a non-public target (a sandbox's loopback) answers is never kept: it would make the
+        // transaction page a window onto services inside the host's network. The address is the
+        // one this socket connected to, not a fresh resolution.
+        const isPublicPeer = isPublicAddress(response.socket?.remoteAddress ?? "");
         const chunks: Buffer[] = [];
         let size = 0;
         response.on("data", (chunk: Buffer) => {
@@ -67,7 +78,7 @@ function post(
         });
         response.on("end", () => {
           const status = response.statusCode ?? 0;
-          const excerpt = Buffer.concat(chunks).toString("utf8").slice(0, 1024);
+          const excerpt = isPublicPeer ? Buffer.concat(chunks).toString("utf8").slice(0, 1024) : null;
           const isRedirect = status >= 300 && status < 400;
           finish({
             httpStatus: status,

@@ -1,57 +1,74 @@
 import "server-only";
 
 import dns from "node:dns";
-import net from "node:net";
+import type net from "node:net";
+import ipaddr from "ipaddr.js";
 import { fieldError } from "@/lib/errors";
 
 /**
- * Where callbacks may go (DESIGN.md section 7). In production: https only, and never to a private,
- * loopback, link-local or otherwise non-public address, checked when the URL is set and again at
- * every connection (the DNS answer of the moment, so a name that later points inside is still
- * refused). Sandbox mode allows http and loopback, so local development works.
+ * Where callbacks may go (DESIGN.md section 7). Only unicast public addresses, by ipaddr.js's
+ * maintained list of special-purpose ranges (IANA's registries) rather than a hand list. IPv6 forms
+ * that carry an IPv4 address (mapped, compatible, NAT64's well-known prefix, 6to4) are judged by
+ * that IPv4 address, so `::ffff:10.0.0.1` or `2002:a00:1::` is as private as 10.0.0.1. Sandbox mode
+ * also allows loopback, for local development, and nothing else that is not public: link-local
+ * (cloud metadata), private, shared and unique-local addresses stay refused, since a sandbox with
+ * open sign-up faces the internet too. Checked when a URL is saved and again for the address each
+ * delivery actually connects to, since a name's DNS answer can change in between.
  */
-const BLOCKED = new net.BlockList();
-for (const [network, prefix] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.0.2.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["198.51.100.0", 24],
-  ["203.0.113.0", 24],
-  ["224.0.0.0", 4],
-  ["240.0.0.0", 4],
-] as const) {
-  BLOCKED.addSubnet(network, prefix, "ipv4");
-}
-for (const [network, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  ["fc00::", 7],
-  ["fe80::", 10],
-  ["ff00::", 8],
-  ["64:ff9b::", 96],
-  ["2001:db8::", 32],
-] as const) {
-  BLOCKED.addSubnet(network, prefix, "ipv6");
-}
-
-export function isPublicAddress(ip: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return isPublicAddress(mapped[1]!);
-  const family = net.isIP(ip);
-  if (family === 0) return false;
-  return !BLOCKED.check(ip, family === 4 ? "ipv4" : "ipv6");
-}
-
 export type CallbackMode = "sandbox" | "production";
 
-/** Checks the URL's form: scheme by mode, no credentials, and for an address literal, that it is public. */
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
+
+/** The IPv4 address an IPv6 address carries in one of the forms that route to it, or null. */
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const parts = address.parts;
+  const fromWords = (high: number, low: number) =>
+    new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  const range = address.range();
+  if (range === "ipv4Mapped" || range === "rfc6145") return fromWords(parts[6]!, parts[7]!);
+  // RFC 6052's well-known NAT64 prefix 64:ff9b::/96: the last 32 bits.
+  if (parts[0] === 0x64 && parts[1] === 0xff9b && parts.slice(2, 6).every((p) => p === 0))
+    return fromWords(parts[6]!, parts[7]!);
+  // 6to4 (2002:V4ADDR::/48): bits 16 to 47.
+  if (range === "6to4") return fromWords(parts[1]!, parts[2]!);
+  // IPv4-compatible (::a.b.c.d, deprecated): the first 96 bits zero, beyond :: and ::1.
+  if (parts.slice(0, 6).every((p) => p === 0) && (parts[6]! !== 0 || parts[7]! > 1))
+    return fromWords(parts[6]!, parts[7]!);
+  return null;
+}
+
+function parse(text: string): Address | null {
+  const host = text.replace(/^\[|\]$/g, "");
+  if (!ipaddr.isValid(host)) return null;
+  // Zone ids (fe80::1%eth0) only make sense on a local link.
+  if (host.includes("%")) return null;
+  return ipaddr.parse(host);
+}
+
+/** The range name that decides: the embedded IPv4 address's, when the IPv6 address carries one. */
+function rangeOf(address: Address): string {
+  if (address.kind() === "ipv6") {
+    const embedded = embeddedIPv4(address as ipaddr.IPv6);
+    if (embedded) return embedded.range();
+  }
+  return address.range();
+}
+
+/** Whether the address is an ordinary public unicast address (not any special-purpose range). */
+export function isPublicAddress(ip: string): boolean {
+  const address = parse(ip);
+  return address !== null && rangeOf(address) === "unicast";
+}
+
+/** Whether a callback may connect to this address in this mode. */
+export function isAllowedAddress(ip: string, mode: CallbackMode): boolean {
+  const address = parse(ip);
+  if (!address) return false;
+  const range = rangeOf(address);
+  return range === "unicast" || (mode === "sandbox" && range === "loopback");
+}
+
+/** Checks the URL's form: scheme by mode, no credentials, and for an address literal, that it is allowed. */
 export function checkCallbackUrl(value: string, mode: CallbackMode): URL {
   let url: URL;
   try {
@@ -71,37 +88,47 @@ export function checkCallbackUrl(value: string, mode: CallbackMode): URL {
   if (url.username || url.password)
     throw fieldError({ callback_url: "The callback URL must not contain a user name or password." });
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (mode === "production" && net.isIP(host) && !isPublicAddress(host)) {
-    throw fieldError({
-      callback_url: "The callback URL must point to a public address, not a private or local one.",
-    });
-  }
+  if (ipaddr.isValid(host) && !isAllowedAddress(host, mode))
+    throw fieldError({ callback_url: refusal(mode) });
   return url;
 }
 
-/** Resolves the host now and refuses it if any address it resolves to is not public (production). */
+function refusal(mode: CallbackMode): string {
+  return mode === "production"
+    ? "The callback URL must point to a public address, not a private or local one."
+    : "The callback URL must point to a public address or to loopback (127.0.0.1, ::1), not a private or link-local one.";
+}
+
+/** Resolves the host now and refuses it if any address it resolves to is not allowed in this mode. */
 export async function assertResolvesPublic(url: URL, mode: CallbackMode): Promise<void> {
-  if (mode !== "production") return;
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (net.isIP(host)) return; // checked by checkCallbackUrl
+  if (ipaddr.isValid(host)) return; // checked by checkCallbackUrl
   let addresses: dns.LookupAddress[];
   try {
     addresses = await dns.promises.lookup(host, { all: true });
   } catch {
     throw fieldError({ callback_url: `The host ${host} of the callback URL cannot be resolved.` });
   }
-  if (addresses.some((entry) => !isPublicAddress(entry.address))) {
-    throw fieldError({ callback_url: "The callback URL resolves to a private or local address." });
+  if (addresses.some((entry) => !isAllowedAddress(entry.address, mode))) {
+    throw fieldError({
+      callback_url:
+        mode === "production"
+          ? "The callback URL resolves to a private or local address."
+          : "The callback URL resolves to a private or link-local address.",
+    });
   }
 }
 
-/** A `lookup` for http(s).request that refuses non-public answers at connection time (production). */
+/**
+ * A `lookup` for http(s).request that keeps only allowed answers: the socket connects to one of
+ * these, so the address checked is the address used (no second resolution to race against).
+ */
 export function guardedLookup(mode: CallbackMode): net.LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, "", 0);
       const list = addresses as unknown as dns.LookupAddress[];
-      const allowed = mode === "production" ? list.filter((entry) => isPublicAddress(entry.address)) : list;
+      const allowed = list.filter((entry) => isAllowedAddress(entry.address, mode));
       if (allowed.length === 0) {
         return callback(
           Object.assign(new Error(`${hostname} resolves only to private or local addresses`), {

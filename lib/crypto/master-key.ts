@@ -4,10 +4,19 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Config } from "@/lib/config";
+import { secureDataDir } from "@/lib/db/secure-data-dir";
 
 export class MasterKeyError extends Error {}
 
 const FILE_NAME = "master.key";
+
+/**
+ * Whether the data directory already holds an embedded database (lib/server/boot.ts opens it in
+ * `pgdata`; PG_VERSION is the first file PostgreSQL's initdb writes and never removes).
+ */
+function hasEmbeddedDatabase(dataDir: string): boolean {
+  return fs.existsSync(path.join(dataDir, "pgdata", "PG_VERSION"));
+}
 
 /** Accepts 64 hex characters or the base64 / base64url form of 32 bytes. */
 export function decodeMasterKey(text: string): Buffer {
@@ -35,11 +44,19 @@ export function loadMasterKey(config: Config): Buffer {
     );
   }
   const file = path.join(config.dataDir, FILE_NAME);
-  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  secureDataDir(config.dataDir);
   try {
     return decodeMasterKey(fs.readFileSync(file, "utf8"));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  // A key is generated only for a new database. Beside an existing one it could open none of its
+  // secrets: the start would fail anyway, and leave behind a key file that looks like the real one.
+  if (hasEmbeddedDatabase(config.dataDir)) {
+    throw new MasterKeyError(
+      `${file} is missing, but the embedded database in ${config.dataDir} already exists: restore the ` +
+        "key file from your backup, or set KASSA_MASTER_KEY to the key it was created with.",
+    );
   }
   const key = randomBytes(32);
   // "wx": never overwrite a key another process wrote a moment ago.

@@ -8,6 +8,7 @@ import { type PgDatabase, PgDialect, type PgQueryResultHKT, type PgTransaction }
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import type { Pool, QueryResultRow } from "pg";
 import * as schema from "./schema";
+import { makeTreeOwnerOnly } from "./secure-data-dir";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -43,6 +44,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   if (options.kind === "pglite") {
     const { PGlite } = await import("@electric-sql/pglite");
     const client = options.dataDir ? await PGlite.create(options.dataDir) : await PGlite.create();
+    if (options.dataDir) makeTreeOwnerOnly(options.dataDir);
     driver = { kind: "pglite", client };
   } else {
     const { default: pg } = await import("pg");

@@ -3,6 +3,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { secureDataDir } from "./secure-data-dir";
 
 /**
  * PGlite does not lock its directory, and two processes writing one directory lose acknowledged
@@ -69,7 +70,7 @@ export type DataDirLock = {
 };
 
 export function acquireDataDirLock(dataDir: string, role: LockInfo["role"]): DataDirLock {
-  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  secureDataDir(dataDir);
   const file = lockPath(dataDir);
   const info: LockInfo = {
     pid: process.pid,

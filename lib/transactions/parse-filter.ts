@@ -4,13 +4,21 @@ import { fieldError } from "@/lib/errors";
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from "./kinds";
 import type { TransactionFilter } from "./list-transactions";
 
+/** Filters reach no further back than this: nothing older exists, and year 0 is not a PostgreSQL date. */
+const EARLIEST_YEAR = 1970;
+
+/**
+ * A `YYYY-MM-DD` bound as the start (or end) of that UTC day. Refused, as a field error: any other
+ * shape, a day the calendar does not have (2024-02-30 would silently become March 1st), and years
+ * before 1970, which the database would refuse mid-query (a 500, or an export cut off).
+ */
 function date(value: string | null, field: string, endOfDay: boolean): Date | undefined {
   if (!value) return undefined;
+  const refuse = () => fieldError({ [field]: "Use a date in the form YYYY-MM-DD, from 1970 on." });
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  const parsed = match
-    ? new Date(`${value}T${endOfDay ? "23:59:59.999" : "00:00:00.000"}Z`)
-    : new Date(Number.NaN);
-  if (Number.isNaN(parsed.getTime())) throw fieldError({ [field]: "Use a date in the form YYYY-MM-DD." });
+  if (!match || Number(match[1]) < EARLIEST_YEAR) throw refuse();
+  const parsed = new Date(`${value}T${endOfDay ? "23:59:59.999" : "00:00:00.000"}Z`);
+  if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== value) throw refuse();
   return parsed;
 }
 

@@ -40,6 +40,8 @@ export const users = pgTable(
     totpSecretSealed: text("totp_secret_sealed"),
     /** argon2id hashes of the unused one-time recovery codes. */
     recoveryCodes: jsonb("recovery_codes").$type<string[]>(),
+    /** The TOTP time step of the last accepted code: a code for this step or an earlier one is a replay. */
+    totpLastStep: bigint("totp_last_step", { mode: "number" }),
     createdAt: createdAt(),
   },
   (t) => [

@@ -1,6 +1,7 @@
 import { withSession } from "@/lib/api/with-session";
 import { listTransactions } from "@/lib/transactions/list-transactions";
 import { parseFilter } from "@/lib/transactions/parse-filter";
+import { toCsvCell } from "@/lib/transactions/to-csv-cell";
 
 const COLUMNS = [
   "id",
@@ -14,17 +15,10 @@ const COLUMNS = [
   "end_user_reference",
 ] as const;
 
-/** A CSV cell: quoted, and never read as a formula by a spreadsheet (leading = + - @ are escaped). */
-function cell(value: unknown): string {
-  const text = value === null || value === undefined ? "" : String(value);
-  const safe = /^[=+\-@\t\r]/.test(text) && !/^-?\d/.test(text) ? `'${text}` : text;
-  return `"${safe.replace(/"/g, '""')}"`;
-}
-
 /**
  * CSV of everything the current filter matches, streamed page by page (keyset) so it scales. The
- * first page is read before the answer starts: a filter the database refuses (a NUL in `q`) is
- * then a 400, not a download cut off after its header line.
+ * filter is checked (parseFilter refuses dates the database cannot hold) and the first page read
+ * before the answer starts, so a bad filter is a 400, not a download cut off after its header line.
  */
 export const GET = withSession({}, async ({ db, session, query }) => {
   const { filter } = parseFilter(query);
@@ -37,7 +31,7 @@ export const GET = withSession({}, async ({ db, session, query }) => {
       controller.enqueue(encoder.encode(`${COLUMNS.join(",")}\r\n`));
       for (let current = first; ; current = await page(current.nextBefore!)) {
         const lines = current.rows
-          .map((row) => COLUMNS.map((column) => cell(row[column])).join(","))
+          .map((row) => COLUMNS.map((column) => toCsvCell(row[column])).join(","))
           .join("\r\n");
         if (lines) controller.enqueue(encoder.encode(`${lines}\r\n`));
         if (current.nextBefore === null) break;

@@ -1,0 +1,55 @@
+import "server-only";
+
+import ipaddr from "ipaddr.js";
+
+/** No peer address to go by (a request that did not come through server.ts): no per-address limit applies. */
+export const UNKNOWN_ADDRESS = "unknown";
+
+type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
+
+/** An address or CIDR range, as KASSA_TRUSTED_PROXIES lists them; a lone address is its own /32 or /128. */
+export function parseProxyRange(text: string): Range | null {
+  const value = text.trim();
+  if (ipaddr.isValidCIDR(value)) return ipaddr.parseCIDR(value);
+  if (!ipaddr.isValid(value)) return null;
+  const address = ipaddr.parse(value);
+  return [address, address.kind() === "ipv4" ? 32 : 128];
+}
+
+/** IPv4-mapped IPv6 (`::ffff:10.0.0.1`, how Node reports IPv4 peers on a dual-stack socket) as IPv4. */
+function normalise(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  if (!ipaddr.isValid(text)) return null;
+  return ipaddr.process(text);
+}
+
+function isTrusted(address: ipaddr.IPv4 | ipaddr.IPv6, proxies: Range[]): boolean {
+  return proxies.some(([range, bits]) => address.kind() === range.kind() && address.match(range, bits));
+}
+
+/**
+ * The address a request came from, for per-address limits. Forwarded headers are believed only
+ * when the peer is one of the configured proxies: then X-Forwarded-For is read from the right,
+ * skipping further trusted proxies, and the first address they did not add is the client. Without
+ * trusted proxies (the default) the header is ignored, so a client cannot choose its own address,
+ * neither to slip past a limit nor to spend someone else's.
+ */
+export function clientAddress(input: {
+  peer: string | undefined;
+  forwardedFor: string | null | undefined;
+  trustedProxies: string[];
+}): string {
+  const peer = input.peer ? normalise(input.peer) : null;
+  if (!peer) return UNKNOWN_ADDRESS;
+  const proxies = input.trustedProxies.map(parseProxyRange).filter((range) => range !== null);
+  if (!isTrusted(peer, proxies) || !input.forwardedFor) return peer.toString();
+  const hops = input.forwardedFor.split(",").map((hop) => hop.trim());
+  let client = peer;
+  for (const hop of hops.reverse()) {
+    const address = normalise(hop);
+    // A hop a trusted proxy wrote that is not an address: stop at the last one we could read.
+    if (!address) return client.toString();
+    client = address;
+    if (!isTrusted(address, proxies)) return address.toString();
+  }
+  return client.toString();
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { clientAddress } from "@/lib/auth/client-address";
+import { loadConfig } from "@/lib/config";
+
+const env = (vars: Record<string, string>) => ({ NODE_ENV: "test", ...vars }) as NodeJS.ProcessEnv;
+
+describe("the client address of a sign-in", () => {
+  it("ignores X-Forwarded-For when no proxy is trusted (the default)", () => {
+    expect(clientAddress({ peer: "198.51.100.4", forwardedFor: "1.2.3.4", trustedProxies: [] })).toBe(
+      "198.51.100.4",
+    );
+    expect(loadConfig(env({})).trustedProxies).toEqual([]);
+  });
+
+  it("ignores it from a peer that is not a configured proxy", () => {
+    expect(
+      clientAddress({ peer: "198.51.100.4", forwardedFor: "1.2.3.4", trustedProxies: ["10.0.0.0/8"] }),
+    ).toBe("198.51.100.4");
+  });
+
+  it("reads it from the right through trusted proxies, so a client-written first entry is not believed", () => {
+    expect(
+      clientAddress({
+        peer: "::ffff:10.0.0.2",
+        forwardedFor: "6.6.6.6, 198.51.100.4, 10.0.0.7",
+        trustedProxies: ["10.0.0.0/8"],
+      }),
+    ).toBe("198.51.100.4");
+  });
+
+  it("treats IPv4-mapped peers as IPv4 and answers unknown without a peer", () => {
+    expect(clientAddress({ peer: "::ffff:192.0.2.1", forwardedFor: undefined, trustedProxies: [] })).toBe(
+      "192.0.2.1",
+    );
+    expect(clientAddress({ peer: undefined, forwardedFor: "1.2.3.4", trustedProxies: [] })).toBe("unknown");
+  });
+
+  it("refuses a KASSA_TRUSTED_PROXIES entry that is not an address or range", () => {
+    expect(loadConfig(env({ KASSA_TRUSTED_PROXIES: "10.0.0.1, fd00::/8" })).trustedProxies).toEqual([
+      "10.0.0.1",
+      "fd00::/8",
+    ]);
+    expect(() => loadConfig(env({ KASSA_TRUSTED_PROXIES: "10.0.0.1,proxy.internal" }))).toThrow(
+      /KASSA_TRUSTED_PROXIES/,
+    );
+  });
+});
