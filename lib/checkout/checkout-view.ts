@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { type Clock, systemClock } from "@/lib/clock";
 import { CURRENCIES, getCurrency } from "@/lib/currencies/registry";
 import { type Executor, queryRows } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
@@ -19,7 +20,12 @@ const seconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000)
  * no foreign_id). Times come with the server's clock so the page counts down correctly on a device
  * whose clock is wrong.
  */
-export async function checkoutView(db: Executor, record: InvoiceRecord, options: { spreadPpm: number }) {
+export async function checkoutView(
+  db: Executor,
+  record: InvoiceRecord,
+  options: { spreadPpm: number; clock?: Clock },
+) {
+  const now = (options.clock ?? systemClock).now();
   const { invoice } = record;
   const payCurrency = invoice.senderCurrency ? getCurrency(invoice.senderCurrency) : null;
   const payments = await queryRows<{
@@ -87,8 +93,8 @@ export async function checkoutView(db: Executor, record: InvoiceRecord, options:
     currencies,
     fixed_at: seconds(invoice.fixedAt),
     expires_at: seconds(invoice.expiresAt),
-    seconds_left: secondsLeft(record),
-    server_time: Math.floor(Date.now() / 1000),
+    seconds_left: secondsLeft(record, now),
+    server_time: Math.floor(now.getTime() / 1000),
     url_success: invoice.urlSuccess,
     url_failed: invoice.urlFailed,
   };

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { type CallbackMode, checkCallbackUrl } from "@/lib/callbacks/url-policy";
+import { type Clock, systemClock } from "@/lib/clock";
 import { assertFitsPrecision } from "@/lib/currencies/precision";
 import { getCurrency } from "@/lib/currencies/registry";
 import {
@@ -30,6 +31,8 @@ export type InvoiceSettings = {
   spreadPpm: number;
   callbackMode: CallbackMode;
   rateLockSeconds?: number;
+  /** Where "now" is read for timers and rate locks; the system clock unless given (tests). */
+  clock?: Clock;
 };
 
 export function rateLockSecondsOf(settings: InvoiceSettings): number {
@@ -71,7 +74,7 @@ export async function createInvoice(
         field: "sender_currency",
       })
     : undefined;
-  const now = new Date();
+  const now = (settings.clock ?? systemClock).now();
   const expiresAt = request.timer ? new Date(now.getTime() + settings.timerSeconds * 1000) : null;
   const fields = {
     merchantId,
