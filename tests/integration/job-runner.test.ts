@@ -135,8 +135,8 @@ describe(`a fenced job runner on ${testDriver}`, () => {
     const clock = testClock();
     await enqueueJob(database.db, { queue: "test.long" });
     const [job] = await claim("test.long", "worker-a", clock);
-    // Most of the lease has passed while the handler ran: five seconds are left.
-    clock.advance(55);
+    // Most of the lease has passed while the handler ran: fifteen seconds are left.
+    clock.advance(45);
     const finish = deferred();
     let signal: AbortSignal | undefined;
     const running = runJob(
