@@ -18,9 +18,9 @@ export default defineConfig({
     environment: "node",
     pool: "forks",
     fileParallelism: false,
-    // Real processes on a shared 2-core machine: one retry, so a timing hiccup in a SIGKILL test does not
-    // block a run. The first attempt's failure and its step log still show in the output.
-    retry: 1,
+    // No retry: a system test that fails once has found something (a wait on a guess, a race); its
+    // step log says where. Tests wait on conditions with deadlines (tests/support/wait.ts).
+    retry: 0,
     testTimeout: 300_000,
     hookTimeout: 120_000,
   },

@@ -6,6 +6,9 @@
 //   4. the production build
 //   5. system tests (real processes: SIGKILLs, fuzzing, two servers and two workers) on PGlite and PostgreSQL
 //   6. Playwright (api and ui projects)
+// Each step prints its duration, and the end a table of them with the total. The last line counts
+// every test once: `N passed, N failed, N failed a first attempt` (a test that passed only on a
+// retry; no runner retries today, and this line would show it if one did).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -20,16 +23,57 @@ const vitestReport = (name) => [
   "--reporter=default",
   "--reporter=json",
   `--outputFile.json=${path.join(reports, name)}`,
+  `--reporter=${path.join(root, "scripts", "first-attempts-reporter.mjs")}`,
 ];
+const VITEST_REPORTS = [
+  "vitest-pglite.json",
+  "vitest-postgres.json",
+  "system-pglite.json",
+  "system-postgres.json",
+];
+const firstAttemptsFile = (report) => path.join(reports, report.replace(/\.json$/, ".first-attempts.json"));
+
+const startedAt = performance.now();
+const durations = [];
+
+function formatDuration(ms) {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes} min ${String(seconds % 60).padStart(2, "0")} s`;
+}
+
+/** Each step's duration and the total so far: printed at the end, and when a step fails. */
+function printDurations() {
+  const width = Math.max(...durations.map((d) => d.title.length), "total".length);
+  console.log("\nDurations:");
+  for (const { title, ms, isFailed } of durations)
+    console.log(
+      `  ${title.padEnd(width)}  ${formatDuration(ms).padStart(12)}${isFailed ? "  (failed)" : ""}`,
+    );
+  console.log(`  ${"total".padEnd(width)}  ${formatDuration(performance.now() - startedAt).padStart(12)}`);
+}
 
 function step(title, command, args, env = {}) {
   console.log(`\n━━ ${title}`);
-  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  const reportEnv = {};
+  const report = args.find((arg) => arg.startsWith("--outputFile.json="));
+  if (report) reportEnv.KASSA_FIRST_ATTEMPTS_FILE = firstAttemptsFile(path.basename(report));
+  const began = performance.now();
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, ...reportEnv, ...env },
+  });
+  const ms = performance.now() - began;
+  durations.push({ title, ms, isFailed: result.status !== 0 });
   if (result.status !== 0) {
-    console.error(`\n✗ ${title} failed`);
+    console.error(`\n✗ ${title} failed after ${formatDuration(ms)}`);
+    printDurations();
     cleanup();
     process.exit(result.status ?? 1);
   }
+  console.log(`✓ ${title} (${formatDuration(ms)})`);
 }
 
 let postgres;
@@ -92,19 +136,24 @@ step("end-to-end tests (Playwright: api, ui)", bin("playwright"), ["test"], {
 });
 
 // One plain total for the whole suite (every runner above failed the run already if a test failed).
+// A test that passed only on a retry counts as passed and as a first-attempt failure.
 let passed = 0;
 let failed = 0;
-for (const name of [
-  "vitest-pglite.json",
-  "vitest-postgres.json",
-  "system-pglite.json",
-  "system-postgres.json",
-]) {
+const retried = [];
+for (const name of VITEST_REPORTS) {
   const report = JSON.parse(fs.readFileSync(path.join(reports, name), "utf8"));
   passed += report.numPassedTests;
   failed += report.numFailedTests;
+  const firstAttempts = JSON.parse(fs.readFileSync(firstAttemptsFile(name), "utf8"));
+  retried.push(...firstAttempts.tests.map((test) => `${name.replace(/\.json$/, "")}: ${test}`));
 }
+// Playwright's "flaky" are its tests that passed only on a retry.
 const playwright = JSON.parse(fs.readFileSync(path.join(reports, "playwright.json"), "utf8")).stats;
 passed += playwright.expected + playwright.flaky;
 failed += playwright.unexpected;
-console.log(`\n${passed} passed, ${failed} failed`);
+printDurations();
+if (retried.length > 0) console.log(`\nPassed only on a retry:\n  ${retried.join("\n  ")}`);
+console.log(
+  `\n${passed} passed, ${failed} failed, ${retried.length + playwright.flaky} failed a first attempt ` +
+    `(total ${formatDuration(performance.now() - startedAt)})`,
+);

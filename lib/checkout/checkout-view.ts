@@ -1,6 +1,7 @@
 import "server-only";
 
 import { sql } from "drizzle-orm";
+import { type Clock, systemClock } from "@/lib/clock";
 import { confirmationsOf, isOffered } from "@/lib/currencies/offering";
 import { CURRENCIES, getCurrency } from "@/lib/currencies/registry";
 import { type Executor, queryRows } from "@/lib/db/client";
@@ -22,7 +23,12 @@ const seconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000)
  * no foreign_id). Times come with the server's clock so the page counts down correctly on a device
  * whose clock is wrong.
  */
-export async function checkoutView(db: Executor, record: InvoiceRecord, options: { spreadPpm: number }) {
+export async function checkoutView(
+  db: Executor,
+  record: InvoiceRecord,
+  options: { spreadPpm: number; clock?: Clock },
+) {
+  const now = (options.clock ?? systemClock).now();
   const { invoice } = record;
   const payCurrency = invoice.senderCurrency ? getCurrency(invoice.senderCurrency) : null;
   const payments = await queryRows<{
@@ -99,8 +105,8 @@ export async function checkoutView(db: Executor, record: InvoiceRecord, options:
     currencies,
     fixed_at: seconds(invoice.fixedAt),
     expires_at: seconds(invoice.expiresAt),
-    seconds_left: secondsLeft(record),
-    server_time: Math.floor(Date.now() / 1000),
+    seconds_left: secondsLeft(record, now),
+    server_time: Math.floor(now.getTime() / 1000),
     url_success: invoice.urlSuccess,
     url_failed: invoice.urlFailed,
   };

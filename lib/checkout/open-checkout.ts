@@ -1,5 +1,6 @@
 import "server-only";
 
+import { systemClock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { KassaError, notFound } from "@/lib/errors";
 import type { InvoiceSettings } from "@/lib/invoices/create-invoice";
@@ -19,7 +20,8 @@ export async function openCheckout(
   const record = await loadInvoiceByToken(db, input.token);
   if (!record) throw notFound("No such invoice.");
   const isAwaitingAddress = record.status === "created" && record.invoice.senderCurrency !== null;
-  const isOpen = !record.invoice.expiresAt || record.invoice.expiresAt > new Date();
+  const isOpen =
+    !record.invoice.expiresAt || record.invoice.expiresAt > (input.settings.clock ?? systemClock).now();
   if (!isAwaitingAddress || !isOpen) return refreshInvoicePrice(db, record, input.settings);
   try {
     return await fixInvoiceCurrency(db, { ...input, currency: record.invoice.senderCurrency! });

@@ -1,6 +1,7 @@
 import "server-only";
 
 import { and, eq, sql } from "drizzle-orm";
+import type { Clock } from "@/lib/clock";
 import type { Db, Tx } from "@/lib/db/client";
 import { amountSql, depositAddresses, deposits, invoices, transactions } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
@@ -48,7 +49,7 @@ async function creditParts(
  */
 export async function creditDeposit(
   db: Db,
-  input: { depositId: number; spreadPpm: number },
+  input: { depositId: number; spreadPpm: number; clock?: Clock },
 ): Promise<boolean> {
   return inTransaction(db, async (tx) => {
     const [deposit] = await tx
@@ -93,7 +94,12 @@ export async function creditDeposit(
           creditedAmount: sql`${invoices.creditedAmount} + ${amountSql(credit.net)}`,
         })
         .where(eq(invoices.transactionId, record.id));
-      await settleInvoice(tx, { invoiceId: record.id, depositId: deposit.id, amount: deposit.amount });
+      await settleInvoice(tx, {
+        invoiceId: record.id,
+        depositId: deposit.id,
+        amount: deposit.amount,
+        clock: input.clock,
+      });
       return true;
     }
 

@@ -1,5 +1,6 @@
 import "server-only";
 
+import type { Clock } from "@/lib/clock";
 import type { Executor } from "@/lib/db/client";
 import type { InvoiceRecord } from "@/lib/invoices/load-invoice";
 import { lockExpiry } from "@/lib/invoices/rate-lock";
@@ -8,7 +9,12 @@ import { quote, RateUnavailableError } from "@/lib/rates/rates";
 import type { CreditPart } from "./compute-credit";
 
 /** How payments are converted: the spread, and how long a rate locked without a timer holds. */
-export type PaymentRateSettings = { spreadPpm: number; rateLockSeconds: number };
+export type PaymentRateSettings = {
+  spreadPpm: number;
+  rateLockSeconds: number;
+  /** The moment a payment is seen is read from here; the system clock unless given (tests). */
+  clock?: Clock;
+};
 
 /**
  * The rates that apply to one payment, fixed at the moment it is seen (DESIGN.md section 3):

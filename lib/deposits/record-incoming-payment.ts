@@ -2,6 +2,7 @@ import "server-only";
 
 import { and, eq, ne, sql } from "drizzle-orm";
 import { queueCallback } from "@/lib/callbacks/queue-callback";
+import { systemClock } from "@/lib/clock";
 import type { Tx } from "@/lib/db/client";
 import { amountSql, depositAddresses, deposits, invoices, transactions } from "@/lib/db/schema";
 import { fieldError } from "@/lib/errors";
@@ -46,7 +47,7 @@ export async function recordIncomingPayment(
   options: { settings?: PaymentRateSettings; isCapEnforced?: boolean } = {},
 ): Promise<RecordedPayment | null> {
   const settings = options.settings ?? paymentRateSettings();
-  const now = new Date();
+  const now = (settings.clock ?? systemClock).now();
   const [address] = await tx
     .select()
     .from(depositAddresses)

@@ -1,6 +1,7 @@
 import "server-only";
 
 import { sql } from "drizzle-orm";
+import type { Clock } from "@/lib/clock";
 import { getCurrency } from "@/lib/currencies/registry";
 import { type Db, queryRows } from "@/lib/db/client";
 import { runEach } from "@/lib/jobs/run-each";
@@ -15,7 +16,7 @@ import { creditDeposit } from "./credit-deposit";
  */
 export async function scanConfirmations(
   db: Db,
-  input: { currency: string; spreadPpm: number },
+  input: { currency: string; spreadPpm: number; clock?: Clock },
 ): Promise<number> {
   const required = getCurrency(input.currency).confirmations;
   const rows = await queryRows<{
@@ -44,7 +45,11 @@ export async function scanConfirmations(
       }
       if (
         confirmations >= required &&
-        (await creditDeposit(db, { depositId: Number(row.id), spreadPpm: input.spreadPpm }))
+        (await creditDeposit(db, {
+          depositId: Number(row.id),
+          spreadPpm: input.spreadPpm,
+          clock: input.clock,
+        }))
       ) {
         credited++;
       }

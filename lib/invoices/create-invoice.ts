@@ -3,6 +3,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { type CallbackMode, checkCallbackUrl } from "@/lib/callbacks/url-policy";
+import { type Clock, systemClock } from "@/lib/clock";
 import { assertFitsPrecision } from "@/lib/currencies/precision";
 import { getCurrency } from "@/lib/currencies/registry";
 import {
@@ -31,6 +32,8 @@ export type InvoiceSettings = {
   spreadPpm: number;
   callbackMode: CallbackMode;
   rateLockSeconds?: number;
+  /** Where "now" is read for timers and rate locks; the system clock unless given (tests). */
+  clock?: Clock;
 };
 
 export function rateLockSecondsOf(settings: InvoiceSettings): number {
@@ -72,7 +75,7 @@ export async function createInvoice(
         field: "sender_currency",
       })
     : undefined;
-  const now = new Date();
+  const now = (settings.clock ?? systemClock).now();
   const expiresAt = request.timer ? new Date(now.getTime() + settings.timerSeconds * 1000) : null;
   const fields = {
     merchantId,

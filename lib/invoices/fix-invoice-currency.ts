@@ -2,6 +2,7 @@ import "server-only";
 
 import { eq } from "drizzle-orm";
 import { allocateDepositAddress } from "@/lib/chain/allocate-deposit-address";
+import { systemClock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { invoices } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
@@ -42,7 +43,7 @@ export async function fixInvoiceCurrency(
       if (record.address) return repriceInvoiceIn(tx, record, input.settings);
       throw fieldError({ currency: "This invoice can no longer be paid." });
     }
-    const now = new Date();
+    const now = (input.settings.clock ?? systemClock).now();
     if (invoice.expiresAt && invoice.expiresAt <= now)
       throw fieldError({ currency: "This invoice has expired." });
 

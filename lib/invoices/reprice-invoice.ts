@@ -1,6 +1,7 @@
 import "server-only";
 
 import { eq } from "drizzle-orm";
+import { systemClock } from "@/lib/clock";
 import type { Db, Tx } from "@/lib/db/client";
 import { invoices } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
@@ -16,7 +17,11 @@ import { isLockLive, lockExpiry } from "./rate-lock";
  * stored: rows migrated from a rate of 0). Asking the old amount after the price moved would have the
  * customer pay it and the merchant receive less than the invoice amount.
  */
-export function needsNewPrice(record: InvoiceRecord, settings: InvoiceSettings, now = new Date()): boolean {
+export function needsNewPrice(
+  record: InvoiceRecord,
+  settings: InvoiceSettings,
+  now = (settings.clock ?? systemClock).now(),
+): boolean {
   const { invoice } = record;
   if (record.status !== "pending" || invoice.senderCurrency === null) return false;
   if (invoice.paidAmount > 0n) return false;
@@ -47,7 +52,7 @@ export async function repriceInvoiceIn(
   record: InvoiceRecord,
   settings: InvoiceSettings,
 ): Promise<InvoiceRecord> {
-  const now = new Date();
+  const now = (settings.clock ?? systemClock).now();
   if (!needsNewPrice(record, settings, now)) return record;
   let price: Awaited<ReturnType<typeof priceInvoice>>;
   try {

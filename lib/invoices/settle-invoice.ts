@@ -1,6 +1,7 @@
 import "server-only";
 
 import { eq } from "drizzle-orm";
+import { type Clock, systemClock } from "@/lib/clock";
 import type { Tx } from "@/lib/db/client";
 import { deposits } from "@/lib/db/schema";
 import { queueEmail } from "@/lib/mail/queue-email";
@@ -51,7 +52,10 @@ async function mail(tx: Tx, record: InvoiceRecord, kind: string, message: { subj
  * A payment to an invoice that had already closed is credited all the same, flagged late, and the
  * customer is told the merchant has it.
  */
-export async function settleInvoice(tx: Tx, input: { invoiceId: number; depositId: number; amount: bigint }) {
+export async function settleInvoice(
+  tx: Tx,
+  input: { invoiceId: number; depositId: number; amount: bigint; clock?: Clock },
+) {
   const record = (await loadInvoiceById(tx, input.invoiceId, true))!;
   const { invoice } = record;
   if (TERMINAL_INVOICE_STATUSES.includes(record.status)) {
@@ -80,7 +84,7 @@ export async function settleInvoice(tx: Tx, input: { invoiceId: number; depositI
     await mail(tx, record, "refund_underpaid", underpaidEmail(figures));
     return;
   }
-  if (invoice.expiresAt && invoice.expiresAt <= new Date()) {
+  if (invoice.expiresAt && invoice.expiresAt <= (input.clock ?? systemClock).now()) {
     await setInvoiceStatus(tx, record.id, "failed", "partially_paid");
     await mail(tx, record, "refund_partial", partiallyPaidEmail(figures));
     return;
@@ -93,11 +97,11 @@ export async function settleInvoice(tx: Tx, input: { invoiceId: number; depositI
  * `partially_paid` (with refund instructions) when part was. An invoice with a payment in flight is
  * left to its settlement; a deadline that moved (the currency was fixed later) is left to its own job.
  */
-export async function expireInvoiceIn(tx: Tx, invoiceId: number): Promise<void> {
+export async function expireInvoiceIn(tx: Tx, invoiceId: number, clock: Clock = systemClock): Promise<void> {
   const record = await loadInvoiceById(tx, invoiceId, true);
   if (!record || (record.status !== "created" && record.status !== "pending")) return;
   const { expiresAt, confirmedAmount } = record.invoice;
-  if (!expiresAt || expiresAt > new Date()) return;
+  if (!expiresAt || expiresAt > clock.now()) return;
   if (confirmedAmount > 0n) {
     const { worth } = judgePayments(record, await paymentsWorth(tx, record));
     await setInvoiceStatus(tx, record.id, "failed", "partially_paid");

@@ -1,10 +1,19 @@
 import "server-only";
 
 import { sql } from "drizzle-orm";
+import { type Clock, sqlNow } from "@/lib/clock";
 import { type Db, queryRows } from "@/lib/db/client";
 import type { Job } from "./job";
 
-type ClaimOptions = { db: Db; queues: string[]; limit: number; workerId: string; leaseSeconds: number };
+type ClaimOptions = {
+  db: Db;
+  queues: string[];
+  limit: number;
+  workerId: string;
+  leaseSeconds: number;
+  /** Decides which jobs are due and when the lease ends; the database's clock by default. */
+  clock?: Clock;
+};
 
 /**
  * Claims due jobs with FOR UPDATE SKIP LOCKED, so each is claimed by exactly one worker even
@@ -12,8 +21,16 @@ type ClaimOptions = { db: Db; queues: string[]; limit: number; workerId: string;
  * comes back when the lease runs out. Every claim counts an attempt and mints a new lease token,
  * which fences off whoever held the job before (lib/jobs/run-job.ts).
  */
-export async function claimJobs({ db, queues, limit, workerId, leaseSeconds }: ClaimOptions): Promise<Job[]> {
+export async function claimJobs({
+  db,
+  queues,
+  limit,
+  workerId,
+  leaseSeconds,
+  clock,
+}: ClaimOptions): Promise<Job[]> {
   if (queues.length === 0 || limit <= 0) return [];
+  const now = sqlNow(clock);
   const rows = await queryRows<{
     id: string | number;
     queue: string;
@@ -23,11 +40,11 @@ export async function claimJobs({ db, queues, limit, workerId, leaseSeconds }: C
     lease_token: string;
   }>(
     db,
-    sql`update jobs set locked_until = now() + make_interval(secs => ${leaseSeconds}), locked_by = ${workerId},
+    sql`update jobs set locked_until = ${now} + make_interval(secs => ${leaseSeconds}), locked_by = ${workerId},
                attempts = attempts + 1, lease_token = gen_random_uuid()
         where id in (
           select id from jobs
-          where status = 'queued' and run_at <= now() and (locked_until is null or locked_until < now())
+          where status = 'queued' and run_at <= ${now} and (locked_until is null or locked_until < ${now})
             and queue in (${sql.join(
               queues.map((queue) => sql`${queue}`),
               sql`, `,

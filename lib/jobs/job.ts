@@ -1,5 +1,6 @@
 import "server-only";
 
+import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 
 /** A claimed job: what its handler gets, and the lease that entitles the worker to finish it. */
@@ -17,9 +18,10 @@ export type Job = {
 /**
  * What the runner tells a handler. `signal` aborts when the job's lease was lost (another worker
  * may have claimed it): a long handler checks it between steps and stops, since nothing it
- * records as the job's outcome will count any more.
+ * records as the job's outcome will count any more. `clock` is the runner's "now" (the system clock
+ * in production): a handler that judges time (an invoice's deadline) reads it from there.
  */
-export type JobContext = { signal: AbortSignal };
+export type JobContext = { signal: AbortSignal; clock: Clock };
 
 export type JobHandler = (job: Job, db: Db, context: JobContext) => Promise<void>;
 export type Handlers = Record<string, JobHandler>;

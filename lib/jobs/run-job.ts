@@ -1,6 +1,7 @@
 import "server-only";
 
 import { sql } from "drizzle-orm";
+import { type Clock, sqlNow, systemClock } from "@/lib/clock";
 import { type Db, queryRows } from "@/lib/db/client";
 import { describeError } from "./describe-error";
 import type { Handlers, Job } from "./job";
@@ -21,6 +22,8 @@ export type RunJobOptions = {
   /** Aborts when the runner shuts down: the handler is told to stop, and the job is retried later. */
   shutdown?: AbortSignal;
   backoffSeconds?: (attempt: number) => number;
+  /** The runner's "now": lease renewals, retry times and the handler's context read it. */
+  clock?: Clock;
   log?: (message: string) => void;
 };
 
@@ -45,6 +48,7 @@ function keepLease(
     heartbeatMs: number;
     maxRunMs: number;
     shutdown?: AbortSignal;
+    clock: Clock;
     log: (m: string) => void;
   },
 ) {
@@ -66,10 +70,11 @@ function keepLease(
       return;
     }
     try {
+      const now = sqlNow(options.clock);
       const renewed = await queryRows<{ id: string | number }>(
         db,
-        sql`update jobs set locked_until = now() + make_interval(secs => ${options.leaseSeconds})
-            where id = ${job.id} and lease_token = ${job.leaseToken} and status = 'queued' and locked_until > now()
+        sql`update jobs set locked_until = ${now} + make_interval(secs => ${options.leaseSeconds})
+            where id = ${job.id} and lease_token = ${job.leaseToken} and status = 'queued' and locked_until > ${now}
             returning id`,
       );
       if (renewed.length > 0) return;
@@ -106,17 +111,18 @@ function keepLease(
  * job ran again elsewhere) changes nothing and is logged. The token is cleared with the write, so
  * an outcome is recorded at most once per claim.
  */
-async function recordOutcome(db: Db, job: Job, outcome: Outcome): Promise<boolean> {
+async function recordOutcome(db: Db, job: Job, outcome: Outcome, clock: Clock): Promise<boolean> {
+  const now = sqlNow(clock);
   const fence = sql`where id = ${job.id} and lease_token = ${job.leaseToken} returning id`;
   const write =
     outcome.kind === "done"
-      ? sql`update jobs set status = 'done', finished_at = now(), locked_until = null, lease_token = null,
+      ? sql`update jobs set status = 'done', finished_at = ${now}, locked_until = null, lease_token = null,
                  last_error = null ${fence}`
       : outcome.kind === "failed"
-        ? sql`update jobs set status = 'failed', finished_at = now(), locked_until = null, lease_token = null,
+        ? sql`update jobs set status = 'failed', finished_at = ${now}, locked_until = null, lease_token = null,
                    last_error = ${outcome.message} ${fence}`
         : sql`update jobs set locked_until = null, lease_token = null, last_error = ${outcome.message},
-                   run_at = now() + make_interval(secs => ${outcome.delaySeconds}) ${fence}`;
+                   run_at = ${now} + make_interval(secs => ${outcome.delaySeconds}) ${fence}`;
   return (await queryRows(db, write)).length > 0;
 }
 
@@ -131,15 +137,27 @@ export async function runJob(
   job: Job,
   options: RunJobOptions = {},
 ): Promise<void> {
-  const { leaseSeconds = 60, backoffSeconds = defaultBackoffSeconds, log = console.log } = options;
+  const {
+    leaseSeconds = 60,
+    backoffSeconds = defaultBackoffSeconds,
+    clock = systemClock,
+    log = console.log,
+  } = options;
   const heartbeatMs = options.heartbeatMs ?? (leaseSeconds * 1000) / 3;
   const maxRunMs = options.maxRunMs ?? DEFAULT_MAX_RUN_MS;
-  const lease = keepLease(db, job, { leaseSeconds, heartbeatMs, maxRunMs, shutdown: options.shutdown, log });
+  const lease = keepLease(db, job, {
+    leaseSeconds,
+    heartbeatMs,
+    maxRunMs,
+    shutdown: options.shutdown,
+    clock,
+    log,
+  });
   let outcome: Outcome;
   try {
     const handler = handlers[job.queue];
     if (!handler) throw new Error(`no handler for queue ${job.queue}`);
-    await handler(job, db, { signal: lease.signal });
+    await handler(job, db, { signal: lease.signal, clock });
     outcome = { kind: "done" };
   } catch (error) {
     const message = describeError(error);
@@ -153,7 +171,7 @@ export async function runJob(
   }
   await lease.stop();
   try {
-    const isRecorded = await recordOutcome(db, job, outcome);
+    const isRecorded = await recordOutcome(db, job, outcome, clock);
     if (!isRecorded) {
       log(
         `[jobs] ${job.queue} #${job.id} attempt ${job.attempts}: another worker holds the job now; ` +

@@ -25,6 +25,7 @@ import "server-only";
  * (lib/jobs/run-each.ts).
  */
 import { hostname } from "node:os";
+import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { claimJobs } from "./claim-jobs";
 import type { Handlers, Job } from "./job";
@@ -51,6 +52,8 @@ export type RunnerOptions = {
   /** Purge finished jobs older than this many days (KASSA_JOB_RETENTION_DAYS); unset: this runner does not purge. */
   retentionDays?: number;
   tasks?: PeriodicTask[];
+  /** What "now" is for due times, leases and handlers; the system clock (the database's now()) by default. */
+  clock?: Clock;
   log?: (message: string) => void;
 };
 
@@ -119,6 +122,7 @@ export function startJobRunner(options: RunnerOptions): Runner {
     maxRunMs: options.maxRunMs,
     shutdown: shutdown.signal,
     backoffSeconds: options.backoffSeconds,
+    clock: options.clock,
     log,
   };
   const workerId = `${hostname()}:${process.pid}`;
@@ -143,7 +147,14 @@ export function startJobRunner(options: RunnerOptions): Runner {
       await new Promise((resolve) => setImmediate(resolve));
       let claimed: Job[] = [];
       try {
-        claimed = await claimJobs({ db, queues, limit: concurrency - inFlight.size, workerId, leaseSeconds });
+        claimed = await claimJobs({
+          db,
+          queues,
+          limit: concurrency - inFlight.size,
+          workerId,
+          leaseSeconds,
+          clock: options.clock,
+        });
       } catch (error) {
         if (!isStopping) log(`[jobs] claiming failed: ${error instanceof Error ? error.message : error}`);
       }
@@ -183,14 +194,15 @@ export function startJobRunner(options: RunnerOptions): Runner {
 
 /**
  * Runs every due job, one at a time, until none is due (jobs may enqueue further due jobs). Tests
- * use it to move the system forward deterministically through the same code the worker runs.
+ * use it to move the system forward deterministically through the same code the worker runs, with
+ * a clock they move forward to make timers and leases run out.
  */
 export async function runDueJobs(
   db: Db,
   handlers: Handlers,
-  options: { maxJobs?: number; log?: (message: string) => void } = {},
+  options: { maxJobs?: number; clock?: Clock; log?: (message: string) => void } = {},
 ): Promise<number> {
-  const { maxJobs = 1000, log = () => {} } = options;
+  const { maxJobs = 1000, clock, log = () => {} } = options;
   let count = 0;
   while (count < maxJobs) {
     const [job] = await claimJobs({
@@ -199,9 +211,10 @@ export async function runDueJobs(
       limit: 1,
       workerId: "test",
       leaseSeconds: 60,
+      clock,
     });
     if (!job) break;
-    await runJob(db, handlers, job, { log });
+    await runJob(db, handlers, job, { clock, log });
     count++;
   }
   return count;

@@ -43,15 +43,18 @@ export function callbackHandlers(settings: CallbackSettings): Handlers {
  */
 export function jobHandlers(settings: JobSettings): Handlers {
   return {
-    [INVOICE_EXPIRY_QUEUE]: async (job, db) => {
-      await inTransaction(db, (tx) => expireInvoiceIn(tx, Number(job.payload.invoiceId)));
+    [INVOICE_EXPIRY_QUEUE]: async (job, db, { clock }) => {
+      await inTransaction(db, (tx) => expireInvoiceIn(tx, Number(job.payload.invoiceId), clock));
     },
-    [CHAIN_SCAN_QUEUE]: async (job, db) => {
+    [CHAIN_SCAN_QUEUE]: async (job, db, { clock }) => {
       const currency = String(job.payload.currency);
       // Withdrawal confirmations do not wait on deposit crediting: both run, and the job fails
       // (and is retried) if either did.
       const steps = [
-        { name: "deposits", run: () => scanConfirmations(db, { currency, spreadPpm: settings.spreadPpm }) },
+        {
+          name: "deposits",
+          run: () => scanConfirmations(db, { currency, spreadPpm: settings.spreadPpm, clock }),
+        },
         { name: "withdrawals", run: () => confirmWithdrawals(db, currency) },
       ];
       await runEach(

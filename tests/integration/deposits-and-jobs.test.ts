@@ -8,12 +8,13 @@ import { deposits, emails, transactions } from "@/lib/db/schema";
 import { creditDeposit } from "@/lib/deposits/credit-deposit";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
-import { claimJobs, runDueJobs } from "@/lib/jobs/runner";
+import { claimJobs, defaultBackoffSeconds, runDueJobs } from "@/lib/jobs/runner";
 import { listBalances } from "@/lib/ledger/list-balances";
 import { queueEmail } from "@/lib/mail/queue-email";
 import { sendQueuedEmail } from "@/lib/mail/send-email";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { parseDecimal } from "@/lib/money";
+import { testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { confirm, createFixedInvoice, handlers, pay, settings, testSeed } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
@@ -144,20 +145,25 @@ describe(`durable jobs and exactly-once crediting on ${testDriver}`, () => {
     const invoice = await createFixedInvoice(database.db, merchantId, "ETH");
     await pay(database.db, invoice, invoice.invoice.senderAmount!);
     await mineSandboxBlocks(database.db, { currency: "ETH", count: 12 });
-    // The scan job is queued; a worker claims it and dies before finishing (its lease is 1 second).
+    // The scan job is queued; a worker claims it and dies before finishing.
+    const clock = testClock();
     const claimed = await claimJobs({
       db: database.db,
       queues: ["chain.scan"],
       limit: 5,
       workerId: "doomed",
-      leaseSeconds: 1,
+      leaseSeconds: 60,
+      clock,
     });
     expect(claimed.map((j) => j.queue)).toContain("chain.scan");
 
     database = await database.reopen();
-    expect(await runDueJobs(database.db, handlers)).toBe(0); // still leased to the dead worker
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
-    await runDueJobs(database.db, handlers);
+    // Half the lease later (the test clock also runs with real time, so no margin of a second).
+    clock.advance(30);
+    await runDueJobs(database.db, handlers, { clock });
+    expect((await loadInvoiceById(database.db, invoice.id))!.status).toBe("processing"); // still leased
+    clock.advance(31); // the lease runs out
+    await runDueJobs(database.db, handlers, { clock });
     const settled = (await loadInvoiceById(database.db, invoice.id))!;
     expect(settled.status).toBe("confirmed");
     expect(await ledgerInvariants(database.db)).toMatchObject({
@@ -167,17 +173,12 @@ describe(`durable jobs and exactly-once crediting on ${testDriver}`, () => {
   });
 
   it("expires after a restart an invoice whose timer ran out while the process was down", async () => {
-    const invoice = await createFixedInvoice(
-      database.db,
-      merchantId,
-      "BTC",
-      {},
-      { ...settings, timerSeconds: 1 },
-    );
-    database = await database.reopen(); // "down" across the deadline
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    const clock = testClock();
+    const invoice = await createFixedInvoice(database.db, merchantId, "BTC", {}, { ...settings, clock });
+    database = await database.reopen(); // a restart: the database is all that is left of the invoice
+    clock.advance(settings.timerSeconds + 1); // its deadline passed while the process was down
     database = await database.reopen(); // "back up"
-    await runDueJobs(database.db, handlers);
+    await runDueJobs(database.db, handlers, { clock });
     expect((await loadInvoiceById(database.db, invoice.id))!.invoice.statusReason).toBe("expired");
   });
 
@@ -189,16 +190,17 @@ describe(`durable jobs and exactly-once crediting on ${testDriver}`, () => {
         throw new Error("receiver down");
       },
     };
+    const clock = testClock();
     await enqueueJob(database.db, { queue: "test.fail", maxAttempts: 2 });
-    await runDueJobs(database.db, failing);
+    await runDueJobs(database.db, failing, { clock });
     expect(calls).toBe(1);
     const [job] = await queryRows<{ status: string; attempts: number; last_error: string; later: boolean }>(
       database.db,
       sql`select status, attempts, last_error, run_at > now() as later from jobs where queue = 'test.fail'`,
     );
     expect(job).toMatchObject({ status: "queued", attempts: 1, last_error: "receiver down", later: true });
-    await database.db.execute(sql`update jobs set run_at = now() where queue = 'test.fail'`);
-    await runDueJobs(database.db, failing);
+    clock.advance(defaultBackoffSeconds(1));
+    await runDueJobs(database.db, failing, { clock });
     const [final] = await queryRows<{ status: string }>(
       database.db,
       sql`select status from jobs where queue = 'test.fail'`,

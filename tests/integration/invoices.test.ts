@@ -10,6 +10,7 @@ import { runDueJobs } from "@/lib/jobs/runner";
 import { listBalances } from "@/lib/ledger/list-balances";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { divide, formatAmount, parseDecimal, percentOf } from "@/lib/money";
+import { testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { confirm, createFixedInvoice, handlers, invoiceRequest, pay, settings } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
@@ -217,29 +218,32 @@ describe(`invoice life cycle on ${testDriver}`, () => {
   });
 
   it("expires an invoice with nothing paid as failed, by the durable expiry job", async () => {
-    const quick = { ...settings, timerSeconds: 1 };
-    const invoice = await createFixedInvoice(database.db, merchantId, "BTC", {}, quick);
-    expect(await runDueJobs(database.db, handlers)).toBe(0); // not due yet
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
-    await runDueJobs(database.db, handlers);
+    const clock = testClock();
+    const invoice = await createFixedInvoice(database.db, merchantId, "BTC", {}, { ...settings, clock });
+    clock.advance(settings.timerSeconds - 60);
+    await runDueJobs(database.db, handlers, { clock });
+    expect((await reload(invoice.id)).status).toBe("pending"); // a minute before its deadline
+    clock.advance(61);
+    await runDueJobs(database.db, handlers, { clock });
     const expired = await reload(invoice.id);
     expect(expired.status).toBe("failed");
     expect(expired.invoice.statusReason).toBe("expired");
   });
 
   it("fails a partly paid good_until_expired invoice at its deadline and mails refund instructions", async () => {
-    const quick = { ...settings, timerSeconds: 1 };
+    const clock = testClock();
     const invoice = await createFixedInvoice(
       database.db,
       merchantId,
       "BTC",
       { type: "good_until_expired" },
-      quick,
+      { ...settings, clock },
     );
-    await pay(database.db, invoice, invoice.invoice.senderAmount! / 2n);
-    await confirm(database.db, "BTC");
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
-    await runDueJobs(database.db, handlers);
+    await pay(database.db, invoice, invoice.invoice.senderAmount! / 2n, clock);
+    await confirm(database.db, "BTC", clock);
+    expect((await reload(invoice.id)).invoice.statusReason).toBe("awaiting_remainder");
+    clock.advance(settings.timerSeconds + 1);
+    await runDueJobs(database.db, handlers, { clock });
     const failed = await reload(invoice.id);
     expect(failed.status).toBe("failed");
     expect(failed.invoice.statusReason).toBe("partially_paid");
@@ -247,14 +251,14 @@ describe(`invoice life cycle on ${testDriver}`, () => {
   });
 
   it("credits a payment that arrives after expiry, flags it late, and never loses it", async () => {
-    const quick = { ...settings, timerSeconds: 1 };
-    const invoice = await createFixedInvoice(database.db, merchantId, "ETH", {}, quick);
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
-    await runDueJobs(database.db, handlers);
+    const clock = testClock();
+    const invoice = await createFixedInvoice(database.db, merchantId, "ETH", {}, { ...settings, clock });
+    clock.advance(settings.timerSeconds + 1);
+    await runDueJobs(database.db, handlers, { clock });
     expect((await reload(invoice.id)).status).toBe("failed");
     const before = await balance("EUR");
-    await pay(database.db, invoice, invoice.invoice.senderAmount!);
-    await confirm(database.db, "ETH");
+    await pay(database.db, invoice, invoice.invoice.senderAmount!, clock);
+    await confirm(database.db, "ETH", clock);
     const late = await reload(invoice.id);
     expect(late.status).toBe("failed");
     expect(late.invoice.confirmedAmount).toBe(invoice.invoice.senderAmount);

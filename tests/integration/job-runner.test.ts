@@ -14,6 +14,7 @@ import { withdrawalRequest } from "@/lib/schemas/withdrawals";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { withdrawalInput } from "@/lib/withdrawals/from-request";
+import { type TestClock, testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { createFixedInvoice, handlers, pay } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
@@ -46,8 +47,8 @@ describe(`a fenced job runner on ${testDriver}`, () => {
         sql`select status, attempts, locked_by, last_error, run_at::text, finished_at::text from jobs where id = ${id}`,
       )
     )[0]!;
-  const claim = (queue: string, workerId: string) =>
-    claimJobs({ db: database.db, queues: [queue], limit: 5, workerId, leaseSeconds: 60 });
+  const claim = (queue: string, workerId: string, clock: TestClock) =>
+    claimJobs({ db: database.db, queues: [queue], limit: 5, workerId, leaseSeconds: 60, clock });
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -56,8 +57,9 @@ describe(`a fenced job runner on ${testDriver}`, () => {
   afterAll(() => database.drop());
 
   it("keeps a worker that outlived its lease from overwriting the outcome of the worker that ran the job after it", async () => {
+    const clock = testClock();
     await enqueueJob(database.db, { queue: "test.outlived" });
-    const [first] = await claim("test.outlived", "worker-a");
+    const [first] = await claim("test.outlived", "worker-a", clock);
     const stalled = deferred();
     const toldToStop = deferred();
     let runsOfA = 0;
@@ -72,18 +74,20 @@ describe(`a fenced job runner on ${testDriver}`, () => {
     const runningA = runJob(database.db, handlersOfA, first!, {
       leaseSeconds: 60,
       heartbeatMs: 20,
+      clock,
       log: (message) => logOfA.push(message),
     });
 
-    // A's lease runs out while it waits (time moves through the database, not by sleeping).
-    await database.db.execute(
-      sql`update jobs set locked_until = now() - interval '1 second' where id = ${first!.id}`,
-    );
+    // A's lease runs out while it waits: between two heartbeats, the clock passes the lease's end.
+    clock.advance(61);
     await toldToStop.promise; // its heartbeat found the lease gone and aborted the handler's signal
-    const [second] = await claim("test.outlived", "worker-b");
+    const [second] = await claim("test.outlived", "worker-b", clock);
     expect(second).toMatchObject({ id: first!.id, attempts: 2 });
     let runsOfB = 0;
-    await runJob(database.db, { "test.outlived": async () => void runsOfB++ }, second!, { log: () => {} });
+    await runJob(database.db, { "test.outlived": async () => void runsOfB++ }, second!, {
+      clock,
+      log: () => {},
+    });
     const completedByB = await jobRow(first!.id);
     expect(completedByB).toMatchObject({
       status: "done",
@@ -105,13 +109,13 @@ describe(`a fenced job runner on ${testDriver}`, () => {
   });
 
   it("does not let a stale worker's failure reschedule a job another worker finished", async () => {
+    const clock = testClock();
     await enqueueJob(database.db, { queue: "test.stale-failure", maxAttempts: 5 });
-    const [first] = await claim("test.stale-failure", "worker-a");
-    await database.db.execute(
-      sql`update jobs set locked_until = now() - interval '1 second' where id = ${first!.id}`,
-    );
-    const [second] = await claim("test.stale-failure", "worker-b");
-    await runJob(database.db, { "test.stale-failure": async () => {} }, second!, { log: () => {} });
+    const [first] = await claim("test.stale-failure", "worker-a", clock);
+    expect(await claim("test.stale-failure", "worker-b", clock)).toEqual([]); // A holds it
+    clock.advance(61); // A's lease ran out
+    const [second] = await claim("test.stale-failure", "worker-b", clock);
+    await runJob(database.db, { "test.stale-failure": async () => {} }, second!, { clock, log: () => {} });
     const completedByB = await jobRow(first!.id);
     // A's attempt throws after B completed: no retry is scheduled, no error recorded.
     await runJob(
@@ -122,18 +126,17 @@ describe(`a fenced job runner on ${testDriver}`, () => {
         },
       },
       first!,
-      { log: () => {} },
+      { clock, log: () => {} },
     );
     expect(await jobRow(first!.id)).toEqual(completedByB);
   });
 
   it("renews the lease of a long handler, so no second worker claims its job", async () => {
+    const clock = testClock();
     await enqueueJob(database.db, { queue: "test.long" });
-    const [job] = await claim("test.long", "worker-a");
-    // Most of the lease has passed while the handler ran: five seconds are left.
-    await database.db.execute(
-      sql`update jobs set locked_until = now() + interval '5 seconds' where id = ${job!.id}`,
-    );
+    const [job] = await claim("test.long", "worker-a", clock);
+    // Most of the lease has passed while the handler ran: fifteen seconds are left.
+    clock.advance(45);
     const finish = deferred();
     let signal: AbortSignal | undefined;
     const running = runJob(
@@ -145,17 +148,18 @@ describe(`a fenced job runner on ${testDriver}`, () => {
         },
       },
       job!,
-      { leaseSeconds: 60, heartbeatMs: 20, log: () => {} },
+      { leaseSeconds: 60, heartbeatMs: 20, clock, log: () => {} },
     );
-    const leaseLeft = async () =>
-      (
-        await queryRows<{ seconds: number }>(
-          database.db,
-          sql`select extract(epoch from locked_until - now())::float8 as seconds from jobs where id = ${job!.id}`,
-        )
-      )[0]!.seconds;
+    const leaseLeft = async () => {
+      const [row] = await queryRows<{ locked_until: string | Date }>(
+        database.db,
+        sql`select locked_until from jobs where id = ${job!.id}`,
+      );
+      return (new Date(row!.locked_until).getTime() - clock.now().getTime()) / 1000;
+    };
     await expect.poll(leaseLeft, { timeout: 10_000, interval: 20 }).toBeGreaterThan(30);
-    expect(await claim("test.long", "worker-b")).toEqual([]);
+    clock.advance(30); // past the lease the claim took: only the renewal keeps the job
+    expect(await claim("test.long", "worker-b", clock)).toEqual([]);
     finish.resolve();
     await running;
     expect(signal?.aborted).toBe(false);
@@ -164,7 +168,7 @@ describe(`a fenced job runner on ${testDriver}`, () => {
 
   it("stops renewing a hung handler's lease after the longest run, and tells it to stop", async () => {
     await enqueueJob(database.db, { queue: "test.hung" });
-    const [job] = await claim("test.hung", "worker-a");
+    const [job] = await claim("test.hung", "worker-a", testClock());
     const logs: string[] = [];
     await runJob(
       database.db,
@@ -306,7 +310,8 @@ describe(`a fenced job runner on ${testDriver}`, () => {
                execute function test_refuse_deposit()`),
     );
     await mineSandboxBlocks(database.db, { currency: "LTC", count: 6 });
-    await runDueJobs(database.db, handlers);
+    const clock = testClock();
+    await runDueJobs(database.db, handlers, { clock });
 
     const statuses = async () =>
       Promise.all(invoices.map(async (invoice) => (await loadInvoiceById(database.db, invoice.id))!.status));
@@ -322,10 +327,8 @@ describe(`a fenced job runner on ${testDriver}`, () => {
     expect(scan!.last_error).toContain(`deposit ${broken!.id} cannot be credited`);
 
     await database.db.execute(sql.raw("drop trigger test_refuse_deposit on deposits"));
-    await database.db.execute(
-      sql`update jobs set run_at = now() where queue = 'chain.scan' and status = 'queued'`,
-    );
-    await runDueJobs(database.db, handlers);
+    clock.advance(300); // the longest backoff
+    await runDueJobs(database.db, handlers, { clock });
     expect(await statuses()).toEqual(["confirmed", "confirmed", "confirmed"]);
     expect(await ledgerInvariants(database.db)).toEqual({
       nonZeroCurrencies: [],

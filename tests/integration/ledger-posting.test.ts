@@ -13,6 +13,7 @@ import { withdrawalInput } from "@/lib/withdrawals/from-request";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant } from "../support/merchants";
+import { waitUntil } from "../support/wait";
 
 const BTC_ADDRESS = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu";
 
@@ -174,11 +175,9 @@ if (testDriver === "pg") {
         // Another posting in flight on the same balance: an UPDATE, FOR NO KEY UPDATE.
         await holder.query("update ledger_accounts set balance = balance where id = $1", [balanceAccountId]);
         const pending = createWithdrawal(database.db, withdrawal(merchantId));
-        let waiting = 0;
-        for (let i = 0; i < 200 && waiting === 0; i++) {
-          await new Promise((resolve) => setTimeout(resolve, 10));
-          waiting = await waitingOnLocks();
-        }
+        const waiting = await waitUntil(async () => (await waitingOnLocks()) || false, {
+          what: "the withdrawal waits for the balance row's lock",
+        });
         expect(waiting).toBe(1);
         await expect(insertEntryOnTheBalance()).resolves.toBeUndefined();
         await holder.query("commit");

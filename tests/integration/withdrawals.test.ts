@@ -18,6 +18,7 @@ import { rejectWithdrawal } from "@/lib/withdrawals/process-withdrawal";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { handlers } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
+import { waitUntil } from "../support/wait";
 
 const BTC_ADDRESS = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu";
 const LTC_ADDRESS = "ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh";
@@ -328,16 +329,16 @@ describe(`racing withdrawals on ${testDriver}`, () => {
         );
         const before = await sequences();
         const pending = withdraw();
-        let waiting = 0;
-        for (let i = 0; i < 100 && waiting === 0; i++) {
-          await new Promise((resolve) => setTimeout(resolve, 20));
-          waiting = (
-            await queryRows(
-              database.db,
-              sql`select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
-            )
-          ).length;
-        }
+        const waiting = await waitUntil(
+          async () =>
+            (
+              await queryRows(
+                database.db,
+                sql`select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
+              )
+            ).length || false,
+          { what: "the withdrawal waits for the balance row's lock" },
+        );
         expect(waiting).toBe(1);
         const during = await sequences();
         expect(Number(during.transactions)).toBeGreaterThan(Number(before.transactions));

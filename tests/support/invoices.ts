@@ -1,8 +1,10 @@
 import { mnemonicToSeedSync } from "@scure/bip39";
 import { mineSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
 import { sendSandboxPayment } from "@/lib/chain/sandbox/send-payment";
+import type { Clock } from "@/lib/clock";
 import { getCurrency } from "@/lib/currencies/registry";
 import type { Db } from "@/lib/db/client";
+import { paymentRateSettings } from "@/lib/deposits/payment-rate-settings";
 import { createInvoice, type InvoiceSettings } from "@/lib/invoices/create-invoice";
 import { fixInvoiceCurrency } from "@/lib/invoices/fix-invoice-currency";
 import { runDueJobs } from "@/lib/jobs/runner";
@@ -60,11 +62,15 @@ export async function createFixedInvoice(
   });
 }
 
-/** A customer pays `amount` to the invoice's address; the payment is seen, not yet confirmed. */
+/**
+ * A customer pays `amount` to the invoice's address; the payment is seen, not yet confirmed (at
+ * the `clock`'s time when given, so a rate lock the test let run out is judged expired).
+ */
 export function pay(
   db: Db,
   invoice: { address: { address: string; tag: string; currency: string } | null },
   amount: bigint | string,
+  clock?: Clock,
 ) {
   const address = invoice.address!;
   return sendSandboxPayment(db, {
@@ -72,11 +78,12 @@ export function pay(
     address: address.address,
     tag: address.tag || undefined,
     amount: typeof amount === "string" ? parseDecimal(amount) : amount,
+    rateSettings: clock ? { ...paymentRateSettings(), clock } : undefined,
   });
 }
 
-/** Mines enough blocks for the currency's confirmations and runs the jobs that follow. */
-export async function confirm(db: Db, currency: string): Promise<void> {
+/** Mines enough blocks for the currency's confirmations and runs the jobs that follow (at the `clock`'s time). */
+export async function confirm(db: Db, currency: string, clock?: Clock): Promise<void> {
   await mineSandboxBlocks(db, { currency, count: getCurrency(currency).confirmations });
-  await runDueJobs(db, handlers);
+  await runDueJobs(db, handlers, { clock });
 }

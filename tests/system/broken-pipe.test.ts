@@ -45,6 +45,7 @@ describe(`a closed log pipe on ${driver}`, () => {
       expect(ping.status).toBe(200);
     }
     // Still alive, and idle when idle: a spinning process would use about all of the 2 s measured.
+    // (A measuring window, not a wait for something to happen: idleness has no event to await.)
     const before = cpuTicks(server.process.pid!);
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(cpuTicks(server.process.pid!) - before).toBeLessThan(100); // ticks of 10 ms: under half

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "@/lib/db/client";
 import { ledgerInvariants } from "../support/ledger";
+import { waitUntil } from "../support/wait";
 import {
   createInstallation,
   driver,
@@ -11,6 +12,7 @@ import {
   type KassaProcess,
   kill,
   signed,
+  signIn,
   startCallbackReceiver,
   startKassa,
   step,
@@ -26,8 +28,8 @@ const serverEnv = {
 
 describe(`crash safety on ${driver}: SIGKILL in the middle of the work`, () => {
   let receiver: Awaited<ReturnType<typeof startCallbackReceiver>>;
-  // Each attempt (the suite allows one retry) gets its own installation, and whatever server is
-  // running when an attempt ends is stopped, so a retry never inherits a half-finished run.
+  // The test gets its own installation, and whatever server is running when it ends is stopped
+  // (killed), so a failure leaves no process or data behind.
   let installation: Installation | undefined;
   let current: KassaProcess | undefined;
   const start = async () => {
@@ -55,8 +57,14 @@ describe(`crash safety on ${driver}: SIGKILL in the middle of the work`, () => {
     const merchant = await fundedMerchant(installation, [["LTC", "1000"]], receiver.url);
 
     const acknowledged = { invoices: new Set<number>(), withdrawals: new Set<number>() };
+    const acknowledgedCount = () => acknowledged.invoices.size + acknowledged.withdrawals.size;
     let counter = 0;
     for (let round = 0; round < 3; round++) {
+      // The kill lands after a random number of acknowledged writes of both kinds, with more in flight.
+      const target = {
+        invoices: acknowledged.invoices.size + 2 + Math.floor(Math.random() * 6),
+        withdrawals: acknowledged.withdrawals.size + 1,
+      };
       let isRunning = true;
       const worker = async () => {
         while (isRunning) {
@@ -78,48 +86,82 @@ describe(`crash safety on ${driver}: SIGKILL in the middle of the work`, () => {
         }
       };
       const workers = Array.from({ length: 4 }, worker);
-      await new Promise((resolve) => setTimeout(resolve, 400 + Math.random() * 1_200));
-      step(
-        `round ${round}: SIGKILL after ${acknowledged.invoices.size + acknowledged.withdrawals.size} acknowledged`,
+      await waitUntil(
+        () =>
+          acknowledged.invoices.size >= target.invoices &&
+          acknowledged.withdrawals.size >= target.withdrawals,
+        {
+          what: `${target.invoices} invoices and ${target.withdrawals} withdrawals are acknowledged (round ${round})`,
+          timeoutMs: 60_000,
+        },
       );
+      step(`round ${round}: SIGKILL after ${acknowledgedCount()} acknowledged`);
       await kill(server, "SIGKILL");
+      const killedAt = Date.now();
       isRunning = false;
       await Promise.all(workers);
-      await new Promise((resolve) => setTimeout(resolve, (TIMER_SECONDS + 1) * 1000)); // timers run out while down
+      // Every invoice was created before the kill, so its timer ends before this deadline: the
+      // server's own clock has to pass it while the server is down (a real process, no test clock).
+      await waitUntil(() => Date.now() >= killedAt + TIMER_SECONDS * 1000, {
+        what: "the invoice timers ran out while the server was down",
+        timeoutMs: TIMER_SECONDS * 1000 + 5_000,
+        intervalMs: 100,
+      });
       server = await start();
       step(`round ${round}: restarted`);
     }
     expect(acknowledged.invoices.size).toBeGreaterThan(5);
     expect(acknowledged.withdrawals.size).toBeGreaterThan(2);
 
-    // Let the restarted server finish: broadcasts, confirmations, expiries, callbacks.
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    // Let the restarted server finish: broadcasts, confirmations, expiries, then callbacks. Every
+    // transaction of the merchant (acknowledged or not) has to reach a final status; their
+    // callbacks are written with those status changes, so after that the set of callbacks is
+    // complete and only their delivery remains.
+    const session = await signIn(server.base, merchant);
+    const dashboard = async (path: string) => {
+      const response = await fetch(`${server.base}${path}`, {
+        headers: { cookie: session },
+        signal: AbortSignal.timeout(20_000),
+      });
+      expect(response.status, path).toBe(200);
+      return response.json();
+    };
+    await waitUntil(
+      async () => {
+        // Broadcasts retried after a restart reach the mempool later: keep mining, as the network would.
+        await signed(server.base, merchant, "/sandbox/blocks", JSON.stringify({ currency: "LTC", count: 6 }));
+        const open = await dashboard("/api/dashboard/transactions?status=created,pending,processing,sending");
+        return open.rows.length === 0;
+      },
+      { what: "every transaction reached a final status", timeoutMs: 60_000, intervalMs: 500 },
+    );
     const statusOf = async (id: number) =>
       (await signed(server.base, merchant, "/transactions/info", JSON.stringify({ id }))).json;
-    const withdrawalStatuses = async () => {
-      // Broadcasts retried after a restart reach the mempool later: keep mining, as the network would.
-      await signed(server.base, merchant, "/sandbox/blocks", JSON.stringify({ currency: "LTC", count: 6 }));
-      return Promise.all(
-        [...acknowledged.withdrawals].map(async (id) => `${id}:${(await statusOf(id)).status}`),
-      );
-    };
-    await expect
-      .poll(async () => (await withdrawalStatuses()).filter((s) => !s.endsWith(":confirmed")), {
-        timeout: 60_000,
-        interval: 1_000,
-      })
-      .toEqual([]);
+    for (const id of acknowledged.withdrawals) {
+      expect(await statusOf(id), `withdrawal ${id}`).toMatchObject({ status: "confirmed" });
+    }
     for (const id of acknowledged.invoices) {
       const invoice = await statusOf(id);
       expect(invoice, `invoice ${id}`).toMatchObject({ status: "declined", error: "expired" });
     }
-    step("withdrawals confirmed, invoices expired; waiting for callbacks to drain");
-    // Callbacks drain: wait until deliveries stop arriving (bounded).
-    let seen = -1;
-    for (let i = 0; i < 30 && seen !== receiver.deliveries.size; i++) {
-      seen = receiver.deliveries.size;
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
-    }
+    step("withdrawals confirmed, invoices expired; waiting for callbacks to be delivered");
+    const undelivered = async () => {
+      const statuses: string[] = [];
+      let before: number | null = null;
+      do {
+        const page: { callbacks: { status: string }[]; nextBefore: number | null } = await dashboard(
+          `/api/dashboard/callbacks${before ? `?before=${before}` : ""}`,
+        );
+        statuses.push(...page.callbacks.map((callback) => callback.status));
+        before = page.nextBefore;
+      } while (before);
+      return statuses.filter((status) => status !== "delivered").length;
+    };
+    await waitUntil(async () => (await undelivered()) === 0, {
+      what: "every callback was delivered",
+      timeoutMs: 90_000,
+      intervalMs: 500,
+    });
     await kill(server, "SIGTERM");
 
     const database = await installation.open();

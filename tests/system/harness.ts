@@ -9,12 +9,17 @@ import { promisify } from "node:util";
 import { sql } from "drizzle-orm";
 import { type DatabaseHandle, openDatabase } from "@/lib/db/client";
 import { TSX_FLAGS } from "../../scripts/tsx-flags.mjs";
+import { waitUntil } from "../support/wait";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const run = promisify(execFile);
 
 export const driver: "pglite" | "pg" = process.env.KASSA_TEST_DATABASE_URL ? "pg" : "pglite";
 
+/**
+ * A port the OS says is free. Ports come from the kernel's ephemeral range (32768-60999 here), so
+ * system tests never meet the fixed ports other test runs use (Playwright's KASSA_E2E_PORT, 3000).
+ */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -85,23 +90,25 @@ export async function startKassa(
   child.stdout!.on("data", (chunk: Buffer) => log.push(chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => log.push(chunk.toString()));
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${entry} exited early:\n${log.join("")}`);
-    if (
-      entry === "worker.ts"
-        ? log.join("").includes("worker running")
-        : await fetch(`${base}/api/v2/ping`, { signal: AbortSignal.timeout(2_000) }).then(
-            (r) => r.ok,
-            () => false,
-          )
-    ) {
-      return { process: child, port, base, log };
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+  const isReady = () =>
+    entry === "worker.ts"
+      ? log.join("").includes("worker running")
+      : fetch(`${base}/api/v2/ping`, { signal: AbortSignal.timeout(2_000) }).then(
+          (r) => r.ok,
+          () => false,
+        );
+  let outcome: "ready" | "exited";
+  try {
+    outcome = await waitUntil(
+      async () => (child.exitCode !== null ? "exited" : (await isReady()) && "ready"),
+      { what: `${entry} answers on port ${port}`, timeoutMs: 90_000, intervalMs: 100 },
+    );
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw new Error(`${(error as Error).message}; its output:\n${log.join("")}`);
   }
-  child.kill("SIGKILL");
-  throw new Error(`${entry} did not start:\n${log.join("")}`);
+  if (outcome === "exited") throw new Error(`${entry} exited early:\n${log.join("")}`);
+  return { process: child, port, base, log };
 }
 
 export async function kill(kassa: KassaProcess, signal: NodeJS.Signals = "SIGKILL"): Promise<void> {
