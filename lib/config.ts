@@ -166,6 +166,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid environment:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
+  // Token contracts or confirmations without a node are a half-configured chain: say so rather than
+  // run on without it.
+  const orphan = (["KASSA_EVM_TOKENS", "KASSA_EVM_CONFIRMATIONS"] as const).filter((name) => env[name]);
+  if (!e.KASSA_EVM_RPC_URL && orphan.length > 0)
+    throw new ConfigError(
+      `Invalid environment:\n${orphan.map((name) => `  ${name}: needs KASSA_EVM_RPC_URL, the Ethereum node it applies to`).join("\n")}`,
+    );
   return {
     port: e.PORT,
     host: e.HOST,

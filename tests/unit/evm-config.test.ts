@@ -11,7 +11,14 @@ const USDC = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
 
 describe("KASSA_EVM_* settings", () => {
   it("leave the EVM adapter off without an RPC URL", () => {
-    expect(loadConfig(env({ KASSA_EVM_TOKENS: `USDC=${USDC}` })).evm).toBeUndefined();
+    expect(loadConfig(env({})).evm).toBeUndefined();
+  });
+
+  it.each([
+    [{ KASSA_EVM_TOKENS: `USDC=${USDC}` }, "KASSA_EVM_TOKENS: needs KASSA_EVM_RPC_URL"],
+    [{ KASSA_EVM_CONFIRMATIONS: "3" }, "KASSA_EVM_CONFIRMATIONS: needs KASSA_EVM_RPC_URL"],
+  ])("refuse %j without a node to apply it to", (vars, message) => {
+    expect(() => loadConfig(env(vars))).toThrow(message);
   });
 
   it("parse the RPC URL, the token contracts and the confirmations", () => {
