@@ -29,20 +29,23 @@ export async function loadPaymentsAndFees(db: Executor, transactionId: number) {
     locked_rate_denominator: string | null;
     rate_numerator: string | null;
     rate_denominator: string | null;
+    network: string | null;
+    watched_confirmations: number | null;
   }>(
     db,
     sql`select 'payment' as kind, c.id, c.currency, c.address, c.tag, d.amount::text as amount, c.txid,
                c.risk_score, c.block_height as height, t.height as tip, d.id as position,
                d.locked_amount::text as locked_amount, d.locked_rate_numerator::text as locked_rate_numerator,
                d.locked_rate_denominator::text as locked_rate_denominator,
-               d.rate_numerator::text as rate_numerator, d.rate_denominator::text as rate_denominator
+               d.rate_numerator::text as rate_numerator, d.rate_denominator::text as rate_denominator,
+               c.network, d.confirmations as watched_confirmations
         from deposits d
         join chain_transactions c on c.id = d.chain_transaction_id
         left join chain_tips t on t.currency = c.currency
         where d.transaction_id = ${transactionId}
         union all
         select 'fee', null, e.currency, null, null, sum(e.amount)::text, null, null, null, null, null,
-               null, null, null, null, null
+               null, null, null, null, null, null, null
         from ledger_entries e
         join journals j on j.id = e.journal_id
         join ledger_accounts a on a.id = e.account_id
@@ -63,7 +66,10 @@ export async function loadPaymentsAndFees(db: Executor, transactionId: number) {
         amount: formatAmount(parseStoredAmount(row.amount)),
         txid: row.txid!,
         ...(row.risk_score !== null && { riskscore: row.risk_score }),
-        confirmations: String(confirmationsOf(row.height, row.tip)),
+        // A real network's watcher counts confirmations against its node; the sandbox's tip is its own.
+        confirmations: String(
+          row.network !== null ? (row.watched_confirmations ?? 0) : confirmationsOf(row.height, row.tip),
+        ),
       }),
     );
   // Each payment's rates, fixed when it was seen (lib/deposits/rate-payment.ts): the part a live
