@@ -12,9 +12,12 @@ import { chainTips, chainTransactions, deposits, invoices, transactions } from "
  */
 export async function checkoutFingerprint(db: Executor, token: string): Promise<string | null> {
   // Each payment as id:confirmations:status, in one string, so the whole summary is one round trip.
+  // A real network's confirmations are the watcher's count; the sandbox's come from its own tip.
   const payments = db
     .select({
-      list: sql`string_agg(${deposits.id} || ':' || coalesce(${chainTips.height} - ${chainTransactions.blockHeight} + 1, 0)
+      list: sql`string_agg(${deposits.id} || ':' || case when ${chainTransactions.network} is not null
+                  then ${deposits.confirmations}
+                  else coalesce(${chainTips.height} - ${chainTransactions.blockHeight} + 1, 0) end
                 || ':' || ${deposits.status}, ',' order by ${deposits.id})`,
     })
     .from(deposits)

@@ -3,6 +3,7 @@ import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectEvmNetwork, type EvmNetwork } from "@/lib/chain/evm/evm-network";
 import { watchEvmChain } from "@/lib/chain/evm/watch-evm-chain";
+import { checkoutFingerprint } from "@/lib/checkout/checkout-fingerprint";
 import { chainTips } from "@/lib/db/schema";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { type AnvilNode, mineBlocks, payEth, startTestAnvil } from "../support/anvil";
@@ -37,7 +38,7 @@ describe(`transactions/info for a payment on a real anvil node (${testDriver})`,
     await node?.stop();
   });
 
-  it("counts confirmations from the node's blocks", async () => {
+  it("counts confirmations from the node's blocks, in transactions/info and on the live checkout", async () => {
     const invoice = await createFixedInvoice(database.db, merchantId, "ETH");
     const receipt = await payEth(node.url, {
       to: invoice.address!.address,
@@ -58,9 +59,12 @@ describe(`transactions/info for a payment on a real anvil node (${testDriver})`,
     await watchEvmChain(database.db, { network, spreadPpm: 5_000 });
     expect(await reported()).toBe(await nodeCount());
     expect(await reported()).toBe("1");
+    // The live checkout sees the new confirmations too: its change detector moves with them.
+    const fingerprint = await checkoutFingerprint(database.db, invoice.invoice.token);
     await mineBlocks(node.url, 2);
     await watchEvmChain(database.db, { network, spreadPpm: 5_000 });
     expect(await reported()).toBe(await nodeCount());
     expect(await reported()).toBe("3");
+    expect(await checkoutFingerprint(database.db, invoice.invoice.token)).not.toBe(fingerprint);
   });
 });
