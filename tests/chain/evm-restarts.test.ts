@@ -9,6 +9,7 @@ import { connectEvmNetwork, type EvmNetwork } from "@/lib/chain/evm/evm-network"
 import { watchEvmChain } from "@/lib/chain/evm/watch-evm-chain";
 import { queryRows } from "@/lib/db/client";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
+import { TSX_FLAGS } from "../../scripts/tsx-flags.mjs";
 import { type AnvilNode, deployToken, mineBlocks, payToken, startTestAnvil } from "../support/anvil";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { createFixedInvoice } from "../support/invoices";
@@ -110,7 +111,7 @@ describe(`the EVM watcher across restarts (${testDriver})`, () => {
     const invoices = await payInvoices(4);
     const entries = await creditedCount();
     await database.close(); // on PGlite only one process may have the directory open
-    const child = spawn(process.execPath, ["--import", "tsx", "tests/support/evm-watcher-child.ts"], {
+    const child = spawn(process.execPath, [...TSX_FLAGS, "tests/support/evm-watcher-child.ts"], {
       env: {
         ...process.env,
         KASSA_CHILD_DB: JSON.stringify(database.location),

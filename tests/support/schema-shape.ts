@@ -24,12 +24,16 @@ export type SchemaShape = Record<string, TableShape>;
  * `x in ('a', 'b')` as `x = any (array['a', 'b'])`; both are read back as written.
  */
 export function normalize(expression: string): string {
-  return expression
-    .toLowerCase()
-    .replace(/::(?:timestamp with time zone|character varying|double precision|[a-z_]+)(\[\])?/g, "")
-    .replace(/~~/g, " like ")
-    .replace(/=\s*any\s*\(array\[([^\]]*)\]\)/g, " in ($1)")
-    .replace(/[()"\s]/g, "");
+  return (
+    expression
+      .toLowerCase()
+      .replace(/::(?:timestamp with time zone|character varying|double precision|[a-z_]+)(\[\])?/g, "")
+      // PostgreSQL keeps a negative number's default as a quoted literal ('-1'::integer).
+      .replace(/'(-?\d+(?:\.\d+)?)'/g, "$1")
+      .replace(/~~/g, " like ")
+      .replace(/=\s*any\s*\(array\[([^\]]*)\]\)/g, " in ($1)")
+      .replace(/[()"\s]/g, "")
+  );
 }
 
 /** SQL written in the schema, with its column references as bare names. */
