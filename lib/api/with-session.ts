@@ -20,7 +20,8 @@ function assertSameOrigin(request: Request): void {
   const origin = request.headers.get("origin");
   const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
   if (origin) {
-    if (new URL(origin).host !== host)
+    // `Origin: null` (sandboxed frames, some redirects) and anything unparseable are not our pages.
+    if (!URL.canParse(origin) || new URL(origin).host !== host)
       throw new KassaError("forbidden", "This request did not come from the Kassa dashboard.");
     return;
   }

@@ -108,6 +108,23 @@ describe("the three wrappers", () => {
     });
   });
 
+  it.each(["null", "not a url", "https://"])(
+    "refuse a dashboard mutation whose Origin is %j as not ours, never a 500",
+    async (origin) => {
+      const dashboard = withSession({}, async () => {
+        throw new Error("the handler must not run");
+      });
+      const request = new Request("http://kassa.test/api/dashboard/invoices", {
+        method: "POST",
+        headers: { origin, host: "kassa.test" },
+        body: "{}",
+      });
+      const answer = await read(await dashboard(request, noParams));
+      expect(answer.status).toBe(403);
+      expect(answer.body).toMatchObject({ code: "forbidden" });
+    },
+  );
+
   it("send the success status the endpoint names", async () => {
     // The wrapper hands its handler the process's database; an empty in-memory one is enough here.
     const handle = await openDatabase({ kind: "pglite" });
