@@ -25,6 +25,7 @@ import { claimWithdrawal } from "@/lib/withdrawals/claim-withdrawal";
 import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { withdrawalInput } from "@/lib/withdrawals/from-request";
 import { withdrawalReference } from "@/lib/withdrawals/process-withdrawal";
+import { sweepWithdrawalClaims } from "@/lib/withdrawals/sweep-withdrawals";
 import {
   type AnvilNode,
   deployToken,
@@ -100,8 +101,6 @@ describe(`EVM payouts from the hot wallet on a real anvil node (${testDriver})`,
       accountsNotMatchingEntries: 0,
       negativeMerchantBalances: 0,
     });
-  /** Makes retried jobs due now, as the runner would after their backoff. */
-  const makeJobsDue = () => database.db.execute(sql`update jobs set run_at = now() where status = 'queued'`);
 
   beforeAll(async () => {
     node = await startTestAnvil();
@@ -249,9 +248,13 @@ describe(`EVM payouts from the hot wallet on a real anvil node (${testDriver})`,
     expect(job).toMatchObject({ status: "queued" });
     expect(job!.last_error).toContain("the hot wallet is short of 25.00000000 USDC");
     expect(await payoutRows(withdrawalReference(id))).toEqual([]);
+    // Its job runs out of attempts while the wallet stays empty: the sweep queues it again.
+    await database.db.execute(
+      sql`update jobs set status = 'failed', finished_at = now() where payload->>'withdrawalId' = ${String(id)}`,
+    );
+    expect(await sweepWithdrawalClaims(database.db, { olderThanSeconds: 0 })).toEqual([id]);
 
     await payToken(node.url, { token: usdc, to: hotWallet, value: 100n * 10n ** 6n });
-    await makeJobsDue();
     await runDueJobs(database.db, handlers);
     expect(await tokenBalance(usdc, to)).toBe(25_000_000n);
     await confirmPayouts();
@@ -316,11 +319,16 @@ describe(`EVM payouts from the hot wallet on a real anvil node (${testDriver})`,
       "withdrawal_reverted",
       "withdrawal_refund",
     ]);
+    const events = await queryRows<{ event: string }>(
+      database.db,
+      sql`select event from callbacks where transaction_id = ${id} order by id`,
+    );
+    expect(events.at(-1)?.event).toBe("withdrawal.error");
     await expectLedgerBalanced();
   });
 
   it("two broadcasters at once: every payout sent, nonces distinct and without gaps", async () => {
-    const recipients = Array.from({ length: 8 }, freshAddress);
+    const recipients = Array.from({ length: 20 }, freshAddress);
     const ids: number[] = [];
     for (const to of recipients)
       ids.push((await withdraw({ currency: "ETH", amount: "0.01", address: to })).id);
@@ -340,7 +348,9 @@ describe(`EVM payouts from the hot wallet on a real anvil node (${testDriver})`,
     );
     const first = BigInt(nonceRow!.next);
     expect(nonces.map((n) => BigInt(n.nonce))).toEqual(recipients.map((_, i) => first + BigInt(i)));
-    expect(await node.publicClient.getTransactionCount({ address: hotWallet })).toBe(Number(first) + 8);
+    expect(await node.publicClient.getTransactionCount({ address: hotWallet })).toBe(
+      Number(first) + recipients.length,
+    );
     await confirmPayouts();
     for (const id of ids) expect(await status(id)).toBe("confirmed");
     await expectLedgerBalanced();
