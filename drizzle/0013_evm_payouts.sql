@@ -10,7 +10,8 @@ CREATE TABLE "evm_hot_wallets" (
 	CONSTRAINT "evm_hot_wallets_pkey" PRIMARY KEY("network","address")
 );--> statement-breakpoint
 -- One signed transaction per payout reference (`withdrawal:<id>`), stored before it is sent: a retry
--- or a restart sends these same bytes again, so a payout is never paid twice.
+-- or a restart sends these same bytes again, so a payout is never paid twice. Once mined, the gas it
+-- used and the fee it really paid (wei: gas used times the effective gas price) are kept.
 CREATE TABLE "evm_payouts" (
 	"reference" text PRIMARY KEY NOT NULL,
 	"network" text NOT NULL,
@@ -26,6 +27,7 @@ CREATE TABLE "evm_payouts" (
 	"status" text DEFAULT 'signed' NOT NULL,
 	"block_number" bigint,
 	"gas_used" numeric(78, 0),
+	"fee_paid" numeric(78, 0),
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"settled_at" timestamp with time zone
 );--> statement-breakpoint

@@ -155,6 +155,7 @@ describe(`EVM payouts from the hot wallet on a real anvil node (${testDriver})`,
   it("pays ETH exactly to a fresh address, confirmed with the real txid after the confirmations", async () => {
     const to = freshAddress();
     const before = await balance("ETH");
+    const hotBefore = await node.publicClient.getBalance({ address: hotWallet });
     const { id } = await withdraw({ currency: "ETH", amount: "0.12345678", address: to });
     expect(await runDueJobs(database.db, handlers, { log: console.log })).toBeGreaterThan(0);
 
@@ -167,6 +168,15 @@ describe(`EVM payouts from the hot wallet on a real anvil node (${testDriver})`,
     expect(receipt.from).toBe(hotWallet.toLowerCase());
 
     expect(await confirmPayouts()).toMatchObject({ confirmed: 1, reverted: 0 });
+    // The fee really paid is recorded, and the hot wallet lost exactly the amount and that fee.
+    const [fee] = await queryRows<{ fee_paid: string }>(
+      database.db,
+      sql`select fee_paid::text from evm_payouts where reference = ${withdrawalReference(id)}`,
+    );
+    expect(BigInt(fee!.fee_paid)).toBe(receipt.gasUsed * receipt.effectiveGasPrice);
+    expect(await node.publicClient.getBalance({ address: hotWallet })).toBe(
+      hotBefore - 123_456_780_000_000_000n - BigInt(fee!.fee_paid),
+    );
     expect(await describeTransaction(database.db, id)).toMatchObject({ status: "confirmed" });
     // The merchant paid the amount and the quoted 0.0005 ETH network fee, once.
     expect(await balance("ETH")).toBe(before - parseDecimal("0.12395678"));

@@ -231,6 +231,8 @@ export const evmPayouts = pgTable(
       .default("signed"),
     blockNumber: bigint("block_number", { mode: "bigint" }),
     gasUsed: wholeNumber("gas_used"),
+    /** The fee really paid, in wei (gas used times the effective gas price), once mined. */
+    feePaid: wholeNumber("fee_paid"),
     createdAt: createdAt(),
     settledAt: timestamp("settled_at", { withTimezone: true }),
   },

@@ -56,6 +56,7 @@ export async function trackEvmPayouts(db: Db, input: { network: EvmNetwork }): P
         isSuccess: receipt.status === "success",
         blockNumber: receipt.blockNumber,
         gasUsed: receipt.gasUsed,
+        feePaid: receipt.gasUsed * receipt.effectiveGasPrice,
       });
       if (outcome) pass[outcome]++;
     },
@@ -67,7 +68,7 @@ export async function trackEvmPayouts(db: Db, input: { network: EvmNetwork }): P
 async function settlePayout(
   db: Db,
   payout: StoredPayout,
-  receipt: { isSuccess: boolean; blockNumber: bigint; gasUsed: bigint },
+  receipt: { isSuccess: boolean; blockNumber: bigint; gasUsed: bigint; feePaid: bigint },
 ): Promise<"confirmed" | "reverted" | undefined> {
   return inTransaction(db, async (tx) => {
     const record = await loadWithdrawal(tx, withdrawalIdOf(payout.reference), true);
@@ -78,6 +79,7 @@ async function settlePayout(
         status: receipt.isSuccess ? "confirmed" : "reverted",
         blockNumber: receipt.blockNumber,
         gasUsed: receipt.gasUsed,
+        feePaid: receipt.feePaid,
         settledAt: new Date(),
       })
       .where(and(eq(evmPayouts.reference, payout.reference), eq(evmPayouts.status, "signed")))
