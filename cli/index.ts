@@ -26,7 +26,8 @@ const USAGE = `usage:
   cli withdrawals reject --id <withdrawal id> --reason <text> [--json]
   cli merchants set-callback --merchant <id> --url <https url, or "" to remove> [--json]
   cli callbacks resend --merchant <id> --id <callback id> [--json]
-  cli chain incidents [--json]`;
+  cli chain incidents [--json]
+  cli chain wallets [--json]`;
 
 const KNOWN_COMMANDS = new Set<string>(cliCommand.options.map((option) => option.shape.name.value));
 
@@ -57,7 +58,12 @@ async function direct(command: unknown): Promise<Output> {
   const config = getConfig();
   const { handle, box, lock } = await bootDatabase(config, "cli");
   try {
-    const result = await runCliCommand(command, { db: handle.db, box, isSandbox: config.isSandbox });
+    const result = await runCliCommand(command, {
+      db: handle.db,
+      box,
+      isSandbox: config.isSandbox,
+      evm: config.evm,
+    });
     return { ok: true, result };
   } catch (error) {
     if (error instanceof KassaError) {

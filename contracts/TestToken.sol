@@ -11,6 +11,9 @@ contract TestToken {
     uint256 public totalSupply;
     mapping(address => uint256) public balanceOf;
     mapping(address => mapping(address => uint256)) public allowance;
+    /// Recipients this token refuses (as a regulated stablecoin's blacklist does): a transfer to one
+    /// reverts. Tests use it to see a payout that reverts on chain.
+    mapping(address => bool) public isBlocked;
 
     event Transfer(address indexed from, address indexed to, uint256 value);
     event Approval(address indexed owner, address indexed spender, uint256 value);
@@ -25,6 +28,10 @@ contract TestToken {
         totalSupply += value;
         balanceOf[to] += value;
         emit Transfer(address(0), to, value);
+    }
+
+    function setBlocked(address who, bool blocked) external {
+        isBlocked[who] = blocked;
     }
 
     function transfer(address to, uint256 value) external returns (bool) {
@@ -53,6 +60,7 @@ contract TestToken {
     }
 
     function _move(address from, address to, uint256 value) private {
+        require(!isBlocked[to], "recipient blocked");
         require(balanceOf[from] >= value, "balance exceeded");
         balanceOf[from] -= value;
         balanceOf[to] += value;

@@ -73,6 +73,7 @@ const EnvSchema = z.object({
     .optional()
     .or(z.literal("").transform(() => undefined)),
   KASSA_EVM_CONFIRMATIONS: z.coerce.number().int().min(1).max(1_000).optional(),
+  KASSA_EVM_MAX_FEE_GWEI: z.coerce.number().int().min(1).max(100_000).default(200),
   KASSA_TRUSTED_PROXIES: z
     .string()
     .default("")
@@ -141,6 +142,8 @@ export type EvmConfig = {
   tokens: Record<string, `0x${string}`>;
   /** Overrides the registry's confirmations for ETH, USDTE and USDC. */
   confirmations: number | undefined;
+  /** The ceiling on a payout's EIP-1559 max fee per gas, in gwei (KASSA_EVM_MAX_FEE_GWEI); 200 unless given. */
+  maxFeeGwei?: number;
 };
 
 export class ConfigError extends Error {}
@@ -206,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           rpcUrl: e.KASSA_EVM_RPC_URL,
           tokens: parseEvmTokens(e.KASSA_EVM_TOKENS),
           confirmations: e.KASSA_EVM_CONFIRMATIONS,
+          maxFeeGwei: e.KASSA_EVM_MAX_FEE_GWEI,
         }
       : undefined,
     trustedProxies: e.KASSA_TRUSTED_PROXIES,

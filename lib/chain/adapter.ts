@@ -45,4 +45,10 @@ export type ChainAdapter = {
     options?: { signal?: AbortSignal },
   ) => Promise<BroadcastResult>;
   lookUpBroadcast: (db: Db, request: { reference: string; currency: string }) => Promise<BroadcastLookup>;
+  /**
+   * Why a payout must wait before it is claimed (a hot wallet short of the amount or the gas), or
+   * undefined when it can go. A waiting withdrawal stays `processing` and its job is retried later.
+   * Adapters that never run short (the sandbox) leave it out.
+   */
+  checkFunds?: (db: Db, request: BroadcastRequest) => Promise<string | undefined>;
 };

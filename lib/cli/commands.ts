@@ -6,7 +6,12 @@ import { listApiKeys } from "@/lib/api-keys/list-api-keys";
 import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
 import { resendCallback } from "@/lib/callbacks/resend-callback";
 import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
+import { connectEvmNetwork } from "@/lib/chain/evm/evm-network";
+import { deriveHotWallet } from "@/lib/chain/evm/payout/hot-wallet";
+import { readHotWallet } from "@/lib/chain/evm/payout/read-hot-wallet";
+import { loadHdSeed } from "@/lib/chain/hd-seed";
 import { listChainIncidents } from "@/lib/chain/list-chain-incidents";
+import type { EvmConfig } from "@/lib/config";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { findCurrency } from "@/lib/currencies/registry";
 import type { Db } from "@/lib/db/client";
@@ -49,6 +54,7 @@ export const cliCommand = z.discriminatedUnion("name", [
     args: z.object({ merchant: merchantId, id: z.coerce.number().int().positive() }),
   }),
   z.object({ name: z.literal("chain.incidents"), args: z.object({}) }),
+  z.object({ name: z.literal("chain.wallets"), args: z.object({}) }),
   z.object({
     name: z.literal("withdrawals.reject"),
     args: z.object({ id: z.coerce.number().int().positive(), reason: z.string().trim().min(3).max(500) }),
@@ -56,7 +62,13 @@ export const cliCommand = z.discriminatedUnion("name", [
 ]);
 export type CliCommand = z.infer<typeof cliCommand>;
 
-export type CliEnvironment = { db: Db; box: SecretBox; isSandbox: boolean };
+export type CliEnvironment = {
+  db: Db;
+  box: SecretBox;
+  isSandbox: boolean;
+  /** The EVM node (KASSA_EVM_RPC_URL), for `chain wallets`. */
+  evm?: EvmConfig;
+};
 
 export async function runCliCommand(input: unknown, env: CliEnvironment): Promise<Record<string, unknown>> {
   const parsed = cliCommand.safeParse(input);
@@ -158,6 +170,13 @@ export async function runCliCommand(input: unknown, env: CliEnvironment): Promis
     }
     case "chain.incidents":
       return { incidents: await listChainIncidents(env.db) };
+    case "chain.wallets": {
+      if (!env.evm) throw fieldError({ chain: "No EVM node is configured: set KASSA_EVM_RPC_URL." });
+      const wallet = deriveHotWallet(await loadHdSeed(env.db, env.box));
+      return {
+        evm: await readHotWallet({ network: await connectEvmNetwork(env.evm), address: wallet.address }),
+      };
+    }
     case "api-keys.revoke": {
       await revokeApiKey(env.db, { merchantId: command.args.merchant, key: command.args.key });
       return { merchant_id: command.args.merchant, api_key: command.args.key, revoked: true };

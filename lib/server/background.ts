@@ -6,7 +6,7 @@ import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { startJobRunner } from "@/lib/jobs/runner";
 import { getSecretBox } from "@/lib/runtime";
-import { callbackHandlers, jobHandlers, jobTasks } from "./job-handlers";
+import { callbackHandlers, jobHandlers, jobTasks, payoutAdapter } from "./job-handlers";
 
 export type Background = { stop: () => Promise<void> };
 
@@ -29,6 +29,7 @@ export function startBackground(db: Db, config: Config): Background {
     handlers: jobHandlers({
       spreadPpm: config.spreadPpm,
       mail: { smtpUrl: config.smtpUrl, from: config.mailFrom },
+      chain: payoutAdapter({ mode: config.mode, evm: config.evm, box: getSecretBox() }),
     }),
     leaseSeconds: config.jobLeaseSeconds,
     // The withdrawal sweep and the purge run here; they are safe in several processes at once.

@@ -1,9 +1,7 @@
 import "server-only";
 
 import { timingSafeEqual } from "node:crypto";
-import { runCliCommand } from "@/lib/cli/commands";
-import type { SecretBox } from "@/lib/crypto/secret-box";
-import type { Db } from "@/lib/db/client";
+import { type CliEnvironment, runCliCommand } from "@/lib/cli/commands";
 import { KassaError } from "@/lib/errors";
 
 export type CliBridgeAnswer = { status: number; body: unknown };
@@ -23,7 +21,7 @@ const notFound: CliBridgeAnswer = { status: 404, body: { error: "Not found", cod
  */
 export async function answerCliBridge(
   request: { token: string; body: string },
-  env: { db: Db; box: SecretBox; isSandbox: boolean; token: string },
+  env: CliEnvironment & { token: string },
 ): Promise<CliBridgeAnswer> {
   if (!request.token || !tokensMatch(request.token, env.token)) return notFound;
   try {

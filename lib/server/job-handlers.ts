@@ -2,9 +2,14 @@ import "server-only";
 
 import { type CallbackSettings, deliverCallback } from "@/lib/callbacks/deliver-callback";
 import type { ChainAdapter } from "@/lib/chain/adapter";
+import { EVM_CURRENCIES } from "@/lib/chain/evm/evm-network";
 import { evmWatcherTask } from "@/lib/chain/evm/evm-watcher-task";
+import { evmPayoutAdapterFor } from "@/lib/chain/evm/payout/evm-payout-adapter-for";
+import { evmPayoutTask } from "@/lib/chain/evm/payout/evm-payout-task";
+import { routeAdapters } from "@/lib/chain/route-adapters";
 import { sandboxAdapter } from "@/lib/chain/sandbox/sandbox-adapter";
 import type { EvmConfig } from "@/lib/config";
+import type { SecretBox } from "@/lib/crypto/secret-box";
 import { inTransaction } from "@/lib/db/transaction";
 import { scanConfirmations } from "@/lib/deposits/scan-confirmations";
 import { expireInvoiceIn } from "@/lib/invoices/settle-invoice";
@@ -24,9 +29,26 @@ import { sweepWithdrawalClaims } from "@/lib/withdrawals/sweep-withdrawals";
 export type JobSettings = {
   spreadPpm: number;
   mail: MailSettings;
-  /** The network payouts go to; the sandbox chain unless given. */
+  /** The network payouts go to (payoutAdapter); the sandbox chain unless given (tests). */
   chain?: ChainAdapter;
 };
+
+/**
+ * The network each withdrawal pays out on: ETH, USDTE and USDC from the EVM hot wallet when a node
+ * is configured; other currencies on the sandbox chain in sandbox mode, and nowhere in production.
+ */
+export function payoutAdapter(input: {
+  mode: "sandbox" | "production";
+  evm: EvmConfig | undefined;
+  box: SecretBox;
+}): ChainAdapter {
+  const evm = input.evm ? evmPayoutAdapterFor({ config: input.evm, box: input.box }) : undefined;
+  return routeAdapters({
+    mode: input.mode,
+    sandbox: sandboxAdapter,
+    real: evm ? Object.fromEntries(EVM_CURRENCIES.map((code) => [code, evm])) : {},
+  });
+}
 
 /** Callback delivery runs in its own pool, so slow merchant endpoints cannot hold up other work. */
 export function callbackHandlers(settings: CallbackSettings): Handlers {
@@ -81,6 +103,10 @@ export function jobTasks(options: { evm?: EvmConfig; spreadPpm?: number } = {}):
   const tasks: PeriodicTask[] = [
     { name: "withdrawal sweep", everyMs: 60_000, run: (db) => sweepWithdrawalClaims(db) },
   ];
-  if (options.evm) tasks.push(evmWatcherTask({ config: options.evm, spreadPpm: options.spreadPpm ?? 0 }));
+  if (options.evm)
+    tasks.push(
+      evmWatcherTask({ config: options.evm, spreadPpm: options.spreadPpm ?? 0 }),
+      evmPayoutTask({ config: options.evm }),
+    );
   return tasks;
 }

@@ -1,6 +1,6 @@
 import "server-only";
 
-import { ConfigError } from "@/lib/config";
+import { type Config, ConfigError } from "@/lib/config";
 import { MasterKeyError } from "@/lib/crypto/master-key";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { type DatabaseHandle, registerDatabase, unregisterDatabase } from "@/lib/db/client";
@@ -20,6 +20,7 @@ type Running = {
   lock?: DataDirLock;
   background?: Background;
   isSandbox: boolean;
+  evm: Config["evm"];
 };
 
 /**
@@ -48,7 +49,7 @@ async function start(): Promise<EngineAnswer> {
   registerDatabase(handle);
   const demo = config.seedDemo ? await seedDemoMerchant(handle.db, box, config.dataDir) : undefined;
   const background = config.runJobs ? startBackground(handle.db, config) : undefined;
-  running = { handle, box, lock, background, isSandbox: config.isSandbox };
+  running = { handle, box, lock, background, isSandbox: config.isSandbox, evm: config.evm };
   const started: EngineStarted = {
     mode: config.mode,
     database: config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`,
@@ -90,6 +91,7 @@ export async function runEngineAction(message: EngineMessage): Promise<EngineAns
         db: running.handle.db,
         box: running.box,
         isSandbox: running.isSandbox,
+        evm: running.evm,
         token: running.lock.info.token,
       });
     default:

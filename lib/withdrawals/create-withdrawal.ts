@@ -3,6 +3,7 @@ import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import { checkAddress } from "@/lib/chain/address-codec";
 import { checkTag } from "@/lib/chain/check-tag";
+import { isOffered } from "@/lib/currencies/offering";
 import { getCurrency } from "@/lib/currencies/registry";
 import {
   type CustomerInput,
@@ -67,6 +68,14 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
   if (input.kind === "withdrawal_exchange" && source.code === target.code) {
     throw fieldError({
       convert_to: "convert_to must differ from currency; leave it out to send the currency as it is.",
+    });
+  }
+  // Production pays out on real networks only (DESIGN.md section 5): a currency the schema let
+  // through but no real adapter carries is refused here, before anything is debited or queued.
+  if (!isOffered(target.code)) {
+    throw fieldError({
+      [input.kind === "withdrawal_exchange" ? "convert_to" : fields.currency]:
+        `${target.code} cannot be withdrawn here: this installation has no real ${target.code} network to send it on.`,
     });
   }
   const check = checkAddress(target.addressFormat!, input.address);

@@ -30,6 +30,7 @@ export async function broadcastWithdrawal(
   db: Db,
   input: { withdrawalId: number; adapter: ChainAdapter; signal?: AbortSignal },
 ): Promise<void> {
+  await waitForFunds(db, input);
   const claim = await claimWithdrawal(db, input.withdrawalId);
   if (!claim) return;
   const { record, isResumed } = claim;
@@ -50,6 +51,34 @@ export async function broadcastWithdrawal(
     { signal: input.signal },
   );
   await recordBroadcast(db, record.id, result);
+}
+
+/** A payout the network cannot carry yet (a hot wallet short of funds): it stays `processing`. */
+export class PayoutWaitingError extends Error {
+  constructor(reason: string) {
+    super(`withdrawal waits in processing: ${reason}`);
+    this.name = "PayoutWaitingError";
+  }
+}
+
+/**
+ * Asks the adapter, before the claim, whether the payout can go now. When it cannot, the job fails
+ * and is retried later, and the withdrawal stays `processing` (an operator may still reject it);
+ * the claim sweep queues it again if its job runs out of attempts.
+ */
+async function waitForFunds(db: Db, input: { withdrawalId: number; adapter: ChainAdapter }): Promise<void> {
+  if (!input.adapter.checkFunds) return;
+  const record = await loadWithdrawal(db, input.withdrawalId);
+  if (record?.status !== "processing") return;
+  const { withdrawal: w } = record;
+  const reason = await input.adapter.checkFunds(db, {
+    reference: withdrawalReference(record.id),
+    currency: w.targetCurrency,
+    address: w.address,
+    tag: w.tag,
+    amount: w.sentAmount,
+  });
+  if (reason) throw new PayoutWaitingError(reason);
 }
 
 /** Why an operator may not reject this withdrawal, in words; undefined when they may. */

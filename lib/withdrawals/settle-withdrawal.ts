@@ -83,3 +83,22 @@ export async function recordBroadcast(
     return true;
   });
 }
+
+/**
+ * A payout that was sent and then reverted on chain (a token refused the recipient): the settlement
+ * is undone by new entries (nothing left; the funds are back in clearing), then the withdrawal ends
+ * `error` with the funds returned to the merchant and the callback queued, as when the network
+ * refuses a payout outright. Only a `sending` withdrawal with a recorded txid can be reverted.
+ */
+export async function revertSentWithdrawal(tx: Tx, record: WithdrawalRecord, reason: string): Promise<void> {
+  if (record.status !== "sending" || !record.withdrawal.txid)
+    throw new Error(`withdrawal ${record.id} is ${record.status}: only a sent payout can be reverted`);
+  await postJournal(tx, {
+    merchantId: record.merchantId,
+    transactionId: record.id,
+    kind: "withdrawal_reverted",
+    memo: `Withdrawal ${record.id}: ${record.withdrawal.txid} reverted`,
+    entries: settlementEntries(record.withdrawal).map((e) => ({ ...e, amount: -e.amount })),
+  });
+  await failWithdrawal(tx, record, "error", reason);
+}

@@ -15,7 +15,9 @@ export const STUCK_CLAIM_SECONDS = 300;
  * settles it (lib/withdrawals/process-withdrawal.ts: the adapter is asked whether the reference was
  * broadcast before anything is sent again). Normally the withdrawal's own job is still queued (it
  * is retried after a crash or a timeout), and then the dedupe key makes this a no-op; the sweep
- * matters once that job has run out of attempts or was purged. One statement, idempotent, so any
+ * matters once that job has run out of attempts or was purged. A withdrawal still `processing`
+ * after as long (waiting for a hot wallet to be funded, its job out of attempts) is queued again
+ * the same way. One statement, idempotent, so any
  * number of workers may run it at once. Answers the withdrawals whose job it queued.
  */
 export async function sweepWithdrawalClaims(
@@ -31,8 +33,9 @@ export async function sweepWithdrawalClaims(
                ${broadcastDedupeKeySql(sql`w.transaction_id`)}, ${JOB_MAX_ATTEMPTS}
         from withdrawals w
         join transactions t on t.id = w.transaction_id
-        where w.txid is null and w.error is null and w.claimed_at < now() - make_interval(secs => ${olderThan})
-          and t.status = 'sending'
+        where w.txid is null and w.error is null
+          and ((t.status = 'sending' and w.claimed_at < now() - make_interval(secs => ${olderThan}))
+            or (t.status = 'processing' and t.updated_at < now() - make_interval(secs => ${olderThan})))
         ${QUEUED_DEDUPE_CONFLICT}
         returning payload->>'withdrawalId' as id`,
   );

@@ -27,13 +27,19 @@ describe("KASSA_EVM_* settings", () => {
         KASSA_EVM_RPC_URL: "http://127.0.0.1:8545",
         KASSA_EVM_TOKENS: `USDTE=${USDT},USDC=${USDC}`,
         KASSA_EVM_CONFIRMATIONS: "3",
+        KASSA_EVM_MAX_FEE_GWEI: "50",
       }),
     );
     expect(config.evm).toEqual({
       rpcUrl: "http://127.0.0.1:8545",
       tokens: { USDTE: USDT, USDC },
       confirmations: 3,
+      maxFeeGwei: 50,
     });
+    expect(
+      loadConfig(env({ KASSA_EVM_RPC_URL: "http://127.0.0.1:8545" })).evm?.maxFeeGwei,
+      "the payout fee ceiling unless configured",
+    ).toBe(200);
   });
 
   it.each([
@@ -43,6 +49,7 @@ describe("KASSA_EVM_* settings", () => {
     [{ KASSA_EVM_RPC_URL: "http://x", KASSA_EVM_TOKENS: `USDC=${USDC},USDC=${USDT}` }, "USDC is given twice"],
     [{ KASSA_EVM_RPC_URL: "http://x", KASSA_EVM_CONFIRMATIONS: "0" }, "KASSA_EVM_CONFIRMATIONS"],
     [{ KASSA_EVM_RPC_URL: "http://x", KASSA_EVM_CONFIRMATIONS: "two" }, "KASSA_EVM_CONFIRMATIONS"],
+    [{ KASSA_EVM_RPC_URL: "http://x", KASSA_EVM_MAX_FEE_GWEI: "0" }, "KASSA_EVM_MAX_FEE_GWEI"],
   ])("refuse %j with a message naming the setting", (vars, named) => {
     expect(() => loadConfig(env(vars))).toThrow(ConfigError);
     expect(() => loadConfig(env(vars))).toThrow(named);

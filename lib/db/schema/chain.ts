@@ -194,3 +194,50 @@ export const chainIncidents = pgTable(
   },
   (t) => [uniqueIndex("chain_incidents_deposit_key").on(t.kind, t.depositId)],
 );
+
+/** A hot wallet per EVM network and its next nonce, allocated in the database (drizzle/0013). */
+export const evmHotWallets = pgTable(
+  "evm_hot_wallets",
+  {
+    network: text("network").notNull(),
+    address: text("address").notNull(),
+    nextNonce: bigint("next_nonce", { mode: "bigint" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: "evm_hot_wallets_pkey", columns: [t.network, t.address] })],
+);
+
+/**
+ * A payout's signed transaction, stored (keyed by the payout reference) before it is sent, so a
+ * retry sends the same bytes again. `signed` until its receipt has the required confirmations, then
+ * `confirmed` or `reverted`.
+ */
+export const evmPayouts = pgTable(
+  "evm_payouts",
+  {
+    reference: text("reference").primaryKey(),
+    network: text("network").notNull(),
+    currency: text("currency").notNull(),
+    fromAddress: text("from_address").notNull(),
+    toAddress: text("to_address").notNull(),
+    baseAmount: wholeNumber("base_amount").notNull(),
+    nonce: bigint("nonce", { mode: "bigint" }).notNull(),
+    maxFeePerGas: wholeNumber("max_fee_per_gas").notNull(),
+    gasLimit: wholeNumber("gas_limit").notNull(),
+    rawTransaction: text("raw_transaction").notNull(),
+    txHash: text("tx_hash").notNull(),
+    status: text("status", { enum: ["signed", "confirmed", "reverted"] })
+      .notNull()
+      .default("signed"),
+    blockNumber: bigint("block_number", { mode: "bigint" }),
+    gasUsed: wholeNumber("gas_used"),
+    /** The fee really paid, in wei (gas used times the effective gas price), once mined. */
+    feePaid: wholeNumber("fee_paid"),
+    createdAt: createdAt(),
+    settledAt: timestamp("settled_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("evm_payouts_nonce_key").on(t.network, t.fromAddress, t.nonce),
+    index("evm_payouts_open_idx").on(t.network).where(sql`${t.status} = 'signed'`),
+  ],
+);

@@ -1,0 +1,31 @@
+import "server-only";
+
+import type { ChainAdapter } from "@/lib/chain/adapter";
+import { loadHdSeed } from "@/lib/chain/hd-seed";
+import type { EvmConfig } from "@/lib/config";
+import type { SecretBox } from "@/lib/crypto/secret-box";
+import { connectEvmNetwork, type EvmNetwork } from "../evm-network";
+import { evmPayoutAdapter } from "./evm-payout-adapter";
+import { deriveHotWallet } from "./hot-wallet";
+
+/** Default ceiling on a payout's max fee per gas (KASSA_EVM_MAX_FEE_GWEI). */
+export const DEFAULT_MAX_FEE_GWEI = 200;
+
+/**
+ * The payout adapter of a configured node: connected on first use (and again after a failed
+ * connection), the hot wallet derived from the seed the first time a payout is signed.
+ */
+export function evmPayoutAdapterFor(input: { config: EvmConfig; box: SecretBox }): ChainAdapter {
+  let network: Promise<EvmNetwork> | undefined;
+  return evmPayoutAdapter({
+    network: () => {
+      network ??= connectEvmNetwork(input.config).catch((error) => {
+        network = undefined;
+        throw error;
+      });
+      return network;
+    },
+    wallet: async (db) => deriveHotWallet(await loadHdSeed(db, input.box)),
+    maxFeeGwei: input.config.maxFeeGwei ?? DEFAULT_MAX_FEE_GWEI,
+  });
+}

@@ -1,0 +1,79 @@
+import "server-only";
+
+import { eq, sql } from "drizzle-orm";
+import { keccak256 } from "viem";
+import type { PrivateKeyAccount } from "viem/accounts";
+import type { Db } from "@/lib/db/client";
+import { evmHotWallets, evmPayouts } from "@/lib/db/schema";
+import { inTransaction } from "@/lib/db/transaction";
+import type { EvmNetwork } from "../evm-network";
+import type { PayoutFees } from "./estimate-fees";
+import type { PayoutCall } from "./payout-call";
+
+export type StoredPayout = typeof evmPayouts.$inferSelect;
+
+/**
+ * Signs a payout and stores it, keyed by its reference, in one transaction that also takes the hot
+ * wallet's next nonce (`update … set next_nonce = next_nonce + 1 returning`): the row lock orders
+ * concurrent signers, a rollback gives the nonce back, so nonces are never reused and never skipped.
+ * Nothing has been sent yet when this returns; the caller sends the stored bytes. A reference that
+ * already has a stored transaction keeps it (a racing signer's attempt rolls back, nonce and all).
+ * `firstNonce` (the node's count for the address) seeds a wallet's row the first time it is used.
+ */
+export async function storeSignedPayout(
+  db: Db,
+  input: {
+    reference: string;
+    network: EvmNetwork;
+    wallet: PrivateKeyAccount;
+    call: PayoutCall;
+    fees: PayoutFees;
+    gasLimit: bigint;
+    firstNonce: number;
+  },
+): Promise<StoredPayout> {
+  const { network, wallet, call } = input;
+  const from = wallet.address.toLowerCase();
+  return inTransaction(db, async (tx) => {
+    const [existing] = await tx.select().from(evmPayouts).where(eq(evmPayouts.reference, input.reference));
+    if (existing) return existing;
+    await tx
+      .insert(evmHotWallets)
+      .values({ network: network.network, address: from, nextNonce: BigInt(input.firstNonce) })
+      .onConflictDoNothing();
+    const [allocated] = await tx
+      .update(evmHotWallets)
+      .set({ nextNonce: sql`${evmHotWallets.nextNonce} + 1` })
+      .where(sql`${evmHotWallets.network} = ${network.network} and ${evmHotWallets.address} = ${from}`)
+      .returning({ nonce: sql<string>`(${evmHotWallets.nextNonce} - 1)::text` });
+    const nonce = BigInt(allocated!.nonce);
+    const raw = await wallet.signTransaction({
+      type: "eip1559",
+      chainId: network.chainId,
+      nonce: Number(nonce),
+      to: call.to,
+      value: call.value,
+      data: call.data,
+      gas: input.gasLimit,
+      maxFeePerGas: input.fees.maxFeePerGas,
+      maxPriorityFeePerGas: input.fees.maxPriorityFeePerGas,
+    });
+    const [stored] = await tx
+      .insert(evmPayouts)
+      .values({
+        reference: input.reference,
+        network: network.network,
+        currency: call.currency,
+        fromAddress: from,
+        toAddress: call.recipient,
+        baseAmount: call.baseAmount,
+        nonce,
+        maxFeePerGas: input.fees.maxFeePerGas,
+        gasLimit: input.gasLimit,
+        rawTransaction: raw,
+        txHash: keccak256(raw),
+      })
+      .returning();
+    return stored!;
+  });
+}

@@ -1,0 +1,418 @@
+import { sql } from "drizzle-orm";
+import { type Address, parseAbi } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { ChainAdapter } from "@/lib/chain/adapter";
+import { connectEvmNetwork, type EvmNetwork } from "@/lib/chain/evm/evm-network";
+import { deriveHotWallet, HOT_WALLET_PATH } from "@/lib/chain/evm/payout/hot-wallet";
+import { payoutCall } from "@/lib/chain/evm/payout/payout-call";
+import { preparePayout } from "@/lib/chain/evm/payout/prepare-payout";
+import { storeSignedPayout } from "@/lib/chain/evm/payout/store-signed-payout";
+import { trackEvmPayouts } from "@/lib/chain/evm/payout/track-evm-payouts";
+import { forgetHdSeed, loadHdSeed } from "@/lib/chain/hd-seed";
+import { runCliCommand } from "@/lib/cli/commands";
+import type { EvmConfig } from "@/lib/config";
+import { configureOffering } from "@/lib/currencies/offering";
+import { queryRows } from "@/lib/db/client";
+import { runDueJobs } from "@/lib/jobs/runner";
+import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
+import { listBalances } from "@/lib/ledger/list-balances";
+import { parseDecimal } from "@/lib/money";
+import { withdrawalRequest } from "@/lib/schemas/withdrawals";
+import { jobHandlers, payoutAdapter } from "@/lib/server/job-handlers";
+import { describeTransaction } from "@/lib/transactions/describe-transaction";
+import { claimWithdrawal } from "@/lib/withdrawals/claim-withdrawal";
+import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
+import { withdrawalInput } from "@/lib/withdrawals/from-request";
+import { withdrawalReference } from "@/lib/withdrawals/process-withdrawal";
+import { sweepWithdrawalClaims } from "@/lib/withdrawals/sweep-withdrawals";
+import {
+  type AnvilNode,
+  deployToken,
+  mineBlocks,
+  payEth,
+  payToken,
+  startTestAnvil,
+  TOKEN_ABI,
+  walletFor,
+} from "../support/anvil";
+import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
+import { ledgerInvariants } from "../support/ledger";
+import { createTestMerchant, fieldsOf } from "../support/merchants";
+
+const CONFIRMATIONS = 2;
+const BLOCK_ABI = parseAbi(["function setBlocked(address who, bool blocked)"]);
+
+describe(`EVM payouts from the hot wallet on a real anvil node (${testDriver})`, () => {
+  let node: AnvilNode;
+  let database: TestDatabase;
+  let network: EvmNetwork;
+  let config: EvmConfig;
+  let handlers: ReturnType<typeof jobHandlers>;
+  let merchantId: number;
+  let hotWallet: Address;
+  let usdt: Address;
+  let usdc: Address;
+  let counter = 0;
+
+  const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address;
+  const withdraw = (input: { currency: string; amount: string; address: string }) =>
+    createWithdrawal(
+      database.db,
+      withdrawalInput(
+        merchantId,
+        withdrawalRequest.parse({
+          ...input,
+          foreign_id: `payout-${++counter}`,
+          end_user_reference: "payee",
+          sender_type: "legal",
+          sender_data: { legal_name: "Shop GmbH", country_of_registration: "DEU" },
+          receiver_type: "self",
+        }),
+        5_000,
+      ),
+    );
+  const tokenBalance = (token: Address, owner: string) =>
+    node.publicClient.readContract({
+      address: token,
+      abi: TOKEN_ABI,
+      functionName: "balanceOf",
+      args: [owner as Address],
+    });
+  const balance = async (currency: string) =>
+    (await listBalances(database.db, merchantId)).find((b) => b.currency === currency)?.balance ?? 0n;
+  const status = async (id: number) =>
+    (
+      await queryRows<{ status: string }>(database.db, sql`select status from transactions where id = ${id}`)
+    )[0]!.status;
+  const payoutRows = (reference: string) =>
+    queryRows<{ nonce: string; tx_hash: string; status: string }>(
+      database.db,
+      sql`select nonce::text, tx_hash, status from evm_payouts where reference = ${reference}`,
+    );
+  /** Mines past the confirmations and lets the tracker settle what reached them. */
+  const confirmPayouts = async () => {
+    await mineBlocks(node.url, CONFIRMATIONS);
+    return trackEvmPayouts(database.db, { network });
+  };
+  const expectLedgerBalanced = async () =>
+    expect(await ledgerInvariants(database.db)).toEqual({
+      nonZeroCurrencies: [],
+      accountsNotMatchingEntries: 0,
+      negativeMerchantBalances: 0,
+    });
+
+  beforeAll(async () => {
+    node = await startTestAnvil();
+    usdt = await deployToken(node.url, { symbol: "USDT", decimals: 6, supply: 10n ** 15n });
+    usdc = await deployToken(node.url, { symbol: "USDC", decimals: 6, supply: 10n ** 15n });
+    database = await createTestDatabase();
+    forgetHdSeed();
+    merchantId = await createTestMerchant(database, "Payouts");
+    await runCliCommand(
+      { name: "merchants.set-callback", args: { merchant: merchantId, url: "http://127.0.0.1:9/kassa" } },
+      { db: database.db, box: database.box, isSandbox: true },
+    );
+    for (const currency of ["ETH", "USDTE", "USDC"])
+      await creditSandboxBalance(database.db, {
+        merchantId,
+        currency,
+        amount: parseDecimal("1000"),
+        isSandbox: true,
+      });
+    config = { rpcUrl: node.url, tokens: { USDTE: usdt, USDC: usdc }, confirmations: CONFIRMATIONS };
+    network = await connectEvmNetwork(config);
+    handlers = jobHandlers({
+      spreadPpm: 5_000,
+      mail: { smtpUrl: undefined, from: "Kassa <test@kassa.test>" },
+      chain: payoutAdapter({ mode: "sandbox", evm: config, box: database.box }),
+    });
+    hotWallet = deriveHotWallet(await loadHdSeed(database.db, database.box)).address;
+    // The operator funds the hot wallet with ETH and USDT; USDC stays empty until a test funds it.
+    await payEth(node.url, { to: hotWallet, value: 10n * 10n ** 18n });
+    await payToken(node.url, { token: usdt, to: hotWallet, value: 10_000n * 10n ** 6n });
+  });
+  afterEach(() => configureOffering(undefined));
+  afterAll(async () => {
+    await database?.drop();
+    await node?.stop();
+  });
+
+  it("shows the hot wallet, derived on its own path, with its balances read on chain", async () => {
+    expect(HOT_WALLET_PATH).toBe("m/44'/60'/0'/1/0");
+    const shown = await runCliCommand(
+      { name: "chain.wallets", args: {} },
+      { db: database.db, box: database.box, isSandbox: true, evm: config },
+    );
+    expect(shown).toEqual({
+      evm: {
+        address: hotWallet,
+        balances: { ETH: "10.00000000", USDTE: "10000.00000000", USDC: "0.00000000" },
+      },
+    });
+  });
+
+  it("pays ETH exactly to a fresh address, confirmed with the real txid after the confirmations", async () => {
+    const to = freshAddress();
+    const before = await balance("ETH");
+    const hotBefore = await node.publicClient.getBalance({ address: hotWallet });
+    const { id } = await withdraw({ currency: "ETH", amount: "0.12345678", address: to });
+    expect(await runDueJobs(database.db, handlers, { log: console.log })).toBeGreaterThan(0);
+
+    expect(await node.publicClient.getBalance({ address: to })).toBe(123_456_780_000_000_000n);
+    const [payout] = await payoutRows(withdrawalReference(id));
+    const info = await describeTransaction(database.db, id);
+    expect(JSON.stringify(info)).toContain(payout!.tx_hash);
+    expect(await status(id)).toBe("sending");
+    const receipt = await node.publicClient.getTransactionReceipt({ hash: payout!.tx_hash as `0x${string}` });
+    expect(receipt.from).toBe(hotWallet.toLowerCase());
+
+    expect(await confirmPayouts()).toMatchObject({ confirmed: 1, reverted: 0 });
+    // The fee really paid is recorded, and the hot wallet lost exactly the amount and that fee.
+    const [fee] = await queryRows<{ fee_paid: string }>(
+      database.db,
+      sql`select fee_paid::text from evm_payouts where reference = ${withdrawalReference(id)}`,
+    );
+    expect(BigInt(fee!.fee_paid)).toBe(receipt.gasUsed * receipt.effectiveGasPrice);
+    expect(await node.publicClient.getBalance({ address: hotWallet })).toBe(
+      hotBefore - 123_456_780_000_000_000n - BigInt(fee!.fee_paid),
+    );
+    expect(await describeTransaction(database.db, id)).toMatchObject({ status: "confirmed" });
+    // The merchant paid the amount and the quoted 0.0005 ETH network fee, once.
+    expect(await balance("ETH")).toBe(before - parseDecimal("0.12395678"));
+    const callbacks = await queryRows<{ count: number }>(
+      database.db,
+      sql`select count(*)::int as count from callbacks where transaction_id = ${id} and event like '%confirmed'`,
+    );
+    expect(callbacks[0]!.count).toBeGreaterThan(0);
+    await expectLedgerBalanced();
+  });
+
+  it("pays a token exactly to a fresh address", async () => {
+    const to = freshAddress();
+    const { id } = await withdraw({ currency: "USDTE", amount: "12.345678", address: to });
+    await runDueJobs(database.db, handlers);
+    expect(await tokenBalance(usdt, to)).toBe(12_345_678n);
+    expect(await node.publicClient.getBalance({ address: to })).toBe(0n);
+    await confirmPayouts();
+    expect(await status(id)).toBe("confirmed");
+    await expectLedgerBalanced();
+  });
+
+  it("after a crash between signing and sending, the next attempt sends the stored bytes: exactly one transfer", async () => {
+    const to = freshAddress();
+    const { id } = await withdraw({ currency: "ETH", amount: "0.5", address: to });
+    const reference = withdrawalReference(id);
+    // The broadcast job's steps, by hand: the claim commits, the payout is signed and stored, and
+    // the process dies before anything reaches the node.
+    const claim = await claimWithdrawal(database.db, id);
+    expect(claim?.isResumed).toBe(false);
+    const wallet = deriveHotWallet(await loadHdSeed(database.db, database.box));
+    const call = payoutCall(network, { currency: "ETH", address: to, amount: parseDecimal("0.5") });
+    if ("refusal" in call) throw new Error(call.refusal);
+    const prepared = await preparePayout({ network, wallet, call, ceilingGwei: 200 });
+    if (prepared.kind !== "ready") throw new Error(prepared.reason);
+    const stored = await storeSignedPayout(database.db, {
+      reference,
+      network,
+      wallet,
+      call,
+      fees: prepared.fees,
+      gasLimit: prepared.gasLimit,
+      firstNonce: await node.publicClient.getTransactionCount({ address: hotWallet }),
+    });
+    expect(await node.publicClient.getBalance({ address: to })).toBe(0n);
+
+    // The withdrawal's job runs (the retry after the crash), then once more: one transaction, the stored one.
+    const nonceBefore = await node.publicClient.getTransactionCount({ address: hotWallet });
+    await runDueJobs(database.db, handlers);
+    await database.db.execute(
+      sql`insert into jobs (queue, payload, run_at) values ('withdrawal.broadcast', ${JSON.stringify({ withdrawalId: id })}::jsonb, now())`,
+    );
+    await runDueJobs(database.db, handlers);
+
+    expect(await node.publicClient.getBalance({ address: to })).toBe(5n * 10n ** 17n);
+    expect(await node.publicClient.getTransactionCount({ address: hotWallet })).toBe(nonceBefore + 1);
+    expect(await payoutRows(reference)).toEqual([
+      { nonce: stored.nonce.toString(), tx_hash: stored.txHash, status: "signed" },
+    ]);
+    const [row] = await queryRows<{ txid: string }>(
+      database.db,
+      sql`select txid from withdrawals where transaction_id = ${id}`,
+    );
+    expect(row!.txid).toBe(stored.txHash);
+    await confirmPayouts();
+    expect(await status(id)).toBe("confirmed");
+    await expectLedgerBalanced();
+  });
+
+  it("an empty hot wallet: the payout waits in processing and goes out once the wallet is funded", async () => {
+    const to = freshAddress();
+    const { id } = await withdraw({ currency: "USDC", amount: "25", address: to });
+    await runDueJobs(database.db, handlers);
+    expect(await status(id)).toBe("processing");
+    const [job] = await queryRows<{ status: string; last_error: string | null }>(
+      database.db,
+      sql`select status, last_error from jobs where payload->>'withdrawalId' = ${String(id)}`,
+    );
+    expect(job).toMatchObject({ status: "queued" });
+    expect(job!.last_error).toContain("the hot wallet is short of 25.00000000 USDC");
+    expect(await payoutRows(withdrawalReference(id))).toEqual([]);
+    // Its job runs out of attempts while the wallet stays empty: the sweep queues it again.
+    await database.db.execute(
+      sql`update jobs set status = 'failed', finished_at = now() where payload->>'withdrawalId' = ${String(id)}`,
+    );
+    expect(await sweepWithdrawalClaims(database.db, { olderThanSeconds: 0 })).toEqual([id]);
+
+    await payToken(node.url, { token: usdc, to: hotWallet, value: 100n * 10n ** 6n });
+    await runDueJobs(database.db, handlers);
+    expect(await tokenBalance(usdc, to)).toBe(25_000_000n);
+    await confirmPayouts();
+    expect(await status(id)).toBe("confirmed");
+    await expectLedgerBalanced();
+  });
+
+  it("a token that refuses the recipient: refused before signing, or reverted on chain; either way error and a refund", async () => {
+    const blocked = freshAddress();
+    const owner = walletFor(node.url);
+    const block = async (who: Address, isBlocked: boolean) =>
+      node.publicClient.waitForTransactionReceipt({
+        hash: await owner.writeContract({
+          address: usdt,
+          abi: BLOCK_ABI,
+          functionName: "setBlocked",
+          args: [who, isBlocked],
+        }),
+      });
+    const before = await balance("USDTE");
+
+    // Blocked when the payout is prepared: the estimate shows the contract refuses; nothing is signed.
+    await block(blocked, true);
+    const refused = await withdraw({ currency: "USDTE", amount: "15", address: blocked });
+    await runDueJobs(database.db, handlers);
+    expect(await status(refused.id)).toBe("error");
+    expect(await payoutRows(withdrawalReference(refused.id))).toEqual([]);
+    expect(await balance("USDTE")).toBe(before);
+
+    // Blocked after it was signed: mined, reverted, then error and the refund by new entries.
+    const later = freshAddress();
+    const { id } = await withdraw({ currency: "USDTE", amount: "17", address: later });
+    await claimWithdrawal(database.db, id);
+    const wallet = deriveHotWallet(await loadHdSeed(database.db, database.box));
+    const call = payoutCall(network, { currency: "USDTE", address: later, amount: parseDecimal("17") });
+    if ("refusal" in call) throw new Error(call.refusal);
+    const prepared = await preparePayout({ network, wallet, call, ceilingGwei: 200 });
+    if (prepared.kind !== "ready") throw new Error(prepared.reason);
+    await storeSignedPayout(database.db, {
+      reference: withdrawalReference(id),
+      network,
+      wallet,
+      call,
+      fees: prepared.fees,
+      gasLimit: prepared.gasLimit,
+      firstNonce: await node.publicClient.getTransactionCount({ address: hotWallet }),
+    });
+    await block(later, true);
+    await runDueJobs(database.db, handlers);
+    expect(await status(id)).toBe("sending");
+    expect(await confirmPayouts()).toMatchObject({ reverted: 1 });
+    expect(await status(id)).toBe("error");
+    expect(await tokenBalance(usdt, later)).toBe(0n);
+    expect(await balance("USDTE")).toBe(before);
+    const kinds = await queryRows<{ kind: string }>(
+      database.db,
+      sql`select kind from journals where transaction_id = ${id} order by id`,
+    );
+    expect(kinds.map((k) => k.kind)).toEqual([
+      "withdrawal_debit",
+      "withdrawal_sent",
+      "withdrawal_reverted",
+      "withdrawal_refund",
+    ]);
+    const events = await queryRows<{ event: string }>(
+      database.db,
+      sql`select event from callbacks where transaction_id = ${id} order by id`,
+    );
+    expect(events.at(-1)?.event).toBe("withdrawal.error");
+    await expectLedgerBalanced();
+  });
+
+  it("two broadcasters at once: every payout sent, nonces distinct and without gaps", async () => {
+    const recipients = Array.from({ length: 20 }, freshAddress);
+    const ids: number[] = [];
+    for (const to of recipients)
+      ids.push((await withdraw({ currency: "ETH", amount: "0.01", address: to })).id);
+    const [nonceRow] = await queryRows<{ next: string }>(
+      database.db,
+      sql`select next_nonce::text as next from evm_hot_wallets`,
+    );
+    await Promise.all([runDueJobs(database.db, handlers), runDueJobs(database.db, handlers)]);
+
+    for (const to of recipients) expect(await node.publicClient.getBalance({ address: to })).toBe(10n ** 16n);
+    const nonces = await queryRows<{ nonce: string }>(
+      database.db,
+      sql`select nonce::text from evm_payouts where reference in (${sql.join(
+        ids.map((id) => sql`${withdrawalReference(id)}`),
+        sql`, `,
+      )}) order by evm_payouts.nonce`,
+    );
+    const first = BigInt(nonceRow!.next);
+    expect(nonces.map((n) => BigInt(n.nonce))).toEqual(recipients.map((_, i) => first + BigInt(i)));
+    expect(await node.publicClient.getTransactionCount({ address: hotWallet })).toBe(
+      Number(first) + recipients.length,
+    );
+    await confirmPayouts();
+    for (const id of ids) expect(await status(id)).toBe("confirmed");
+    await expectLedgerBalanced();
+  });
+
+  it("production mode: a currency without a real payout network is refused at creation, never queued", async () => {
+    const request = withdrawalRequest.parse({
+      currency: "BTC",
+      amount: "0.01",
+      address: "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu",
+      foreign_id: "production-btc",
+      end_user_reference: "payee",
+      sender_type: "legal",
+      sender_data: { legal_name: "Shop GmbH", country_of_registration: "DEU" },
+      receiver_type: "self",
+    });
+    configureOffering({
+      mode: "production",
+      realNetworks: { ethereum: "Ethereum (chain id 31337)" },
+      realCurrencies: ["ETH", "USDTE", "USDC"],
+      contracts: { USDTE: usdt, USDC: usdc },
+      chainIds: { ethereum: 31337 },
+      confirmations: {},
+    });
+    // The API's schema refuses it with the invalid-currency message...
+    expect(withdrawalRequest.safeParse({ ...request, foreign_id: "x" }).success).toBe(false);
+    // ...and the engine, reached another way, refuses it before debiting or queueing anything.
+    const jobsBefore = await queryRows<{ count: number }>(
+      database.db,
+      sql`select count(*)::int as count from jobs`,
+    );
+    expect(
+      await fieldsOf(createWithdrawal(database.db, withdrawalInput(merchantId, request, 5_000))),
+    ).toEqual({
+      currency: "BTC cannot be withdrawn here: this installation has no real BTC network to send it on.",
+    });
+    const jobsAfter = await queryRows<{ count: number }>(
+      database.db,
+      sql`select count(*)::int as count from jobs`,
+    );
+    expect(jobsAfter[0]!.count).toBe(jobsBefore[0]!.count);
+
+    // A production payout router never falls back to the sandbox chain.
+    const router: ChainAdapter = payoutAdapter({ mode: "production", evm: config, box: database.box });
+    await expect(
+      router.broadcast(database.db, {
+        reference: "withdrawal:0",
+        currency: "BTC",
+        address: request.address,
+        tag: null,
+        amount: 1n,
+      }),
+    ).rejects.toThrow(/production never uses the sandbox/);
+  });
+});
