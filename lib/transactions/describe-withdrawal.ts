@@ -6,6 +6,7 @@ import { formatAmount } from "@/lib/money";
 import { formatStoredRate } from "@/lib/rates/rate";
 import type { TransactionInfo } from "@/lib/schemas/transactions";
 import { loadWithdrawal } from "@/lib/withdrawals/load-withdrawal";
+import { withdrawalReference } from "@/lib/withdrawals/process-withdrawal";
 import { confirmationsOf, spreadPercent, type TransactionEntry } from "./info-fields";
 import { wireStatus } from "./wire-status";
 
@@ -15,13 +16,19 @@ export async function describeWithdrawal(db: Executor, id: number): Promise<Tran
   const { withdrawal: w } = record;
   const status = wireStatus(record.status);
   const isFailed = status === "cancelled";
+  // A sandbox payout counts against the sandbox's tip; a real EVM payout (no sandbox chain row)
+  // against the watcher's cursor on its network, as its deposits do.
   const [chain] = w.chainTransactionId
     ? await queryRows<{ height: number | null; tip: number | null }>(
         db,
         sql`select c.block_height as height, t.height as tip from chain_transactions c
             left join chain_tips t on t.currency = c.currency where c.id = ${w.chainTransactionId}`,
       )
-    : [];
+    : await queryRows<{ height: number | null; tip: number | null }>(
+        db,
+        sql`select p.block_number::int as height, k.block_number::int as tip from evm_payouts p
+            left join chain_cursors k on k.network = p.network where p.reference = ${withdrawalReference(id)}`,
+      );
   const confirmations = chain ? confirmationsOf(chain.height, chain.tip) : 0;
   const entries: TransactionEntry[] = [];
   if (w.sourceCurrency !== w.targetCurrency) {

@@ -9,6 +9,7 @@ import { payoutCall } from "@/lib/chain/evm/payout/payout-call";
 import { preparePayout } from "@/lib/chain/evm/payout/prepare-payout";
 import { storeSignedPayout } from "@/lib/chain/evm/payout/store-signed-payout";
 import { trackEvmPayouts } from "@/lib/chain/evm/payout/track-evm-payouts";
+import { watchEvmChain } from "@/lib/chain/evm/watch-evm-chain";
 import { forgetHdSeed, loadHdSeed } from "@/lib/chain/hd-seed";
 import { runCliCommand } from "@/lib/cli/commands";
 import type { EvmConfig } from "@/lib/config";
@@ -178,6 +179,14 @@ describe(`EVM payouts from the hot wallet on a real anvil node (${testDriver})`,
       hotBefore - 123_456_780_000_000_000n - BigInt(fee!.fee_paid),
     );
     expect(await describeTransaction(database.db, id)).toMatchObject({ status: "confirmed" });
+    // Its confirmations are counted on the real chain (the watcher's cursor), not the sandbox's tip.
+    await watchEvmChain(database.db, { network, spreadPpm: 5_000 });
+    const sent = (await describeTransaction(database.db, id)).transactions.find(
+      (t) => t.txid === payout!.tx_hash,
+    );
+    expect(sent?.confirmations).toBe(
+      String((await node.publicClient.getBlockNumber()) - receipt.blockNumber + 1n),
+    );
     // The merchant paid the amount and the quoted 0.0005 ETH network fee, once.
     expect(await balance("ETH")).toBe(before - parseDecimal("0.12395678"));
     const callbacks = await queryRows<{ count: number }>(
