@@ -3,8 +3,8 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
-import { unwindDeposit } from "@/lib/deposits/unwind-deposit";
 import type { EvmNetwork } from "./evm-network";
+import { type RemovedPayment, settleRemovedPayment } from "./settle-removed-payment";
 import type { Cursor } from "./store-range";
 
 /** The node's hash of block `number`, or null when the node's chain is shorter. */
@@ -64,15 +64,7 @@ export async function unwindReorg(db: Db, network: EvmNetwork, cursor: Cursor): 
     await tx.execute(
       sql`delete from chain_blocks where network = ${network.network} and block_number > ${fork.blockNumber.toString()}`,
     );
-    const removed = await queryRows<{
-      id: string | number;
-      txid: string;
-      log_index: number;
-      block_height: number;
-      block_hash: string;
-      deposit_id: string | number | null;
-      deposit_status: string | null;
-    }>(
+    const removed = await queryRows<RemovedPayment>(
       tx,
       sql`with removed as (
             update chain_transactions set removed_at = now()
@@ -84,24 +76,10 @@ export async function unwindReorg(db: Db, network: EvmNetwork, cursor: Cursor): 
     );
     let unwound = 0;
     let incidents = 0;
-    for (const row of removed) {
-      if (row.deposit_id === null) continue;
-      if (row.deposit_status === "seen") {
-        if (await unwindDeposit(tx, Number(row.deposit_id))) unwound++;
-        continue;
-      }
-      const message = `credited payment ${row.txid} (log ${row.log_index}) was in block ${row.block_height} ${row.block_hash}, which a reorganisation removed; deposit ${row.deposit_id} stays credited, no balance changed`;
-      const inserted = await queryRows<{ id: string | number }>(
-        tx,
-        sql`insert into chain_incidents (network, kind, chain_transaction_id, deposit_id, block_number, block_hash, message)
-            values (${network.network}, 'credited_payment_removed', ${row.id}, ${row.deposit_id},
-              ${row.block_height}, ${row.block_hash}, ${message})
-            on conflict (kind, deposit_id) do nothing returning id`,
-      );
-      if (inserted.length) {
-        incidents++;
-        console.error(`[chain] INCIDENT ${network.network}: ${message}`);
-      }
+    for (const payment of removed) {
+      const outcome = await settleRemovedPayment(tx, { network: network.network, payment });
+      if (outcome === "unwound") unwound++;
+      if (outcome === "incident") incidents++;
     }
     return { forkPoint: fork, unwound, incidents };
   });
