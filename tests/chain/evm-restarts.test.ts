@@ -110,16 +110,20 @@ describe(`the EVM watcher across restarts (${testDriver})`, () => {
     const invoices = await payInvoices(4);
     const entries = await creditedCount();
     await database.close(); // on PGlite only one process may have the directory open
-    const child = spawn(process.execPath, ["--import", "tsx", "tests/support/evm-watcher-child.ts"], {
-      env: {
-        ...process.env,
-        KASSA_CHILD_DB: JSON.stringify(database.location),
-        KASSA_CHILD_RPC_URL: node.url,
-        KASSA_CHILD_TOKENS: JSON.stringify({ USDTE: usdt }),
-        KASSA_CHILD_CONFIRMATIONS: String(CONFIRMATIONS),
+    const child = spawn(
+      process.execPath,
+      ["--import", "./scripts/server-only-hook.mjs", "--import", "tsx", "tests/support/evm-watcher-child.ts"],
+      {
+        env: {
+          ...process.env,
+          KASSA_CHILD_DB: JSON.stringify(database.location),
+          KASSA_CHILD_RPC_URL: node.url,
+          KASSA_CHILD_TOKENS: JSON.stringify({ USDTE: usdt }),
+          KASSA_CHILD_CONFIRMATIONS: String(CONFIRMATIONS),
+        },
+        stdio: ["ignore", "pipe", "inherit"],
       },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    );
     const exited = new Promise((resolve) => child.once("exit", resolve));
     let output = "";
     await new Promise<void>((resolve, reject) => {
