@@ -131,7 +131,7 @@ describe(`EVM deposits on a real anvil node (${testDriver})`, () => {
     const invoice = await createFixedInvoice(database.db, merchantId, "USDC");
     await inTransaction(database.db, async (tx) => {
       await tx.execute(
-        sql`update invoices set expires_at = now() - interval '1 second' where transaction_id = ${invoice.id}`,
+        sql`update invoices set expires_at = now() - interval '1 hour' where transaction_id = ${invoice.id}`,
       );
       await expireInvoiceIn(tx, invoice.id);
     });
@@ -239,7 +239,7 @@ describe(`EVM deposits on a real anvil node (${testDriver})`, () => {
     await watch();
     expect((await reload(invoice.id)).status).toBe("processing");
     await database.db.execute(
-      sql`update invoices set expires_at = now() - interval '1 second' where transaction_id = ${invoice.id}`,
+      sql`update invoices set expires_at = now() - interval '1 hour' where transaction_id = ${invoice.id}`,
     );
     await reorg(node.url, 1);
     await watch();

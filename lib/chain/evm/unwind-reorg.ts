@@ -7,10 +7,13 @@ import type { EvmNetwork } from "./evm-network";
 import { type RemovedPayment, settleRemovedPayment } from "./settle-removed-payment";
 import type { Cursor } from "./store-range";
 
-/** The node's hash of block `number`, or null when the node's chain is shorter. */
-async function nodeHash(network: EvmNetwork, number: bigint): Promise<string | null> {
+/** The node's block `number` (hash and time), or null when the node's chain is shorter. */
+async function nodeBlock(
+  network: EvmNetwork,
+  number: bigint,
+): Promise<{ hash: string; timestamp: bigint } | null> {
   try {
-    return (await network.client.getBlock({ blockNumber: number })).hash;
+    return await network.client.getBlock({ blockNumber: number });
   } catch (error) {
     if ((error as Error).name === "BlockNotFoundError") return null;
     throw error;
@@ -22,7 +25,7 @@ async function nodeHash(network: EvmNetwork, number: bigint): Promise<string | n
  * kept hashes until one matches. A fork deeper than the kept hashes is refused loudly (an operator
  * must look): guessing would risk crediting from a chain Kassa never saw.
  */
-async function findForkPoint(db: Db, network: EvmNetwork, cursor: Cursor): Promise<Cursor> {
+async function findForkPoint(db: Db, network: EvmNetwork, cursor: Cursor): Promise<Cursor & { time: Date }> {
   // Ordered by the bigint column: ordering by its text form would put block 9 above block 30.
   const kept = await queryRows<{ number: string; block_hash: string }>(
     db,
@@ -32,15 +35,20 @@ async function findForkPoint(db: Db, network: EvmNetwork, cursor: Cursor): Promi
   );
   for (const block of kept) {
     const number = BigInt(block.number);
-    if ((await nodeHash(network, number)) === block.block_hash)
-      return { blockNumber: number, blockHash: block.block_hash };
+    const onNode = await nodeBlock(network, number);
+    if (onNode?.hash === block.block_hash)
+      return {
+        blockNumber: number,
+        blockHash: block.block_hash,
+        time: new Date(Number(onNode.timestamp) * 1000),
+      };
   }
   throw new Error(
     `${network.network}: reorganisation deeper than the ${kept.length} kept blocks below block ${cursor.blockNumber}; the watcher stops until an operator looks`,
   );
 }
 
-export type Unwound = { forkPoint: Cursor; unwound: number; incidents: number };
+export type Unwound = { forkPoint: Cursor & { time: Date }; unwound: number; incidents: number };
 
 /**
  * A reorganisation replaced blocks the watcher had processed: the cursor goes back to the fork
@@ -48,14 +56,16 @@ export type Unwound = { forkPoint: Cursor; unwound: number; incidents: number };
  * unwound (lib/deposits/unwind-deposit.ts); one already credited (the reorganisation went deeper
  * than the confirmations) changes no balance: it becomes an incident row and a loud log line for an
  * operator. The blocks after the fork point are read again by the next pass, so a payment mined
- * again in the new chain is found again. Returns null when another worker handled it first.
+ * again in the new chain is found again. The network has been read in time only up to the fork
+ * point's block again (seen_until), which invoice expiry waits on. Returns null when another worker handled it first.
  */
 export async function unwindReorg(db: Db, network: EvmNetwork, cursor: Cursor): Promise<Unwound | null> {
   const fork = await findForkPoint(db, network, cursor);
   return inTransaction(db, async (tx) => {
     const moved = await queryRows<{ network: string }>(
       tx,
-      sql`update chain_cursors set block_number = ${fork.blockNumber.toString()}, block_hash = ${fork.blockHash}, updated_at = now()
+      sql`update chain_cursors set block_number = ${fork.blockNumber.toString()}, block_hash = ${fork.blockHash}, updated_at = now(),
+            seen_until = ${fork.time.toISOString()}::timestamptz
           where network = ${network.network} and block_number = ${cursor.blockNumber.toString()}
             and block_hash = ${cursor.blockHash}
           returning network`,

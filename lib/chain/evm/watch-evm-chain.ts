@@ -1,7 +1,9 @@
 import "server-only";
 
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { type Clock, systemClock } from "@/lib/clock";
 import { type Db, queryRows } from "@/lib/db/client";
+import { chainCursors } from "@/lib/db/schema";
 import { confirmEvmDeposits } from "./confirm-evm-deposits";
 import type { EvmNetwork } from "./evm-network";
 import { type FetchedBlock, type FetchedPayment, fetchRange, RangeChangedError } from "./fetch-range";
@@ -32,6 +34,8 @@ export type WatchOptions = {
   baseDelayMs?: number;
   /** Called after each range is stored (tests use it to stop a watcher mid-way). */
   onStored?: (cursor: bigint) => void | Promise<void>;
+  /** Where "now" is read (tests move it past deadlines); the system clock otherwise. */
+  clock?: Clock;
 };
 
 async function loadCursor(db: Db, network: string): Promise<Cursor | null> {
@@ -76,6 +80,9 @@ export async function watchEvmChain(db: Db, options: WatchOptions): Promise<Watc
   const state = options.state ?? { range: 1n };
   const retry = { attempts: options.attempts ?? 5, baseDelayMs: options.baseDelayMs ?? 200 };
   const result: WatchResult = { tip: 0n, cursor: 0n, blocks: 0, payments: 0, reorgs: 0, credited: 0 };
+  // Every block mined before this moment is at or below the tip read next: a pass that reaches that
+  // tip has read the network up to this moment (invoice expiry waits on it: seen_until).
+  const passStart = (options.clock ?? systemClock).now();
   const tip = await withRetries(() => network.client.getBlockNumber({ cacheTime: 0 }), retry);
   result.tip = tip;
   const watched = await loadWatched(db, network.network);
@@ -111,7 +118,13 @@ export async function watchEvmChain(db: Db, options: WatchOptions): Promise<Watc
       continue;
     }
     failures = 0;
-    const isStored = await storeRange(db, { network: network.network, cursor, ...fetched, watched });
+    const isStored = await storeRange(db, {
+      network: network.network,
+      cursor,
+      ...fetched,
+      watched,
+      clock: options.clock,
+    });
     cursor = await loadCursor(db, network.network);
     if (!isStored) continue; // another worker stored this range
     result.blocks += fetched.blocks.length;
@@ -120,6 +133,13 @@ export async function watchEvmChain(db: Db, options: WatchOptions): Promise<Watc
     await options.onStored?.(cursor!.blockNumber);
   }
   result.cursor = cursor?.blockNumber ?? 0n;
+  if (cursor)
+    await db
+      .update(chainCursors)
+      .set({ seenUntil: sql`greatest(${chainCursors.seenUntil}, ${passStart.toISOString()}::timestamptz)` })
+      .where(
+        and(eq(chainCursors.network, network.network), eq(chainCursors.blockNumber, cursor.blockNumber)),
+      );
   result.credited = await confirmEvmDeposits(db, { network, spreadPpm: options.spreadPpm });
   return result;
 }
