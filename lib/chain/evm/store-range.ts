@@ -8,6 +8,7 @@ import { inTransaction } from "@/lib/db/transaction";
 import { paymentRateSettings } from "@/lib/deposits/payment-rate-settings";
 import { recordIncomingPayment } from "@/lib/deposits/record-incoming-payment";
 import type { FetchedBlock, FetchedPayment } from "./fetch-range";
+import { recordUnmatchedPayment } from "./record-unmatched-payment";
 import { toLedgerAmount } from "./to-ledger-amount";
 
 export type Cursor = { blockNumber: bigint; blockHash: string };
@@ -22,7 +23,8 @@ export const KEPT_BLOCKS = 1024n;
  * the range's last block only if it is still at `cursor` (a conditional update: when two workers
  * read the same range, one records it and the other finds the cursor moved and records nothing),
  * the blocks' hashes are kept, the cursor's `seen_until` moves to the last block's time, and each payment is inserted once by (currency, txid, log index)
- * and reported to the deposit pipeline. A payment a reorganisation had removed and that is mined
+ * and reported to the deposit pipeline (one in a currency its address was not handed out for becomes an
+ * incident instead: lib/chain/evm/record-unmatched-payment.ts). A payment a reorganisation had removed and that is mined
  * again comes back to life and is reported again. Returns false when another worker got there first.
  */
 export async function storeRange(
@@ -87,20 +89,34 @@ export async function storeRange(
             returning id`,
       );
       // Already recorded (and not removed since): reported once, never twice.
-      if (!row || amount === 0n) continue;
-      await recordIncomingPayment(
-        tx,
-        {
+      if (!row) continue;
+      const recorded =
+        amount > 0n &&
+        (await recordIncomingPayment(
+          tx,
+          {
+            chainTransactionId: Number(row.id),
+            currency: payment.currency,
+            address,
+            tag: "",
+            amount,
+            // Judged (lateness, rate lock) by when it was mined, not by when the watcher got to it.
+            seenAt: timeOf.get(payment.blockNumber),
+          },
+          { settings: input.clock ? { ...paymentRateSettings(), clock: input.clock } : undefined },
+        ));
+      if (!recorded)
+        await recordUnmatchedPayment(tx, {
+          network: input.network,
           chainTransactionId: Number(row.id),
           currency: payment.currency,
           address,
-          tag: "",
-          amount,
-          // Judged (lateness, rate lock) by when it was mined, not by when the watcher got to it.
-          seenAt: timeOf.get(payment.blockNumber),
-        },
-        { settings: input.clock ? { ...paymentRateSettings(), clock: input.clock } : undefined },
-      );
+          baseUnits: payment.baseUnits,
+          txid: payment.txid,
+          logIndex: payment.logIndex,
+          blockNumber: payment.blockNumber,
+          blockHash: payment.blockHash,
+        });
     }
     return true;
   });
