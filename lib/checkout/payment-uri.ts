@@ -1,6 +1,6 @@
 import "server-only";
 
-import { chainIdOf, contractOf } from "@/lib/currencies/offering";
+import { chainIdOf, contractOf, tokenDecimalsOf } from "@/lib/currencies/offering";
 import { getCurrency } from "@/lib/currencies/registry";
 import { formatAmountShort, SCALE } from "@/lib/money";
 
@@ -17,7 +17,7 @@ function toBaseUnits(amount: bigint, decimals: number): string {
  * (a transfer call in base units), the bare address for Tron, and XLS-2's `?dt=` for an XRP tag.
  * EIP-681 URIs name the chain id of the configured node (KASSA_EVM_RPC_URL; the bare address while
  * that node has not answered), mainnet's for a simulated network, and a token's contract as
- * configured (KASSA_EVM_TOKENS) when there is one.
+ * configured (KASSA_EVM_TOKENS) when there is one, its amount in that contract's decimals.
  */
 export function paymentUri(input: {
   currency: string;
@@ -42,7 +42,7 @@ export function paymentUri(input: {
       if (chainId === null) return input.address;
       const contract = contractOf(currency.code);
       if (contract) {
-        return `ethereum:${contract}@${chainId}/transfer?address=${input.address}&uint256=${toBaseUnits(input.amount, currency.chainDecimals ?? 18)}`;
+        return `ethereum:${contract}@${chainId}/transfer?address=${input.address}&uint256=${toBaseUnits(input.amount, tokenDecimalsOf(currency.code))}`;
       }
       return `ethereum:${input.address}@${chainId}?value=${toBaseUnits(input.amount, 18)}`;
     }

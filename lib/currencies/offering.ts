@@ -79,3 +79,8 @@ export function confirmationsOf(code: string, offering = currentOffering()): num
 export function contractOf(code: string, offering = currentOffering()): string | undefined {
   return offering?.contracts[code] ?? findCurrency(code)?.contract;
 }
+
+/** A token's decimals for payment requests: its contract's here, or the registry's (mainnet's) one. */
+export function tokenDecimalsOf(code: string, offering = currentOffering()): number {
+  return offering?.decimals[code] ?? findCurrency(code)?.chainDecimals ?? 18;
+}

@@ -48,4 +48,11 @@ describe("the EVM node down when Kassa computes its offering", () => {
       `ethereum:${ADDRESS}@31337?value=1000000000000000000`,
     );
   });
+
+  it("counts a token link's uint256 in the contract's decimals, not the registry's", () => {
+    // 25 USDC with an 18-decimal contract: 25 × 10^18 base units.
+    expect(paymentUri({ currency: "USDC", address: ADDRESS, tag: "", amount: 2_500_000_000n })).toBe(
+      `ethereum:${FIRST_CONTRACT}@31337/transfer?address=${ADDRESS}&uint256=25000000000000000000`,
+    );
+  });
 });
