@@ -1,7 +1,8 @@
 import "server-only";
 
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { queryRows, type Tx } from "@/lib/db/client";
+import { deposits } from "@/lib/db/schema";
 import { unwindDeposit } from "@/lib/deposits/unwind-deposit";
 
 /** A payment in a block a reorganisation removed, with its deposit as read when the block was found gone. */
@@ -30,13 +31,14 @@ export async function settleRemovedPayment(
   if (payment.deposit_id === null) return "none";
   if (payment.deposit_status === "seen") {
     if (await unwindDeposit(tx, Number(payment.deposit_id))) return "unwound";
-    const [now] = await queryRows<{ status: string }>(
-      tx,
-      sql`select status from deposits where id = ${payment.deposit_id}`,
-    );
+    const [now] = await tx
+      .select({ status: deposits.status })
+      .from(deposits)
+      .where(eq(deposits.id, Number(payment.deposit_id)));
     if (now?.status !== "credited") return "none";
   } else if (payment.deposit_status !== "credited") return "none";
   const message = `credited payment ${payment.txid} (log ${payment.log_index}) was in block ${payment.block_height} ${payment.block_hash}, which a reorganisation removed; deposit ${payment.deposit_id} stays credited, no balance changed`;
+  // Raw: ON CONFLICT names the (kind, deposit_id) unique index and RETURNING tells a new row from a known one.
   const inserted = await queryRows<{ id: string | number }>(
     tx,
     sql`insert into chain_incidents (network, kind, chain_transaction_id, deposit_id, block_number, block_hash, message)

@@ -1,9 +1,9 @@
 import "server-only";
 
-import { sql } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import type { Clock } from "@/lib/clock";
 import { type Db, queryRows } from "@/lib/db/client";
-import { amountSql } from "@/lib/db/schema";
+import { amountSql, chainBlocks } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { paymentRateSettings } from "@/lib/deposits/payment-rate-settings";
 import { recordIncomingPayment } from "@/lib/deposits/record-incoming-payment";
@@ -45,6 +45,7 @@ export async function storeRange(
   const seenUntil = blockTime(last).toISOString();
   const timeOf = new Map(input.blocks.map((b) => [b.number, blockTime(b)]));
   return inTransaction(db, async (tx) => {
+    // Raw: the conditional cursor move with bigint block numbers as text, its RETURNING telling who won.
     const moved = input.cursor
       ? await queryRows<{ network: string }>(
           tx,
@@ -61,21 +62,29 @@ export async function storeRange(
               on conflict (network) do nothing returning network`,
         );
     if (moved.length === 0) return false;
-    for (const block of input.blocks) {
-      await tx.execute(
-        sql`insert into chain_blocks (network, block_number, block_hash, parent_hash)
-            values (${input.network}, ${block.number.toString()}, ${block.hash}, ${block.parentHash})
-            on conflict (network, block_number) do update
-              set block_hash = excluded.block_hash, parent_hash = excluded.parent_hash`,
+    await tx
+      .insert(chainBlocks)
+      .values(
+        input.blocks.map((block) => ({
+          network: input.network,
+          blockNumber: block.number,
+          blockHash: block.hash,
+          parentHash: block.parentHash,
+        })),
+      )
+      .onConflictDoUpdate({
+        target: [chainBlocks.network, chainBlocks.blockNumber],
+        set: { blockHash: sql`excluded.block_hash`, parentHash: sql`excluded.parent_hash` },
+      });
+    await tx
+      .delete(chainBlocks)
+      .where(
+        and(eq(chainBlocks.network, input.network), lt(chainBlocks.blockNumber, last.number - KEPT_BLOCKS)),
       );
-    }
-    await tx.execute(
-      sql`delete from chain_blocks where network = ${input.network}
-          and block_number < ${(last.number - KEPT_BLOCKS).toString()}`,
-    );
     for (const payment of input.payments) {
       const address = input.watched.get(payment.address) ?? payment.address;
       const { amount, dust } = toLedgerAmount(payment.baseUnits, payment.decimals);
+      // Raw: the upsert revives only a removed payment, and RETURNING tells a new or revived one from a known one.
       const [row] = await queryRows<{ id: string | number }>(
         tx,
         sql`insert into chain_transactions

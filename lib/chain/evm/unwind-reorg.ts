@@ -1,7 +1,8 @@
 import "server-only";
 
-import { sql } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import { type Db, queryRows } from "@/lib/db/client";
+import { chainBlocks } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import type { EvmNetwork } from "./evm-network";
 import { type RemovedPayment, settleRemovedPayment } from "./settle-removed-payment";
@@ -27,6 +28,7 @@ async function nodeBlock(
  */
 async function findForkPoint(db: Db, network: EvmNetwork, cursor: Cursor): Promise<Cursor & { time: Date }> {
   // Ordered by the bigint column: ordering by its text form would put block 9 above block 30.
+  // Raw: bigint block numbers read as text, so they stay exact.
   const kept = await queryRows<{ number: string; block_hash: string }>(
     db,
     sql`select block_number::text as number, block_hash from chain_blocks
@@ -62,6 +64,7 @@ export type Unwound = { forkPoint: Cursor & { time: Date }; unwound: number; inc
 export async function unwindReorg(db: Db, network: EvmNetwork, cursor: Cursor): Promise<Unwound | null> {
   const fork = await findForkPoint(db, network, cursor);
   return inTransaction(db, async (tx) => {
+    // Raw: the conditional cursor move with bigint numbers as text, like store-range.ts.
     const moved = await queryRows<{ network: string }>(
       tx,
       sql`update chain_cursors set block_number = ${fork.blockNumber.toString()}, block_hash = ${fork.blockHash}, updated_at = now(),
@@ -71,9 +74,10 @@ export async function unwindReorg(db: Db, network: EvmNetwork, cursor: Cursor): 
           returning network`,
     );
     if (moved.length === 0) return null;
-    await tx.execute(
-      sql`delete from chain_blocks where network = ${network.network} and block_number > ${fork.blockNumber.toString()}`,
-    );
+    await tx
+      .delete(chainBlocks)
+      .where(and(eq(chainBlocks.network, network.network), gt(chainBlocks.blockNumber, fork.blockNumber)));
+    // Raw: one data-modifying WITH marks the payments removed and returns them with their deposits.
     const removed = await queryRows<RemovedPayment>(
       tx,
       sql`with removed as (

@@ -39,6 +39,7 @@ export type WatchOptions = {
 };
 
 async function loadCursor(db: Db, network: string): Promise<Cursor | null> {
+  // Raw: the bigint block number read as text, so it stays exact.
   const [row] = await queryRows<{ block_number: string; block_hash: string }>(
     db,
     sql`select block_number::text, block_hash from chain_cursors where network = ${network}`,
