@@ -1,15 +1,16 @@
 import "server-only";
 
-import { sql } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import { type Clock, systemClock } from "@/lib/clock";
 import { confirmationsOf, isOffered } from "@/lib/currencies/offering";
 import { CURRENCIES, getCurrency } from "@/lib/currencies/registry";
-import { type Executor, queryRows } from "@/lib/db/client";
+import type { Executor } from "@/lib/db/client";
+import { chainTips, chainTransactions, deposits } from "@/lib/db/schema";
 import { KassaError } from "@/lib/errors";
 import type { InvoiceRecord } from "@/lib/invoices/load-invoice";
 import { priceInvoice } from "@/lib/invoices/price-invoice";
 import { secondsLeft } from "@/lib/invoices/to-invoice-response";
-import { formatAmount, parseStoredAmount } from "@/lib/money";
+import { formatAmount } from "@/lib/money";
 import { formatStoredRate } from "@/lib/rates/rate";
 import { TERMINAL_INVOICE_STATUSES } from "@/lib/transactions/statuses";
 import { amountsDue } from "./amounts-due";
@@ -31,25 +32,22 @@ export async function checkoutView(
   const now = (options.clock ?? systemClock).now();
   const { invoice } = record;
   const payCurrency = invoice.senderCurrency ? getCurrency(invoice.senderCurrency) : null;
-  const payments = await queryRows<{
-    txid: string;
-    amount: string;
-    status: string;
-    is_late: boolean;
-    height: number | null;
-    tip: number | null;
-    network: string | null;
-    confirmations: number;
-  }>(
-    db,
-    sql`select c.txid, d.amount::text as amount, d.status, d.is_late, c.block_height as height, t.height as tip,
-          c.network, d.confirmations
-        from deposits d
-        join chain_transactions c on c.id = d.chain_transaction_id
-        left join chain_tips t on t.currency = d.currency
-        where d.transaction_id = ${record.id} and d.status <> 'unwound'
-        order by d.id`,
-  );
+  const payments = await db
+    .select({
+      txid: chainTransactions.txid,
+      amount: deposits.amount,
+      status: deposits.status,
+      isLate: deposits.isLate,
+      height: chainTransactions.blockHeight,
+      tip: chainTips.height,
+      network: chainTransactions.network,
+      confirmations: deposits.confirmations,
+    })
+    .from(deposits)
+    .innerJoin(chainTransactions, eq(chainTransactions.id, deposits.chainTransactionId))
+    .leftJoin(chainTips, eq(chainTips.currency, deposits.currency))
+    .where(and(eq(deposits.transactionId, record.id), ne(deposits.status, "unwound")))
+    .orderBy(deposits.id);
   const required = payCurrency ? confirmationsOf(payCurrency.code) : 0;
   const due = invoice.senderAmount;
   const owed = await amountsDue(db, record, options);
@@ -91,7 +89,7 @@ export async function checkoutView(
     confirmations_required: required,
     payments: payments.map((p) => ({
       txid: p.txid,
-      amount: formatAmount(parseStoredAmount(p.amount)),
+      amount: formatAmount(p.amount),
       // A real chain's watcher counts confirmations against the node; the sandbox's tip is its own.
       confirmations:
         p.network !== null
@@ -100,7 +98,7 @@ export async function checkoutView(
             ? 0
             : Math.max(0, p.tip - p.height + 1),
       is_confirmed: p.status === "credited",
-      is_late: p.is_late,
+      is_late: p.isLate,
     })),
     currencies,
     fixed_at: seconds(invoice.fixedAt),

@@ -1,6 +1,6 @@
 import "server-only";
 
-import { chainIdOf, contractOf } from "@/lib/currencies/offering";
+import { chainIdOf, contractOf, tokenDecimalsOf } from "@/lib/currencies/offering";
 import { getCurrency } from "@/lib/currencies/registry";
 import { formatAmountShort, SCALE } from "@/lib/money";
 
@@ -15,8 +15,9 @@ function toBaseUnits(amount: bigint, decimals: number): string {
  * The payment URI a wallet understands for each network (see UX.md): BIP21 for Bitcoin-like chains
  * (the CashAddr prefix is already the scheme), EIP-681 for Ether (value in wei) and ERC-20 tokens
  * (a transfer call in base units), the bare address for Tron, and XLS-2's `?dt=` for an XRP tag.
- * EIP-681 URIs name the chain id of the configured node (KASSA_EVM_RPC_URL), mainnet's otherwise,
- * and a token's contract as configured (KASSA_EVM_TOKENS) when there is one.
+ * EIP-681 URIs name the chain id of the configured node (KASSA_EVM_RPC_URL; the bare address while
+ * that node has not answered), mainnet's for a simulated network, and a token's contract as
+ * configured (KASSA_EVM_TOKENS) when there is one, its amount in that contract's decimals.
  */
 export function paymentUri(input: {
   currency: string;
@@ -37,9 +38,11 @@ export function paymentUri(input: {
       return `${input.address}?amount=${decimal}`;
     case "ethereum": {
       const chainId = chainIdOf(currency.network ?? "ethereum");
+      // The node's chain is not known yet: a link naming a guessed chain could send the money elsewhere.
+      if (chainId === null) return input.address;
       const contract = contractOf(currency.code);
       if (contract) {
-        return `ethereum:${contract}@${chainId}/transfer?address=${input.address}&uint256=${toBaseUnits(input.amount, currency.chainDecimals ?? 18)}`;
+        return `ethereum:${contract}@${chainId}/transfer?address=${input.address}&uint256=${toBaseUnits(input.amount, tokenDecimalsOf(currency.code))}`;
       }
       return `ethereum:${input.address}@${chainId}?value=${toBaseUnits(input.amount, 18)}`;
     }

@@ -14,8 +14,10 @@ export type Offering = {
   realCurrencies: readonly string[];
   /** Token contracts per currency code on the real networks (KASSA_EVM_TOKENS), for payment URIs. */
   contracts: Record<string, string>;
-  /** EIP-155 chain id per real EVM network, for payment URIs. */
+  /** EIP-155 chain id per real EVM network, for payment URIs (absent while its node has not answered). */
   chainIds: Record<string, number>;
+  /** Decimals per token currency as its contract says (payment URIs count in its base units). */
+  decimals: Record<string, number>;
   /** Confirmations required per currency where the configuration overrides the registry's. */
   confirmations: Record<string, number>;
 };
@@ -23,7 +25,10 @@ export type Offering = {
 const SLOT = Symbol.for("kassa.offering");
 type Slot = { [SLOT]?: Offering };
 
-/** Set once at start-up (the server and the worker share one process-wide value through globalThis); undefined offers everything. */
+/**
+ * Set at start-up, and again when the EVM watcher connects to a node that was down then (the server
+ * and the worker share one process-wide value through globalThis); undefined offers everything.
+ */
 export function configureOffering(offering: Offering | undefined): void {
   (globalThis as Slot)[SLOT] = offering;
 }
@@ -55,9 +60,14 @@ export function isOffered(code: string, offering = currentOffering()): boolean {
   return offering.mode === "sandbox";
 }
 
-/** The chain id a payment request on an EVM network names: the real node's, or mainnet's. */
-export function chainIdOf(network: string, offering = currentOffering()): number {
-  return offering?.chainIds[network] ?? 1;
+/**
+ * The chain id a payment request on an EVM network names: the real node's; null when the network is
+ * real but its node has not answered yet (never guessed); mainnet's for a simulated network.
+ */
+export function chainIdOf(network: string, offering = currentOffering()): number | null {
+  const chainId = offering?.chainIds[network];
+  if (chainId !== undefined) return chainId;
+  return offering?.realNetworks[network] !== undefined ? null : 1;
 }
 
 /** The confirmations a payment in `code` needs here (KASSA_EVM_CONFIRMATIONS, or the registry's). */
@@ -68,4 +78,9 @@ export function confirmationsOf(code: string, offering = currentOffering()): num
 /** The token contract a payment request names: the watched one here, or the registry's mainnet one. */
 export function contractOf(code: string, offering = currentOffering()): string | undefined {
   return offering?.contracts[code] ?? findCurrency(code)?.contract;
+}
+
+/** A token's decimals for payment requests: its contract's here, or the registry's (mainnet's) one. */
+export function tokenDecimalsOf(code: string, offering = currentOffering()): number {
+  return offering?.decimals[code] ?? findCurrency(code)?.chainDecimals ?? 18;
 }

@@ -1,9 +1,16 @@
 import "server-only";
 
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNotNull, notExists, sql } from "drizzle-orm";
 import type { Clock } from "@/lib/clock";
 import type { Db, Tx } from "@/lib/db/client";
-import { amountSql, depositAddresses, deposits, invoices, transactions } from "@/lib/db/schema";
+import {
+  amountSql,
+  chainTransactions,
+  depositAddresses,
+  deposits,
+  invoices,
+  transactions,
+} from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { settleInvoice } from "@/lib/invoices/settle-invoice";
@@ -45,7 +52,9 @@ async function creditParts(
  * is a conditional update in the same transaction as the ledger entries, so a job that runs twice
  * (or two workers racing) credits once. It converts at the rates recorded when the payment was seen
  * (lib/deposits/rate-payment.ts): an invoice's locked rate for the part its live lock covered, the
- * rate of that moment for the rest and for payments to permanent addresses.
+ * rate of that moment for the rest and for payments to permanent addresses. A deposit whose chain
+ * transaction a reorganisation removed is refused in the same conditional update: it can only be
+ * unwound (lib/chain/evm/settle-removed-payment.ts).
  */
 export async function creditDeposit(
   db: Db,
@@ -55,7 +64,24 @@ export async function creditDeposit(
     const [deposit] = await tx
       .update(deposits)
       .set({ status: "credited", creditedAt: sql`now()` })
-      .where(and(eq(deposits.id, input.depositId), eq(deposits.status, "seen")))
+      .where(
+        and(
+          eq(deposits.id, input.depositId),
+          eq(deposits.status, "seen"),
+          // A payment whose block a reorganisation removed is never credited (only unwound).
+          notExists(
+            tx
+              .select({ id: chainTransactions.id })
+              .from(chainTransactions)
+              .where(
+                and(
+                  eq(chainTransactions.id, deposits.chainTransactionId),
+                  isNotNull(chainTransactions.removedAt),
+                ),
+              ),
+          ),
+        ),
+      )
       .returning();
     if (!deposit) return false;
     const [address] = await tx

@@ -25,6 +25,8 @@ export type IncomingPayment = {
   address: string;
   tag: string;
   amount: bigint;
+  /** When the payment was made: its block's time on a real chain (the watcher may read it much later); now otherwise. */
+  seenAt?: Date;
 };
 
 export type RecordedPayment = { depositId: number; transactionId: number; isLate: boolean };
@@ -36,7 +38,9 @@ export type RecordedPayment = { depositId: number; transactionId: number; isLate
  * stops the timer; a payment to a permanent address becomes a `deposit` transaction. A payment to
  * an invoice that has already closed is recorded as late, to be credited all the same.
  *
- * The rates that will credit it are fixed here, at the moment it is seen (lib/deposits/rate-payment.ts).
+ * The rates that will credit it are fixed here, at the moment it is seen (lib/deposits/rate-payment.ts):
+ * its block's time when the chain adapter gives it, so a watcher that catches up after downtime
+ * applies the rate lock as it stood when the customer paid.
  * `isCapEnforced` (the sandbox, whose payments a client chooses) refuses a payment that would take
  * the invoice's paid sum or the merchant's balance past the amount cap with a field error on `amount`;
  * a real chain's payment is recorded whatever it is.
@@ -47,7 +51,7 @@ export async function recordIncomingPayment(
   options: { settings?: PaymentRateSettings; isCapEnforced?: boolean } = {},
 ): Promise<RecordedPayment | null> {
   const settings = options.settings ?? paymentRateSettings();
-  const now = (settings.clock ?? systemClock).now();
+  const now = payment.seenAt ?? (settings.clock ?? systemClock).now();
   const [address] = await tx
     .select()
     .from(depositAddresses)

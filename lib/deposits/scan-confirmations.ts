@@ -1,9 +1,10 @@
 import "server-only";
 
-import { sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Clock } from "@/lib/clock";
 import { getCurrency } from "@/lib/currencies/registry";
-import { type Db, queryRows } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
+import { chainTips, chainTransactions, deposits } from "@/lib/db/schema";
 import { runEach } from "@/lib/jobs/run-each";
 import { creditDeposit } from "./credit-deposit";
 
@@ -19,20 +20,24 @@ export async function scanConfirmations(
   input: { currency: string; spreadPpm: number; clock?: Clock },
 ): Promise<number> {
   const required = getCurrency(input.currency).confirmations;
-  const rows = await queryRows<{
-    id: string | number;
-    confirmations: number;
-    height: number | null;
-    tip: number;
-  }>(
-    db,
-    sql`select d.id, d.confirmations, c.block_height as height, coalesce(t.height, 0) as tip
-        from deposits d
-        join chain_transactions c on c.id = d.chain_transaction_id
-        left join chain_tips t on t.currency = d.currency
-        where d.currency = ${input.currency} and d.status = 'seen' and c.network is null
-        order by d.id`,
-  );
+  const rows = await db
+    .select({
+      id: deposits.id,
+      confirmations: deposits.confirmations,
+      height: chainTransactions.blockHeight,
+      tip: sql<number>`coalesce(${chainTips.height}, 0)`.mapWith(Number),
+    })
+    .from(deposits)
+    .innerJoin(chainTransactions, eq(chainTransactions.id, deposits.chainTransactionId))
+    .leftJoin(chainTips, eq(chainTips.currency, deposits.currency))
+    .where(
+      and(
+        eq(deposits.currency, input.currency),
+        eq(deposits.status, "seen"),
+        isNull(chainTransactions.network),
+      ),
+    )
+    .orderBy(deposits.id);
   let credited = 0;
   // One deposit that cannot be credited never holds up the others: each is tried, and the
   // failures are thrown together at the end so the job is retried.
@@ -41,12 +46,12 @@ export async function scanConfirmations(
     async (row) => {
       const confirmations = row.height === null ? 0 : Math.max(0, row.tip - row.height + 1);
       if (confirmations !== row.confirmations) {
-        await db.execute(sql`update deposits set confirmations = ${confirmations} where id = ${row.id}`);
+        await db.update(deposits).set({ confirmations }).where(eq(deposits.id, row.id));
       }
       if (
         confirmations >= required &&
         (await creditDeposit(db, {
-          depositId: Number(row.id),
+          depositId: row.id,
           spreadPpm: input.spreadPpm,
           clock: input.clock,
         }))

@@ -1,9 +1,13 @@
 import "server-only";
 
 import { eq } from "drizzle-orm";
+import { loadSeenUntil } from "@/lib/chain/evm/load-seen-until";
 import { type Clock, systemClock } from "@/lib/clock";
+import { findCurrency } from "@/lib/currencies/registry";
 import type { Tx } from "@/lib/db/client";
 import { deposits } from "@/lib/db/schema";
+import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { INVOICE_EXPIRY_QUEUE } from "@/lib/jobs/queues";
 import { queueEmail } from "@/lib/mail/queue-email";
 import {
   latePaymentEmail,
@@ -92,16 +96,33 @@ export async function settleInvoice(
   await setInvoiceStatus(tx, record.id, "pending", "awaiting_remainder");
 }
 
+/** How long the expiry job waits before looking again at an invoice whose network's watcher is behind. */
+export const EXPIRY_RECHECK_SECONDS = 30;
+
 /**
  * The expiry job: an invoice still waiting at its deadline fails, `expired` when nothing was paid,
  * `partially_paid` (with refund instructions) when part was. An invoice with a payment in flight is
  * left to its settlement; a deadline that moved (the currency was fixed later) is left to its own job.
+ * On a real network the watcher may not have read the chain up to the deadline yet (it was down, or
+ * is catching up): a payment mined before the deadline may still be found, so the job looks again a
+ * little later instead of failing an invoice the customer paid on time.
  */
 export async function expireInvoiceIn(tx: Tx, invoiceId: number, clock: Clock = systemClock): Promise<void> {
   const record = await loadInvoiceById(tx, invoiceId, true);
   if (!record || (record.status !== "created" && record.status !== "pending")) return;
   const { expiresAt, confirmedAmount } = record.invoice;
   if (!expiresAt || expiresAt > clock.now()) return;
+  const network = findCurrency(record.address?.currency ?? record.invoice.senderCurrency ?? "")?.network;
+  const seenUntil = network ? await loadSeenUntil(tx, network) : undefined;
+  if (seenUntil !== undefined && (seenUntil === null || seenUntil < expiresAt)) {
+    await enqueueJob(tx, {
+      queue: INVOICE_EXPIRY_QUEUE,
+      payload: { invoiceId: record.id },
+      runAt: new Date(clock.now().getTime() + EXPIRY_RECHECK_SECONDS * 1000),
+      dedupeKey: `invoice-expiry:${record.id}:watcher-behind`,
+    });
+    return;
+  }
   if (confirmedAmount > 0n) {
     const { worth } = judgePayments(record, await paymentsWorth(tx, record));
     await setInvoiceStatus(tx, record.id, "failed", "partially_paid");

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { takeAddress } from "@/lib/addresses/take-address";
 import { connectEvmNetwork, type EvmNetwork } from "@/lib/chain/evm/evm-network";
 import { watchEvmChain } from "@/lib/chain/evm/watch-evm-chain";
+import { checkoutView } from "@/lib/checkout/checkout-view";
 import { runCliCommand } from "@/lib/cli/commands";
 import { queryRows } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
@@ -131,7 +132,7 @@ describe(`EVM deposits on a real anvil node (${testDriver})`, () => {
     const invoice = await createFixedInvoice(database.db, merchantId, "USDC");
     await inTransaction(database.db, async (tx) => {
       await tx.execute(
-        sql`update invoices set expires_at = now() - interval '1 second' where transaction_id = ${invoice.id}`,
+        sql`update invoices set expires_at = now() - interval '1 hour' where transaction_id = ${invoice.id}`,
       );
       await expireInvoiceIn(tx, invoice.id);
     });
@@ -213,6 +214,8 @@ describe(`EVM deposits on a real anvil node (${testDriver})`, () => {
     });
     await watch();
     expect((await reload(invoice.id)).status).toBe("processing");
+    const seen = await checkoutView(database.db, await reload(invoice.id), { spreadPpm: 5_000 });
+    expect(seen.payments).toMatchObject([{ confirmations: 1, is_confirmed: false, is_late: false }]);
 
     await reorg(node.url, 1);
     const pass = await watch();
@@ -222,6 +225,8 @@ describe(`EVM deposits on a real anvil node (${testDriver})`, () => {
     expect(back.invoice.statusReason).toBe("payment_removed");
     expect(back.invoice.paidAmount).toBe(0n);
     expect(await depositsOf(invoice.id)).toMatchObject([{ status: "unwound" }]);
+    // The checkout no longer lists the removed payment: the customer sees the invoice waiting again.
+    expect((await checkoutView(database.db, back, { spreadPpm: 5_000 })).payments).toEqual([]);
 
     await mineBlocks(node.url, CONFIRMATIONS + 1);
     await watch();
@@ -239,7 +244,7 @@ describe(`EVM deposits on a real anvil node (${testDriver})`, () => {
     await watch();
     expect((await reload(invoice.id)).status).toBe("processing");
     await database.db.execute(
-      sql`update invoices set expires_at = now() - interval '1 second' where transaction_id = ${invoice.id}`,
+      sql`update invoices set expires_at = now() - interval '1 hour' where transaction_id = ${invoice.id}`,
     );
     await reorg(node.url, 1);
     await watch();

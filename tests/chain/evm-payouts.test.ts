@@ -393,6 +393,7 @@ describe(`EVM payouts from the hot wallet on a real anvil node (${testDriver})`,
       contracts: { USDTE: usdt, USDC: usdc },
       chainIds: { ethereum: 31337 },
       confirmations: {},
+      decimals: { USDTE: 6, USDC: 6 },
     });
     // The API's schema refuses it with the invalid-currency message...
     expect(withdrawalRequest.safeParse({ ...request, foreign_id: "x" }).success).toBe(false);

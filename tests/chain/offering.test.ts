@@ -21,8 +21,17 @@ function offering(mode: Offering["mode"], isEvmOn: boolean): Offering {
         contracts: { USDTE: DEVNET_USDT },
         chainIds: { ethereum: 31337 },
         confirmations: { ETH: 3, USDTE: 3 },
+        decimals: { USDTE: 6 },
       }
-    : { mode, realNetworks: {}, realCurrencies: [], contracts: {}, chainIds: {}, confirmations: {} };
+    : {
+        mode,
+        realNetworks: {},
+        realCurrencies: [],
+        contracts: {},
+        chainIds: {},
+        confirmations: {},
+        decimals: {},
+      };
 }
 
 describe("which currencies are offered (DESIGN.md section 5)", () => {

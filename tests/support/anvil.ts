@@ -1,3 +1,4 @@
+import net from "node:net";
 import {
   type Address,
   createPublicClient,
@@ -33,14 +34,25 @@ export type AnvilNode = {
 };
 
 /** A fresh anvil on its own loopback port for one test file (scripts/anvil.mjs), optionally with a --state file. */
-export async function startTestAnvil(options: { dir?: string; state?: string } = {}): Promise<AnvilNode> {
-  const node = await startAnvil({ dir: options.dir, state: options.state });
+export async function startTestAnvil(
+  options: { dir?: string; state?: string; port?: number } = {},
+): Promise<AnvilNode> {
+  const node = await startAnvil({ dir: options.dir, state: options.state, port: options.port });
   return {
     url: node.url,
     dir: node.dir,
     publicClient: createPublicClient({ chain: foundry, transport: http(node.url) }),
     stop: node.stop,
   };
+}
+
+/** A loopback port nothing listens on now (for a node a test starts later, at a URL it named before). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 export function walletFor(url: string) {

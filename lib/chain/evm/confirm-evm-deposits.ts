@@ -1,7 +1,8 @@
 import "server-only";
 
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { type Db, queryRows } from "@/lib/db/client";
+import { deposits } from "@/lib/db/schema";
 import { creditDeposit } from "@/lib/deposits/credit-deposit";
 import { runEach } from "@/lib/jobs/run-each";
 import type { EvmNetwork } from "./evm-network";
@@ -16,6 +17,7 @@ export async function confirmEvmDeposits(
   db: Db,
   input: { network: EvmNetwork; spreadPpm: number },
 ): Promise<number> {
+  // Raw: the cursor's block number is a bigint column read as text, so a tip past 2^53 stays exact.
   const rows = await queryRows<{
     id: string | number;
     currency: string;
@@ -38,9 +40,10 @@ export async function confirmEvmDeposits(
     async (row) => {
       const confirmations = Math.max(0, Number(row.tip) - row.height + 1);
       if (confirmations !== row.confirmations)
-        await db.execute(
-          sql`update deposits set confirmations = ${confirmations} where id = ${row.id} and status = 'seen'`,
-        );
+        await db
+          .update(deposits)
+          .set({ confirmations })
+          .where(and(eq(deposits.id, Number(row.id)), eq(deposits.status, "seen")));
       const required = input.network.confirmations[row.currency] ?? Number.POSITIVE_INFINITY;
       if (
         confirmations >= required &&

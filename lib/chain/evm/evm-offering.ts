@@ -1,46 +1,47 @@
 import "server-only";
 
-import { createPublicClient, http } from "viem";
 import type { Config } from "@/lib/config";
 import type { Offering } from "@/lib/currencies/offering";
-import { EVM_NETWORK, tokenContracts } from "./evm-network";
+import { connectEvmNetwork, EVM_NETWORK, type EvmNetwork, evmCurrencies } from "./evm-network";
 
 /**
- * The offering of a configuration (lib/currencies/offering.ts): with KASSA_EVM_RPC_URL, Ethereum is
- * real and carries ETH and each token with a contract. The chain id is asked of the node (on chain
- * id 1 the registry's mainnet contracts count); a node that does not answer at start-up leaves the
- * configured contracts alone, and says so.
+ * The offering of a configuration with the EVM node as Kassa knows it (lib/currencies/offering.ts):
+ * with KASSA_EVM_RPC_URL, Ethereum is real. Connected (chain id and token contracts known), it
+ * carries ETH and each token with a contract. Not connected, it carries nothing: a payment request
+ * must name the node's chain id, and a guessed one (mainnet's) would send a customer's money to
+ * another chain, so the EVM currencies stay closed until the node answers.
  */
-export async function offeringFor(config: Config): Promise<Offering> {
-  if (!config.evm)
-    return {
-      mode: config.mode,
-      realNetworks: {},
-      realCurrencies: [],
-      contracts: {},
-      chainIds: {},
-      confirmations: {},
-    };
-  let chainId: number | undefined;
-  try {
-    chainId = await createPublicClient({
-      transport: http(config.evm.rpcUrl, { timeout: 5_000, retryCount: 1 }),
-    }).getChainId();
-  } catch (error) {
-    console.warn(
-      `[chain] KASSA_EVM_RPC_URL did not answer at start (${(error as Error).message.split("\n")[0]}); offering the configured tokens only`,
-    );
-  }
-  const tokens = tokenContracts(config.evm, chainId ?? 0);
-  const realCurrencies = ["ETH", ...tokens.map((t) => t.currency)];
+export function offeringOf(config: Pick<Config, "mode" | "evm">, network: EvmNetwork | null): Offering {
+  const none = { contracts: {}, chainIds: {}, confirmations: {}, decimals: {}, realCurrencies: [] };
+  if (!config.evm) return { ...none, mode: config.mode, realNetworks: {} };
+  if (!network) return { ...none, mode: config.mode, realNetworks: { [EVM_NETWORK]: "Ethereum" } };
   const { confirmations } = config.evm;
+  const realCurrencies = evmCurrencies(network);
   return {
-    contracts: Object.fromEntries(tokens.map((t) => [t.currency, t.address])),
-    chainIds: chainId === undefined ? {} : { [EVM_NETWORK]: chainId },
+    mode: config.mode,
+    realNetworks: { [EVM_NETWORK]: `Ethereum (chain id ${network.chainId})` },
+    realCurrencies,
+    contracts: Object.fromEntries(network.tokens.map((t) => [t.currency, t.address])),
+    decimals: Object.fromEntries(network.tokens.map((t) => [t.currency, t.decimals])),
+    chainIds: { [EVM_NETWORK]: network.chainId },
     confirmations:
       confirmations === undefined ? {} : Object.fromEntries(realCurrencies.map((c) => [c, confirmations])),
-    mode: config.mode,
-    realNetworks: { [EVM_NETWORK]: chainId === undefined ? "Ethereum" : `Ethereum (chain id ${chainId})` },
-    realCurrencies,
   };
+}
+
+/**
+ * The offering at start-up: the node is asked for its chain id and token decimals. A node that does
+ * not answer leaves the EVM currencies closed, and says so; the watcher recomputes the offering when
+ * it connects (lib/chain/evm/evm-watcher-task.ts).
+ */
+export async function offeringFor(config: Pick<Config, "mode" | "evm">): Promise<Offering> {
+  if (!config.evm) return offeringOf(config, null);
+  try {
+    return offeringOf(config, await connectEvmNetwork(config.evm));
+  } catch (error) {
+    console.warn(
+      `[chain] KASSA_EVM_RPC_URL did not answer at start (${(error as Error).message.split("\n")[0]}); ETH, USDTE and USDC are not offered until the watcher connects to it`,
+    );
+    return offeringOf(config, null);
+  }
 }

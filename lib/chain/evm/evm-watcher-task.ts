@@ -1,15 +1,18 @@
 import "server-only";
 
 import type { EvmConfig } from "@/lib/config";
+import { configureOffering, currentOffering } from "@/lib/currencies/offering";
 import type { PeriodicTask } from "@/lib/jobs/runner";
 import { connectEvmNetwork, type EvmNetwork } from "./evm-network";
+import { offeringOf } from "./evm-offering";
 import { type WatcherState, watchEvmChain } from "./watch-evm-chain";
 
 /**
  * The EVM watcher as a periodic task of the job runner: a pass every `everyMs` (the runner never
  * runs two passes of one task at once in a process; several processes may run it together, the
  * cursor's conditional update keeps them apart). The node is connected on the first pass, and again
- * after a pass failed, so a node that was down at start is picked up when it comes back.
+ * after a pass failed, so a node that was down at start is picked up when it comes back; each
+ * connection recomputes the process's offering (chain id, token decimals) from the node.
  */
 export function evmWatcherTask(input: {
   config: EvmConfig;
@@ -22,7 +25,15 @@ export function evmWatcherTask(input: {
     name: "evm watcher",
     everyMs: input.everyMs ?? 2_000,
     run: async (db) => {
-      network ??= connectEvmNetwork(input.config);
+      if (!network) {
+        network = connectEvmNetwork(input.config);
+        // Now the chain id and token decimals are known: the EVM currencies open (if they were
+        // closed because the node was down at start) and payment requests name this chain.
+        const offering = currentOffering();
+        const connected = await network.catch(() => null);
+        if (offering && connected)
+          configureOffering(offeringOf({ mode: offering.mode, evm: input.config }, connected));
+      }
       try {
         const pass = await watchEvmChain(db, { network: await network, spreadPpm: input.spreadPpm, state });
         if (pass.reorgs > 0)

@@ -8,7 +8,8 @@ const TRANSFER = parseAbiItem("event Transfer(address indexed from, address inde
 /** How many addresses one eth_getLogs `to` filter carries; nodes refuse very long topic lists. */
 const ADDRESSES_PER_LOG_QUERY = 500;
 
-export type FetchedBlock = { number: bigint; hash: Hash; parentHash: Hash };
+/** A block read, with its timestamp (seconds): a payment in it was made at that time, whenever Kassa reads it. */
+export type FetchedBlock = { number: bigint; hash: Hash; parentHash: Hash; timestamp: bigint };
 
 /** One transfer to a watched address: a native one (logIndex -1) or a token Transfer log. */
 export type FetchedPayment = {
@@ -46,7 +47,7 @@ export async function fetchRange(
     const previous = blocks[blocks.length - 1];
     if (previous && block.parentHash !== previous.hash)
       throw new RangeChangedError(`block ${number} does not follow block ${previous.number}`);
-    blocks.push({ number, hash: block.hash!, parentHash: block.parentHash });
+    blocks.push({ number, hash: block.hash!, parentHash: block.parentHash, timestamp: block.timestamp });
     for (const transaction of block.transactions) {
       const to = transaction.to?.toLowerCase();
       if (!to || transaction.value === 0n || !input.watched.has(to)) continue;

@@ -1,14 +1,19 @@
 import "server-only";
 
-import { sql } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
+import type { Clock } from "@/lib/clock";
 import { type Db, queryRows } from "@/lib/db/client";
-import { amountSql } from "@/lib/db/schema";
+import { amountSql, chainBlocks } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
+import { paymentRateSettings } from "@/lib/deposits/payment-rate-settings";
 import { recordIncomingPayment } from "@/lib/deposits/record-incoming-payment";
 import type { FetchedBlock, FetchedPayment } from "./fetch-range";
+import { recordUnmatchedPayment } from "./record-unmatched-payment";
 import { toLedgerAmount } from "./to-ledger-amount";
 
 export type Cursor = { blockNumber: bigint; blockHash: string };
+
+const blockTime = (block: FetchedBlock) => new Date(Number(block.timestamp) * 1000);
 
 /** How many processed blocks' hashes are kept to find a fork point; deeper reorganisations are refused loudly. */
 export const KEPT_BLOCKS = 1024n;
@@ -17,8 +22,9 @@ export const KEPT_BLOCKS = 1024n;
  * Records a range of blocks the watcher read, in one transaction: the cursor moves from `cursor` to
  * the range's last block only if it is still at `cursor` (a conditional update: when two workers
  * read the same range, one records it and the other finds the cursor moved and records nothing),
- * the blocks' hashes are kept, and each payment is inserted once by (currency, txid, log index)
- * and reported to the deposit pipeline. A payment a reorganisation had removed and that is mined
+ * the blocks' hashes are kept, the cursor's `seen_until` moves to the last block's time, and each payment is inserted once by (currency, txid, log index)
+ * and reported to the deposit pipeline (one in a currency its address was not handed out for becomes an
+ * incident instead: lib/chain/evm/record-unmatched-payment.ts). A payment a reorganisation had removed and that is mined
  * again comes back to life and is reported again. Returns false when another worker got there first.
  */
 export async function storeRange(
@@ -30,41 +36,55 @@ export async function storeRange(
     payments: FetchedPayment[];
     /** Lower-case address → the address as handed out. */
     watched: ReadonlyMap<string, string>;
+    /** Where the deposit pipeline reads "now" when it needs one (tests); the system clock otherwise. */
+    clock?: Clock;
   },
 ): Promise<boolean> {
   const last = input.blocks[input.blocks.length - 1];
   if (!last) return true;
+  const seenUntil = blockTime(last).toISOString();
+  const timeOf = new Map(input.blocks.map((b) => [b.number, blockTime(b)]));
   return inTransaction(db, async (tx) => {
+    // Raw: the conditional cursor move with bigint block numbers as text, its RETURNING telling who won.
     const moved = input.cursor
       ? await queryRows<{ network: string }>(
           tx,
-          sql`update chain_cursors set block_number = ${last.number.toString()}, block_hash = ${last.hash}, updated_at = now()
+          sql`update chain_cursors set block_number = ${last.number.toString()}, block_hash = ${last.hash}, updated_at = now(),
+                seen_until = greatest(seen_until, ${seenUntil}::timestamptz)
               where network = ${input.network} and block_number = ${input.cursor.blockNumber.toString()}
                 and block_hash = ${input.cursor.blockHash}
               returning network`,
         )
       : await queryRows<{ network: string }>(
           tx,
-          sql`insert into chain_cursors (network, block_number, block_hash)
-              values (${input.network}, ${last.number.toString()}, ${last.hash})
+          sql`insert into chain_cursors (network, block_number, block_hash, seen_until)
+              values (${input.network}, ${last.number.toString()}, ${last.hash}, ${seenUntil}::timestamptz)
               on conflict (network) do nothing returning network`,
         );
     if (moved.length === 0) return false;
-    for (const block of input.blocks) {
-      await tx.execute(
-        sql`insert into chain_blocks (network, block_number, block_hash, parent_hash)
-            values (${input.network}, ${block.number.toString()}, ${block.hash}, ${block.parentHash})
-            on conflict (network, block_number) do update
-              set block_hash = excluded.block_hash, parent_hash = excluded.parent_hash`,
+    await tx
+      .insert(chainBlocks)
+      .values(
+        input.blocks.map((block) => ({
+          network: input.network,
+          blockNumber: block.number,
+          blockHash: block.hash,
+          parentHash: block.parentHash,
+        })),
+      )
+      .onConflictDoUpdate({
+        target: [chainBlocks.network, chainBlocks.blockNumber],
+        set: { blockHash: sql`excluded.block_hash`, parentHash: sql`excluded.parent_hash` },
+      });
+    await tx
+      .delete(chainBlocks)
+      .where(
+        and(eq(chainBlocks.network, input.network), lt(chainBlocks.blockNumber, last.number - KEPT_BLOCKS)),
       );
-    }
-    await tx.execute(
-      sql`delete from chain_blocks where network = ${input.network}
-          and block_number < ${(last.number - KEPT_BLOCKS).toString()}`,
-    );
     for (const payment of input.payments) {
       const address = input.watched.get(payment.address) ?? payment.address;
       const { amount, dust } = toLedgerAmount(payment.baseUnits, payment.decimals);
+      // Raw: the upsert revives only a removed payment, and RETURNING tells a new or revived one from a known one.
       const [row] = await queryRows<{ id: string | number }>(
         tx,
         sql`insert into chain_transactions
@@ -78,14 +98,34 @@ export async function storeRange(
             returning id`,
       );
       // Already recorded (and not removed since): reported once, never twice.
-      if (!row || amount === 0n) continue;
-      await recordIncomingPayment(tx, {
-        chainTransactionId: Number(row.id),
-        currency: payment.currency,
-        address,
-        tag: "",
-        amount,
-      });
+      if (!row) continue;
+      const recorded =
+        amount > 0n &&
+        (await recordIncomingPayment(
+          tx,
+          {
+            chainTransactionId: Number(row.id),
+            currency: payment.currency,
+            address,
+            tag: "",
+            amount,
+            // Judged (lateness, rate lock) by when it was mined, not by when the watcher got to it.
+            seenAt: timeOf.get(payment.blockNumber),
+          },
+          { settings: input.clock ? { ...paymentRateSettings(), clock: input.clock } : undefined },
+        ));
+      if (!recorded)
+        await recordUnmatchedPayment(tx, {
+          network: input.network,
+          chainTransactionId: Number(row.id),
+          currency: payment.currency,
+          address,
+          baseUnits: payment.baseUnits,
+          txid: payment.txid,
+          logIndex: payment.logIndex,
+          blockNumber: payment.blockNumber,
+          blockHash: payment.blockHash,
+        });
     }
     return true;
   });

@@ -1,16 +1,20 @@
 import "server-only";
 
-import { sql } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import { type Db, queryRows } from "@/lib/db/client";
+import { chainBlocks } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
-import { unwindDeposit } from "@/lib/deposits/unwind-deposit";
 import type { EvmNetwork } from "./evm-network";
+import { type RemovedPayment, settleRemovedPayment } from "./settle-removed-payment";
 import type { Cursor } from "./store-range";
 
-/** The node's hash of block `number`, or null when the node's chain is shorter. */
-async function nodeHash(network: EvmNetwork, number: bigint): Promise<string | null> {
+/** The node's block `number` (hash and time), or null when the node's chain is shorter. */
+async function nodeBlock(
+  network: EvmNetwork,
+  number: bigint,
+): Promise<{ hash: string; timestamp: bigint } | null> {
   try {
-    return (await network.client.getBlock({ blockNumber: number })).hash;
+    return await network.client.getBlock({ blockNumber: number });
   } catch (error) {
     if ((error as Error).name === "BlockNotFoundError") return null;
     throw error;
@@ -22,8 +26,9 @@ async function nodeHash(network: EvmNetwork, number: bigint): Promise<string | n
  * kept hashes until one matches. A fork deeper than the kept hashes is refused loudly (an operator
  * must look): guessing would risk crediting from a chain Kassa never saw.
  */
-async function findForkPoint(db: Db, network: EvmNetwork, cursor: Cursor): Promise<Cursor> {
+async function findForkPoint(db: Db, network: EvmNetwork, cursor: Cursor): Promise<Cursor & { time: Date }> {
   // Ordered by the bigint column: ordering by its text form would put block 9 above block 30.
+  // Raw: bigint block numbers read as text, so they stay exact.
   const kept = await queryRows<{ number: string; block_hash: string }>(
     db,
     sql`select block_number::text as number, block_hash from chain_blocks
@@ -32,15 +37,20 @@ async function findForkPoint(db: Db, network: EvmNetwork, cursor: Cursor): Promi
   );
   for (const block of kept) {
     const number = BigInt(block.number);
-    if ((await nodeHash(network, number)) === block.block_hash)
-      return { blockNumber: number, blockHash: block.block_hash };
+    const onNode = await nodeBlock(network, number);
+    if (onNode?.hash === block.block_hash)
+      return {
+        blockNumber: number,
+        blockHash: block.block_hash,
+        time: new Date(Number(onNode.timestamp) * 1000),
+      };
   }
   throw new Error(
     `${network.network}: reorganisation deeper than the ${kept.length} kept blocks below block ${cursor.blockNumber}; the watcher stops until an operator looks`,
   );
 }
 
-export type Unwound = { forkPoint: Cursor; unwound: number; incidents: number };
+export type Unwound = { forkPoint: Cursor & { time: Date }; unwound: number; incidents: number };
 
 /**
  * A reorganisation replaced blocks the watcher had processed: the cursor goes back to the fork
@@ -48,31 +58,27 @@ export type Unwound = { forkPoint: Cursor; unwound: number; incidents: number };
  * unwound (lib/deposits/unwind-deposit.ts); one already credited (the reorganisation went deeper
  * than the confirmations) changes no balance: it becomes an incident row and a loud log line for an
  * operator. The blocks after the fork point are read again by the next pass, so a payment mined
- * again in the new chain is found again. Returns null when another worker handled it first.
+ * again in the new chain is found again. The network has been read in time only up to the fork
+ * point's block again (seen_until), which invoice expiry waits on. Returns null when another worker handled it first.
  */
 export async function unwindReorg(db: Db, network: EvmNetwork, cursor: Cursor): Promise<Unwound | null> {
   const fork = await findForkPoint(db, network, cursor);
   return inTransaction(db, async (tx) => {
+    // Raw: the conditional cursor move with bigint numbers as text, like store-range.ts.
     const moved = await queryRows<{ network: string }>(
       tx,
-      sql`update chain_cursors set block_number = ${fork.blockNumber.toString()}, block_hash = ${fork.blockHash}, updated_at = now()
+      sql`update chain_cursors set block_number = ${fork.blockNumber.toString()}, block_hash = ${fork.blockHash}, updated_at = now(),
+            seen_until = ${fork.time.toISOString()}::timestamptz
           where network = ${network.network} and block_number = ${cursor.blockNumber.toString()}
             and block_hash = ${cursor.blockHash}
           returning network`,
     );
     if (moved.length === 0) return null;
-    await tx.execute(
-      sql`delete from chain_blocks where network = ${network.network} and block_number > ${fork.blockNumber.toString()}`,
-    );
-    const removed = await queryRows<{
-      id: string | number;
-      txid: string;
-      log_index: number;
-      block_height: number;
-      block_hash: string;
-      deposit_id: string | number | null;
-      deposit_status: string | null;
-    }>(
+    await tx
+      .delete(chainBlocks)
+      .where(and(eq(chainBlocks.network, network.network), gt(chainBlocks.blockNumber, fork.blockNumber)));
+    // Raw: one data-modifying WITH marks the payments removed and returns them with their deposits.
+    const removed = await queryRows<RemovedPayment>(
       tx,
       sql`with removed as (
             update chain_transactions set removed_at = now()
@@ -84,24 +90,10 @@ export async function unwindReorg(db: Db, network: EvmNetwork, cursor: Cursor): 
     );
     let unwound = 0;
     let incidents = 0;
-    for (const row of removed) {
-      if (row.deposit_id === null) continue;
-      if (row.deposit_status === "seen") {
-        if (await unwindDeposit(tx, Number(row.deposit_id))) unwound++;
-        continue;
-      }
-      const message = `credited payment ${row.txid} (log ${row.log_index}) was in block ${row.block_height} ${row.block_hash}, which a reorganisation removed; deposit ${row.deposit_id} stays credited, no balance changed`;
-      const inserted = await queryRows<{ id: string | number }>(
-        tx,
-        sql`insert into chain_incidents (network, kind, chain_transaction_id, deposit_id, block_number, block_hash, message)
-            values (${network.network}, 'credited_payment_removed', ${row.id}, ${row.deposit_id},
-              ${row.block_height}, ${row.block_hash}, ${message})
-            on conflict (kind, deposit_id) do nothing returning id`,
-      );
-      if (inserted.length) {
-        incidents++;
-        console.error(`[chain] INCIDENT ${network.network}: ${message}`);
-      }
+    for (const payment of removed) {
+      const outcome = await settleRemovedPayment(tx, { network: network.network, payment });
+      if (outcome === "unwound") unwound++;
+      if (outcome === "incident") incidents++;
     }
     return { forkPoint: fork, unwound, incidents };
   });

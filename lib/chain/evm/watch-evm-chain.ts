@@ -1,7 +1,9 @@
 import "server-only";
 
-import { sql } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
+import { type Clock, systemClock } from "@/lib/clock";
 import { type Db, queryRows } from "@/lib/db/client";
+import { chainCursors, depositAddresses } from "@/lib/db/schema";
 import { confirmEvmDeposits } from "./confirm-evm-deposits";
 import type { EvmNetwork } from "./evm-network";
 import { type FetchedBlock, type FetchedPayment, fetchRange, RangeChangedError } from "./fetch-range";
@@ -32,9 +34,12 @@ export type WatchOptions = {
   baseDelayMs?: number;
   /** Called after each range is stored (tests use it to stop a watcher mid-way). */
   onStored?: (cursor: bigint) => void | Promise<void>;
+  /** Where "now" is read (tests move it past deadlines); the system clock otherwise. */
+  clock?: Clock;
 };
 
 async function loadCursor(db: Db, network: string): Promise<Cursor | null> {
+  // Raw: the bigint block number read as text, so it stays exact.
   const [row] = await queryRows<{ block_number: string; block_hash: string }>(
     db,
     sql`select block_number::text, block_hash from chain_cursors where network = ${network}`,
@@ -42,13 +47,26 @@ async function loadCursor(db: Db, network: string): Promise<Cursor | null> {
   return row ? { blockNumber: BigInt(row.block_number), blockHash: row.block_hash } : null;
 }
 
+/** How many deposit addresses the network has: addresses are never deleted, so a change means one was handed out. */
+async function countWatched(db: Db, network: string): Promise<number> {
+  const [row] = await db
+    .select({ count: count() })
+    .from(depositAddresses)
+    .where(eq(depositAddresses.network, network));
+  return Number(row?.count ?? 0);
+}
+
+type Watched = { addresses: Map<string, string>; count: number };
+
 /** Lower-case address → the address as handed out, for every deposit address on the network. */
-async function loadWatched(db: Db, network: string): Promise<Map<string, string>> {
-  const rows = await queryRows<{ address: string }>(
-    db,
-    sql`select distinct address from deposit_addresses where network = ${network}`,
-  );
-  return new Map(rows.map((r) => [r.address.toLowerCase(), r.address]));
+async function loadWatched(db: Db, network: string): Promise<Watched> {
+  // Counted first: an address handed out between the two reads makes the next check reload.
+  const counted = await countWatched(db, network);
+  const rows = await db
+    .selectDistinct({ address: depositAddresses.address })
+    .from(depositAddresses)
+    .where(eq(depositAddresses.network, network));
+  return { addresses: new Map(rows.map((r) => [r.address.toLowerCase(), r.address])), count: counted };
 }
 
 /** Whether the cursor's block is still on the node's chain. */
@@ -68,17 +86,22 @@ async function isOnChain(network: EvmNetwork, cursor: Cursor, tip: bigint): Prom
  * that keeps failing is retried with backoff and then fails the pass, which the next pass repeats.
  * Finally, deposits that reached their confirmations are credited.
  *
- * The tip is read before the watched addresses: an address handed out after that read can only be
- * paid in a later block, which a later pass reads with the address known.
+ * A range is read with the watched addresses known before it was read: when an address was handed
+ * out meanwhile, the range is read again with it. A block can only pay an address that existed when
+ * it was mined, so no payment is missed, even in blocks a reorganisation mined during a long pass
+ * (below the tip this pass read at its start).
  */
 export async function watchEvmChain(db: Db, options: WatchOptions): Promise<WatchResult> {
   const { network } = options;
   const state = options.state ?? { range: 1n };
   const retry = { attempts: options.attempts ?? 5, baseDelayMs: options.baseDelayMs ?? 200 };
   const result: WatchResult = { tip: 0n, cursor: 0n, blocks: 0, payments: 0, reorgs: 0, credited: 0 };
+  // Every block mined before this moment is at or below the tip read next: a pass that reaches that
+  // tip has read the network up to this moment (invoice expiry waits on it: seen_until).
+  const passStart = (options.clock ?? systemClock).now();
   const tip = await withRetries(() => network.client.getBlockNumber({ cacheTime: 0 }), retry);
   result.tip = tip;
-  const watched = await loadWatched(db, network.network);
+  let watched = await loadWatched(db, network.network);
   let cursor = await loadCursor(db, network.network);
   let failures = 0;
   while (true) {
@@ -93,7 +116,7 @@ export async function watchEvmChain(db: Db, options: WatchOptions): Promise<Watc
     const to = from + state.range - 1n < tip ? from + state.range - 1n : tip;
     let fetched: { blocks: FetchedBlock[]; payments: FetchedPayment[] };
     try {
-      fetched = await fetchRange(network, { from, to, watched });
+      fetched = await fetchRange(network, { from, to, watched: watched.addresses });
     } catch (error) {
       // A node refusing a wide range (too many logs, a timeout) gets a narrower one at once.
       if (!(error instanceof RangeChangedError) && state.range > 1n) {
@@ -110,8 +133,18 @@ export async function watchEvmChain(db: Db, options: WatchOptions): Promise<Watc
       if (++failures >= retry.attempts) throw new Error(`block ${from} keeps not following the cursor`);
       continue;
     }
+    if ((await countWatched(db, network.network)) !== watched.count) {
+      watched = await loadWatched(db, network.network);
+      continue;
+    }
     failures = 0;
-    const isStored = await storeRange(db, { network: network.network, cursor, ...fetched, watched });
+    const isStored = await storeRange(db, {
+      network: network.network,
+      cursor,
+      ...fetched,
+      watched: watched.addresses,
+      clock: options.clock,
+    });
     cursor = await loadCursor(db, network.network);
     if (!isStored) continue; // another worker stored this range
     result.blocks += fetched.blocks.length;
@@ -120,6 +153,13 @@ export async function watchEvmChain(db: Db, options: WatchOptions): Promise<Watc
     await options.onStored?.(cursor!.blockNumber);
   }
   result.cursor = cursor?.blockNumber ?? 0n;
+  if (cursor)
+    await db
+      .update(chainCursors)
+      .set({ seenUntil: sql`greatest(${chainCursors.seenUntil}, ${passStart.toISOString()}::timestamptz)` })
+      .where(
+        and(eq(chainCursors.network, network.network), eq(chainCursors.blockNumber, cursor.blockNumber)),
+      );
   result.credited = await confirmEvmDeposits(db, { network, spreadPpm: options.spreadPpm });
   return result;
 }

@@ -162,6 +162,8 @@ export const chainCursors = pgTable("chain_cursors", {
   blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
   blockHash: text("block_hash").notNull(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  /** How far in time the network has been read (the cursor block's time, or a caught-up pass's); invoice expiry waits for it. */
+  seenUntil: timestamp("seen_until", { withTimezone: true }),
 });
 
 /** The recent blocks a watcher processed, to find the fork point of a reorganisation. */
@@ -176,13 +178,16 @@ export const chainBlocks = pgTable(
   (t) => [primaryKey({ name: "chain_blocks_pkey", columns: [t.network, t.blockNumber] })],
 );
 
-/** Something on a chain an operator must look at (a credited payment's block removed); never changes the ledger. */
+/**
+ * Something on a chain an operator must look at (a credited payment's block removed, a transfer in a
+ * currency its address was not handed out for); never changes the ledger.
+ */
 export const chainIncidents = pgTable(
   "chain_incidents",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
     network: text("network").notNull(),
-    kind: text("kind", { enum: ["credited_payment_removed"] }).notNull(),
+    kind: text("kind", { enum: ["credited_payment_removed", "unmatched_currency"] }).notNull(),
     chainTransactionId: bigint("chain_transaction_id", { mode: "number" }).references(
       () => chainTransactions.id,
     ),
@@ -192,7 +197,12 @@ export const chainIncidents = pgTable(
     message: text("message").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("chain_incidents_deposit_key").on(t.kind, t.depositId)],
+  (t) => [
+    uniqueIndex("chain_incidents_deposit_key").on(t.kind, t.depositId),
+    uniqueIndex("chain_incidents_transaction_key")
+      .on(t.kind, t.chainTransactionId)
+      .where(sql`${t.depositId} is null`),
+  ],
 );
 
 /** A hot wallet per EVM network and its next nonce, allocated in the database (drizzle/0013). */
