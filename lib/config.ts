@@ -74,6 +74,7 @@ const EnvSchema = z.object({
     .or(z.literal("").transform(() => undefined)),
   KASSA_EVM_CONFIRMATIONS: z.coerce.number().int().min(1).max(1_000).optional(),
   KASSA_EVM_MAX_FEE_GWEI: z.coerce.number().int().min(1).max(100_000).default(200),
+  KASSA_EVM_REPLACE_AFTER_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   KASSA_TRUSTED_PROXIES: z
     .string()
     .default("")
@@ -144,6 +145,8 @@ export type EvmConfig = {
   confirmations: number | undefined;
   /** The ceiling on a payout's EIP-1559 max fee per gas, in gwei (KASSA_EVM_MAX_FEE_GWEI); 200 unless given. */
   maxFeeGwei?: number;
+  /** A payout not mined this long after it was signed is replaced with higher fees (KASSA_EVM_REPLACE_AFTER_SECONDS); 300 unless given. */
+  replaceAfterSeconds?: number;
 };
 
 export class ConfigError extends Error {}
@@ -210,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           tokens: parseEvmTokens(e.KASSA_EVM_TOKENS),
           confirmations: e.KASSA_EVM_CONFIRMATIONS,
           maxFeeGwei: e.KASSA_EVM_MAX_FEE_GWEI,
+          replaceAfterSeconds: e.KASSA_EVM_REPLACE_AFTER_SECONDS,
         }
       : undefined,
     trustedProxies: e.KASSA_TRUSTED_PROXIES,

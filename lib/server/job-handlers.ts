@@ -99,14 +99,16 @@ export function jobHandlers(settings: JobSettings): Handlers {
 }
 
 /** What the job runner repeats on a timer besides claiming jobs; the EVM watcher when a node is configured. */
-export function jobTasks(options: { evm?: EvmConfig; spreadPpm?: number } = {}): PeriodicTask[] {
+export function jobTasks(
+  options: { evm?: EvmConfig; spreadPpm?: number; box?: SecretBox } = {},
+): PeriodicTask[] {
   const tasks: PeriodicTask[] = [
     { name: "withdrawal sweep", everyMs: 60_000, run: (db) => sweepWithdrawalClaims(db) },
   ];
   if (options.evm)
     tasks.push(
       evmWatcherTask({ config: options.evm, spreadPpm: options.spreadPpm ?? 0 }),
-      evmPayoutTask({ config: options.evm }),
+      evmPayoutTask({ config: options.evm, box: options.box }),
     );
   return tasks;
 }
