@@ -338,6 +338,8 @@ describe(`EVM payouts from the hot wallet on a real anvil node (${testDriver})`,
     expect(kinds.map((k) => k.kind)).toEqual([
       "withdrawal_debit",
       "withdrawal_sent",
+      // The reverted transaction's gas was still paid: booked to platform:network_fees.
+      "withdrawal_network_fee",
       "withdrawal_reverted",
       "withdrawal_refund",
     ]);
@@ -466,6 +468,71 @@ describe(`EVM payouts from the hot wallet on a real anvil node (${testDriver})`,
     expect(info).toContain(settled.tx_hash);
     expect(info).not.toContain(settled.replaced_hashes[0]);
     expect(await status(id!)).toBe("confirmed");
+    await expectLedgerBalanced();
+  });
+
+  it("books the fee really paid against the network fee charged in platform:network_fees; the ledger still balances", async () => {
+    const platformBalance = async (kind: string, currency: string) => {
+      const [row] = await queryRows<{ balance: string }>(
+        database.db,
+        sql`select balance::text from ledger_accounts where merchant_id is null and kind = ${kind} and currency = ${currency}`,
+      );
+      return row ? parseDecimal(row.balance) : 0n;
+    };
+    const snapshot = async () => ({
+      networkEth: await platformBalance("platform:network_fees", "ETH"),
+      networkUsdt: await platformBalance("platform:network_fees", "USDTE"),
+      feesEth: await platformBalance("platform:fees", "ETH"),
+      feesUsdt: await platformBalance("platform:fees", "USDTE"),
+      chainEth: await platformBalance("platform:chain", "ETH"),
+    });
+    const charged = async (id: number) => {
+      const [row] = await queryRows<{ network_fee: string; withdrawal_fee: string }>(
+        database.db,
+        sql`select network_fee::text, withdrawal_fee::text from withdrawals where transaction_id = ${id}`,
+      );
+      return { network: parseDecimal(row!.network_fee), withdrawal: parseDecimal(row!.withdrawal_fee) };
+    };
+    /** The gas the receipt says was paid, in 10^-8 ETH, rounded up once. */
+    const paidOf = async (id: number) => {
+      const [payout] = await payoutRows(withdrawalReference(id));
+      const receipt = await node.publicClient.getTransactionReceipt({
+        hash: payout!.tx_hash as `0x${string}`,
+      });
+      const wei = receipt.gasUsed * receipt.effectiveGasPrice;
+      expect(wei).toBeGreaterThan(0n);
+      return wei / 10n ** 10n + (wei % 10n ** 10n === 0n ? 0n : 1n);
+    };
+
+    // An ETH payout: the charge and the gas are both ETH, so the account holds charged − paid.
+    let before = await snapshot();
+    const eth = await withdraw({ currency: "ETH", amount: "0.03", address: freshAddress() });
+    await runDueJobs(database.db, handlers);
+    expect(await platformBalance("platform:network_fees", "ETH")).toBe(before.networkEth);
+    await confirmPayouts();
+    expect(await status(eth.id)).toBe("confirmed");
+    const ethCharge = await charged(eth.id);
+    expect(ethCharge.network).toBeGreaterThan(0n);
+    const ethPaid = await paidOf(eth.id);
+    let after = await snapshot();
+    expect(after.networkEth - before.networkEth).toBe(ethCharge.network - ethPaid);
+    expect(after.feesEth - before.feesEth).toBe(ethCharge.withdrawal);
+    expect(after.chainEth - before.chainEth).toBe(parseDecimal("0.03") + ethPaid);
+    await expectLedgerBalanced();
+
+    // A token payout: charged in USDTE, paid in ETH; each currency keeps its own side.
+    before = after;
+    const token = await withdraw({ currency: "USDTE", amount: "13", address: freshAddress() });
+    await runDueJobs(database.db, handlers);
+    await confirmPayouts();
+    expect(await status(token.id)).toBe("confirmed");
+    const tokenCharge = await charged(token.id);
+    const tokenPaid = await paidOf(token.id);
+    after = await snapshot();
+    expect(after.networkUsdt - before.networkUsdt).toBe(tokenCharge.network);
+    expect(after.feesUsdt - before.feesUsdt).toBe(tokenCharge.withdrawal);
+    expect(after.networkEth - before.networkEth).toBe(-tokenPaid);
+    expect(after.chainEth - before.chainEth).toBe(tokenPaid);
     await expectLedgerBalanced();
   });
 

@@ -10,6 +10,7 @@ import { transitionStatus } from "@/lib/transactions/transition-status";
 import { loadWithdrawal } from "@/lib/withdrawals/load-withdrawal";
 import { revertSentWithdrawal } from "@/lib/withdrawals/settle-withdrawal";
 import type { EvmNetwork } from "../evm-network";
+import { bookNetworkFee } from "./book-network-fee";
 import { isReplacementDue, type PayoutReplacement, replaceStuckPayout } from "./replace-stuck-payout";
 import { sendStoredPayout } from "./send-stored-payout";
 import type { StoredPayout } from "./store-signed-payout";
@@ -32,7 +33,8 @@ type MinedPayout = {
  * the replacement threshold, it is replaced with higher fees (replace-stuck-payout.ts). Every
  * attempt's hash is looked up, since whichever is mined settles the payout, and its hash becomes the
  * withdrawal's txid. Mined and confirmed: the payout row and the withdrawal become `confirmed` (the
- * callback is queued with the status change). Mined but reverted: the withdrawal ends `error` and the merchant is refunded by new
+ * callback is queued with the status change) and the fee really paid is booked against the one
+ * charged. Mined but reverted: the withdrawal ends `error` and the merchant is refunded by new
  * entries. A withdrawal whose claim has not recorded its txid yet is left for the broadcast job (or
  * the claim sweep) to record first. Safe in several workers at once: each change is made under the
  * withdrawal's row lock and only from `signed`.
@@ -124,6 +126,7 @@ async function settlePayout(
       await tx.update(withdrawals).set({ txid: mined.hash }).where(eq(withdrawals.transactionId, record.id));
       record.withdrawal.txid = mined.hash;
     }
+    await bookNetworkFee(tx, { record, feePaidWei: mined.feePaid, isCharged: mined.isSuccess });
     if (!mined.isSuccess) {
       await revertSentWithdrawal(tx, record, `the transaction ${mined.hash} reverted on chain`);
       return "reverted";
