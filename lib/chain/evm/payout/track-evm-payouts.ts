@@ -10,6 +10,7 @@ import { transitionStatus } from "@/lib/transactions/transition-status";
 import { loadWithdrawal } from "@/lib/withdrawals/load-withdrawal";
 import { revertSentWithdrawal } from "@/lib/withdrawals/settle-withdrawal";
 import type { EvmNetwork } from "../evm-network";
+import { bookChainGas } from "../sweep/book-chain-gas";
 import { bookNetworkFee } from "./book-network-fee";
 import { isReplacementDue, type PayoutReplacement, replaceStuckPayout } from "./replace-stuck-payout";
 import { sendStoredPayout } from "./send-stored-payout";
@@ -71,7 +72,9 @@ export async function trackEvmPayouts(
       }
       const required = BigInt(network.confirmations[payout.currency] ?? 1);
       if (tip - mined.blockNumber + 1n < required) return;
-      const outcome = await settlePayout(db, payout, mined);
+      const outcome = payout.reference.startsWith("sweep-gas:")
+        ? await settleGasTopUp(db, payout, mined)
+        : await settlePayout(db, payout, mined);
       if (outcome) pass[outcome]++;
     },
     (payout) => `payout ${payout.reference}`,
@@ -98,6 +101,38 @@ async function findMinedAttempt(network: EvmNetwork, payout: StoredPayout): Prom
       };
   }
   return undefined;
+}
+
+/**
+ * A gas top-up for a token sweep (lib/chain/evm/sweep) is Kassa paying itself: no withdrawal, no
+ * merchant; once mined only its gas is booked, with the status change.
+ */
+async function settleGasTopUp(
+  db: Db,
+  payout: StoredPayout,
+  mined: MinedPayout,
+): Promise<"confirmed" | "reverted" | undefined> {
+  return inTransaction(db, async (tx) => {
+    const [changed] = await tx
+      .update(evmPayouts)
+      .set({
+        status: mined.isSuccess ? "confirmed" : "reverted",
+        txHash: mined.hash,
+        blockNumber: mined.blockNumber,
+        gasUsed: mined.gasUsed,
+        feePaid: mined.feePaid,
+        settledAt: new Date(),
+      })
+      .where(and(eq(evmPayouts.reference, payout.reference), eq(evmPayouts.status, "signed")))
+      .returning({ reference: evmPayouts.reference });
+    if (!changed) return undefined;
+    await bookChainGas(tx, {
+      feePaidWei: mined.feePaid,
+      kind: "sweep_gas",
+      memo: `Gas top-up ${payout.reference} to ${payout.toAddress}: ${mined.hash}`,
+    });
+    return mined.isSuccess ? "confirmed" : "reverted";
+  });
 }
 
 async function settlePayout(

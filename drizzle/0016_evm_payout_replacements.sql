@@ -1,6 +1,0 @@
--- Stuck payouts are replaced (issue 22): the same nonce signed again with higher fees. The row keeps
--- the current attempt in raw_transaction / tx_hash and the hashes of the attempts it replaced, since
--- any one of them may be the one mined; signed_at is when the current attempt was signed, from which
--- KASSA_EVM_REPLACE_AFTER_SECONDS is counted.
-ALTER TABLE "evm_payouts" ADD COLUMN "replaced_hashes" text[] DEFAULT '{}' NOT NULL;--> statement-breakpoint
-ALTER TABLE "evm_payouts" ADD COLUMN "signed_at" timestamp with time zone DEFAULT now() NOT NULL;
