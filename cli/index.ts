@@ -27,7 +27,8 @@ const USAGE = `usage:
   cli merchants set-callback --merchant <id> --url <https url, or "" to remove> [--json]
   cli callbacks resend --merchant <id> --id <callback id> [--json]
   cli chain incidents [--json]
-  cli chain wallets [--json]`;
+  cli chain wallets [--json]
+  cli chain sweeps [--json]`;
 
 const KNOWN_COMMANDS = new Set<string>(cliCommand.options.map((option) => option.shape.name.value));
 

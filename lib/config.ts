@@ -74,6 +74,14 @@ const EnvSchema = z.object({
     .or(z.literal("").transform(() => undefined)),
   KASSA_EVM_CONFIRMATIONS: z.coerce.number().int().min(1).max(1_000).optional(),
   KASSA_EVM_MAX_FEE_GWEI: z.coerce.number().int().min(1).max(100_000).default(200),
+  KASSA_EVM_REPLACE_AFTER_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  KASSA_EVM_SWEEP_MINIMUMS: z
+    .string()
+    .regex(
+      /^(ETH|USDTE|USDC)=\d{1,12}(\.\d{1,8})?(,(ETH|USDTE|USDC)=\d{1,12}(\.\d{1,8})?)*$/,
+      "must be CODE=amount pairs of ETH, USDTE or USDC, e.g. ETH=0.05,USDTE=50",
+    )
+    .default("ETH=0.01,USDTE=10,USDC=10"),
   KASSA_TRUSTED_PROXIES: z
     .string()
     .default("")
@@ -144,7 +152,25 @@ export type EvmConfig = {
   confirmations: number | undefined;
   /** The ceiling on a payout's EIP-1559 max fee per gas, in gwei (KASSA_EVM_MAX_FEE_GWEI); 200 unless given. */
   maxFeeGwei?: number;
+  /** A payout not mined this long after it was signed is replaced with higher fees (KASSA_EVM_REPLACE_AFTER_SECONDS); 300 unless given. */
+  replaceAfterSeconds?: number;
+  /** A deposit address is swept once it holds at least this much of a currency, in ledger units (KASSA_EVM_SWEEP_MINIMUMS). */
+  sweepMinimums?: Record<string, bigint>;
 };
+
+/** Sweep a deposit address from these balances on (KASSA_EVM_SWEEP_MINIMUMS): below them the gas would eat too much. */
+export const DEFAULT_SWEEP_MINIMUMS = parseSweepMinimums("ETH=0.01,USDTE=10,USDC=10");
+
+/** `ETH=0.05,USDTE=50` as ledger units per currency (10^-8). */
+export function parseSweepMinimums(value: string): Record<string, bigint> {
+  const minimums: Record<string, bigint> = {};
+  for (const pair of value.split(",")) {
+    const [code, amount] = pair.split("=") as [string, string];
+    const [whole, fraction = ""] = amount.split(".");
+    minimums[code] = BigInt(whole!) * 10n ** 8n + BigInt(fraction.padEnd(8, "0"));
+  }
+  return minimums;
+}
 
 export class ConfigError extends Error {}
 
@@ -210,6 +236,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           tokens: parseEvmTokens(e.KASSA_EVM_TOKENS),
           confirmations: e.KASSA_EVM_CONFIRMATIONS,
           maxFeeGwei: e.KASSA_EVM_MAX_FEE_GWEI,
+          replaceAfterSeconds: e.KASSA_EVM_REPLACE_AFTER_SECONDS,
+          sweepMinimums: parseSweepMinimums(e.KASSA_EVM_SWEEP_MINIMUMS),
         }
       : undefined,
     trustedProxies: e.KASSA_TRUSTED_PROXIES,

@@ -9,6 +9,7 @@ import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
 import { connectEvmNetwork } from "@/lib/chain/evm/evm-network";
 import { deriveHotWallet } from "@/lib/chain/evm/payout/hot-wallet";
 import { readHotWallet } from "@/lib/chain/evm/payout/read-hot-wallet";
+import { listEvmSweeps } from "@/lib/chain/evm/sweep/list-evm-sweeps";
 import { loadHdSeed } from "@/lib/chain/hd-seed";
 import { listChainIncidents } from "@/lib/chain/list-chain-incidents";
 import type { EvmConfig } from "@/lib/config";
@@ -55,6 +56,7 @@ export const cliCommand = z.discriminatedUnion("name", [
   }),
   z.object({ name: z.literal("chain.incidents"), args: z.object({}) }),
   z.object({ name: z.literal("chain.wallets"), args: z.object({}) }),
+  z.object({ name: z.literal("chain.sweeps"), args: z.object({}) }),
   z.object({
     name: z.literal("withdrawals.reject"),
     args: z.object({ id: z.coerce.number().int().positive(), reason: z.string().trim().min(3).max(500) }),
@@ -177,6 +179,8 @@ export async function runCliCommand(input: unknown, env: CliEnvironment): Promis
         evm: await readHotWallet({ network: await connectEvmNetwork(env.evm), address: wallet.address }),
       };
     }
+    case "chain.sweeps":
+      return await listEvmSweeps(env.db);
     case "api-keys.revoke": {
       await revokeApiKey(env.db, { merchantId: command.args.merchant, key: command.args.key });
       return { merchant_id: command.args.merchant, api_key: command.args.key, revoked: true };

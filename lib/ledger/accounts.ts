@@ -7,6 +7,7 @@ import "server-only";
  * - platform:fees             deposit, withdrawal and exchange fees Kassa earned
  * - platform:exchange         Kassa's position from conversions between currencies
  * - platform:clearing         withdrawals accepted (debited from the merchant) and not yet sent
+ * - platform:network_fees     network fees merchants were charged for payouts, less the gas really paid
  * - platform:sandbox_faucet   sandbox-only credits (never used in production mode)
  *
  * Accounts are created on first use by the posting function (kassa_post_journals, drizzle/0010).
@@ -16,6 +17,7 @@ export type PlatformAccountKind =
   | "platform:fees"
   | "platform:exchange"
   | "platform:clearing"
+  | "platform:network_fees"
   | "platform:sandbox_faucet";
 
 export type AccountRef =

@@ -6,6 +6,7 @@ import { EVM_CURRENCIES } from "@/lib/chain/evm/evm-network";
 import { evmWatcherTask } from "@/lib/chain/evm/evm-watcher-task";
 import { evmPayoutAdapterFor } from "@/lib/chain/evm/payout/evm-payout-adapter-for";
 import { evmPayoutTask } from "@/lib/chain/evm/payout/evm-payout-task";
+import { evmSweepTask } from "@/lib/chain/evm/sweep/evm-sweep-task";
 import { routeAdapters } from "@/lib/chain/route-adapters";
 import { sandboxAdapter } from "@/lib/chain/sandbox/sandbox-adapter";
 import type { EvmConfig } from "@/lib/config";
@@ -99,14 +100,17 @@ export function jobHandlers(settings: JobSettings): Handlers {
 }
 
 /** What the job runner repeats on a timer besides claiming jobs; the EVM watcher when a node is configured. */
-export function jobTasks(options: { evm?: EvmConfig; spreadPpm?: number } = {}): PeriodicTask[] {
+export function jobTasks(
+  options: { evm?: EvmConfig; spreadPpm?: number; box?: SecretBox } = {},
+): PeriodicTask[] {
   const tasks: PeriodicTask[] = [
     { name: "withdrawal sweep", everyMs: 60_000, run: (db) => sweepWithdrawalClaims(db) },
   ];
   if (options.evm)
     tasks.push(
       evmWatcherTask({ config: options.evm, spreadPpm: options.spreadPpm ?? 0 }),
-      evmPayoutTask({ config: options.evm }),
+      evmPayoutTask({ config: options.evm, box: options.box }),
     );
+  if (options.evm && options.box) tasks.push(evmSweepTask({ config: options.evm, box: options.box }));
   return tasks;
 }

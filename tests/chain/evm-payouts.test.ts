@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { type Address, parseAbi } from "viem";
+import { type Address, parseAbi, parseTransaction } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ChainAdapter } from "@/lib/chain/adapter";
@@ -7,6 +7,7 @@ import { connectEvmNetwork, type EvmNetwork } from "@/lib/chain/evm/evm-network"
 import { deriveHotWallet, HOT_WALLET_PATH } from "@/lib/chain/evm/payout/hot-wallet";
 import { payoutCall } from "@/lib/chain/evm/payout/payout-call";
 import { preparePayout } from "@/lib/chain/evm/payout/prepare-payout";
+import type { PayoutReplacement } from "@/lib/chain/evm/payout/replace-stuck-payout";
 import { storeSignedPayout } from "@/lib/chain/evm/payout/store-signed-payout";
 import { trackEvmPayouts } from "@/lib/chain/evm/payout/track-evm-payouts";
 import { watchEvmChain } from "@/lib/chain/evm/watch-evm-chain";
@@ -35,8 +36,10 @@ import {
   payToken,
   startTestAnvil,
   TOKEN_ABI,
+  testClientFor,
   walletFor,
 } from "../support/anvil";
+import { testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
@@ -335,6 +338,8 @@ describe(`EVM payouts from the hot wallet on a real anvil node (${testDriver})`,
     expect(kinds.map((k) => k.kind)).toEqual([
       "withdrawal_debit",
       "withdrawal_sent",
+      // The reverted transaction's gas was still paid: booked to platform:network_fees.
+      "withdrawal_network_fee",
       "withdrawal_reverted",
       "withdrawal_refund",
     ]);
@@ -372,6 +377,162 @@ describe(`EVM payouts from the hot wallet on a real anvil node (${testDriver})`,
     );
     await confirmPayouts();
     for (const id of ids) expect(await status(id)).toBe("confirmed");
+    await expectLedgerBalanced();
+  });
+
+  it("a payout stuck unmined past the threshold is replaced (same nonce, fees raised 12.5 %); the replacement is mined once and is the txid", async () => {
+    const anvil = testClientFor(node.url);
+    const clock = testClock();
+    const replacement: PayoutReplacement = {
+      wallet: async (db) => deriveHotWallet(await loadHdSeed(db, database.box)),
+      afterSeconds: 300,
+      ceilingGwei: 200,
+      clock,
+    };
+    const to = freshAddress();
+    const nonceBefore = await node.publicClient.getTransactionCount({ address: hotWallet });
+    const readPayout = async (reference: string) =>
+      (
+        await queryRows<{
+          nonce: string;
+          tx_hash: string;
+          raw_transaction: string;
+          replaced_hashes: string[];
+        }>(
+          database.db,
+          sql`select nonce::text, tx_hash, raw_transaction, replaced_hashes from evm_payouts where reference = ${reference}`,
+        )
+      )[0]!;
+    // Blocks stop coming: the payout is signed and sent, and waits in the node's pool.
+    await anvil.setAutomine(false);
+    let reference: string;
+    let id: number;
+    try {
+      ({ id } = await withdraw({ currency: "ETH", amount: "0.2", address: to }));
+      reference = withdrawalReference(id);
+      await runDueJobs(database.db, handlers);
+      const first = await readPayout(reference);
+      expect(await status(id)).toBe("sending");
+
+      // Before the threshold it is only sent again.
+      clock.advance(299);
+      expect(await trackEvmPayouts(database.db, { network, replacement })).toMatchObject({
+        replaced: 0,
+        resent: 1,
+      });
+      expect((await readPayout(reference)).tx_hash).toBe(first.tx_hash);
+
+      // Past it, it is signed again with the same nonce and higher fees, stored, then sent.
+      clock.advance(2);
+      expect(await trackEvmPayouts(database.db, { network, replacement })).toMatchObject({ replaced: 1 });
+      const second = await readPayout(reference);
+      expect(second.nonce).toBe(first.nonce);
+      expect(second.tx_hash).not.toBe(first.tx_hash);
+      expect(second.replaced_hashes).toEqual([first.tx_hash]);
+      const before = parseTransaction(first.raw_transaction as `0x${string}`);
+      const after = parseTransaction(second.raw_transaction as `0x${string}`);
+      expect(after.nonce).toBe(before.nonce);
+      expect(after.to).toBe(before.to);
+      expect(after.value).toBe(before.value);
+      // At least +12.5 % on both (x * 9/8), within the 200 gwei ceiling.
+      expect(after.maxFeePerGas! * 8n).toBeGreaterThanOrEqual(before.maxFeePerGas! * 9n);
+      expect(after.maxPriorityFeePerGas! * 8n).toBeGreaterThanOrEqual(before.maxPriorityFeePerGas! * 9n);
+      expect(after.maxFeePerGas!).toBeLessThanOrEqual(200n * 10n ** 9n);
+      // The node now holds the replacement in place of the first attempt.
+      expect((await node.publicClient.getTransaction({ hash: second.tx_hash as `0x${string}` })).nonce).toBe(
+        Number(first.nonce),
+      );
+
+      // Not due again right away: the replacement is only resent.
+      expect(await trackEvmPayouts(database.db, { network, replacement })).toMatchObject({ replaced: 0 });
+      await mineBlocks(node.url, 1);
+    } finally {
+      await anvil.setAutomine(true);
+    }
+    expect(await confirmPayouts()).toMatchObject({ confirmed: 1 });
+    const settled = await readPayout(reference);
+    expect(await node.publicClient.getBalance({ address: to })).toBe(2n * 10n ** 17n);
+    expect(await node.publicClient.getTransactionCount({ address: hotWallet })).toBe(nonceBefore + 1);
+    const receipt = await node.publicClient.getTransactionReceipt({ hash: settled.tx_hash as `0x${string}` });
+    expect(receipt.status).toBe("success");
+    expect(settled.replaced_hashes).toHaveLength(1);
+    await expect(
+      node.publicClient.getTransactionReceipt({ hash: settled.replaced_hashes[0] as `0x${string}` }),
+    ).rejects.toThrow();
+    const [row] = await queryRows<{ txid: string }>(
+      database.db,
+      sql`select txid from withdrawals where transaction_id = ${id!}`,
+    );
+    expect(row!.txid).toBe(settled.tx_hash);
+    const info = JSON.stringify(await describeTransaction(database.db, id!));
+    expect(info).toContain(settled.tx_hash);
+    expect(info).not.toContain(settled.replaced_hashes[0]);
+    expect(await status(id!)).toBe("confirmed");
+    await expectLedgerBalanced();
+  });
+
+  it("books the fee really paid against the network fee charged in platform:network_fees; the ledger still balances", async () => {
+    const platformBalance = async (kind: string, currency: string) => {
+      const [row] = await queryRows<{ balance: string }>(
+        database.db,
+        sql`select balance::text from ledger_accounts where merchant_id is null and kind = ${kind} and currency = ${currency}`,
+      );
+      return row ? parseDecimal(row.balance) : 0n;
+    };
+    const snapshot = async () => ({
+      networkEth: await platformBalance("platform:network_fees", "ETH"),
+      networkUsdt: await platformBalance("platform:network_fees", "USDTE"),
+      feesEth: await platformBalance("platform:fees", "ETH"),
+      feesUsdt: await platformBalance("platform:fees", "USDTE"),
+      chainEth: await platformBalance("platform:chain", "ETH"),
+    });
+    const charged = async (id: number) => {
+      const [row] = await queryRows<{ network_fee: string; withdrawal_fee: string }>(
+        database.db,
+        sql`select network_fee::text, withdrawal_fee::text from withdrawals where transaction_id = ${id}`,
+      );
+      return { network: parseDecimal(row!.network_fee), withdrawal: parseDecimal(row!.withdrawal_fee) };
+    };
+    /** The gas the receipt says was paid, in 10^-8 ETH, rounded up once. */
+    const paidOf = async (id: number) => {
+      const [payout] = await payoutRows(withdrawalReference(id));
+      const receipt = await node.publicClient.getTransactionReceipt({
+        hash: payout!.tx_hash as `0x${string}`,
+      });
+      const wei = receipt.gasUsed * receipt.effectiveGasPrice;
+      expect(wei).toBeGreaterThan(0n);
+      return wei / 10n ** 10n + (wei % 10n ** 10n === 0n ? 0n : 1n);
+    };
+
+    // An ETH payout: the charge and the gas are both ETH, so the account holds charged − paid.
+    let before = await snapshot();
+    const eth = await withdraw({ currency: "ETH", amount: "0.03", address: freshAddress() });
+    await runDueJobs(database.db, handlers);
+    expect(await platformBalance("platform:network_fees", "ETH")).toBe(before.networkEth);
+    await confirmPayouts();
+    expect(await status(eth.id)).toBe("confirmed");
+    const ethCharge = await charged(eth.id);
+    expect(ethCharge.network).toBeGreaterThan(0n);
+    const ethPaid = await paidOf(eth.id);
+    let after = await snapshot();
+    expect(after.networkEth - before.networkEth).toBe(ethCharge.network - ethPaid);
+    expect(after.feesEth - before.feesEth).toBe(ethCharge.withdrawal);
+    expect(after.chainEth - before.chainEth).toBe(parseDecimal("0.03") + ethPaid);
+    await expectLedgerBalanced();
+
+    // A token payout: charged in USDTE, paid in ETH; each currency keeps its own side.
+    before = after;
+    const token = await withdraw({ currency: "USDTE", amount: "13", address: freshAddress() });
+    await runDueJobs(database.db, handlers);
+    await confirmPayouts();
+    expect(await status(token.id)).toBe("confirmed");
+    const tokenCharge = await charged(token.id);
+    const tokenPaid = await paidOf(token.id);
+    after = await snapshot();
+    expect(after.networkUsdt - before.networkUsdt).toBe(tokenCharge.network);
+    expect(after.feesUsdt - before.feesUsdt).toBe(tokenCharge.withdrawal);
+    expect(after.networkEth - before.networkEth).toBe(-tokenPaid);
+    expect(after.chainEth - before.chainEth).toBe(tokenPaid);
     await expectLedgerBalanced();
   });
 

@@ -28,6 +28,8 @@ describe("KASSA_EVM_* settings", () => {
         KASSA_EVM_TOKENS: `USDTE=${USDT},USDC=${USDC}`,
         KASSA_EVM_CONFIRMATIONS: "3",
         KASSA_EVM_MAX_FEE_GWEI: "50",
+        KASSA_EVM_REPLACE_AFTER_SECONDS: "120",
+        KASSA_EVM_SWEEP_MINIMUMS: "ETH=0.05,USDC=2.5",
       }),
     );
     expect(config.evm).toEqual({
@@ -35,6 +37,12 @@ describe("KASSA_EVM_* settings", () => {
       tokens: { USDTE: USDT, USDC },
       confirmations: 3,
       maxFeeGwei: 50,
+      replaceAfterSeconds: 120,
+      sweepMinimums: { ETH: 5_000_000n, USDC: 250_000_000n },
+    });
+    expect(loadConfig(env({ KASSA_EVM_RPC_URL: "http://127.0.0.1:8545" })).evm).toMatchObject({
+      replaceAfterSeconds: 300,
+      sweepMinimums: { ETH: 1_000_000n, USDTE: 1_000_000_000n, USDC: 1_000_000_000n },
     });
     expect(
       loadConfig(env({ KASSA_EVM_RPC_URL: "http://127.0.0.1:8545" })).evm?.maxFeeGwei,
@@ -50,6 +58,15 @@ describe("KASSA_EVM_* settings", () => {
     [{ KASSA_EVM_RPC_URL: "http://x", KASSA_EVM_CONFIRMATIONS: "0" }, "KASSA_EVM_CONFIRMATIONS"],
     [{ KASSA_EVM_RPC_URL: "http://x", KASSA_EVM_CONFIRMATIONS: "two" }, "KASSA_EVM_CONFIRMATIONS"],
     [{ KASSA_EVM_RPC_URL: "http://x", KASSA_EVM_MAX_FEE_GWEI: "0" }, "KASSA_EVM_MAX_FEE_GWEI"],
+    [
+      { KASSA_EVM_RPC_URL: "http://x", KASSA_EVM_REPLACE_AFTER_SECONDS: "0" },
+      "KASSA_EVM_REPLACE_AFTER_SECONDS",
+    ],
+    [{ KASSA_EVM_RPC_URL: "http://x", KASSA_EVM_SWEEP_MINIMUMS: "BTC=1" }, "KASSA_EVM_SWEEP_MINIMUMS"],
+    [
+      { KASSA_EVM_RPC_URL: "http://x", KASSA_EVM_SWEEP_MINIMUMS: "ETH=0.123456789" },
+      "KASSA_EVM_SWEEP_MINIMUMS",
+    ],
   ])("refuse %j with a message naming the setting", (vars, named) => {
     expect(() => loadConfig(env(vars))).toThrow(ConfigError);
     expect(() => loadConfig(env(vars))).toThrow(named);

@@ -235,7 +235,12 @@ export const evmPayouts = pgTable(
     maxFeePerGas: wholeNumber("max_fee_per_gas").notNull(),
     gasLimit: wholeNumber("gas_limit").notNull(),
     rawTransaction: text("raw_transaction").notNull(),
+    /** The current attempt's hash; once mined, the hash of whichever attempt was mined. */
     txHash: text("tx_hash").notNull(),
+    /** The hashes of earlier attempts this payout replaced (same nonce, higher fees): any may be mined. */
+    replacedHashes: text("replaced_hashes").array().notNull().default(sql`'{}'`),
+    /** When the current attempt was signed; a replacement is due KASSA_EVM_REPLACE_AFTER_SECONDS later. */
+    signedAt: timestamp("signed_at", { withTimezone: true }).notNull().defaultNow(),
     status: text("status", { enum: ["signed", "confirmed", "reverted"] })
       .notNull()
       .default("signed"),
@@ -249,5 +254,41 @@ export const evmPayouts = pgTable(
   (t) => [
     uniqueIndex("evm_payouts_nonce_key").on(t.network, t.fromAddress, t.nonce),
     index("evm_payouts_open_idx").on(t.network).where(sql`${t.status} = 'signed'`),
+  ],
+);
+
+/**
+ * A sweep of a deposit address's confirmed funds to the hot wallet (drizzle/0016): signed with the
+ * deposit address's key and stored under its nonce before it is sent; `signed` until mined with the
+ * required confirmations, then `confirmed` (or `reverted`), with the fee it really paid in wei.
+ */
+export const evmSweeps = pgTable(
+  "evm_sweeps",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    network: text("network").notNull(),
+    currency: text("currency").notNull(),
+    depositAddressId: bigint("deposit_address_id", { mode: "number" })
+      .notNull()
+      .references(() => depositAddresses.id),
+    fromAddress: text("from_address").notNull(),
+    toAddress: text("to_address").notNull(),
+    baseAmount: wholeNumber("base_amount").notNull(),
+    nonce: bigint("nonce", { mode: "bigint" }).notNull(),
+    maxFeePerGas: wholeNumber("max_fee_per_gas").notNull(),
+    gasLimit: wholeNumber("gas_limit").notNull(),
+    rawTransaction: text("raw_transaction").notNull(),
+    txHash: text("tx_hash").notNull(),
+    status: text("status", { enum: ["signed", "confirmed", "reverted"] })
+      .notNull()
+      .default("signed"),
+    blockNumber: bigint("block_number", { mode: "bigint" }),
+    feePaid: wholeNumber("fee_paid"),
+    createdAt: createdAt(),
+    settledAt: timestamp("settled_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("evm_sweeps_nonce_key").on(t.network, t.fromAddress, t.nonce),
+    index("evm_sweeps_open_idx").on(t.network).where(sql`${t.status} = 'signed'`),
   ],
 );

@@ -8,12 +8,15 @@ const ALREADY_SENT =
   /already known|known transaction|nonce too low|already imported|transaction already exists/i;
 
 /**
- * Sends a stored payout's signed bytes. Sending them again is harmless: the same signed
+ * Sends a stored payout's (or sweep's) signed bytes. Sending them again is harmless: the same signed
  * transaction can be mined once only, so a retry, a restart or a second worker never pays twice.
  * A node that says it already has them counts as sent; anything else is thrown (the caller retries
  * with the same bytes later).
  */
-export async function sendStoredPayout(client: PublicClient, payout: StoredPayout): Promise<void> {
+export async function sendStoredPayout(
+  client: PublicClient,
+  payout: Pick<StoredPayout, "rawTransaction">,
+): Promise<void> {
   try {
     await client.sendRawTransaction({ serializedTransaction: payout.rawTransaction as `0x${string}` });
   } catch (error) {

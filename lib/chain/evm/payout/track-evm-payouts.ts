@@ -3,61 +3,78 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import { TransactionReceiptNotFoundError } from "viem";
 import type { Db } from "@/lib/db/client";
-import { evmPayouts } from "@/lib/db/schema";
+import { evmPayouts, withdrawals } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { runEach } from "@/lib/jobs/run-each";
 import { transitionStatus } from "@/lib/transactions/transition-status";
 import { loadWithdrawal } from "@/lib/withdrawals/load-withdrawal";
 import { revertSentWithdrawal } from "@/lib/withdrawals/settle-withdrawal";
 import type { EvmNetwork } from "../evm-network";
+import { bookChainGas } from "../sweep/book-chain-gas";
+import { bookNetworkFee } from "./book-network-fee";
+import { isReplacementDue, type PayoutReplacement, replaceStuckPayout } from "./replace-stuck-payout";
 import { sendStoredPayout } from "./send-stored-payout";
 import type { StoredPayout } from "./store-signed-payout";
 
-export type PayoutPass = { confirmed: number; reverted: number; resent: number };
+export type PayoutPass = { confirmed: number; reverted: number; resent: number; replaced: number };
 
 const withdrawalIdOf = (reference: string) => Number(/^withdrawal:(\d+)$/.exec(reference)?.[1] ?? Number.NaN);
 
+type MinedPayout = {
+  hash: string;
+  isSuccess: boolean;
+  blockNumber: bigint;
+  gasUsed: bigint;
+  feePaid: bigint;
+};
+
 /**
  * Follows the hot wallet's open payouts to the configured confirmations. Not yet mined: its stored
- * bytes are sent again (a node may have dropped them). Mined and confirmed: the payout row and the
- * withdrawal become `confirmed` (the real txid was recorded at broadcast; the callback is queued
- * with the status change). Mined but reverted: the withdrawal ends `error` and the merchant is
- * refunded by new entries. A withdrawal whose claim has not recorded its txid yet is left for the
- * broadcast job (or the claim sweep) to record first. Safe in several workers at once: each change
- * is made under the withdrawal's row lock and only from `signed`.
+ * bytes are sent again (a node may have dropped them), or, once the current attempt has waited past
+ * the replacement threshold, it is replaced with higher fees (replace-stuck-payout.ts). Every
+ * attempt's hash is looked up, since whichever is mined settles the payout, and its hash becomes the
+ * withdrawal's txid. Mined and confirmed: the payout row and the withdrawal become `confirmed` (the
+ * callback is queued with the status change) and the fee really paid is booked against the one
+ * charged. Mined but reverted: the withdrawal ends `error` and the merchant is refunded by new
+ * entries. A withdrawal whose claim has not recorded its txid yet is left for the broadcast job (or
+ * the claim sweep) to record first. Safe in several workers at once: each change is made under the
+ * withdrawal's row lock and only from `signed`.
  */
-export async function trackEvmPayouts(db: Db, input: { network: EvmNetwork }): Promise<PayoutPass> {
-  const { network } = input;
+export async function trackEvmPayouts(
+  db: Db,
+  input: { network: EvmNetwork; replacement?: PayoutReplacement },
+): Promise<PayoutPass> {
+  const { network, replacement } = input;
   const open = await db
     .select()
     .from(evmPayouts)
     .where(and(eq(evmPayouts.network, network.network), eq(evmPayouts.status, "signed")))
     .orderBy(evmPayouts.nonce);
-  const pass: PayoutPass = { confirmed: 0, reverted: 0, resent: 0 };
+  const pass: PayoutPass = { confirmed: 0, reverted: 0, resent: 0, replaced: 0 };
   if (open.length === 0) return pass;
   const tip = await network.client.getBlockNumber({ cacheTime: 0 });
   await runEach(
     open,
     async (payout) => {
-      const receipt = await network.client
-        .getTransactionReceipt({ hash: payout.txHash as `0x${string}` })
-        .catch((error) => {
-          if (error instanceof TransactionReceiptNotFoundError) return undefined;
-          throw error;
-        });
-      if (!receipt) {
+      const mined = await findMinedAttempt(network, payout);
+      if (!mined) {
+        if (replacement && isReplacementDue(payout, replacement)) {
+          const outcome = await replaceStuckPayout(db, { network, payout, replacement });
+          if ("replaced" in outcome) {
+            pass.replaced++;
+            return;
+          }
+          console.warn(`[chain] payout ${payout.reference} not replaced: ${outcome.reason}`);
+        }
         await sendStoredPayout(network.client, payout);
         pass.resent++;
         return;
       }
       const required = BigInt(network.confirmations[payout.currency] ?? 1);
-      if (tip - receipt.blockNumber + 1n < required) return;
-      const outcome = await settlePayout(db, payout, {
-        isSuccess: receipt.status === "success",
-        blockNumber: receipt.blockNumber,
-        gasUsed: receipt.gasUsed,
-        feePaid: receipt.gasUsed * receipt.effectiveGasPrice,
-      });
+      if (tip - mined.blockNumber + 1n < required) return;
+      const outcome = payout.reference.startsWith("sweep-gas:")
+        ? await settleGasTopUp(db, payout, mined)
+        : await settlePayout(db, payout, mined);
       if (outcome) pass[outcome]++;
     },
     (payout) => `payout ${payout.reference}`,
@@ -65,10 +82,63 @@ export async function trackEvmPayouts(db: Db, input: { network: EvmNetwork }): P
   return pass;
 }
 
+/** The receipt of whichever of the payout's attempts was mined (the current one is asked first). */
+async function findMinedAttempt(network: EvmNetwork, payout: StoredPayout): Promise<MinedPayout | undefined> {
+  for (const hash of [payout.txHash, ...payout.replacedHashes]) {
+    const receipt = await network.client
+      .getTransactionReceipt({ hash: hash as `0x${string}` })
+      .catch((error) => {
+        if (error instanceof TransactionReceiptNotFoundError) return undefined;
+        throw error;
+      });
+    if (receipt)
+      return {
+        hash,
+        isSuccess: receipt.status === "success",
+        blockNumber: receipt.blockNumber,
+        gasUsed: receipt.gasUsed,
+        feePaid: receipt.gasUsed * receipt.effectiveGasPrice,
+      };
+  }
+  return undefined;
+}
+
+/**
+ * A gas top-up for a token sweep (lib/chain/evm/sweep) is Kassa paying itself: no withdrawal, no
+ * merchant; once mined only its gas is booked, with the status change.
+ */
+async function settleGasTopUp(
+  db: Db,
+  payout: StoredPayout,
+  mined: MinedPayout,
+): Promise<"confirmed" | "reverted" | undefined> {
+  return inTransaction(db, async (tx) => {
+    const [changed] = await tx
+      .update(evmPayouts)
+      .set({
+        status: mined.isSuccess ? "confirmed" : "reverted",
+        txHash: mined.hash,
+        blockNumber: mined.blockNumber,
+        gasUsed: mined.gasUsed,
+        feePaid: mined.feePaid,
+        settledAt: new Date(),
+      })
+      .where(and(eq(evmPayouts.reference, payout.reference), eq(evmPayouts.status, "signed")))
+      .returning({ reference: evmPayouts.reference });
+    if (!changed) return undefined;
+    await bookChainGas(tx, {
+      feePaidWei: mined.feePaid,
+      kind: "sweep_gas",
+      memo: `Gas top-up ${payout.reference} to ${payout.toAddress}: ${mined.hash}`,
+    });
+    return mined.isSuccess ? "confirmed" : "reverted";
+  });
+}
+
 async function settlePayout(
   db: Db,
   payout: StoredPayout,
-  receipt: { isSuccess: boolean; blockNumber: bigint; gasUsed: bigint; feePaid: bigint },
+  mined: MinedPayout,
 ): Promise<"confirmed" | "reverted" | undefined> {
   return inTransaction(db, async (tx) => {
     const record = await loadWithdrawal(tx, withdrawalIdOf(payout.reference), true);
@@ -76,17 +146,24 @@ async function settlePayout(
     const [changed] = await tx
       .update(evmPayouts)
       .set({
-        status: receipt.isSuccess ? "confirmed" : "reverted",
-        blockNumber: receipt.blockNumber,
-        gasUsed: receipt.gasUsed,
-        feePaid: receipt.feePaid,
+        status: mined.isSuccess ? "confirmed" : "reverted",
+        txHash: mined.hash,
+        blockNumber: mined.blockNumber,
+        gasUsed: mined.gasUsed,
+        feePaid: mined.feePaid,
         settledAt: new Date(),
       })
       .where(and(eq(evmPayouts.reference, payout.reference), eq(evmPayouts.status, "signed")))
       .returning({ reference: evmPayouts.reference });
     if (!changed) return undefined;
-    if (!receipt.isSuccess) {
-      await revertSentWithdrawal(tx, record, `the transaction ${payout.txHash} reverted on chain`);
+    if (record.withdrawal.txid !== mined.hash) {
+      // A replacement (or the attempt it replaced) was mined: the merchant sees the hash on chain.
+      await tx.update(withdrawals).set({ txid: mined.hash }).where(eq(withdrawals.transactionId, record.id));
+      record.withdrawal.txid = mined.hash;
+    }
+    await bookNetworkFee(tx, { record, feePaidWei: mined.feePaid, isCharged: mined.isSuccess });
+    if (!mined.isSuccess) {
+      await revertSentWithdrawal(tx, record, `the transaction ${mined.hash} reverted on chain`);
       return "reverted";
     }
     await transitionStatus(tx, {

@@ -1,0 +1,45 @@
+import "server-only";
+
+import { loadHdSeed } from "@/lib/chain/hd-seed";
+import { DEFAULT_SWEEP_MINIMUMS, type EvmConfig } from "@/lib/config";
+import type { SecretBox } from "@/lib/crypto/secret-box";
+import type { PeriodicTask } from "@/lib/jobs/runner";
+import { connectEvmNetwork, type EvmNetwork } from "../evm-network";
+import { DEFAULT_MAX_FEE_GWEI } from "../payout/evm-payout-adapter-for";
+import { deriveHotWallet } from "../payout/hot-wallet";
+import { sweepEvmDeposits } from "./sweep-evm-deposits";
+import { trackEvmSweeps } from "./track-evm-sweeps";
+
+/**
+ * Sweeps as a periodic task of the job runner (the only process that opens the seed): settles the
+ * sweeps on their way, then starts the ones that are due. The node is connected on the first pass
+ * and again after a failed one.
+ */
+export function evmSweepTask(input: { config: EvmConfig; box: SecretBox; everyMs?: number }): PeriodicTask {
+  let network: Promise<EvmNetwork> | undefined;
+  const { config, box } = input;
+  return {
+    name: "evm sweeps",
+    everyMs: input.everyMs ?? 30_000,
+    run: async (db) => {
+      network ??= connectEvmNetwork(config);
+      try {
+        const connected = await network;
+        const tracked = await trackEvmSweeps(db, { network: connected });
+        const started = await sweepEvmDeposits(db, {
+          network: connected,
+          sources: {
+            seed: (d) => loadHdSeed(d, box),
+            hotWallet: async (d) => deriveHotWallet(await loadHdSeed(d, box)),
+            minimums: config.sweepMinimums ?? DEFAULT_SWEEP_MINIMUMS,
+            ceilingGwei: config.maxFeeGwei ?? DEFAULT_MAX_FEE_GWEI,
+          },
+        });
+        return { ...tracked, ...started };
+      } catch (error) {
+        network = undefined;
+        throw error;
+      }
+    },
+  };
+}
