@@ -9,6 +9,7 @@ import { getDb } from "@/lib/db/client";
 import { getConfig, getSecretBox } from "@/lib/runtime";
 import { clientAddress } from "./client-address";
 import { endSessions } from "./end-sessions";
+import { needsSecureCookies } from "./needs-secure-cookies";
 import { refreshSessionToken, type SignedInUser } from "./refresh-session-token";
 import { SignInError, verifySignIn } from "./verify-sign-in";
 
@@ -23,12 +24,10 @@ export function sessionSecret(): string {
   );
 }
 
-/** Whether next-auth's cookies are `Secure` (and so carry the `__Secure-` prefix): everywhere but on localhost. */
+/** Whether next-auth's cookies are `Secure` (and so carry the `__Secure-` prefix). */
 export function isSessionCookieSecure(): boolean {
-  const url = process.env.NEXTAUTH_URL ?? getConfig().publicUrl;
-  if (!url) return false;
-  const { hostname } = new URL(url);
-  return !(hostname === "localhost" || hostname === "127.0.0.1" || hostname === "::1");
+  const config = getConfig();
+  return needsSecureCookies({ mode: config.mode, publicUrl: process.env.NEXTAUTH_URL ?? config.publicUrl });
 }
 
 /** The session cookie's name, as next-auth names it. */
@@ -48,7 +47,7 @@ let cached: NextAuthOptions | undefined;
 
 /**
  * Dashboard sessions (DESIGN.md section 7): credentials (argon2id, optional TOTP), a JWT in an
- * HttpOnly, SameSite=Lax cookie that is Secure everywhere but on localhost,
+ * HttpOnly, SameSite=Lax cookie that is Secure in production and on https (lib/auth/needs-secure-cookies.ts),
  * 12 hours long, and refused as soon as its user's session version moves on (sign-out, password change).
  */
 export function authOptions(): NextAuthOptions {
