@@ -89,6 +89,12 @@ export function authOptions(): NextAuthOptions {
     callbacks: {
       jwt: ({ token, user }) =>
         refreshSessionToken(getDb(), { token, user: user as unknown as SignedInUser | undefined }),
+      // next-auth's default throws (a 500) on a callback URL that does not parse, or that is not a string.
+      redirect({ url, baseUrl }) {
+        if (typeof url !== "string") return baseUrl;
+        if (url.startsWith("/")) return `${baseUrl}${url}`;
+        return URL.canParse(url) && new URL(url).origin === baseUrl ? url : baseUrl;
+      },
       session({ session, token }) {
         // A token whose sessions were ended carries no merchant: the session has none either.
         if (typeof token.merchantId !== "number") return session;
