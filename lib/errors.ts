@@ -23,6 +23,10 @@ export const ERROR_CODES = {
   not_found: 404,
   /** The path exists but not with this method. */
   method_not_allowed: 405,
+  /** The request target is not a path (`OPTIONS *`, absolute form); answered by the server before Next. */
+  bad_request: 400,
+  /** A sign-in body sent without Content-Length (chunked): the server must know its size before reading it. */
+  length_required: 411,
   /** The request body is over the size cap. */
   payload_too_large: 413,
   /** Too many requests; the response carries Retry-After. */

@@ -39,15 +39,57 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 
 const notFound = (res: ServerResponse) => sendJson(res, 404, { error: "Not found", code: "not_found" });
 
+/** Every method a Kassa route answers; TRACE, CONNECT and WebDAV's methods reach no handler. */
+const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
 /**
- * Every request's way through the server: the engine's and the CLI's doors, the 404 for paths that
- * do not decode, the /api/v2 fast path, GET bodies buffered for Next.js, and Next.js for the rest.
+ * Requests no route can answer, refused before Next.js (which answers some of them with a 500):
+ * a method outside ALLOWED_METHODS (405), and a target that is not a path, such as `OPTIONS *` (400).
+ * Returns whether it answered.
+ */
+function refuseUnroutable(req: IncomingMessage, res: ServerResponse): boolean {
+  if (!ALLOWED_METHODS.includes(req.method ?? "")) {
+    res.setHeader("allow", ALLOWED_METHODS.join(", "));
+    sendJson(res, 405, { error: "Method not allowed", code: "method_not_allowed" });
+    return true;
+  }
+  if (!(req.url ?? "").startsWith("/")) {
+    sendJson(res, 400, { error: "The request target must be a path.", code: "bad_request" });
+    return true;
+  }
+  return false;
+}
+
+/**
+ * next-auth reads its own bodies (the sign-in form) with no cap: bodies to /api/auth/* must declare
+ * a Content-Length within the cap, which node:http then holds the client to. Over it is a 413 without
+ * reading; a body without a length (chunked) is a 411, since next-auth's own client always sends one.
+ * Returns whether it answered.
+ */
+function refuseUncappedAuthBody(req: IncomingMessage, res: ServerResponse, limit: number): boolean {
+  if (!hasBody(req)) return false;
+  const length = req.headers["content-length"];
+  if (length === undefined) {
+    res.setHeader("connection", "close");
+    sendJson(res, 411, { error: "Send the body with a Content-Length.", code: "length_required" });
+    return true;
+  }
+  if (Number(length) <= limit) return false;
+  res.setHeader("connection", "close");
+  sendJson(res, 413, { error: "Request body is too large.", code: "payload_too_large" });
+  return true;
+}
+
+/**
+ * Every request's way through the server: methods and targets no route answers, the engine's and
+ * the CLI's doors, the 404 for paths that do not decode, the cap on next-auth's bodies, the /api/v2 fast path, GET bodies buffered for Next.js, and Next.js for the rest.
  * Each request runs with its id (and buffered body) in the request context the handlers read.
  */
 export function createRequestHandler(options: RequestHandlerOptions) {
   const storage = requestContextStorage();
 
   const route = async (req: IncomingMessage, res: ServerResponse, requestId: string) => {
+    if (refuseUnroutable(req, res)) return;
     const url = req.url ?? "/";
     const pathname = pathOf(url);
     if (pathname === ENGINE_PATH || pathname.startsWith(`${ENGINE_PATH}/`)) {
@@ -67,6 +109,8 @@ export function createRequestHandler(options: RequestHandlerOptions) {
       return sendJson(res, reply.status, reply.body);
     }
     if (isUndecodablePath(url)) return notFound(res);
+    if (pathname.startsWith("/api/auth/") && refuseUncappedAuthBody(req, res, options.bodyLimitBytes()))
+      return;
     await options.engine;
     const api = url.startsWith("/api/v2/") ? options.apiRouter?.(req.method ?? "", pathname) : undefined;
     if (api) {

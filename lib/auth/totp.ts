@@ -8,6 +8,7 @@ import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Db } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 import { fieldError } from "@/lib/errors";
+import { NEXT_SESSION_VERSION } from "./end-sessions";
 import { parseTotpSecret } from "./parse-totp-secret";
 
 const context = (userId: number) => `users:totp:${userId}`;
@@ -70,6 +71,8 @@ export async function enableTotp(
       totpSecretSealed: box.seal(secret, context(input.userId)),
       recoveryCodes: await Promise.all(codes.map((code) => hash(code))),
       totpLastStep: step,
+      // Sessions signed in without the second factor end with it turned on.
+      sessionVersion: NEXT_SESSION_VERSION,
     })
     .where(and(eq(users.id, input.userId), isNull(users.totpSecretSealed)))
     .returning({ id: users.id });
@@ -81,7 +84,12 @@ export async function enableTotp(
 export async function disableTotp(db: Db, userId: number): Promise<void> {
   await db
     .update(users)
-    .set({ totpSecretSealed: null, recoveryCodes: null, totpLastStep: null })
+    .set({
+      totpSecretSealed: null,
+      recoveryCodes: null,
+      totpLastStep: null,
+      sessionVersion: NEXT_SESSION_VERSION,
+    })
     .where(eq(users.id, userId));
 }
 

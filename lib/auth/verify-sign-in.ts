@@ -40,7 +40,7 @@ export async function verifySignIn(
   db: Db,
   box: SecretBox,
   input: { email: string; password: string; code?: string; ip: string },
-): Promise<{ userId: number; merchantId: number; email: string }> {
+): Promise<{ userId: number; merchantId: number; email: string; sessionVersion: number }> {
   const email = input.email.trim().toLowerCase();
   // Without a known address there is nothing to count per address: one shared "unknown" bucket
   // would let anyone silence every sign-in. The account's own count still applies.
@@ -77,5 +77,10 @@ export async function verifySignIn(
   }
   for (const key of keys) await releaseSignInAttempt(db, key);
   if (isAddressKnown) await rememberSignInAddress(db, { email, ip: input.ip });
-  return { userId: user.id, merchantId: user.merchantId, email: user.email };
+  return {
+    userId: user.id,
+    merchantId: user.merchantId,
+    email: user.email,
+    sessionVersion: user.sessionVersion,
+  };
 }

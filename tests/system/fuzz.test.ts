@@ -52,8 +52,14 @@ describe(`hostile input on ${driver}`, () => {
   ) =>
     new Promise<{ status: number; text: string }>((resolve, reject) => {
       const outgoing = http.request(
-        `${server.base}${path}`,
-        { method: options.method ?? "GET", headers: options.headers, timeout: 20_000 },
+        {
+          host: "127.0.0.1",
+          port: server.port,
+          path,
+          method: options.method ?? "GET",
+          headers: options.headers,
+          timeout: 20_000,
+        },
         (response) => {
           const chunks: Buffer[] = [];
           response.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -321,6 +327,14 @@ describe(`hostile input on ${driver}`, () => {
     "5.0",
     "0x10",
     "%25",
+    "%E0%A4%A", // an escape cut short
+    "%",
+    "%zz",
+    // Dates the calendar or PostgreSQL does not have, for the explorer's and the export's filters.
+    "0000-01-01",
+    "1969-12-31",
+    "275760-09-14",
+    "2024-02-30",
     "x".repeat(5_000),
   ];
 
@@ -330,6 +344,7 @@ describe(`hostile input on ${driver}`, () => {
       const label = segment.slice(0, 30);
       const answers = [
         ["v2 cancel", await signed(`/api/v2/invoices/${segment}/cancel`)],
+        ["v2 unknown", await signed(`/api/v2/${segment}`)],
         ["checkout", await request(`/api/checkout/${segment}`)],
         [
           "checkout currency",
@@ -342,6 +357,15 @@ describe(`hostile input on ${driver}`, () => {
         ["checkout qr", await request(`/api/checkout/${segment}/qr.svg`)],
         ["checkout link", await request(`/api/checkout/${segment}/link.svg`)],
         ["pay page", await request(`/pay/${segment}`)],
+        ["dashboard page", await dashboard(`/dashboard/transactions/${segment}`, "", "signed-in", "GET")],
+        ["auth", await request(`/api/auth/${segment}`)],
+        ["auth callback", await request(`/api/auth/callback/${segment}`, { method: "POST" })],
+        ["auth callback GET", await request(`/api/auth/callback/credentials?x=${segment}`)],
+        ["auth callbackUrl", await request(`/api/auth/signin?callbackUrl=${segment}`)],
+        [
+          "auth callback cookie",
+          await request("/api/auth/session", { headers: { cookie: `next-auth.callback-url=${segment}` } }),
+        ],
         ["transaction", await dashboard(`/api/dashboard/transactions/${segment}`, "", "signed-in", "GET")],
         ["revoke", await dashboard(`/api/dashboard/api-keys/${segment}/revoke`, "{}", "signed-in")],
         ["resend", await dashboard(`/api/dashboard/callbacks/${segment}/resend`, "{}", "signed-in")],
@@ -355,15 +379,128 @@ describe(`hostile input on ${driver}`, () => {
               ] as const,
           ),
         )),
-        [
-          "export",
-          await dashboard(`/api/dashboard/transactions/export?q=${segment}`, "", "signed-in", "GET"),
-        ],
+        ...(await Promise.all(
+          ["q", "from", "to"].map(
+            async (name) =>
+              [
+                `export ${name}`,
+                await dashboard(
+                  `/api/dashboard/transactions/export?${name}=${segment}`,
+                  "",
+                  "signed-in",
+                  "GET",
+                ),
+              ] as const,
+          ),
+        )),
       ] as const;
       for (const [what, answer] of answers) {
         expect(answer.status, `${what} ${label}: ${answer.text.slice(0, 200)}`).toBeLessThan(500);
       }
     }
+  });
+
+  it("refuses a date filter the database cannot hold with a 400 field error, in the explorer and the export", async () => {
+    for (const path of ["/api/dashboard/transactions", "/api/dashboard/transactions/export"]) {
+      const answer = await dashboard(`${path}?from=0000-01-01`, "", "signed-in", "GET");
+      expect(answer.status, `${path}: ${answer.text.slice(0, 200)}`).toBe(400);
+      expect(JSON.parse(answer.text).fields.from).toMatch(/YYYY-MM-DD/);
+    }
+  });
+
+  /** One address of each face: the API, the dashboard's pages and API, the checkout, sign-in. */
+  const faces = [
+    "/",
+    "/api/v2/ping",
+    "/dashboard",
+    "/api/dashboard/balances",
+    "/pay/x",
+    "/api/checkout/x",
+    "/api/auth/session",
+    "/api/auth/callback/credentials",
+  ];
+
+  it("answers methods no route has with 405 and OPTIONS * with 400, on every face", async () => {
+    for (const path of faces) {
+      for (const method of ["TRACE", "PROPFIND", "PURGE"]) {
+        const answer = await request(path, { method, headers: { cookie: sessionCookie } });
+        expect(answer.status, `${method} ${path}: ${answer.text.slice(0, 200)}`).toBe(405);
+        expect(JSON.parse(answer.text).code).toBe("method_not_allowed");
+      }
+    }
+    const star = await request("*", { method: "OPTIONS" });
+    expect(star.status, star.text).toBe(400);
+  });
+
+  it("refuses a 20 MB sign-in body with 413 and one without a length with 411, unread", async () => {
+    // The server answers from the headers and reads nothing, so the client only writes a few bytes
+    // (writing all 20 MB to a server that has answered and closed would fail on the client's side).
+    const form = { "content-type": "application/x-www-form-urlencoded" };
+    const declared = await request("/api/auth/callback/credentials", {
+      method: "POST",
+      headers: { ...form, "content-length": String(20 * 1024 * 1024) },
+      body: Buffer.from("email=a"),
+    });
+    expect(declared.status, declared.text).toBe(413);
+    expect(JSON.parse(declared.text).code).toBe("payload_too_large");
+    const chunked = await request("/api/auth/callback/credentials", {
+      method: "POST",
+      headers: { ...form, "transfer-encoding": "chunked" },
+      body: Buffer.from("email=a"),
+    });
+    expect(chunked.status, chunked.text).toBe(411);
+  });
+
+  it("next-auth's endpoints never answer 5xx, whatever the form or JSON body", async () => {
+    const csrf = await request("/api/auth/csrf");
+    const csrfToken = JSON.parse(csrf.text).csrfToken as string;
+    // A stranger's e-mail: the fuzz must not slow the merchant's own sign-in down.
+    const valid = {
+      csrfToken,
+      email: "fuzz-auth@example.com",
+      password: "wrong password",
+      code: "123456",
+      callbackUrl: "/dashboard",
+      json: "true",
+    };
+    const asForm = (json: string) =>
+      new URLSearchParams(
+        Object.entries(JSON.parse(json) as Record<string, unknown>).map(([k, v]) => [
+          k,
+          typeof v === "string" ? v : (JSON.stringify(v) ?? ""),
+        ]),
+      ).toString();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof({ weight: 4, arbitrary: mutated(valid).map(asForm) }, { weight: 1, arbitrary: rawBodies }),
+        fc.constantFrom(
+          "/api/auth/callback/credentials",
+          "/api/auth/signin/credentials",
+          "/api/auth/signout",
+          "/api/auth/session",
+          "/api/auth/_log",
+        ),
+        fc.constantFrom("application/x-www-form-urlencoded", "application/json", "text/plain"),
+        fc.boolean(),
+        async (body, path, contentType, isSignedIn) => {
+          const { status, text } = await request(path, {
+            method: "POST",
+            body: Buffer.from(body),
+            headers: {
+              "content-type": contentType,
+              cookie: isSignedIn ? sessionCookie : "",
+              origin: server.base,
+            },
+          });
+          expect(status, `${status} ${path} for ${body.slice(0, 200)}: ${text.slice(0, 200)}`).toBeLessThan(
+            500,
+          );
+        },
+      ),
+      { numRuns: RUNS * 2 },
+    );
+    // A fuzzed sign-out may have ended the merchant's sessions: the tests after this one sign in again.
+    sessionCookie = await signIn(server.base, merchant);
   });
 
   it("is still up, and rejected requests changed nothing", async () => {

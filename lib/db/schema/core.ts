@@ -42,6 +42,8 @@ export const users = pgTable(
     recoveryCodes: jsonb("recovery_codes").$type<string[]>(),
     /** The TOTP time step of the last accepted code: a code for this step or an earlier one is a replay. */
     totpLastStep: bigint("totp_last_step", { mode: "number" }),
+    /** Carried in each session's token; bumped to end every session (sign-out, password or second-factor change). */
+    sessionVersion: integer("session_version").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [

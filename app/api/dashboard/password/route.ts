@@ -1,5 +1,7 @@
+import { cookies } from "next/headers";
 import { withSession } from "@/lib/api/with-session";
 import { changePassword } from "@/lib/auth/change-password";
+import { renewSessionCookie } from "@/lib/auth/renew-session-cookie";
 import { passwordRequest } from "@/lib/schemas/dashboard";
 
 export const POST = withSession({ request: passwordRequest }, async ({ db, session, body }) => {
@@ -8,5 +10,8 @@ export const POST = withSession({ request: passwordRequest }, async ({ db, sessi
     current: body.current_password,
     next: body.new_password,
   });
+  // Every other session of the user ended with the change: this browser stays signed in.
+  const cookie = await renewSessionCookie(db, session);
+  if (cookie) (await cookies()).set(cookie);
   return { changed: true };
 });

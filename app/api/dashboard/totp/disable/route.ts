@@ -1,6 +1,8 @@
 import { verify } from "@node-rs/argon2";
 import { eq } from "drizzle-orm";
+import { cookies } from "next/headers";
 import { withSession } from "@/lib/api/with-session";
+import { renewSessionCookie } from "@/lib/auth/renew-session-cookie";
 import { disableTotp } from "@/lib/auth/totp";
 import { users } from "@/lib/db/schema";
 import { fieldError } from "@/lib/errors";
@@ -15,5 +17,7 @@ export const POST = withSession({ request: totpDisableRequest }, async ({ db, se
     throw fieldError({ password: "The password is not right." });
   }
   await disableTotp(db, session.userId);
+  const cookie = await renewSessionCookie(db, session);
+  if (cookie) (await cookies()).set(cookie);
   return { disabled: true };
 });

@@ -1,4 +1,6 @@
+import { cookies } from "next/headers";
 import { withSession } from "@/lib/api/with-session";
+import { renewSessionCookie } from "@/lib/auth/renew-session-cookie";
 import { enableTotp } from "@/lib/auth/totp";
 import { fieldError } from "@/lib/errors";
 import { getSecretBox } from "@/lib/runtime";
@@ -14,5 +16,8 @@ export const POST = withSession({ request: totpEnableRequest }, async ({ db, ses
     throw fieldError({
       code: "That code does not match. Check the time on your phone and try the next code.",
     });
+  // Sessions signed in without the second factor ended: this browser stays signed in.
+  const cookie = await renewSessionCookie(db, session);
+  if (cookie) (await cookies()).set(cookie);
   return { recovery_codes: codes };
 });
