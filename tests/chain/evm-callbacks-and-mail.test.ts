@@ -1,6 +1,5 @@
 import { createHmac } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { SMTPServer } from "smtp-server";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
@@ -14,6 +13,7 @@ import { type AnvilNode, deployToken, mineBlocks, payToken, startTestAnvil } fro
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { createFixedInvoice } from "../support/invoices";
 import { startReceiver } from "../support/receiver";
+import { startSmtpServer } from "../support/smtp";
 
 const CONFIRMATIONS = 2;
 const TOKEN_UNITS_PER_LEDGER_UNIT = 100n; // a 6-decimal token against the 8-digit ledger
@@ -29,9 +29,7 @@ describe(`callbacks and e-mail for a payment on a real anvil node (${testDriver}
   let usdt: Address;
   let merchant: Awaited<ReturnType<typeof createMerchant>>;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  let smtp: SMTPServer;
-  let smtpPort: number;
-  const mailbox: { to: string; data: string }[] = [];
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 
   const watch = () => watchEvmChain(database.db, { network, spreadPpm: 5_000 });
   const deliver = async () => {
@@ -43,7 +41,7 @@ describe(`callbacks and e-mail for a payment on a real anvil node (${testDriver}
       database.db,
       jobHandlers({
         spreadPpm: 5_000,
-        mail: { smtpUrl: `smtp://127.0.0.1:${smtpPort}`, from: "k@kassa.test" },
+        mail: { smtpUrl: `smtp://127.0.0.1:${smtp.port}`, from: "k@kassa.test" },
       }),
     );
   };
@@ -57,22 +55,7 @@ describe(`callbacks and e-mail for a payment on a real anvil node (${testDriver}
     usdt = await deployToken(node.url, { symbol: "USDT", decimals: 6, supply: 10n ** 15n });
     database = await createTestDatabase();
     receiver = await startReceiver();
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      onData(stream, session, callback) {
-        let data = "";
-        stream.on("data", (chunk: Buffer) => {
-          data += chunk.toString("utf8");
-        });
-        stream.on("end", () => {
-          mailbox.push({ to: session.envelope.rcptTo.map((r) => r.address).join(","), data });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-    smtpPort = (smtp.server.address() as { port: number }).port;
+    smtp = await startSmtpServer();
     merchant = await createMerchant(database.db, database.box, {
       name: "Chain hooks",
       email: "chain-hooks@example.com",
@@ -91,7 +74,7 @@ describe(`callbacks and e-mail for a payment on a real anvil node (${testDriver}
     await watch();
   });
   afterAll(async () => {
-    await new Promise<void>((resolve) => smtp?.close(() => resolve()));
+    await smtp?.close();
     await receiver?.close();
     await database?.drop();
     await node?.stop();
@@ -124,6 +107,6 @@ describe(`callbacks and e-mail for a payment on a real anvil node (${testDriver}
 
     const [sent] = await database.db.select().from(emails).where(eq(emails.transactionId, invoice.id));
     expect(sent).toMatchObject({ status: "sent", recipient: "buyer@example.com" });
-    expect(mailbox.some((mail) => mail.to === "buyer@example.com")).toBe(true);
+    expect(smtp.received.some((mail) => mail.to === "buyer@example.com")).toBe(true);
   });
 });

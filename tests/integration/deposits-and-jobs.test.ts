@@ -1,5 +1,4 @@
 import { eq, sql } from "drizzle-orm";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { takeAddress } from "@/lib/addresses/take-address";
 import { mineSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
@@ -18,6 +17,7 @@ import { testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { confirm, createFixedInvoice, handlers, pay, settings, testSeed } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
+import { type Mail, startSmtpServer } from "../support/smtp";
 
 describe(`permanent deposit addresses on ${testDriver}`, () => {
   let database: TestDatabase;
@@ -212,31 +212,18 @@ describe(`durable jobs and exactly-once crediting on ${testDriver}`, () => {
 
 describe(`e-mail over SMTP on ${testDriver}`, () => {
   let database: TestDatabase;
-  let server: SMTPServer;
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
   let port: number;
-  const received: { to: string; data: string }[] = [];
+  let received: Mail[];
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      onData(stream, session, callback) {
-        let data = "";
-        stream.on("data", (chunk: Buffer) => {
-          data += chunk.toString("utf8");
-        });
-        stream.on("end", () => {
-          received.push({ to: session.envelope.rcptTo.map((r) => r.address).join(","), data });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    port = (server.server.address() as { port: number }).port;
+    smtp = await startSmtpServer();
+    port = smtp.port;
+    received = smtp.received;
   });
   afterAll(async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await smtp.close();
     await database.drop();
   });
 

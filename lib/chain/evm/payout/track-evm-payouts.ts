@@ -2,7 +2,7 @@ import "server-only";
 
 import { and, eq } from "drizzle-orm";
 import { TransactionReceiptNotFoundError } from "viem";
-import type { Db } from "@/lib/db/client";
+import type { Db, Tx } from "@/lib/db/client";
 import { evmPayouts, withdrawals } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { runEach } from "@/lib/jobs/run-each";
@@ -103,6 +103,23 @@ async function findMinedAttempt(network: EvmNetwork, payout: StoredPayout): Prom
   return undefined;
 }
 
+/** Records the mined attempt on a payout still `signed`; false when another tracker settled it first. */
+async function recordMined(tx: Tx, payout: StoredPayout, mined: MinedPayout): Promise<boolean> {
+  const [changed] = await tx
+    .update(evmPayouts)
+    .set({
+      status: mined.isSuccess ? "confirmed" : "reverted",
+      txHash: mined.hash,
+      blockNumber: mined.blockNumber,
+      gasUsed: mined.gasUsed,
+      feePaid: mined.feePaid,
+      settledAt: new Date(),
+    })
+    .where(and(eq(evmPayouts.reference, payout.reference), eq(evmPayouts.status, "signed")))
+    .returning({ reference: evmPayouts.reference });
+  return changed !== undefined;
+}
+
 /**
  * A gas top-up for a token sweep (lib/chain/evm/sweep) is Kassa paying itself: no withdrawal, no
  * merchant; once mined only its gas is booked, with the status change.
@@ -113,19 +130,7 @@ async function settleGasTopUp(
   mined: MinedPayout,
 ): Promise<"confirmed" | "reverted" | undefined> {
   return inTransaction(db, async (tx) => {
-    const [changed] = await tx
-      .update(evmPayouts)
-      .set({
-        status: mined.isSuccess ? "confirmed" : "reverted",
-        txHash: mined.hash,
-        blockNumber: mined.blockNumber,
-        gasUsed: mined.gasUsed,
-        feePaid: mined.feePaid,
-        settledAt: new Date(),
-      })
-      .where(and(eq(evmPayouts.reference, payout.reference), eq(evmPayouts.status, "signed")))
-      .returning({ reference: evmPayouts.reference });
-    if (!changed) return undefined;
+    if (!(await recordMined(tx, payout, mined))) return undefined;
     await bookChainGas(tx, {
       feePaidWei: mined.feePaid,
       kind: "sweep_gas",
@@ -143,19 +148,7 @@ async function settlePayout(
   return inTransaction(db, async (tx) => {
     const record = await loadWithdrawal(tx, withdrawalIdOf(payout.reference), true);
     if (record?.status !== "sending" || !record.withdrawal.txid) return undefined;
-    const [changed] = await tx
-      .update(evmPayouts)
-      .set({
-        status: mined.isSuccess ? "confirmed" : "reverted",
-        txHash: mined.hash,
-        blockNumber: mined.blockNumber,
-        gasUsed: mined.gasUsed,
-        feePaid: mined.feePaid,
-        settledAt: new Date(),
-      })
-      .where(and(eq(evmPayouts.reference, payout.reference), eq(evmPayouts.status, "signed")))
-      .returning({ reference: evmPayouts.reference });
-    if (!changed) return undefined;
+    if (!(await recordMined(tx, payout, mined))) return undefined;
     if (record.withdrawal.txid !== mined.hash) {
       // A replacement (or the attempt it replaced) was mined: the merchant sees the hash on chain.
       await tx.update(withdrawals).set({ txid: mined.hash }).where(eq(withdrawals.transactionId, record.id));
