@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as takeAddressRoute } from "@/app/api/v2/addresses/take/route";
 import { POST as cancelInvoiceRoute } from "@/app/api/v2/invoices/[foreign_id]/cancel/route";
 import { POST as createInvoiceRoute } from "@/app/api/v2/invoices/create/route";
 import type { RouteHandler } from "@/lib/api/route-handler";
@@ -10,6 +11,8 @@ import { pruneIdempotencyKeys } from "@/lib/idempotency/prune-idempotency-keys";
 import { idempotencyLockId, runIdempotent } from "@/lib/idempotency/run-idempotent";
 import { createInvoice } from "@/lib/invoices/create-invoice";
 import { createMerchant } from "@/lib/merchants/create-merchant";
+import { buildOpenApiDocument } from "@/lib/openapi/document";
+import { ENDPOINTS } from "@/lib/openapi/endpoints";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { invoiceRequest, settings } from "../support/invoices";
 
@@ -183,6 +186,46 @@ describe(`Idempotency-Key on ${testDriver}`, () => {
     expect(theirs).toMatchObject({ status: 201, replayed: null });
     expect(theirs.text).not.toBe(mine.text);
     expect(await transactionsWith(JSON.parse(body).foreign_id)).toBe(1);
+  });
+
+  it("is declared on the money-moving endpoints, and the OpenAPI document says so", () => {
+    const declared = ENDPOINTS.filter((endpoint) => endpoint.isIdempotent).map((endpoint) => endpoint.path);
+    expect(declared.sort()).toEqual(
+      [
+        "/addresses/take",
+        "/crypto/withdrawal_instant",
+        "/invoices/create",
+        "/invoices/{foreign_id}/cancel",
+        "/withdrawal/crypto",
+      ].sort(),
+    );
+    const paths = buildOpenApiDocument().paths as Record<string, { post?: Record<string, unknown> }>;
+    for (const path of declared) {
+      expect(paths[path]!.post!.parameters).toEqual([
+        expect.objectContaining({ name: "Idempotency-Key", in: "header" }),
+      ]);
+      expect(Object.keys(paths[path]!.post!.responses as object)).toContain("409");
+    }
+    expect(paths["/transactions/info"]!.post?.parameters).toBeUndefined();
+  });
+
+  it("replays addresses/take, whose engine runs its own nested transaction", async () => {
+    const body = JSON.stringify({
+      currency: "BTC",
+      foreign_id: `customer-${randomBytes(4).toString("hex")}`,
+    });
+    const key = newKey();
+    const take = () => send({ route: takeAddressRoute, path: "/addresses/take", body, key });
+    const first = await take();
+    expect(first.status).toBe(201);
+    const foreignId = JSON.parse(body).foreign_id as string;
+    expect(JSON.parse(first.text).data).toMatchObject({ currency: "BTC", foreign_id: foreignId });
+    expect(await take()).toMatchObject({ status: 201, text: first.text, replayed: "true" });
+    const rows = await queryRows<{ address: string }>(
+      database.db,
+      sql`select address from deposit_addresses where foreign_id = ${foreignId}`,
+    );
+    expect(rows.map((row) => row.address)).toEqual([JSON.parse(first.text).data.address]);
   });
 
   it("refuses an empty or over-long key with 400 and accepts 255 characters", async () => {
