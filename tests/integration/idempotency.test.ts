@@ -150,6 +150,15 @@ describe(`Idempotency-Key on ${testDriver}`, () => {
     expect((await create(createBody({ foreign_id: foreignId }))).status).toBe(201);
     const replay = await cancel(foreignId, key);
     expect(replay).toMatchObject({ status: 404, text: missing.text, replayed: "true" });
+    // The route takes the path with or without its trailing slash: the same request either way.
+    const slashed = await send({
+      route: cancelInvoiceRoute,
+      path: `/invoices/${foreignId}/cancel/`,
+      body: "{}",
+      key,
+      params: { foreign_id: foreignId },
+    });
+    expect(slashed).toMatchObject({ status: 404, text: missing.text, replayed: "true" });
     // Nothing ran: the invoice is still open, and a cancel under a new key does cancel it.
     const fresh = await cancel(foreignId, newKey());
     expect(fresh.status).toBe(200);
