@@ -29,6 +29,12 @@ export const ERROR_CODES = {
   length_required: 411,
   /** The request body is over the size cap. */
   payload_too_large: 413,
+  /** An Idempotency-Key header that is empty, longer than 255 characters or holds control characters. */
+  idempotency_key_invalid: 400,
+  /** The Idempotency-Key was first used with another request (path or body): replaying that answer would mislead. */
+  idempotency_key_reused: 409,
+  /** The first request with this Idempotency-Key is still running; the response carries Retry-After. */
+  idempotency_key_in_flight: 409,
   /** Too many requests; the response carries Retry-After. */
   rate_limited: 429,
   /** A bug or an outage on our side; details go to the log with the request id, never to the client. */

@@ -19,6 +19,11 @@ export type Endpoint<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = 
   isUnwrapped?: boolean;
   /** Plain-text success body (ping). */
   isText?: boolean;
+  /**
+   * Honours an `Idempotency-Key` header (lib/idempotency): money-moving POSTs opt in with this one
+   * flag, and the wrapper then runs the handler at most once per key and replays its first answer.
+   */
+  isIdempotent?: boolean;
 };
 
 export function defineEndpoint<Req extends z.ZodType, Res extends z.ZodType>(

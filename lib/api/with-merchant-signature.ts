@@ -3,8 +3,10 @@ import "server-only";
 import type { z } from "zod";
 import { findActiveKey, touchApiKey } from "@/lib/api-keys/find-active-key";
 import type { Config } from "@/lib/config";
-import { getDb } from "@/lib/db/client";
+import { type Db, getDb } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
+import { readIdempotencyKey } from "@/lib/idempotency/read-idempotency-key";
+import { respondIdempotently } from "@/lib/idempotency/respond-idempotently";
 import { getConfig, getSecretBox } from "@/lib/runtime";
 import type { Endpoint } from "./endpoint";
 import { errorResponse } from "./error-response";
@@ -71,16 +73,30 @@ export function withMerchantSignature<Req extends z.ZodType, Res extends z.ZodTy
 
       const object = parseJsonObject(raw);
       const body = validate(endpoint, object);
-      const result = await handler({
-        db,
+      const signed = {
         body,
         params: await routeParams(context),
         query: new URL(request.url).searchParams,
         request,
         merchantId: apiKey.merchantId,
         apiKeyId: apiKey.id,
+      };
+      const answer = async (on: Db) => {
+        const result = await handler({ ...signed, db: on });
+        return endpoint.isUnwrapped ? result : { data: result };
+      };
+      // Read after validation: as at Stripe, a request refused by validation stores nothing.
+      const idempotencyKey = endpoint.isIdempotent ? readIdempotencyKey(request.headers) : undefined;
+      if (idempotencyKey === undefined) return json(await answer(db), endpoint.successStatus);
+      return await respondIdempotently({
+        db,
+        merchantId: apiKey.merchantId,
+        key: idempotencyKey,
+        request,
+        rawBody: raw,
+        successStatus: endpoint.successStatus,
+        run: answer,
       });
-      return json(endpoint.isUnwrapped ? result : { data: result }, endpoint.successStatus);
     } catch (error) {
       return errorResponse(error);
     }

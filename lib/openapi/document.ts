@@ -27,6 +27,17 @@ const codedError = (codes: string[]) => ({
   required: ["error", "code"],
 });
 
+const idempotencyKeyParameter = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "Up to 255 characters (a UUID is a good choice). The first answer with this key (a success or a 4xx other " +
+    "than validation) is stored for 24 hours; a retry with the same path and body gets it back, status and body " +
+    "byte for byte, with `Idempotent-Replayed: true`, and nothing runs twice. 5xx answers are not stored.",
+  schema: { type: "string", minLength: 1, maxLength: 255 },
+};
+
 /**
  * Converts a zod schema to JSON Schema 2020-12 (what OpenAPI 3.1 uses), hoisting named schemas
  * (`.meta({ id })`) into components so they are described once.
@@ -99,11 +110,31 @@ function operation(endpoint: Endpoint, components: Record<string, JsonSchema>) {
       content: { "application/json": { schema: codedError(["payload_too_large"]) } },
     };
   }
+  if (endpoint.isIdempotent) {
+    responses["400"] = {
+      description:
+        "As above, or (`idempotency_key_invalid`) an Idempotency-Key that is empty, over 255 characters or holds control characters.",
+      content: {
+        "application/json": {
+          schema: { oneOf: [validationError, codedError(["bad_content_format", "idempotency_key_invalid"])] },
+        },
+      },
+    };
+    responses["409"] = {
+      description:
+        "The Idempotency-Key was first used with another path or body (`idempotency_key_reused`), or the first request " +
+        "with it is still running (`idempotency_key_in_flight`, with Retry-After).",
+      content: {
+        "application/json": { schema: codedError(["idempotency_key_reused", "idempotency_key_in_flight"]) },
+      },
+    };
+  }
   return {
     operationId: endpoint.path.replace(/^\//, "").replace(/[^a-zA-Z0-9]+/g, "_"),
     summary: endpoint.summary,
     description: endpoint.description,
     tags: [endpoint.tag],
+    ...(endpoint.isIdempotent && { parameters: [idempotencyKeyParameter] }),
     security: endpoint.isSigned ? [{ processingKey: [], processingSignature: [] }] : [],
     ...(endpoint.request && {
       requestBody: {

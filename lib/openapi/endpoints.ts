@@ -3,6 +3,7 @@ import "server-only";
 import type { Endpoint } from "@/lib/api/endpoint";
 import { takeAddressEndpoint } from "@/lib/schemas/addresses";
 import { resendCallbackEndpoint } from "@/lib/schemas/callbacks";
+import { eventsListEndpoint } from "@/lib/schemas/events";
 import { cancelInvoiceEndpoint, createInvoiceEndpoint } from "@/lib/schemas/invoices";
 import { accountsListEndpoint, currenciesListEndpoint, pingEndpoint } from "@/lib/schemas/platform";
 import { sandboxBlocksEndpoint, sandboxPaymentEndpoint } from "@/lib/schemas/sandbox";
@@ -26,6 +27,7 @@ export const ENDPOINTS: Endpoint[] = [
   exchangeCalculateEndpoint,
   transactionInfoEndpoint,
   resendCallbackEndpoint,
+  eventsListEndpoint,
   sandboxPaymentEndpoint,
   sandboxBlocksEndpoint,
 ];

@@ -72,5 +72,6 @@ export const takeAddressEndpoint = defineEndpoint({
   isSigned: true,
   request: takeAddressRequest,
   response: addressResponse,
+  isIdempotent: true,
   successStatus: 201,
 });

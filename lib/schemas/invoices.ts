@@ -77,6 +77,7 @@ export const createInvoiceEndpoint = defineEndpoint({
   isSigned: true,
   request: createInvoiceRequest,
   response: invoiceResponse,
+  isIdempotent: true,
   successStatus: 201,
 });
 
@@ -89,5 +90,6 @@ export const cancelInvoiceEndpoint = defineEndpoint({
   isSigned: true,
   request: z.object({}),
   response: invoiceResponse,
+  isIdempotent: true,
   successStatus: 200,
 });

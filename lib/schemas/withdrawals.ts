@@ -128,6 +128,7 @@ export const withdrawalEndpoint = defineEndpoint({
   isSigned: true,
   request: withdrawalRequest,
   response: withdrawalResponse,
+  isIdempotent: true,
   successStatus: 201,
 });
 
@@ -166,6 +167,7 @@ export const instantWithdrawalEndpoint = defineEndpoint({
       sender_amount: wireAmount,
     })
     .meta({ id: "InstantWithdrawal" }),
+  isIdempotent: true,
   successStatus: 201,
 });
 

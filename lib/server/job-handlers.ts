@@ -13,6 +13,7 @@ import type { EvmConfig } from "@/lib/config";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { inTransaction } from "@/lib/db/transaction";
 import { scanConfirmations } from "@/lib/deposits/scan-confirmations";
+import { pruneIdempotencyKeys } from "@/lib/idempotency/prune-idempotency-keys";
 import { expireInvoiceIn } from "@/lib/invoices/settle-invoice";
 import {
   CALLBACK_QUEUE,
@@ -105,6 +106,7 @@ export function jobTasks(
 ): PeriodicTask[] {
   const tasks: PeriodicTask[] = [
     { name: "withdrawal sweep", everyMs: 60_000, run: (db) => sweepWithdrawalClaims(db) },
+    { name: "prune idempotency keys", everyMs: 10 * 60_000, run: (db) => pruneIdempotencyKeys(db) },
   ];
   if (options.evm)
     tasks.push(

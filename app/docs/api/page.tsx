@@ -10,6 +10,7 @@ type Operation = {
   summary: string;
   description?: string;
   security: unknown[];
+  parameters?: { name: string; in: string }[];
   requestBody?: { content: { "application/json": { schema: SchemaNode } } };
   responses: Record<string, { description: string }>;
 };
@@ -150,7 +151,30 @@ export default function ApiReferencePage() {
               <code>required_header_signature</code>, <code>bad_header_signature</code>.
             </li>
             <li>404 for unknown paths and for objects you may not see; 413 for bodies over 64 KiB.</li>
+            <li>
+              409 <code>idempotency_key_reused</code>, <code>idempotency_key_in_flight</code>: see below.
+            </li>
           </ul>
+        </section>
+
+        <section aria-labelledby="idempotency" className="mt-10">
+          <h2 id="idempotency" className="text-2xl font-semibold">
+            Idempotent requests
+          </h2>
+          <p className="mt-2 text-slate-700 dark:text-slate-300">
+            The requests that create or move something (marked below) accept an <code>Idempotency-Key</code>{" "}
+            header: 1 to 255 characters of your choosing, a UUID for example, scoped to your merchant. Send
+            the same key when you retry after a timeout or a lost connection. The first answer with a key (a
+            success, or a 4xx from the operation) is kept for 24 hours: a retry with the same path and body
+            gets it back byte for byte, with <code>Idempotent-Replayed: true</code>, and nothing happens
+            twice.
+          </p>
+          <p className="mt-2 text-slate-700 dark:text-slate-300">
+            The same key with a different path or body is refused with 409 <code>idempotency_key_reused</code>
+            ; while the first request is still running, a retry gets 409{" "}
+            <code>idempotency_key_in_flight</code> with <code>Retry-After</code>. Requests refused by
+            validation or authentication, and 5xx answers, are not kept: retry them with the same key.
+          </p>
         </section>
 
         <section aria-labelledby="callbacks" className="mt-10">
@@ -170,10 +194,11 @@ export default function ApiReferencePage() {
           <p className="mt-2 text-slate-700 dark:text-slate-300">
             Answer with any 2xx within 10 seconds. Anything else (an error, a timeout, a redirect, which is
             not followed) is retried after 1, 5, 15, 30, 60, 90, 120, 180, 240, 240, 240 and 240 minutes, then
-            marked failed; you can resend any callback with <code>POST /api/v2/callbacks/resend</code>.
-            Delivery is at least once, in order per transaction: deduplicate on the transaction&apos;s{" "}
-            <code>id</code> and <code>status</code>. In production mode callback URLs must be https and
-            public.
+            marked failed; you can resend any callback with <code>POST /api/v2/callbacks/resend</code>, and
+            list every callback with its delivery state and exact body with{" "}
+            <code>POST /api/v2/events/list</code>. Delivery is at least once, in order per transaction:
+            deduplicate on the transaction&apos;s <code>id</code> and <code>status</code>. In production mode
+            callback URLs must be https and public.
           </p>
           <ScrollRegion label="Verifying a callback in JavaScript" className="mt-3 rounded bg-slate-900">
             <pre className="p-4 text-sm text-slate-100">
@@ -201,6 +226,12 @@ export default function ApiReferencePage() {
             )}
             <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
               {operation.security.length ? "Signed request." : "No authentication."}
+              {operation.parameters?.some((p) => p.name === "Idempotency-Key") && (
+                <>
+                  {" "}
+                  Accepts <a href="#idempotency">Idempotency-Key</a>.
+                </>
+              )}
             </p>
             {operation.requestBody && (
               <>
