@@ -397,6 +397,34 @@ describe(`exchanges on ${testDriver}`, () => {
     });
   });
 
+  it("executes one quote once when the same exchange/fixed arrives several times at once", async () => {
+    const quote = await fixExchangeQuote(database.db, {
+      merchantId,
+      senderCurrency: "BTC",
+      receiverCurrency: "USD",
+      senderAmount: units("0.0042"),
+      spreadPpm: SPREAD_PPM,
+    });
+    const before = await balance("BTC");
+    const results = await Promise.allSettled(
+      Array.from({ length: 5 }, () =>
+        exchangeFixed(database.db, {
+          merchantId,
+          foreignId: nextForeignId(),
+          senderCurrency: "BTC",
+          receiverCurrency: "USD",
+          senderAmount: units("0.0042"),
+          price: quote.price,
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    for (const r of results.filter((r): r is PromiseRejectedResult => r.status === "rejected")) {
+      expect(r.reason.fields.price).toMatch(/was already used by exchange|is being used by another/);
+    }
+    expect(await balance("BTC")).toBe(before - units("0.0042"));
+  });
+
   it("queues one exchange callback with the transactions/info body when the exchange is confirmed", async () => {
     const hooked = await createTestMerchant(database, "Hooked");
     await credit(hooked, "EUR", "100");

@@ -137,6 +137,22 @@ describe(`hostile input on ${driver}`, () => {
       path: "/api/v2/exchange/calculate",
       valid: { sender_currency: "EUR", receiver_currency: "BTC", sender_amount: "100" },
     },
+    {
+      path: "/api/v2/exchange/fixed",
+      valid: {
+        sender_currency: "EUR",
+        receiver_currency: "BTC",
+        sender_amount: "100",
+        price: "0.00001653",
+        foreign_id: "fx",
+      },
+    },
+    {
+      path: "/api/v2/exchange/now",
+      valid: { sender_currency: "EUR", receiver_currency: "BTC", sender_amount: "100", foreign_id: "fx" },
+    },
+    { path: "/api/v2/currencies/pairs", valid: { currency_from: "BTC" } },
+    { path: "/api/v2/currencies/rates", valid: { currency_from: "BTC", currency_to: "EUR" } },
     { path: "/api/v2/addresses/take", valid: { foreign_id: "u", currency: "BTC" } },
     { path: "/api/v2/currencies/list", valid: { visible: true } },
     { path: "/api/v2/accounts/list", valid: {} },
