@@ -15,6 +15,9 @@ import { formatAmount, parseDecimal } from "@/lib/money";
 import { exchangeFixedRequest, exchangeNowRequest } from "@/lib/schemas/exchange";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { findTransactionId } from "@/lib/transactions/find-transaction";
+import { listTransactions } from "@/lib/transactions/list-transactions";
+import { parseFilter } from "@/lib/transactions/parse-filter";
+import { transactionDetail } from "@/lib/transactions/transaction-detail";
 import { testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { handlers } from "../support/invoices";
@@ -462,5 +465,37 @@ describe(`exchanges on ${testDriver}`, () => {
     await inTransaction(database.db, (tx) => settleExchange(tx, accepted.id));
     expect(await balance("USD", hooked)).toBe(units("53.73"));
     expect(await callbacksOf()).toHaveLength(1);
+  });
+
+  it("is found in the explorer by the exchange kind, with its detail and timeline", async () => {
+    const shown = await createTestMerchant(database, "Shown");
+    await credit(shown, "BTC", "0.1");
+    const foreignId = nextForeignId();
+    const accepted = await exchangeNow(database.db, {
+      merchantId: shown,
+      foreignId,
+      senderCurrency: "BTC",
+      receiverCurrency: "LTC",
+      senderAmount: units("0.01"),
+      spreadPpm: SPREAD_PPM,
+    });
+    await runDueJobs(database.db, handlers);
+    const { filter } = parseFilter(new URLSearchParams({ type: "exchange" }));
+    const page = await listTransactions(database.db, { merchantId: shown, filter });
+    expect(page.rows.map((row) => [row.id, row.type, row.currency, row.amount, row.foreign_id])).toEqual([
+      [accepted.id, "exchange", "BTC", "0.01000000", foreignId],
+    ]);
+    const other = await listTransactions(database.db, {
+      merchantId: shown,
+      filter: parseFilter(new URLSearchParams({ type: "withdrawal" })).filter,
+    });
+    expect(other.rows).toEqual([]);
+    const detail = await transactionDetail(database.db, shown, accepted.id);
+    expect(detail!.timeline.map((event) => event.to)).toEqual(["processing", "confirmed"]);
+    // 0.01 × 65000 × 0.995 / 80 = 8.084375 LTC exactly; mid 8.125; fee 0.040625 LTC.
+    expect(detail!.transaction.fees).toEqual([
+      { type: "fee_crypto_exchange_to_crypto", currency: "LTC", amount: "0.04062500" },
+    ]);
+    expect(await transactionDetail(database.db, merchantId, accepted.id)).toBeUndefined();
   });
 });

@@ -146,10 +146,12 @@ describe(`hostile input on ${driver}`, () => {
         price: "0.00001653",
         foreign_id: "fx",
       },
+      creates: true,
     },
     {
       path: "/api/v2/exchange/now",
       valid: { sender_currency: "EUR", receiver_currency: "BTC", sender_amount: "100", foreign_id: "fx" },
+      creates: true,
     },
     { path: "/api/v2/currencies/pairs", valid: { currency_from: "BTC" } },
     { path: "/api/v2/currencies/rates", valid: { currency_from: "BTC", currency_to: "EUR" } },
