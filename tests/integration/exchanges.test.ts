@@ -365,6 +365,33 @@ describe(`exchanges on ${testDriver}`, () => {
     expect(exchangesOfPoor).toBe(0);
   });
 
+  it("refuses an exchange whose credit would take the receiver balance past the amount cap", async () => {
+    const rich = await createTestMerchant(database, "Rich");
+    await credit(rich, "EUR", "100");
+    // 10^20 whole units is the cap (lib/money.ts): 1 USD below it, a 53.73 USD credit cannot fit.
+    await creditSandboxBalance(database.db, {
+      merchantId: rich,
+      currency: "USD",
+      amount: 10n ** 28n - units("1"),
+      isSandbox: true,
+    });
+    expect(
+      await fieldsOf(
+        exchangeNow(database.db, {
+          merchantId: rich,
+          foreignId: nextForeignId(),
+          senderCurrency: "EUR",
+          receiverCurrency: "USD",
+          senderAmount: units("50"),
+          spreadPpm: SPREAD_PPM,
+        }),
+      ),
+    ).toEqual({
+      sender_amount: "This exchange would take your USD balance past the largest amount Kassa keeps.",
+    });
+    expect(await balance("EUR", rich)).toBe(units("100"));
+  });
+
   it("never overdraws a balance when parallel exchanges drain it", async () => {
     const racer = await createTestMerchant(database, "Racer");
     await credit(racer, "BTC", "1");
