@@ -14,6 +14,7 @@ const EVENTS: Record<string, readonly string[]> = {
   withdrawal: ["confirmed", "error", "rejected"],
   withdrawal_exchange: ["confirmed", "error", "rejected"],
   withdrawal_instant: ["confirmed", "error", "rejected"],
+  exchange: ["confirmed"],
 };
 
 /**

@@ -16,3 +16,5 @@ export const WITHDRAWAL_BROADCAST_QUEUE = "withdrawal.broadcast";
 export const EMAIL_QUEUE = "email.send";
 /** Deliver one merchant callback (its own runner pool): `{ callbackId }`. */
 export const CALLBACK_QUEUE = "callback.deliver";
+/** Credit an accepted exchange's receiver balance and confirm it: `{ transactionId }`. */
+export const EXCHANGE_SETTLE_QUEUE = "exchange.settle";

@@ -4,15 +4,18 @@ import type { Endpoint } from "@/lib/api/endpoint";
 import { takeAddressEndpoint } from "@/lib/schemas/addresses";
 import { resendCallbackEndpoint } from "@/lib/schemas/callbacks";
 import { eventsListEndpoint } from "@/lib/schemas/events";
+import {
+  currencyPairsEndpoint,
+  currencyRatesEndpoint,
+  exchangeCalculateEndpoint,
+  exchangeFixedEndpoint,
+  exchangeNowEndpoint,
+} from "@/lib/schemas/exchange";
 import { cancelInvoiceEndpoint, createInvoiceEndpoint } from "@/lib/schemas/invoices";
 import { accountsListEndpoint, currenciesListEndpoint, pingEndpoint } from "@/lib/schemas/platform";
 import { sandboxBlocksEndpoint, sandboxPaymentEndpoint } from "@/lib/schemas/sandbox";
 import { transactionInfoEndpoint } from "@/lib/schemas/transactions";
-import {
-  exchangeCalculateEndpoint,
-  instantWithdrawalEndpoint,
-  withdrawalEndpoint,
-} from "@/lib/schemas/withdrawals";
+import { instantWithdrawalEndpoint, withdrawalEndpoint } from "@/lib/schemas/withdrawals";
 
 /** Every endpoint of /api/v2, in the order the reference lists them. Each new endpoint adds itself here. */
 export const ENDPOINTS: Endpoint[] = [
@@ -24,7 +27,11 @@ export const ENDPOINTS: Endpoint[] = [
   takeAddressEndpoint,
   withdrawalEndpoint,
   instantWithdrawalEndpoint,
+  currencyPairsEndpoint,
+  currencyRatesEndpoint,
   exchangeCalculateEndpoint,
+  exchangeFixedEndpoint,
+  exchangeNowEndpoint,
   transactionInfoEndpoint,
   resendCallbackEndpoint,
   eventsListEndpoint,

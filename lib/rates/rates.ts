@@ -131,3 +131,18 @@ export async function quote(
     spreadPpm,
   };
 }
+
+/**
+ * A provider that answers from the prices `provider` gave once for `currencies`: many rates among
+ * the same currencies (/currencies/pairs) read each price once, and all from one moment.
+ */
+export async function memoizedRatesProvider(
+  db: Executor,
+  currencies: readonly string[],
+  provider: RatesProvider = tableRatesProvider,
+): Promise<RatesProvider> {
+  const prices = new Map<string, bigint | undefined>();
+  // One after the other: `db` may be a transaction, which runs one statement at a time.
+  for (const currency of currencies) prices.set(currency, await provider.usdPrice(db, currency));
+  return { usdPrice: async (_db, currency) => prices.get(currency) };
+}

@@ -34,12 +34,9 @@ export const eventsListRequest = z
       .enum(DELIVERY_STATES)
       .nullish()
       .meta({ description: "Only callbacks in this delivery state." }),
-    since: z.iso
-      .datetime({ offset: true })
-      .nullish()
-      .meta({
-        description: "Only callbacks created at or after this ISO 8601 time, e.g. `2026-11-24T00:00:00Z`.",
-      }),
+    since: z.iso.datetime({ offset: true }).nullish().meta({
+      description: "Only callbacks created at or after this ISO 8601 time, e.g. `2026-11-24T00:00:00Z`.",
+    }),
   })
   .meta({ id: "EventsListRequest" });
 
@@ -67,12 +64,9 @@ export const eventEntry = z
           "`failed`: every scheduled attempt failed.",
       }),
       attempts: z.int(),
-      last_http_status: z
-        .int()
-        .nullable()
-        .meta({
-          description: "The status of the latest attempt; null before any, or when it got no answer.",
-        }),
+      last_http_status: z.int().nullable().meta({
+        description: "The status of the latest attempt; null before any, or when it got no answer.",
+      }),
       last_error: z.string().nullable().meta({ description: "Why the latest attempt failed, when it did." }),
       last_attempt_at: z.string().nullable(),
       next_attempt_at: z

@@ -13,12 +13,14 @@ import type { EvmConfig } from "@/lib/config";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { inTransaction } from "@/lib/db/transaction";
 import { scanConfirmations } from "@/lib/deposits/scan-confirmations";
+import { settleExchange } from "@/lib/exchanges/settle-exchange";
 import { pruneIdempotencyKeys } from "@/lib/idempotency/prune-idempotency-keys";
 import { expireInvoiceIn } from "@/lib/invoices/settle-invoice";
 import {
   CALLBACK_QUEUE,
   CHAIN_SCAN_QUEUE,
   EMAIL_QUEUE,
+  EXCHANGE_SETTLE_QUEUE,
   INVOICE_EXPIRY_QUEUE,
   WITHDRAWAL_BROADCAST_QUEUE,
 } from "@/lib/jobs/queues";
@@ -96,6 +98,9 @@ export function jobHandlers(settings: JobSettings): Handlers {
     },
     [EMAIL_QUEUE]: async (job, db) => {
       await sendQueuedEmail(db, Number(job.payload.emailId), settings.mail);
+    },
+    [EXCHANGE_SETTLE_QUEUE]: async (job, db) => {
+      await inTransaction(db, (tx) => settleExchange(tx, Number(job.payload.transactionId)));
     },
   };
 }

@@ -5,6 +5,7 @@ import type { Executor } from "@/lib/db/client";
 import { transactions } from "@/lib/db/schema";
 import type { TransactionInfo } from "@/lib/schemas/transactions";
 import { describeDeposit } from "./describe-deposit";
+import { describeExchange } from "./describe-exchange";
 import { describeInvoice } from "./describe-invoice";
 import { describeWithdrawal } from "./describe-withdrawal";
 import { findTransaction } from "./find-transaction";
@@ -27,6 +28,7 @@ export async function describeTransaction(
   }
   if (type === "invoice") return describeInvoice(db, id);
   if (type === "deposit") return describeDeposit(db, id);
+  if (type === "exchange") return describeExchange(db, id);
   return describeWithdrawal(db, id);
 }
 

@@ -5,6 +5,7 @@ export const TRANSACTION_TYPES = [
   "withdrawal",
   "withdrawal_exchange",
   "withdrawal_instant",
+  "exchange",
 ];
 export const TRANSACTION_STATUSES = [
   "created",

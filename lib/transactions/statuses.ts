@@ -35,6 +35,12 @@ export const TRANSITIONS = {
     error: [],
     rejected: [],
   },
+  // exchange: accepted with the sender balance debited; the job credits the receiver balance and
+  // confirms it (lib/exchanges/settle-exchange.ts). Amounts are fixed, so nothing can fail after that.
+  exchange: {
+    processing: ["confirmed"],
+    confirmed: [],
+  },
 } as const satisfies Record<string, Record<string, readonly string[]>>;
 
 export type TransactionKind = keyof typeof TRANSITIONS;

@@ -203,6 +203,8 @@ describe(`Idempotency-Key on ${testDriver}`, () => {
       [
         "/addresses/take",
         "/crypto/withdrawal_instant",
+        "/exchange/fixed",
+        "/exchange/now",
         "/invoices/create",
         "/invoices/{foreign_id}/cancel",
         "/withdrawal/crypto",

@@ -13,14 +13,11 @@ import {
   sandboxPayRequest,
   totpEnableRequest,
 } from "@/lib/schemas/dashboard";
+import { exchangeCalculateRequest } from "@/lib/schemas/exchange";
 import { createInvoiceRequest } from "@/lib/schemas/invoices";
 import { toFieldErrors } from "@/lib/schemas/messages";
 import { sandboxBlocksRequest, sandboxPaymentRequest } from "@/lib/schemas/sandbox";
-import {
-  exchangeCalculateRequest,
-  instantWithdrawalRequest,
-  withdrawalRequest,
-} from "@/lib/schemas/withdrawals";
+import { instantWithdrawalRequest, withdrawalRequest } from "@/lib/schemas/withdrawals";
 
 const request = z.object({ end_user_reference: endUserReference, amount }).and(sender).and(receiver);
 

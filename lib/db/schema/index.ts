@@ -4,6 +4,7 @@ export * from "./chain";
 export * from "./columns";
 export * from "./core";
 export * from "./customers";
+export * from "./exchanges";
 export * from "./idempotency";
 export * from "./invoices";
 export * from "./jobs";

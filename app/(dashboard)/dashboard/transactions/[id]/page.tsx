@@ -56,6 +56,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
     t.crypto_address?.convert_to ??
     t.currency_received?.currency ??
     null;
+  // The exact rate a withdrawal's conversion or an exchange used (additional_details.rate).
   const withdrawalRate = t.additional_details?.rate as string | null | undefined;
   return (
     <>
@@ -156,7 +157,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
                   </span>
                 )}
                 {part.transaction_type === "exchange" &&
-                  t.type.startsWith("withdrawal") &&
+                  (t.type.startsWith("withdrawal") || t.type === "exchange") &&
                   withdrawalRate && (
                     <span className="block text-xs">
                       rate {shortAmount(withdrawalRate)} {part.currency_to} per {part.currency}

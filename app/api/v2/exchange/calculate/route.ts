@@ -1,31 +1,29 @@
 import { withMerchantSignature } from "@/lib/api/with-merchant-signature";
+import { FIX_PERIOD_SECONDS, fixExchangeQuote } from "@/lib/exchanges/fix-exchange-quote";
 import { formatAmount } from "@/lib/money";
-import { formatRate, IDENTITY_RATE } from "@/lib/rates/rate";
 import { getConfig } from "@/lib/runtime";
-import { exchangeCalculateEndpoint } from "@/lib/schemas/withdrawals";
-import { priceWithdrawal } from "@/lib/withdrawals/price-withdrawal";
+import { exchangeCalculateEndpoint } from "@/lib/schemas/exchange";
 
-/** The quote a conversion withdrawal would get now, computed by the same function the withdrawal uses. */
-export const POST = withMerchantSignature(exchangeCalculateEndpoint, async ({ db, body }) => {
-  const price = await priceWithdrawal(db, {
-    source: body.sender_currency,
-    target: body.receiver_currency,
-    amount: body.sender_amount,
-    amountTo: body.receiver_amount,
+/** A quote whose price holds for the fix period, kept so that /exchange/fixed can execute it. */
+export const POST = withMerchantSignature(exchangeCalculateEndpoint, async ({ db, merchantId, body }) => {
+  const quote = await fixExchangeQuote(db, {
+    merchantId,
+    senderCurrency: body.sender_currency,
+    receiverCurrency: body.receiver_currency,
+    senderAmount: body.sender_amount,
+    receiverAmount: body.receiver_amount,
     spreadPpm: getConfig().spreadPpm,
-    fields: { amount: "sender_amount", amountTo: "receiver_amount" },
   });
-  const now = Math.floor(Date.now() / 1000);
   return {
-    sender_amount: formatAmount(price.principal),
-    sender_currency: price.source,
-    receiver_amount: formatAmount(price.sent),
-    receiver_currency: price.target,
-    fee_amount: formatAmount(price.withdrawalFee + price.networkFee),
-    fee_currency: price.source,
-    price: formatRate(price.rate ?? IDENTITY_RATE),
-    ts_fixed: now,
-    ts_release: now,
-    fix_period: 0,
+    sender_amount: formatAmount(quote.senderAmount),
+    sender_currency: quote.senderCurrency,
+    receiver_amount: formatAmount(quote.receiverAmount),
+    receiver_currency: quote.receiverCurrency,
+    fee_amount: formatAmount(quote.feeAmount),
+    fee_currency: quote.receiverCurrency,
+    price: formatAmount(quote.price),
+    ts_fixed: Math.floor(quote.fixedAt.getTime() / 1000),
+    ts_release: Math.floor(quote.releaseAt.getTime() / 1000),
+    fix_period: FIX_PERIOD_SECONDS,
   };
 });

@@ -1,0 +1,48 @@
+import "server-only";
+
+import type { Db } from "@/lib/db/client";
+import { inTransaction } from "@/lib/db/transaction";
+import { mapExchangeError } from "./map-exchange-error";
+import { type ExchangePrice, priceExchange } from "./price-exchange";
+import { recordExchange } from "./record-exchange";
+
+export type AcceptedExchange = { id: number; foreignId: string; price: ExchangePrice };
+
+/**
+ * /exchange/now: exchanges at the rate of the moment (no quote needed), from `senderAmount` or
+ * `receiverAmount`. The sender balance is debited at once; the job confirms it (settle-exchange.ts).
+ */
+export async function exchangeNow(
+  db: Db,
+  input: {
+    merchantId: number;
+    foreignId: string;
+    senderCurrency: string;
+    receiverCurrency: string;
+    senderAmount?: bigint;
+    receiverAmount?: bigint;
+    spreadPpm: number;
+  },
+): Promise<AcceptedExchange> {
+  const price = await priceExchange(db, input);
+  try {
+    const id = await inTransaction(db, (tx) =>
+      recordExchange(tx, {
+        merchantId: input.merchantId,
+        foreignId: input.foreignId,
+        kind: "now",
+        price,
+        quoteId: null,
+      }),
+    );
+    return { id, foreignId: input.foreignId, price };
+  } catch (error) {
+    throw (
+      mapExchangeError(error, {
+        amountField: input.senderAmount !== undefined ? "sender_amount" : "receiver_amount",
+        senderCurrency: price.senderCurrency,
+        senderAmount: price.senderAmount,
+      }) ?? error
+    );
+  }
+}

@@ -1,0 +1,94 @@
+import "server-only";
+
+import { and, eq } from "drizzle-orm";
+import type { Tx } from "@/lib/db/client";
+import { exchanges, ledgerAccounts, transactions } from "@/lib/db/schema";
+import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { EXCHANGE_SETTLE_QUEUE } from "@/lib/jobs/queues";
+import { merchantBalance, platformAccount } from "@/lib/ledger/accounts";
+import { BalanceCapError, postJournal } from "@/lib/ledger/post-journal";
+import { MAX_AMOUNT } from "@/lib/money";
+import { recordCreated } from "@/lib/transactions/transition-status";
+import type { ExchangePrice } from "./price-exchange";
+
+export type ExchangeKind = "fixed" | "now";
+
+/**
+ * Writes an accepted exchange in the caller's transaction: the `exchange` transaction (status
+ * `processing`), its fixed figures, the first timeline event, the debit of the sender balance into
+ * the platform's exchange position (refused by the one posting function when the balance does not
+ * cover it, whatever the concurrency), and the job that settles it (lib/exchanges/settle-exchange.ts).
+ */
+export async function recordExchange(
+  tx: Tx,
+  input: {
+    merchantId: number;
+    foreignId: string;
+    kind: ExchangeKind;
+    price: ExchangePrice;
+    quoteId: number | null;
+  },
+): Promise<number> {
+  const { price } = input;
+  // The credit comes later, in the job: an exchange that would take the receiver balance past the
+  // amount cap is refused now, while the merchant can still be told, rather than left unsettled.
+  const [receiver] = await tx
+    .select({ balance: ledgerAccounts.balance })
+    .from(ledgerAccounts)
+    .where(
+      and(
+        eq(ledgerAccounts.merchantId, input.merchantId),
+        eq(ledgerAccounts.kind, "balance"),
+        eq(ledgerAccounts.currency, price.receiverCurrency),
+      ),
+    );
+  if ((receiver?.balance ?? 0n) + price.receiverAmount > MAX_AMOUNT)
+    throw new BalanceCapError(price.receiverCurrency);
+  const [created] = await tx
+    .insert(transactions)
+    .values({
+      merchantId: input.merchantId,
+      type: "exchange",
+      status: "processing",
+      foreignId: input.foreignId,
+      currency: price.senderCurrency,
+      amount: price.senderAmount,
+    })
+    .returning({ id: transactions.id });
+  const id = created!.id;
+  await tx.insert(exchanges).values({
+    transactionId: id,
+    merchantId: input.merchantId,
+    kind: input.kind,
+    quoteId: input.quoteId,
+    senderCurrency: price.senderCurrency,
+    receiverCurrency: price.receiverCurrency,
+    senderAmount: price.senderAmount,
+    receiverAmount: price.receiverAmount,
+    feeAmount: price.feeAmount,
+    feeType: price.feeType,
+    price: price.price,
+    rateNumerator: price.rate.numerator,
+    rateDenominator: price.rate.denominator,
+    midRateNumerator: price.midRate.numerator,
+    midRateDenominator: price.midRate.denominator,
+    spreadPpm: price.spreadPpm,
+  });
+  await recordCreated(tx, { transactionId: id, merchantId: input.merchantId, status: "processing" });
+  await postJournal(tx, {
+    merchantId: input.merchantId,
+    transactionId: id,
+    kind: "exchange_debit",
+    memo: `Exchange ${id}: ${price.senderCurrency} to ${price.receiverCurrency}`,
+    entries: [
+      { account: merchantBalance(input.merchantId, price.senderCurrency), amount: -price.senderAmount },
+      { account: platformAccount("platform:exchange", price.senderCurrency), amount: price.senderAmount },
+    ],
+  });
+  await enqueueJob(tx, {
+    queue: EXCHANGE_SETTLE_QUEUE,
+    payload: { transactionId: id },
+    dedupeKey: `exchange-settle:${id}`,
+  });
+  return id;
+}

@@ -1,0 +1,528 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
+import { queryRows } from "@/lib/db/client";
+import { inTransaction } from "@/lib/db/transaction";
+import { exchangeFixed } from "@/lib/exchanges/exchange-fixed";
+import { exchangeNow } from "@/lib/exchanges/exchange-now";
+import { fixExchangeQuote } from "@/lib/exchanges/fix-exchange-quote";
+import { listPairs } from "@/lib/exchanges/list-pairs";
+import { settleExchange } from "@/lib/exchanges/settle-exchange";
+import { runDueJobs } from "@/lib/jobs/runner";
+import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
+import { listBalances } from "@/lib/ledger/list-balances";
+import { formatAmount, parseDecimal } from "@/lib/money";
+import { exchangeFixedRequest, exchangeNowRequest } from "@/lib/schemas/exchange";
+import { describeTransaction } from "@/lib/transactions/describe-transaction";
+import { findTransactionId } from "@/lib/transactions/find-transaction";
+import { listTransactions } from "@/lib/transactions/list-transactions";
+import { parseFilter } from "@/lib/transactions/parse-filter";
+import { transactionDetail } from "@/lib/transactions/transaction-detail";
+import { testClock } from "../support/clock";
+import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
+import { handlers } from "../support/invoices";
+import { ledgerInvariants } from "../support/ledger";
+import { createTestMerchant, fieldsOf } from "../support/merchants";
+
+// Sandbox prices (lib/rates/rates.ts DEFAULT_USD_PRICES): BTC 65000 USD, EUR 1.08 USD, ETH 3200 USD;
+// spread 5000 ppm (0.5%). Every expected figure below is worked out by hand from those numbers.
+const SPREAD_PPM = 5_000;
+const units = parseDecimal;
+
+let counter = 0;
+const nextForeignId = () => `exchange-${++counter}-${Math.random().toString(36).slice(2, 8)}`;
+
+describe(`exchanges on ${testDriver}`, () => {
+  let database: TestDatabase;
+  let merchantId: number;
+  const balance = async (currency: string, merchant = merchantId) =>
+    (await listBalances(database.db, merchant)).find((b) => b.currency === currency)!.balance;
+  const credit = (merchant: number, currency: string, amount: string) =>
+    creditSandboxBalance(database.db, {
+      merchantId: merchant,
+      currency,
+      amount: units(amount),
+      isSandbox: true,
+    });
+  const journalsOf = async (transactionId: number) =>
+    queryRows<{ kind: string }>(
+      database.db,
+      sql`select kind from journals where transaction_id = ${transactionId} order by id`,
+    );
+  const platform = async (kind: string, currency: string) => {
+    const [row] = await queryRows<{ balance: string }>(
+      database.db,
+      sql`select balance::text as balance from ledger_accounts where merchant_id is null and kind = ${kind} and currency = ${currency}`,
+    );
+    return row ? units(row.balance) : 0n;
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    merchantId = await createTestMerchant(database, "Swap");
+    await credit(merchantId, "BTC", "1");
+    await credit(merchantId, "EUR", "1000");
+  });
+  afterAll(() => database.drop());
+
+  it("lists pairs with rate_from 1 and the spread-included rate_to, filtered by either side", async () => {
+    const all = await listPairs(database.db, { spreadPpm: SPREAD_PPM });
+    // 12 currencies in the registry, each exchangeable into the 11 others.
+    expect(all).toHaveLength(12 * 11);
+    const fromBtc = await listPairs(database.db, { from: "BTC", spreadPpm: SPREAD_PPM });
+    expect(fromBtc).toHaveLength(11);
+    const [btcEur] = await listPairs(database.db, { from: "BTC", to: "EUR", spreadPpm: SPREAD_PPM });
+    // 65000 × 0.995 / 1.08 = 59884.259259…, printed with 8 digits, rounded down.
+    expect(btcEur).toEqual({
+      currency_from: {
+        currency: "BTC",
+        type: "crypto",
+        min_amount: "0.00010000",
+        min_amount_deposit_with_exchange: "0.00010000",
+      },
+      currency_to: { currency: "EUR", type: "fiat" },
+      rate_from: "1",
+      rate_to: "59884.25925925",
+    });
+    const [eurBtc] = await listPairs(database.db, { from: "EUR", to: "BTC", spreadPpm: SPREAD_PPM });
+    // 1.08 × 0.995 / 65000 = 1.0746 / 65000 = 0.0000165323…; fiat has no deposit-with-exchange minimum.
+    expect(eurBtc).toEqual({
+      currency_from: { currency: "EUR", type: "fiat", min_amount: "10.00000000" },
+      currency_to: { currency: "BTC", type: "crypto" },
+      rate_from: "1",
+      rate_to: "0.00001653",
+    });
+    const toEur = await listPairs(database.db, { to: "EUR", spreadPpm: SPREAD_PPM });
+    expect(toEur.map((pair) => pair.currency_to.currency)).toEqual(Array(11).fill("EUR"));
+  });
+
+  it("quotes crypto to fiat from sender_amount with a 60-second fix period", async () => {
+    const quote = await fixExchangeQuote(database.db, {
+      merchantId,
+      senderCurrency: "BTC",
+      receiverCurrency: "EUR",
+      senderAmount: units("0.01"),
+      spreadPpm: SPREAD_PPM,
+    });
+    // 0.01 × 59884.259259… = 598.842592… → 598.84 EUR (down, EUR has 2 digits); at the mid rate
+    // 0.01 × 65000 / 1.08 = 601.851851… → 601.85, so the spread kept 3.01 EUR.
+    expect(formatAmount(quote.receiverAmount)).toBe("598.84000000");
+    expect(formatAmount(quote.feeAmount)).toBe("3.01000000");
+    expect(formatAmount(quote.price)).toBe("59884.25925925");
+    expect(quote.feeType).toBe("exchange");
+    expect(quote.releaseAt.getTime() - quote.fixedAt.getTime()).toBe(60_000);
+    expect(quote.fixedAt.getMilliseconds()).toBe(0);
+  });
+
+  it("quotes fiat to crypto from receiver_amount, rounding what is sent up", async () => {
+    const quote = await fixExchangeQuote(database.db, {
+      merchantId,
+      senderCurrency: "BTC",
+      receiverCurrency: "EUR",
+      receiverAmount: units("100"),
+      spreadPpm: SPREAD_PPM,
+    });
+    // 100 EUR / 59884.259259… = 100 × 1.08 / 64675 = 0.00166988790… → 0.00166989 BTC (up);
+    // at the mid rate 0.00166989 × 65000 / 1.08 = 100.502638… → 100.50, so the fee is 0.50 EUR.
+    expect(formatAmount(quote.senderAmount)).toBe("0.00166989");
+    expect(formatAmount(quote.receiverAmount)).toBe("100.00000000");
+    expect(formatAmount(quote.feeAmount)).toBe("0.50000000");
+
+    const eurToBtc = await fixExchangeQuote(database.db, {
+      merchantId,
+      senderCurrency: "EUR",
+      receiverCurrency: "BTC",
+      senderAmount: units("250"),
+      spreadPpm: SPREAD_PPM,
+    });
+    // 250 × 1.0746 / 65000 = 268.65 / 65000 = 0.004133076… → 0.00413307 BTC;
+    // mid 250 × 1.08 / 65000 = 0.004153846… → 0.00415384; fee 0.00002077 BTC.
+    expect(formatAmount(eurToBtc.receiverAmount)).toBe("0.00413307");
+    expect(formatAmount(eurToBtc.feeAmount)).toBe("0.00002077");
+  });
+
+  it("names crypto-to-crypto fees fee_crypto_exchange_to_crypto", async () => {
+    const quote = await fixExchangeQuote(database.db, {
+      merchantId,
+      senderCurrency: "BTC",
+      receiverCurrency: "ETH",
+      senderAmount: units("0.1"),
+      spreadPpm: SPREAD_PPM,
+    });
+    // 0.1 × 65000 × 0.995 / 3200 = 2.02109375 exactly; mid 0.1 × 65000 / 3200 = 2.03125.
+    expect(formatAmount(quote.receiverAmount)).toBe("2.02109375");
+    expect(formatAmount(quote.feeAmount)).toBe("0.01015625");
+    expect(quote.feeType).toBe("fee_crypto_exchange_to_crypto");
+  });
+
+  it("refuses a pair of one currency, an amount below the minimum, and too many digits", async () => {
+    const quoteOf = (input: Record<string, unknown>) =>
+      fieldsOf(
+        fixExchangeQuote(database.db, {
+          merchantId,
+          senderCurrency: "BTC",
+          receiverCurrency: "EUR",
+          spreadPpm: SPREAD_PPM,
+          ...input,
+        }),
+      );
+    expect(await quoteOf({ receiverCurrency: "BTC", senderAmount: units("1") })).toEqual({
+      sender_currency: "Exchange is unavailable for given currencies",
+    });
+    expect(await quoteOf({ senderAmount: units("0.00005") })).toEqual({
+      sender_amount: "The amount must be at least 0.0001 BTC.",
+    });
+    expect(await quoteOf({ receiverAmount: units("10.001") })).toEqual({
+      receiver_amount: "The receiver amount has more decimal places than EUR allows (2).",
+    });
+  });
+
+  it("executes a quote with exchange/fixed: debit now, credit and fee when the job confirms it", async () => {
+    const quote = await fixExchangeQuote(database.db, {
+      merchantId,
+      senderCurrency: "BTC",
+      receiverCurrency: "EUR",
+      senderAmount: units("0.0123"),
+      spreadPpm: SPREAD_PPM,
+    });
+    const [btcBefore, eurBefore, feesBefore] = [
+      await balance("BTC"),
+      await balance("EUR"),
+      await platform("platform:fees", "EUR"),
+    ];
+    const foreignId = nextForeignId();
+    // Through the request schema, as the route parses it: the price as the wire printed it.
+    const body = exchangeFixedRequest.parse({
+      sender_currency: "btc",
+      receiver_currency: "EUR",
+      sender_amount: "0.0123",
+      price: "59884.25925925",
+      foreign_id: foreignId,
+    });
+    const accepted = await exchangeFixed(database.db, {
+      merchantId,
+      foreignId: body.foreign_id,
+      senderCurrency: body.sender_currency,
+      receiverCurrency: body.receiver_currency,
+      senderAmount: body.sender_amount,
+      price: body.price,
+    });
+    expect(accepted.price.receiverAmount).toBe(quote.receiverAmount);
+    expect(await balance("BTC")).toBe(btcBefore - units("0.0123"));
+    expect(await balance("EUR")).toBe(eurBefore);
+    const processing = await describeTransaction(database.db, accepted.id);
+    expect(processing).toMatchObject({ type: "exchange", status: "not_confirmed", foreign_id: foreignId });
+
+    await runDueJobs(database.db, handlers);
+    // 0.0123 × 59884.259259… = 736.576388… → 736.57 EUR; mid 0.0123 × 65000 / 1.08 = 740.277… → 740.27.
+    expect(await balance("EUR")).toBe(eurBefore + units("736.57"));
+    expect(await platform("platform:fees", "EUR")).toBe(feesBefore + units("3.70"));
+    expect((await journalsOf(accepted.id)).map((j) => j.kind)).toEqual([
+      "exchange_debit",
+      "exchange_credit",
+      "exchange",
+    ]);
+    expect(await findTransactionId(database.db, merchantId, { foreign_id: foreignId })).toBe(accepted.id);
+    expect(await describeTransaction(database.db, accepted.id)).toEqual({
+      id: accepted.id,
+      foreign_id: foreignId,
+      type: "exchange",
+      currency_sent: { currency: "BTC", amount: "0.01230000" },
+      currency_received: { currency: "EUR", amount: "736.57000000", amount_minus_fee: "736.57000000" },
+      transactions: [
+        {
+          id: accepted.id,
+          currency: "BTC",
+          currency_to: "EUR",
+          transaction_type: "exchange",
+          type: "exchange",
+          amount: "0.01230000",
+          amount_to: "736.57000000",
+        },
+      ],
+      fees: [{ type: "exchange", currency: "EUR", amount: "3.70000000" }],
+      error: "",
+      status: "confirmed",
+      additional_details: expect.objectContaining({ exchange_kind: "fixed", price: "59884.25925925" }),
+    });
+    expect(await ledgerInvariants(database.db)).toEqual({
+      nonZeroCurrencies: [],
+      accountsNotMatchingEntries: 0,
+      negativeMerchantBalances: 0,
+    });
+
+    // The quote is spent: the same price and amount again is refused.
+    expect(
+      await fieldsOf(
+        exchangeFixed(database.db, {
+          merchantId,
+          foreignId: nextForeignId(),
+          senderCurrency: "BTC",
+          receiverCurrency: "EUR",
+          senderAmount: units("0.0123"),
+          price: quote.price,
+        }),
+      ),
+    ).toEqual({ price: expect.stringContaining(`was already used by exchange ${accepted.id}`) });
+  });
+
+  it("refuses exchange/fixed at another price, another amount, or after the fix period, writing nothing", async () => {
+    const clock = testClock();
+    const quote = await fixExchangeQuote(database.db, {
+      merchantId,
+      senderCurrency: "EUR",
+      receiverCurrency: "BTC",
+      senderAmount: units("20"),
+      spreadPpm: SPREAD_PPM,
+      clock,
+    });
+    const fixed = (input: { price?: bigint; senderAmount?: bigint }) =>
+      fieldsOf(
+        exchangeFixed(database.db, {
+          merchantId,
+          foreignId: nextForeignId(),
+          senderCurrency: "EUR",
+          receiverCurrency: "BTC",
+          senderAmount: input.senderAmount ?? units("20"),
+          price: input.price ?? quote.price,
+          clock,
+        }),
+      );
+    const before = await balance("EUR");
+    expect(await fixed({ price: quote.price + 1n })).toEqual({
+      price: expect.stringContaining("No quote from exchange/calculate has the price"),
+    });
+    expect(await fixed({ senderAmount: units("21") })).toEqual({
+      price: expect.stringContaining("No quote from exchange/calculate has the price"),
+    });
+    clock.advance(61);
+    expect(await fixed({})).toEqual({ price: expect.stringContaining("expired at") });
+    expect(await balance("EUR")).toBe(before);
+  });
+
+  it("exchanges now from receiver_amount, and refuses a taken foreign_id", async () => {
+    const body = exchangeNowRequest.parse({
+      sender_currency: "EUR",
+      receiver_currency: "BTC",
+      receiver_amount: "0.001",
+      foreign_id: nextForeignId(),
+    });
+    const before = await balance("EUR");
+    const accepted = await exchangeNow(database.db, {
+      merchantId,
+      foreignId: body.foreign_id,
+      senderCurrency: body.sender_currency,
+      receiverCurrency: body.receiver_currency,
+      receiverAmount: body.receiver_amount,
+      spreadPpm: SPREAD_PPM,
+    });
+    // 0.001 BTC × 65000 / 1.0746 = 65 / 1.0746 = 60.4876233… EUR → 60.49 (up, EUR has 2 digits).
+    expect(formatAmount(accepted.price.senderAmount)).toBe("60.49000000");
+    expect(await balance("EUR")).toBe(before - units("60.49"));
+    expect(
+      await fieldsOf(
+        exchangeNow(database.db, {
+          merchantId,
+          foreignId: body.foreign_id,
+          senderCurrency: "EUR",
+          receiverCurrency: "BTC",
+          senderAmount: units("20"),
+          spreadPpm: SPREAD_PPM,
+        }),
+      ),
+    ).toEqual({ foreign_id: "The foreign id has already been taken." });
+  });
+
+  it("refuses an exchange the balance does not cover with a field error and no ledger entries", async () => {
+    const poor = await createTestMerchant(database, "Poor");
+    await credit(poor, "BTC", "0.001");
+    const [{ count: journalsBefore }] = (await queryRows<{ count: number }>(
+      database.db,
+      sql`select count(*)::int as count from journals`,
+    )) as [{ count: number }];
+    expect(
+      await fieldsOf(
+        exchangeNow(database.db, {
+          merchantId: poor,
+          foreignId: nextForeignId(),
+          senderCurrency: "BTC",
+          receiverCurrency: "EUR",
+          senderAmount: units("0.002"),
+          spreadPpm: SPREAD_PPM,
+        }),
+      ),
+    ).toEqual({ sender_amount: "Insufficient funds: this exchange needs 0.002 BTC from your balance." });
+    const [{ count: journalsAfter }] = (await queryRows<{ count: number }>(
+      database.db,
+      sql`select count(*)::int as count from journals`,
+    )) as [{ count: number }];
+    expect(journalsAfter).toBe(journalsBefore);
+    expect(await balance("BTC", poor)).toBe(units("0.001"));
+    const [{ count: exchangesOfPoor }] = (await queryRows<{ count: number }>(
+      database.db,
+      sql`select count(*)::int as count from transactions where merchant_id = ${poor}`,
+    )) as [{ count: number }];
+    expect(exchangesOfPoor).toBe(0);
+  });
+
+  it("refuses an exchange whose credit would take the receiver balance past the amount cap", async () => {
+    const rich = await createTestMerchant(database, "Rich");
+    await credit(rich, "EUR", "100");
+    // 10^20 whole units is the cap (lib/money.ts): 1 USD below it, a 53.73 USD credit cannot fit.
+    await creditSandboxBalance(database.db, {
+      merchantId: rich,
+      currency: "USD",
+      amount: 10n ** 28n - units("1"),
+      isSandbox: true,
+    });
+    expect(
+      await fieldsOf(
+        exchangeNow(database.db, {
+          merchantId: rich,
+          foreignId: nextForeignId(),
+          senderCurrency: "EUR",
+          receiverCurrency: "USD",
+          senderAmount: units("50"),
+          spreadPpm: SPREAD_PPM,
+        }),
+      ),
+    ).toEqual({
+      sender_amount: "This exchange would take your USD balance past the largest amount Kassa keeps.",
+    });
+    expect(await balance("EUR", rich)).toBe(units("100"));
+  });
+
+  it("never overdraws a balance when parallel exchanges drain it", async () => {
+    const racer = await createTestMerchant(database, "Racer");
+    await credit(racer, "BTC", "1");
+    // 20 exchanges of 0.07 BTC at once against 1 BTC: exactly 14 fit (0.98), 6 are refused.
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, () =>
+        exchangeNow(database.db, {
+          merchantId: racer,
+          foreignId: nextForeignId(),
+          senderCurrency: "BTC",
+          receiverCurrency: "EUR",
+          senderAmount: units("0.07"),
+          spreadPpm: SPREAD_PPM,
+        }),
+      ),
+    );
+    const accepted = results.filter((r) => r.status === "fulfilled");
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+    expect(accepted).toHaveLength(14);
+    for (const r of refused) {
+      expect(r.reason.fields).toEqual({
+        sender_amount: "Insufficient funds: this exchange needs 0.07 BTC from your balance.",
+      });
+    }
+    expect(await balance("BTC", racer)).toBe(units("0.02"));
+    await runDueJobs(database.db, handlers);
+    // 0.07 × 59884.259259… = 4191.898148… → 4191.89 EUR each.
+    expect(await balance("EUR", racer)).toBe(14n * units("4191.89"));
+    expect(await ledgerInvariants(database.db)).toEqual({
+      nonZeroCurrencies: [],
+      accountsNotMatchingEntries: 0,
+      negativeMerchantBalances: 0,
+    });
+  });
+
+  it("executes one quote once when the same exchange/fixed arrives several times at once", async () => {
+    const quote = await fixExchangeQuote(database.db, {
+      merchantId,
+      senderCurrency: "BTC",
+      receiverCurrency: "USD",
+      senderAmount: units("0.0042"),
+      spreadPpm: SPREAD_PPM,
+    });
+    const before = await balance("BTC");
+    const results = await Promise.allSettled(
+      Array.from({ length: 5 }, () =>
+        exchangeFixed(database.db, {
+          merchantId,
+          foreignId: nextForeignId(),
+          senderCurrency: "BTC",
+          receiverCurrency: "USD",
+          senderAmount: units("0.0042"),
+          price: quote.price,
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    for (const r of results.filter((r): r is PromiseRejectedResult => r.status === "rejected")) {
+      expect(r.reason.fields.price).toMatch(/was already used by exchange|is being used by another/);
+    }
+    expect(await balance("BTC")).toBe(before - units("0.0042"));
+  });
+
+  it("queues one exchange callback with the transactions/info body when the exchange is confirmed", async () => {
+    const hooked = await createTestMerchant(database, "Hooked");
+    await credit(hooked, "EUR", "100");
+    await setCallbackUrl(database.db, {
+      merchantId: hooked,
+      url: "http://127.0.0.1:9/hook",
+      mode: "sandbox",
+    });
+    const accepted = await exchangeNow(database.db, {
+      merchantId: hooked,
+      foreignId: nextForeignId(),
+      senderCurrency: "EUR",
+      receiverCurrency: "USD",
+      senderAmount: units("50"),
+      spreadPpm: SPREAD_PPM,
+    });
+    const callbacksOf = () =>
+      queryRows<{ event: string; body: string }>(
+        database.db,
+        sql`select event, body from callbacks where transaction_id = ${accepted.id}`,
+      );
+    expect(await callbacksOf()).toEqual([]);
+    await runDueJobs(database.db, handlers);
+    const sent = await callbacksOf();
+    expect(sent.map((c) => c.event)).toEqual(["exchange.confirmed"]);
+    // 50 × 1.08 × 0.995 / 1 = 53.73 USD exactly; mid 54.00; fee 0.27 USD.
+    expect(JSON.parse(sent[0]!.body)).toMatchObject({
+      id: accepted.id,
+      type: "exchange",
+      status: "confirmed",
+      currency_received: { currency: "USD", amount: "53.73000000" },
+      fees: [{ type: "exchange", currency: "USD", amount: "0.27000000" }],
+    });
+    // A second run of the job (a retry) finds it confirmed: no second credit, no second callback.
+    await inTransaction(database.db, (tx) => settleExchange(tx, accepted.id));
+    expect(await balance("USD", hooked)).toBe(units("53.73"));
+    expect(await callbacksOf()).toHaveLength(1);
+  });
+
+  it("is found in the explorer by the exchange kind, with its detail and timeline", async () => {
+    const shown = await createTestMerchant(database, "Shown");
+    await credit(shown, "BTC", "0.1");
+    const foreignId = nextForeignId();
+    const accepted = await exchangeNow(database.db, {
+      merchantId: shown,
+      foreignId,
+      senderCurrency: "BTC",
+      receiverCurrency: "LTC",
+      senderAmount: units("0.01"),
+      spreadPpm: SPREAD_PPM,
+    });
+    await runDueJobs(database.db, handlers);
+    const { filter } = parseFilter(new URLSearchParams({ type: "exchange" }));
+    const page = await listTransactions(database.db, { merchantId: shown, filter });
+    expect(page.rows.map((row) => [row.id, row.type, row.currency, row.amount, row.foreign_id])).toEqual([
+      [accepted.id, "exchange", "BTC", "0.01000000", foreignId],
+    ]);
+    const other = await listTransactions(database.db, {
+      merchantId: shown,
+      filter: parseFilter(new URLSearchParams({ type: "withdrawal" })).filter,
+    });
+    expect(other.rows).toEqual([]);
+    const detail = await transactionDetail(database.db, shown, accepted.id);
+    expect(detail!.timeline.map((event) => event.to)).toEqual(["processing", "confirmed"]);
+    // 0.01 × 65000 × 0.995 / 80 = 8.084375 LTC exactly; mid 8.125; fee 0.040625 LTC.
+    expect(detail!.transaction.fees).toEqual([
+      { type: "fee_crypto_exchange_to_crypto", currency: "LTC", amount: "0.04062500" },
+    ]);
+    expect(await transactionDetail(database.db, merchantId, accepted.id)).toBeUndefined();
+  });
+});
