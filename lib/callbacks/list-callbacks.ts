@@ -77,6 +77,7 @@ export async function listCallbacks(
         redelivery_of: c.redeliveryOf,
         payload: c.body,
         attempt_log: own.map((a) => ({
+          id: a.id,
           at: a.createdAt.toISOString(),
           url: a.url,
           http_status: a.httpStatus,
