@@ -125,6 +125,13 @@ test("a merchant recovers callbacks after a broken URL: test, fix, retry everyth
     await expectAccessible(page);
     await attach(page, testInfo, "callbacks-recovered-desktop");
 
+    // The two new actions are dashboard mutations: another site cannot trigger them with the cookie.
+    for (const path of ["/api/dashboard/callbacks/retry-pending", "/api/dashboard/callbacks/test"]) {
+      const forged = await page.request.post(path, { headers: { origin: "https://evil.example" }, data: {} });
+      expect(forged.status(), path).toBe(403);
+    }
+    expect(fixed.received).toHaveLength(4);
+
     await page.setViewportSize({ width: 375, height: 800 });
     await expect(page.getByRole("button", { name: "Send test callback" })).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
