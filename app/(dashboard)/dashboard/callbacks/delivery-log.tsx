@@ -20,7 +20,7 @@ function stateLine(c: CallbackDelivery): string {
     return `Waits for callback ${c.waiting_for.id}${
       c.waiting_for.event ? ` (${c.waiting_for.event})` : ""
     } of the same transaction to be delivered first, so they arrive in order · ${tries}`;
-  if (c.is_due || !c.next_attempt_at) return `Sending now · ${tries}`;
+  if (c.is_due || !c.next_attempt_at) return `Due now · ${tries}`;
   return `Next try ${time(c.next_attempt_at)} · ${tries}`;
 }
 
