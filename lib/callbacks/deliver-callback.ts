@@ -1,23 +1,17 @@
 import "server-only";
 
-import http from "node:http";
-import https from "node:https";
-import net from "node:net";
-import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
-import { sign } from "@/lib/api/signature";
-import { apiSecretContext } from "@/lib/api-keys/create-api-key";
+import { eq, getTableColumns, sql } from "drizzle-orm";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Db } from "@/lib/db/client";
-import { apiKeys, callbackAttempts, callbacks } from "@/lib/db/schema";
-import { enqueueJob } from "@/lib/jobs/enqueue-job";
-import { CALLBACK_QUEUE } from "@/lib/jobs/queues";
-import {
-  type CallbackMode,
-  checkCallbackUrl,
-  guardedLookup,
-  isAllowedAddress,
-  isPublicAddress,
-} from "./url-policy";
+import { callbackAttempts, callbacks } from "@/lib/db/schema";
+import { inTransaction } from "@/lib/db/transaction";
+import { findCallbackDestination } from "./find-callback-destination";
+import type { PostOutcome } from "./post-callback";
+import { type CallbackJobPayload, enqueueDelivery, scheduleCallback } from "./schedule-callback";
+import { sendSignedCallback } from "./send-signed-callback";
+import type { CallbackMode } from "./url-policy";
+import { waitingForSql } from "./waiting-for";
+import { wakeNextCallback } from "./wake-next-callback";
 
 /** The public API's retry schedule: after 1, 5, 15, 30, 60, 90, 120, 180, 240, 240, 240 and 240 minutes. */
 export const DEFAULT_SCHEDULE_SECONDS = [1, 5, 15, 30, 60, 90, 120, 180, 240, 240, 240, 240].map(
@@ -33,192 +27,113 @@ export type CallbackSettings = {
   perMerchantLimit?: number;
 };
 
-type Outcome = { httpStatus: number | null; error: string | null; excerpt: string | null; latencyMs: number };
-
 const inFlight = new Map<number, number>();
 
-function post(
-  url: URL,
-  body: string,
-  headers: Record<string, string>,
+/**
+ * Records one attempt and what follows from it, in one transaction: delivered on a 2xx; otherwise
+ * the next retry of the schedule, or failed once it is used up. A resend or a retry-all that moved
+ * the schedule while this attempt was in flight owns the next attempt, so this one then only counts.
+ * A callback that stops being queued lets the next one of its transaction go.
+ */
+async function recordAttempt(
+  db: Db,
+  input: {
+    callbackId: number;
+    merchantId: number;
+    version: number;
+    url: string | null;
+    outcome: PostOutcome;
+  },
   settings: CallbackSettings,
-): Promise<Outcome> {
-  const started = Date.now();
-  return new Promise((resolve) => {
-    let isDone = false;
-    const finish = (outcome: Omit<Outcome, "latencyMs">) => {
-      if (isDone) return;
-      isDone = true;
-      resolve({ ...outcome, latencyMs: Date.now() - started });
-    };
-    // An address literal skips the lookup below, so it is checked here.
-    const host = url.hostname.replace(/^\[|\]$/g, "");
-    if (net.isIP(host) && !isAllowedAddress(host, settings.mode)) {
-      return finish({ httpStatus: null, error: "refused: the address is private or local", excerpt: null });
+) {
+  const { outcome } = input;
+  await inTransaction(db, async (tx) => {
+    await tx.insert(callbackAttempts).values({
+      callbackId: input.callbackId,
+      merchantId: input.merchantId,
+      url: input.url ?? "",
+      httpStatus: outcome.httpStatus,
+      error: outcome.error,
+      latencyMs: outcome.latencyMs,
+      responseExcerpt: outcome.excerpt,
+    });
+    // Counting the attempt locks the row until this transaction ends, so the decisions below
+    // see no concurrent resend half-way.
+    const [row] = await tx
+      .update(callbacks)
+      .set({ attempts: sql`${callbacks.attempts} + 1` })
+      .where(eq(callbacks.id, input.callbackId))
+      .returning();
+    if (row?.status !== "queued") return;
+    const isOriginal = row.redeliveryOf === null;
+    if (outcome.error === null) {
+      await tx
+        .update(callbacks)
+        .set({ status: "delivered", deliveredAt: sql`now()` })
+        .where(eq(callbacks.id, row.id));
+      if (isOriginal) await wakeNextCallback(tx, { transactionId: row.transactionId, afterId: row.id });
+      return;
     }
-    const client = url.protocol === "https:" ? https : http;
-    const request = client.request(
-      url,
-      {
-        method: "POST",
-        headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
-        lookup: guardedLookup(settings.mode),
-        timeout: settings.timeoutMs,
-      },
-      (response) => {
-        // What a non-public target (a sandbox's loopback) answers is never kept: it would make the
-        // transaction page a window onto services inside the host's network. The address is the
-        // one this socket connected to, not a fresh resolution.
-        const isPublicPeer = isPublicAddress(response.socket?.remoteAddress ?? "");
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on("data", (chunk: Buffer) => {
-          if (size < 1024) chunks.push(chunk);
-          size += chunk.length;
-        });
-        response.on("end", () => {
-          const status = response.statusCode ?? 0;
-          const excerpt = isPublicPeer ? Buffer.concat(chunks).toString("utf8").slice(0, 1024) : null;
-          const isRedirect = status >= 300 && status < 400;
-          finish({
-            httpStatus: status,
-            error:
-              status >= 200 && status < 300
-                ? null
-                : isRedirect
-                  ? `redirect to ${response.headers.location ?? "?"} not followed`
-                  : `HTTP ${status}`,
-            excerpt,
-          });
-        });
-        response.on("error", (error) =>
-          finish({ httpStatus: response.statusCode ?? null, error: error.message, excerpt: null }),
-        );
-      },
-    );
-    // A deadline for the whole exchange, not only for socket inactivity.
-    const deadline = setTimeout(
-      () => request.destroy(new Error(`timed out after ${settings.timeoutMs} ms`)),
-      settings.timeoutMs,
-    );
-    request.on("timeout", () => request.destroy(new Error(`timed out after ${settings.timeoutMs} ms`)));
-    request.on("error", (error) => finish({ httpStatus: null, error: error.message, excerpt: null }));
-    request.on("close", () => clearTimeout(deadline));
-    request.end(body);
+    if (row.scheduleVersion !== input.version) return;
+    const delay = settings.scheduleSeconds[row.attempts - 1];
+    if (delay === undefined) {
+      await tx.update(callbacks).set({ status: "failed" }).where(eq(callbacks.id, row.id));
+      if (isOriginal) await wakeNextCallback(tx, { transactionId: row.transactionId, afterId: row.id });
+      return;
+    }
+    await scheduleCallback(tx, { callbackId: row.id, runAt: new Date(Date.now() + delay * 1000) });
   });
 }
 
-/** The merchant's newest active key signs callbacks, the same scheme merchants verify on requests. */
-async function signingKey(db: Db, merchantId: number, box: SecretBox) {
-  const [key] = await db
-    .select({ key: apiKeys.key, sealed: apiKeys.secretSealed })
-    .from(apiKeys)
-    .where(and(eq(apiKeys.merchantId, merchantId), isNull(apiKeys.revokedAt)))
-    .orderBy(desc(apiKeys.id))
-    .limit(1);
-  return key ? { key: key.key, secret: box.open(key.sealed, apiSecretContext(key.key)) } : undefined;
-}
-
-const later = (db: Db, callbackId: number, runAt: Date) =>
-  enqueueJob(db, { queue: CALLBACK_QUEUE, payload: { callbackId }, runAt, maxAttempts: 50 });
-
 /**
- * The delivery job: one attempt at one callback. A 2xx answer delivers it; anything else (an error
- * status, a redirect, which is never followed, a timeout, a refused address) is recorded and the next
- * attempt scheduled, until the schedule runs out and the callback is marked failed. Callbacks of one
- * transaction go out in order: a later one waits while an earlier one is still being retried.
+ * The delivery job: one attempt at one callback, to where its transaction's callbacks go now
+ * (find-callback-destination.ts), signed with the merchant's key. A job overtaken by a newer
+ * schedule (its version is not the callback's) does nothing. A status callback waits while an
+ * earlier one of its transaction is queued (waiting-for.ts) and is woken when that one ends; a
+ * merchant's resend does not wait.
  */
-export async function deliverCallback(db: Db, callbackId: number, settings: CallbackSettings): Promise<void> {
-  const [callback] = await db.select().from(callbacks).where(eq(callbacks.id, callbackId));
-  if (callback?.status !== "queued") return;
-  if (callback.nextAttemptAt > new Date()) return later(db, callback.id, callback.nextAttemptAt);
-
-  const [earlier] = await db
-    .select({ nextAttemptAt: callbacks.nextAttemptAt })
+export async function deliverCallback(
+  db: Db,
+  job: number | CallbackJobPayload,
+  settings: CallbackSettings,
+): Promise<void> {
+  const payload = typeof job === "number" ? { callbackId: job } : job;
+  // One statement, so the callback's version and whether it waits are read from one snapshot: an
+  // earlier callback that ends commits its wake-up (a new version) together with its status.
+  const [callback] = await db
+    .select({ ...getTableColumns(callbacks), waitingFor: waitingForSql })
     .from(callbacks)
-    .where(
-      and(
-        eq(callbacks.transactionId, callback.transactionId),
-        lt(callbacks.id, callback.id),
-        eq(callbacks.status, "queued"),
-      ),
-    )
-    .orderBy(desc(callbacks.nextAttemptAt))
-    .limit(1);
-  if (earlier)
-    return later(db, callback.id, new Date(Math.max(earlier.nextAttemptAt.getTime(), Date.now()) + 1_000));
+    .where(eq(callbacks.id, payload.callbackId));
+  if (callback?.status !== "queued") return;
+  const version = payload.version ?? 0;
+  if (callback.scheduleVersion !== version) return;
+  if (callback.waitingFor !== null && !payload.isManual) return;
 
   const limit = settings.perMerchantLimit ?? 4;
   const busy = inFlight.get(callback.merchantId) ?? 0;
-  if (busy >= limit) return later(db, callback.id, new Date(Date.now() + 250));
+  if (busy >= limit) return enqueueDelivery(db, payload, new Date(Date.now() + 250));
   inFlight.set(callback.merchantId, busy + 1);
-  let outcome: Outcome;
+  let url: string | null = null;
+  let outcome: PostOutcome;
   try {
-    const key = await signingKey(db, callback.merchantId, settings.box);
-    if (!key) {
-      outcome = {
-        httpStatus: null,
-        error: "no active API key to sign the callback with",
-        excerpt: null,
-        latencyMs: 0,
-      };
-    } else {
-      let url: URL | undefined;
-      try {
-        url = checkCallbackUrl(callback.url, settings.mode);
-      } catch {
-        outcome = {
-          httpStatus: null,
-          error: "refused: the URL is not allowed in this mode",
-          excerpt: null,
-          latencyMs: 0,
-        };
-      }
-      if (url) {
-        outcome = await post(
-          url,
-          callback.body,
-          {
-            "content-type": "application/json",
-            "user-agent": "Kassa-Callbacks/1",
-            "x-processing-key": key.key,
-            "x-processing-signature": sign(callback.body, key.secret),
-            "x-kassa-callback-id": String(callback.id),
-            "x-kassa-event": callback.event,
-            ...(callback.redeliveryOf !== null && { "x-kassa-redelivery-of": String(callback.redeliveryOf) }),
-          },
-          settings,
-        );
-      }
-    }
+    ({ url } = await findCallbackDestination(db, callback));
+    outcome = await sendSignedCallback(db, {
+      merchantId: callback.merchantId,
+      url,
+      body: callback.body,
+      headers: {
+        "x-kassa-callback-id": String(callback.id),
+        "x-kassa-event": callback.event,
+        ...(callback.redeliveryOf !== null && { "x-kassa-redelivery-of": String(callback.redeliveryOf) }),
+      },
+      settings,
+    });
   } finally {
     inFlight.set(callback.merchantId, (inFlight.get(callback.merchantId) ?? 1) - 1);
   }
-  outcome = outcome!;
-
-  await db.insert(callbackAttempts).values({
-    callbackId: callback.id,
-    merchantId: callback.merchantId,
-    url: callback.url,
-    httpStatus: outcome.httpStatus,
-    error: outcome.error,
-    latencyMs: outcome.latencyMs,
-    responseExcerpt: outcome.excerpt,
-  });
-  const attempts = callback.attempts + 1;
-  if (outcome.error === null) {
-    await db
-      .update(callbacks)
-      .set({ status: "delivered", attempts, deliveredAt: sql`now()` })
-      .where(eq(callbacks.id, callback.id));
-    return;
-  }
-  const delay = settings.scheduleSeconds[attempts - 1];
-  if (delay === undefined) {
-    await db.update(callbacks).set({ status: "failed", attempts }).where(eq(callbacks.id, callback.id));
-    return;
-  }
-  const nextAttemptAt = new Date(Date.now() + delay * 1000);
-  await db.update(callbacks).set({ attempts, nextAttemptAt }).where(eq(callbacks.id, callback.id));
-  await later(db, callback.id, nextAttemptAt);
+  await recordAttempt(
+    db,
+    { callbackId: callback.id, merchantId: callback.merchantId, version, url, outcome },
+    settings,
+  );
 }

@@ -5,12 +5,16 @@ import type { Db } from "@/lib/db/client";
 import { callbacks } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { notFound } from "@/lib/errors";
-import { enqueueJob } from "@/lib/jobs/enqueue-job";
-import { CALLBACK_QUEUE } from "@/lib/jobs/queues";
+import { findCallbackDestination } from "./find-callback-destination";
+import { enqueueDelivery, scheduleCallback } from "./schedule-callback";
 
 /**
- * Sends a callback again: a new delivery with the same body (and an X-Kassa-Redelivery-Of header),
- * of the given callback, or of the latest callback of a transaction. Scoped by merchant.
+ * Sends a callback again, now: the given callback, or the latest callback of a transaction. Scoped
+ * by merchant. One still being retried is pulled forward: its next attempt is made at once (not
+ * behind the backoff, nor behind an earlier callback it waits for), and the answer is its own id.
+ * One already delivered or failed gets a redelivery: a new callback with the same body and an
+ * X-Kassa-Redelivery-Of header, also due at once. Either goes to where the transaction's callbacks
+ * go now, through the same delivery job.
  */
 export async function resendCallback(
   db: Db,
@@ -23,20 +27,33 @@ export async function resendCallback(
           eq(callbacks.transactionId, input.transactionId ?? -1),
           eq(callbacks.merchantId, input.merchantId),
         );
-    const [original] = await tx.select().from(callbacks).where(where).orderBy(desc(callbacks.id)).limit(1);
+    const [original] = await tx
+      .select()
+      .from(callbacks)
+      .where(where)
+      .orderBy(desc(callbacks.id))
+      .limit(1)
+      .for("update");
     if (!original) throw notFound("No callback to resend.");
+    const now = new Date();
+    if (original.status === "queued") {
+      await scheduleCallback(tx, { callbackId: original.id, runAt: now, isManual: true });
+      return original.id;
+    }
+    const destination = await findCallbackDestination(tx, original);
     const [copy] = await tx
       .insert(callbacks)
       .values({
         merchantId: original.merchantId,
         transactionId: original.transactionId,
         event: original.event,
-        url: original.url,
+        url: destination.url ?? original.url,
         body: original.body,
+        nextAttemptAt: now,
         redeliveryOf: original.redeliveryOf ?? original.id,
       })
       .returning({ id: callbacks.id });
-    await enqueueJob(tx, { queue: CALLBACK_QUEUE, payload: { callbackId: copy!.id }, maxAttempts: 50 });
+    await enqueueDelivery(tx, { callbackId: copy!.id }, now);
     return copy!.id;
   });
 }

@@ -156,7 +156,12 @@ export async function runCliCommand(input: unknown, env: CliEnvironment): Promis
         merchantId: command.args.merchant,
         callbackId: command.args.id,
       });
-      return { merchant_id: command.args.merchant, callback_id: callbackId, redelivery_of: command.args.id };
+      // A callback still being retried is attempted again itself (same id), not redelivered.
+      return {
+        merchant_id: command.args.merchant,
+        callback_id: callbackId,
+        redelivery_of: callbackId === command.args.id ? null : command.args.id,
+      };
     }
     case "withdrawals.reject": {
       const record = await rejectWithdrawal(env.db, {

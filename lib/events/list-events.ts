@@ -1,8 +1,9 @@
 import "server-only";
 
-import { and, desc, eq, gte, inArray, lt, type SQL } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gte, inArray, lt, type SQL } from "drizzle-orm";
+import { waitingForSql } from "@/lib/callbacks/waiting-for";
 import type { Executor } from "@/lib/db/client";
-import { callbackAttempts, callbacks } from "@/lib/db/schema";
+import { callbackAttempts, callbacks, invoices, merchants } from "@/lib/db/schema";
 import { type DeliveryState, EVENTS_PAGE_DEFAULT, type EventsListRequest } from "@/lib/schemas/events";
 
 /** The callbacks table's status under the name the events API gives it. */
@@ -26,8 +27,9 @@ export async function listEvents(db: Executor, input: { merchantId: number; requ
   if (request.since) conditions.push(gte(callbacks.createdAt, new Date(request.since)));
 
   const rows = await db
-    .select()
+    .select({ ...getTableColumns(callbacks), waitingFor: waitingForSql, invoiceUrl: invoices.callbackUrl })
     .from(callbacks)
+    .leftJoin(invoices, eq(invoices.transactionId, callbacks.transactionId))
     .where(and(...conditions))
     .orderBy(desc(callbacks.id))
     .limit(limit + 1);
@@ -44,18 +46,26 @@ export async function listEvents(db: Executor, input: { merchantId: number; requ
         )
         .orderBy(callbackAttempts.callbackId, desc(callbackAttempts.id))
     : [];
+  const [merchant] = await db
+    .select({ url: merchants.callbackUrl })
+    .from(merchants)
+    .where(eq(merchants.id, input.merchantId));
   const lastAttempt = new Map(latest.map((attempt) => [attempt.callbackId, attempt]));
 
   return {
     events: page.map((callback) => {
       const last = lastAttempt.get(callback.id);
       const state: DeliveryState = STATE_OF[callback.status];
+      const waitingFor =
+        state === "pending" && callback.waitingFor !== null ? Number(callback.waitingFor) : null;
       return {
         id: callback.id,
         event: callback.event,
         transaction_id: callback.transactionId,
         created_at: callback.createdAt.toISOString(),
-        url: callback.url,
+        // Where it goes (or went) now: an invoice's own callback_url, else the merchant's current URL,
+        // as delivery reads it (lib/callbacks/find-callback-destination.ts).
+        url: callback.invoiceUrl ?? merchant?.url ?? callback.url,
         body: callback.body,
         redelivery_of: callback.redeliveryOf,
         delivery: {
@@ -64,7 +74,11 @@ export async function listEvents(db: Executor, input: { merchantId: number; requ
           last_http_status: last?.httpStatus ?? null,
           last_error: last?.error ?? null,
           last_attempt_at: iso(last?.createdAt ?? null),
-          next_attempt_at: state === "pending" ? callback.nextAttemptAt.toISOString() : null,
+          // A callback waiting for an earlier one of its transaction has no time of its own: it goes
+          // as soon as that one is delivered or fails (lib/callbacks/waiting-for.ts).
+          next_attempt_at:
+            state === "pending" && waitingFor === null ? callback.nextAttemptAt.toISOString() : null,
+          waiting_for: waitingFor,
           delivered_at: iso(callback.deliveredAt),
         },
       };

@@ -8,8 +8,11 @@ export const resendCallbackEndpoint = defineEndpoint({
   path: "/callbacks/resend",
   summary: "Resend a callback",
   description:
-    "Sends a callback again with the same body: the latest callback of transaction `id`, or the callback " +
-    "`callback_id`. The redelivery carries `X-Kassa-Redelivery-Of` with the original callback's id.",
+    "Sends a callback again, at once, to the callback URL configured now (or the invoice's own `callback_url`): " +
+    "the latest callback of transaction `id`, or the callback `callback_id`. One still being retried is " +
+    "attempted now instead of at its next retry, and `callback_id` is its own id. One already delivered or " +
+    "failed is redelivered with the same body as a new callback, whose requests carry `X-Kassa-Redelivery-Of` " +
+    "with the original callback's id.",
   tag: "Callbacks",
   isSigned: true,
   request: z

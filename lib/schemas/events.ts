@@ -48,7 +48,10 @@ export const eventEntry = z
     event: z.string().meta({ example: "invoice.confirmed" }),
     transaction_id: z.int(),
     created_at: z.string().meta({ description: "ISO 8601, UTC.", example: "2026-11-24T01:02:03.456Z" }),
-    url: z.string().meta({ description: "Where the callback is sent." }),
+    url: z.string().meta({
+      description:
+        "Where the callback is sent now: the invoice's own `callback_url`, else your callback URL as it is now.",
+    }),
     body: z.string().meta({
       description:
         "The exact bytes sent (and signed) on every attempt, as a string: parse it as JSON, or check a signature over it.",
@@ -69,10 +72,14 @@ export const eventEntry = z
       }),
       last_error: z.string().nullable().meta({ description: "Why the latest attempt failed, when it did." }),
       last_attempt_at: z.string().nullable(),
-      next_attempt_at: z
-        .string()
-        .nullable()
-        .meta({ description: "When the next attempt is due; null unless pending." }),
+      next_attempt_at: z.string().nullable().meta({
+        description:
+          "When the next attempt is due; null unless pending, and null while it waits for an earlier callback of its transaction.",
+      }),
+      waiting_for: z.int().nullable().meta({
+        description:
+          "The id of an earlier callback of the same transaction this one waits for (callbacks go in order per transaction); it is sent as soon as that one is delivered or fails.",
+      }),
       delivered_at: z.string().nullable(),
     }),
   })

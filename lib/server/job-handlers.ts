@@ -58,7 +58,15 @@ export function payoutAdapter(input: {
 export function callbackHandlers(settings: CallbackSettings): Handlers {
   return {
     [CALLBACK_QUEUE]: async (job, db) => {
-      await deliverCallback(db, Number(job.payload.callbackId), settings);
+      await deliverCallback(
+        db,
+        {
+          callbackId: Number(job.payload.callbackId),
+          version: Number(job.payload.version ?? 0),
+          isManual: job.payload.isManual === true,
+        },
+        settings,
+      );
     },
   };
 }

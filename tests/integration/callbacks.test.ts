@@ -5,7 +5,7 @@ import type { CallbackSettings } from "@/lib/callbacks/deliver-callback";
 import { queueCallback } from "@/lib/callbacks/queue-callback";
 import { resendCallback } from "@/lib/callbacks/resend-callback";
 import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
-import { callbackAttempts, callbacks } from "@/lib/db/schema";
+import { callbackAttempts, callbacks, merchants } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { createInvoice } from "@/lib/invoices/create-invoice";
 import { runDueJobs, startJobRunner } from "@/lib/jobs/runner";
@@ -160,11 +160,18 @@ describe(`callbacks over real HTTP on ${testDriver}`, () => {
 
   it("refuses, at connection time, a name that resolves to a private address", async () => {
     const { callback } = await pendingCallback();
+    // Written past the policy (as if it had been saved while localhost resolved elsewhere): each
+    // delivery goes to the merchant's URL of that moment, and checks where it connects.
     await database.db
-      .update(callbacks)
-      .set({ url: `https://localhost:${receiver.port}/hook` })
-      .where(eq(callbacks.id, callback.id));
+      .update(merchants)
+      .set({ callbackUrl: `https://localhost:${receiver.port}/hook` })
+      .where(eq(merchants.id, merchant.merchantId));
     await deliverAll({ mode: "production", scheduleSeconds: [] });
+    await setCallbackUrl(database.db, {
+      merchantId: merchant.merchantId,
+      url: receiver.url(),
+      mode: "sandbox",
+    });
     expect(receiver.received).toHaveLength(0);
     const [attempt] = await attemptsOf(callback.id);
     expect(attempt!.error).toMatch(/private or local/);

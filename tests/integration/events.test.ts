@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as listEventsRoute } from "@/app/api/v2/events/list/route";
 import type { CallbackSettings } from "@/lib/callbacks/deliver-callback";
+import { queueCallback } from "@/lib/callbacks/queue-callback";
 import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
 import { SecretBox } from "@/lib/crypto/secret-box";
 import { registerDatabase, unregisterDatabase } from "@/lib/db/client";
@@ -28,6 +29,7 @@ type Event = {
     last_error: string | null;
     last_attempt_at: string | null;
     next_attempt_at: string | null;
+    waiting_for: number | null;
     delivered_at: string | null;
   };
 };
@@ -197,5 +199,27 @@ describe(`events/list on ${testDriver}`, () => {
       expect(answer.status, JSON.stringify(payload)).toBe(400);
       expect(Object.keys(answer.json.errors)).toEqual([field]);
     }
+  });
+
+  // Last: it adds a callback and moves the URL, which the tests above do not expect.
+  it("shows where a callback goes now, and a later callback waiting for an earlier one without a time of its own", async () => {
+    const pendingInvoice = invoiceIds[2]!;
+    const later = await database.db.transaction((tx) =>
+      queueCallback(tx, { transactionId: pendingInvoice, status: "cancelled" }),
+    );
+    const moved = receiver.url("/moved");
+    await setCallbackUrl(database.db, { merchantId: shop.merchantId, url: moved, mode: "sandbox" });
+
+    const { events: both } = await events({ transaction_id: pendingInvoice });
+    const [waiting, first] = both;
+    expect(waiting!.id).toBe(later);
+    expect(waiting!.delivery).toMatchObject({
+      state: "pending",
+      next_attempt_at: null,
+      waiting_for: first!.id,
+    });
+    expect(first!.delivery.waiting_for).toBeNull();
+    expect(first!.delivery.next_attempt_at).not.toBeNull();
+    expect(both.map((e) => e.url)).toEqual([moved, moved]);
   });
 });

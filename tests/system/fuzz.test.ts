@@ -268,6 +268,8 @@ describe(`hostile input on ${driver}`, () => {
     },
     { path: "/api/dashboard/totp/disable", valid: { password: "wrong" } },
     { path: "/api/dashboard/callbacks/1/resend", valid: {} },
+    { path: "/api/dashboard/callbacks/retry-pending", valid: {} },
+    { path: "/api/dashboard/callbacks/test", valid: {} },
     {
       path: "/api/dashboard/signup",
       valid: { name: "Fuzz", email: "fuzz-signup@example.com", password: "a long password 1" },

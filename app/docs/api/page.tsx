@@ -194,11 +194,17 @@ export default function ApiReferencePage() {
           <p className="mt-2 text-slate-700 dark:text-slate-300">
             Answer with any 2xx within 10 seconds. Anything else (an error, a timeout, a redirect, which is
             not followed) is retried after 1, 5, 15, 30, 60, 90, 120, 180, 240, 240, 240 and 240 minutes, then
-            marked failed; you can resend any callback with <code>POST /api/v2/callbacks/resend</code>, and
-            list every callback with its delivery state and exact body with{" "}
-            <code>POST /api/v2/events/list</code>. Delivery is at least once, in order per transaction:
-            deduplicate on the transaction&apos;s <code>id</code> and <code>status</code>. In production mode
-            callback URLs must be https and public.
+            marked failed. Each attempt goes to the callback URL saved at that moment (an invoice&apos;s own{" "}
+            <code>callback_url</code> stays with it), so fixing the URL redirects every pending retry.{" "}
+            <code>POST /api/v2/callbacks/resend</code> sends a callback at once: one still being retried is
+            attempted now, one already delivered or failed is sent again as a new delivery. Delivery is at
+            least once, in order per transaction (a callback waits while an earlier one of its transaction is
+            pending, and goes as soon as that one is delivered; a resend does not wait): deduplicate on the
+            transaction&apos;s <code>id</code> and <code>status</code>. In production mode callback URLs must
+            be https and public. List every callback with its delivery state and exact body with{" "}
+            <code>POST /api/v2/events/list</code>. The dashboard&apos;s Callbacks page sends a signed test
+            callback, <code>{'{"type":"test","status":"test","message":"…","sent_at":"<ISO 8601>"}'}</code>{" "}
+            with <code>X-Kassa-Event: test</code>, and retries everything pending at once.
           </p>
           <ScrollRegion label="Verifying a callback in JavaScript" className="mt-3 rounded bg-slate-900">
             <pre className="p-4 text-sm text-slate-100">

@@ -6,7 +6,9 @@ import { merchantRef } from "./core";
 /**
  * A callback owed to a merchant: written in the same transaction as the status change it reports,
  * with its body fixed then (the transactions/info object of that moment), so every attempt and
- * every redelivery sends the same bytes.
+ * every redelivery sends the same bytes. Where it goes is decided at each attempt: the invoice's
+ * own `callback_url` if it has one, else the merchant's callback URL of that moment (`url` only
+ * records where it was addressed when queued).
  */
 export const callbacks = pgTable(
   "callbacks",
@@ -23,6 +25,11 @@ export const callbacks = pgTable(
       .default("queued"),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Bumped by every (re)scheduling of the next attempt, each of which queues one job carrying the
+     * new value; a job carrying an older one was overtaken (a resend, a retry-all) and does nothing.
+     */
+    scheduleVersion: integer("schedule_version").notNull().default(0),
     /** Set on a resend: the callback whose body this one repeats. */
     redeliveryOf: bigint("redelivery_of", { mode: "number" }),
     createdAt: createdAt(),

@@ -1,18 +1,21 @@
 "use client";
 
-import Link from "next/link";
 import type { z } from "zod";
-import { buttonClass, Field, secondaryButtonClass } from "@/components/forms/field";
-import { errorMessage, FormError } from "@/components/forms/form-error";
+import { buttonClass, Field } from "@/components/forms/field";
+import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import {
   useCallbackLog,
   useCallbackUrl,
-  useResendCallback,
+  useRetryPendingCallbacks,
   useSaveCallbackUrl,
 } from "@/components/query/use-callbacks";
 import type { callbackUrlRequest } from "@/lib/schemas/dashboard";
+import { DeliveryLog } from "./delivery-log";
+import { RetryPending } from "./retry-pending";
+import { SigningHelp } from "./signing-help";
+import { TestCallback } from "./test-callback";
 
 const schema = formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.callbackUrlRequest), {
   isEmptyMeaningful: true, // an empty URL stops callbacks
@@ -46,11 +49,13 @@ function CallbackUrlForm() {
         } Leave it empty to stop callbacks.`}
       />
       <FormError message={form.formError} />
-      {save.isSuccess && (
-        <p className="mt-1 text-sm" aria-live="polite">
-          Saved.
-        </p>
-      )}
+      <p className="mt-1 text-sm" role="status">
+        {save.isSuccess
+          ? save.data.callback_url
+            ? "Saved. Pending callbacks go to this URL from their next try."
+            : "Saved. Callbacks are off until you set a URL."
+          : ""}
+      </p>
       <button type="submit" disabled={save.isPending} className={`mt-2 ${buttonClass}`}>
         {save.isPending ? "Saving…" : "Save"}
       </button>
@@ -58,61 +63,34 @@ function CallbackUrlForm() {
   );
 }
 
-export function CallbacksClient() {
+/** Pending callbacks and the offer to send them all now: shown under the URL, where it is fixed. */
+function PendingOffer() {
   const log = useCallbackLog();
-  const resend = useResendCallback();
+  const retry = useRetryPendingCallbacks();
+  const pending = log.data?.pending_count ?? 0;
+  return (
+    <>
+      {pending > 0 && <RetryPending pending={pending} retry={retry} />}
+      <p role="status" className="mt-2 text-sm">
+        {retry.isSuccess
+          ? retry.data.retried === 0
+            ? "Nothing was pending any more."
+            : `${retry.data.retried} callback${retry.data.retried === 1 ? "" : "s"} sent for delivery now.`
+          : ""}
+      </p>
+    </>
+  );
+}
+
+export function CallbacksClient() {
   return (
     <>
       <h1 className="text-2xl font-bold tracking-tight">Callbacks</h1>
       <CallbackUrlForm />
-      <h2 className="mt-8 text-xl font-semibold">Delivery log</h2>
-      {log.isPending && <p aria-live="polite">Loading deliveries…</p>}
-      {log.data && log.data.callbacks.length === 0 && <p className="mt-2">No callbacks sent yet.</p>}
-      {log.data && log.data.callbacks.length > 0 && (
-        <ul className="mt-2 divide-y divide-slate-200 border-y border-slate-200 text-sm dark:divide-slate-800 dark:border-slate-800">
-          {log.data.callbacks.map((c) => (
-            <li key={c.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-              <div className="min-w-0">
-                <span
-                  className={
-                    c.status === "delivered"
-                      ? "text-emerald-700 dark:text-emerald-300"
-                      : c.status === "failed"
-                        ? "text-red-700 dark:text-red-300"
-                        : ""
-                  }
-                >
-                  {c.status === "delivered"
-                    ? "✓ Delivered"
-                    : c.status === "failed"
-                      ? "✗ Failed"
-                      : "… Pending"}
-                </span>{" "}
-                {c.event} for{" "}
-                <Link href={`/dashboard/transactions/${c.transaction_id}`} className="underline">
-                  transaction {c.transaction_id}
-                </Link>
-                <div className="text-xs text-slate-600 dark:text-slate-400">
-                  {new Date(c.created_at).toLocaleString()} · {c.attempts} attempt
-                  {c.attempts === 1 ? "" : "s"}
-                  {c.last_http_status !== null ? ` · HTTP ${c.last_http_status}` : ""}
-                  {c.last_error ? ` · ${c.last_error}` : ""}
-                  {c.next_attempt_at ? ` · next try ${new Date(c.next_attempt_at).toLocaleTimeString()}` : ""}
-                </div>
-              </div>
-              <button
-                type="button"
-                className={secondaryButtonClass}
-                disabled={resend.isPending}
-                onClick={() => resend.mutate(c.id)}
-              >
-                Resend
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-      <FormError message={resend.error ? errorMessage(resend.error) : null} />
+      <TestCallback />
+      <PendingOffer />
+      <DeliveryLog />
+      <SigningHelp />
     </>
   );
 }
