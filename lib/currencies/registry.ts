@@ -68,7 +68,9 @@ const DEFINITIONS: Definition[] = [
     addressFormat: "bitcoin",
     chainDecimals: 8,
     minimumAmount: "0.0001",
-    minimumWithdrawalAmount: "0.0005",
+    // The public API's minimum (confirmations-and-limits.md), so its documentation's own example
+    // withdrawal of 0.0002 BTC is accepted.
+    minimumWithdrawalAmount: "0.0001",
     depositFeePpm: 5_000,
     withdrawalFeePpm: 0,
     networkFee: "0.00002",
