@@ -369,6 +369,17 @@ describe("what real clients send (issue 17)", () => {
       '{"foreign_id": "u-1", "currency": "BTC", "convert_to": null, "end_user_reference": null}',
     );
     expect(address).toEqual({ data: { foreign_id: "u-1", currency: "BTC" } });
+    const customer = throughWrapper(
+      takeAddressRequest,
+      JSON.stringify({
+        foreign_id: "u-2",
+        currency: "BTC",
+        end_user_reference: "cust-2",
+        sender_type: "natural",
+        sender_data: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1990-12-10", email: null },
+      }),
+    );
+    expect(customer).toMatchObject({ data: { foreign_id: "u-2", sender_type: "natural" } });
     const withdrawal = throughWrapper(
       withdrawalRequest,
       JSON.stringify({
