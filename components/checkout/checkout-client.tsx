@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { SandboxBadge } from "@/components/ui/sandbox-badge";
 import type { CheckoutView } from "@/lib/checkout/checkout-view";
 import { displayAmount, isHttpUrl, networkName, shortAmount } from "@/lib/checkout/present";
 import { CopyField } from "./copy-field";
@@ -147,7 +148,7 @@ function PaymentProgress({ view }: { view: CheckoutView }) {
   );
 }
 
-function PaymentInstructions({ view }: { view: CheckoutView }) {
+function PaymentInstructions({ view, isSandbox }: { view: CheckoutView; isSandbox: boolean }) {
   const isPartial = Number(view.paid_amount) > 0;
   const due = isPartial ? view.remaining_amount : view.sender_amount;
   return (
@@ -165,7 +166,7 @@ function PaymentInstructions({ view }: { view: CheckoutView }) {
         {view.sender_currency} on the {networkName(view.sender_currency)} network. Your wallet&apos;s network
         fee comes on top: the amount above must arrive in full.
       </p>
-      <CopyField label="Address" value={view.address ?? ""} />
+      <CopyField label="Address" value={view.address ?? ""} badge={isSandbox && <SandboxBadge />} />
       {view.tag && (
         <CopyField
           label={view.tag_name ? view.tag_name[0]!.toUpperCase() + view.tag_name.slice(1) : "Tag"}
@@ -177,7 +178,7 @@ function PaymentInstructions({ view }: { view: CheckoutView }) {
         {/* biome-ignore lint/performance/noImgElement: a server-drawn SVG, no optimisation to gain */}
         <img
           src={`/api/checkout/${view.token}/qr.svg?paid=${view.paid_amount}`}
-          alt={`QR code for paying ${displayAmount(due, view.sender_currency)} to ${view.address}`}
+          alt={`QR code for paying ${displayAmount(due, view.sender_currency)} to ${view.address}${isSandbox ? " (sandbox)" : ""}`}
           width={192}
           height={192}
           className="rounded-md bg-white p-1"
@@ -198,8 +199,19 @@ function PaymentInstructions({ view }: { view: CheckoutView }) {
   );
 }
 
-export function CheckoutClient({ initial }: { initial: CheckoutView }) {
+/**
+ * `sandboxCurrencies`: the currencies that move on the sandbox chain here, whose addresses are
+ * labelled "sandbox" (none in production).
+ */
+export function CheckoutClient({
+  initial,
+  sandboxCurrencies,
+}: {
+  initial: CheckoutView;
+  sandboxCurrencies: readonly string[];
+}) {
   const [view, setView] = useLiveInvoice(initial);
+  const isSandbox = view.sender_currency !== null && sandboxCurrencies.includes(view.sender_currency);
   return (
     <div aria-live="polite" aria-atomic="false">
       {view.status === "created" && <CurrencyPicker view={view} onFixed={setView} />}
@@ -212,7 +224,7 @@ export function CheckoutClient({ initial }: { initial: CheckoutView }) {
           </p>
         </Notice>
       )}
-      {view.status === "pending" && view.address && <PaymentInstructions view={view} />}
+      {view.status === "pending" && view.address && <PaymentInstructions view={view} isSandbox={isSandbox} />}
       {view.status === "processing" && <PaymentProgress view={view} />}
       {view.status === "confirmed" && <Paid view={view} />}
       {(view.status === "failed" || view.status === "cancelled") && <Failed view={view} />}

@@ -1,9 +1,22 @@
 "use client";
 
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 
-/** A value the customer copies into a wallet: shown in full (wrapped, never truncated) with a copy button. */
-export function CopyField({ label, value, hint }: { label: string; value: string; hint?: string }) {
+/**
+ * A value the customer copies into a wallet: shown in full (wrapped, never truncated) with a copy
+ * button; `badge` (the sandbox label of an address) follows the label.
+ */
+export function CopyField({
+  label,
+  value,
+  hint,
+  badge,
+}: {
+  label: string;
+  value: string;
+  hint?: string;
+  badge?: ReactNode;
+}) {
   const [isCopied, setIsCopied] = useState(false);
   const copy = async () => {
     try {
@@ -16,7 +29,10 @@ export function CopyField({ label, value, hint }: { label: string; value: string
   };
   return (
     <div className="mt-4">
-      <div className="text-sm font-medium text-slate-600 dark:text-slate-300">{label}</div>
+      <div className="text-sm font-medium text-slate-600 dark:text-slate-300">
+        {label}
+        {badge}
+      </div>
       <div className="mt-1 flex items-start gap-2">
         <output className="min-w-0 flex-1 break-all rounded-md bg-slate-100 px-3 py-2 font-mono text-base dark:bg-slate-800">
           {value}

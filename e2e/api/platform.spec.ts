@@ -38,13 +38,38 @@ test("currencies/list describes the registry with limits, fees and tag rules", a
     tag_required: true,
     tag_name: "destination tag",
   });
+  // Fiat has 8 fraction digits, as the public API's sandbox reports it, and amounts are accepted so.
   expect(data.find((c: { currency: string }) => c.currency === "EUR")).toMatchObject({
     type: "fiat",
-    precision: 2,
+    precision: 8,
   });
 });
 
+test("currencies/list with visible: false lists what is not offered: nothing on the sandbox chain", async ({
+  client,
+}) => {
+  const hidden = await client.send("POST", "/currencies/list", '{"visible":false}');
+  expect(hidden.status()).toBe(200);
+  // This server has no real adapter, so the sandbox chain carries every network of the registry.
+  expect(await hidden.json()).toEqual({ data: [] });
+  // visible: null is an absent visible: the offered currencies.
+  const asNull = await (await client.send("POST", "/currencies/list", '{"visible":null}')).json();
+  const asTrue = await (await client.send("POST", "/currencies/list", '{"visible":true}')).json();
+  expect(asNull).toEqual(asTrue);
+  expect(asTrue.data).toHaveLength(12);
+});
+
 test("accounts/list shows every currency and credited balances as 8-digit strings", async ({ client }) => {
+  await cli(
+    "sandbox",
+    "credit",
+    "--merchant",
+    String(client.merchant.merchantId),
+    "--currency",
+    "USD",
+    "--amount",
+    "0.12345678",
+  );
   await cli(
     "sandbox",
     "credit",
@@ -72,6 +97,11 @@ test("accounts/list shows every currency and credited balances as 8-digit string
     type: "fiat",
     balance: "13.00000000",
   });
+  expect(data.find((a: { currency: string }) => a.currency === "USD")).toEqual({
+    currency: "USD",
+    type: "fiat",
+    balance: "0.12345678",
+  });
   expect(data.find((a: { currency: string }) => a.currency === "DOGE")).toEqual({
     currency: "DOGE",
     type: "crypto",
@@ -89,7 +119,7 @@ test("the CLI refuses amounts finer than the currency's precision", async ({ cli
       "--currency",
       "EUR",
       "--amount",
-      "1.001",
+      "1.000000001",
     ),
   ).rejects.toMatchObject({ stdout: expect.stringContaining("decimal places") });
 });

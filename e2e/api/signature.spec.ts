@@ -13,28 +13,28 @@ test.describe("request signing (X-Processing-Key / X-Processing-Signature)", () 
       "x-processing-signature": sign(body, "not-the-secret"),
     });
     expect(response.status()).toBe(403);
-    expect(await response.json()).toEqual({
-      error: "Bad header X-Processing-Signature",
-      code: "bad_header_signature",
-    });
+    expect(await response.json()).toEqual({ error: "Bad signature header", code: "bad_header_signature" });
   });
 
-  test("missing headers are named by code", async ({ client }) => {
+  test("missing headers are named by code, in the public API's words", async ({ client }) => {
     const noKey = await client.send("POST", "/accounts/list", "{}", { "x-processing-key": undefined });
     expect(noKey.status()).toBe(403);
-    expect((await noKey.json()).code).toBe("required_header_key");
+    expect(await noKey.json()).toEqual({ error: "No key header", code: "required_header_key" });
 
     const noSignature = await client.send("POST", "/accounts/list", "{}", {
       "x-processing-signature": undefined,
     });
     expect(noSignature.status()).toBe(403);
-    expect((await noSignature.json()).code).toBe("required_header_signature");
+    expect(await noSignature.json()).toEqual({
+      error: "No signature header",
+      code: "required_header_signature",
+    });
   });
 
   test("an unknown key is refused without saying more", async ({ client }) => {
     const response = await client.send("POST", "/accounts/list", "{}", { "x-processing-key": "pk_unknown" });
     expect(response.status()).toBe(403);
-    expect(await response.json()).toEqual({ error: "Bad header X-Processing-Key", code: "bad_header_key" });
+    expect(await response.json()).toEqual({ error: "Bad key header", code: "bad_header_key" });
   });
 
   test("a body altered after signing is refused", async ({ client }) => {
@@ -55,6 +55,23 @@ test.describe("request signing (X-Processing-Key / X-Processing-Signature)", () 
       "x-processing-signature": sign(compact, client.merchant.apiSecret),
     });
     expect(mismatched.status()).toBe(403);
+  });
+
+  test("a body of null, as a public Go client sends it, is signed over those bytes and means {}", async ({
+    client,
+  }) => {
+    for (const path of ["/accounts/list", "/currencies/list"]) {
+      const asNull = await client.send("POST", path, "null");
+      expect(asNull.status(), path).toBe(200);
+      const asEmpty = await client.send("POST", path, "{}");
+      expect(await asNull.json(), path).toEqual(await asEmpty.json());
+    }
+    // The signature covers the four bytes: signed over {} they are refused.
+    const wrong = await client.send("POST", "/accounts/list", "null", {
+      "x-processing-signature": sign("{}", client.merchant.apiSecret),
+    });
+    expect(wrong.status()).toBe(403);
+    expect(await wrong.json()).toEqual({ error: "Bad signature header", code: "bad_header_signature" });
   });
 
   test("a request with no body is signed over the empty string, and {} works too", async ({ client }) => {
@@ -122,7 +139,7 @@ test.describe("request signing (X-Processing-Key / X-Processing-Signature)", () 
 
 test.describe("error bodies", () => {
   test("a body that is not a JSON object is bad_content_format", async ({ client }) => {
-    for (const body of ["{not json", "[1,2]", '"text"', "null", '{"a":1,"a":2}']) {
+    for (const body of ["{not json", "[1,2]", '"text"', "5", "nul", '{"a":1,"a":2}']) {
       const response = await client.send("POST", "/accounts/list", body);
       expect(response.status(), body).toBe(400);
       expect(await response.json()).toEqual({ error: "Bad content format", code: "bad_content_format" });

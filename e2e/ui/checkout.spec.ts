@@ -80,10 +80,14 @@ test.describe("hosted checkout", () => {
     await page.getByRole("button", { name: /^BTC/ }).click();
     await expect(page.getByText("Amount to send")).toBeVisible();
     await expect(page.getByTestId("countdown")).toHaveText(/^1[45]:\d\d$/);
-    await expect(page.getByRole("img", { name: /QR code for paying/ })).toBeVisible();
+    await expect(page.getByRole("img", { name: /QR code for paying .* \(sandbox\)$/ })).toBeVisible();
+    // The address is on the sandbox chain: labelled so, visibly and for screen readers.
+    await expect(
+      page.getByText(/^Sandbox address, on a test network: send no real funds to it$/),
+    ).toBeVisible();
     await expect(page.getByRole("link", { name: "Open in wallet" })).toHaveAttribute(
       "href",
-      /^bitcoin:bc1q.+\?amount=0\.\d+$/,
+      /^bitcoin:tb1q.+\?amount=0\.\d+$/,
     );
     await expectAccessible(page);
     await testInfo.attach("checkout-pay-phone", {

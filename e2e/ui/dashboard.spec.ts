@@ -151,7 +151,8 @@ test.describe("merchant dashboard", () => {
       await page.getByLabel("Pay from balance").selectOption(variant.currency);
       if (variant.convertTo) await page.getByLabel("Convert to (optional)").selectOption(variant.convertTo);
       await page.getByLabel(/^Amount \(/).fill(variant.amount);
-      await page.getByLabel(/Destination .* address/).fill("bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu");
+      // The public documentation's testnet address: the sandbox chain takes testnet formats.
+      await page.getByLabel(/Destination .* address/).fill("tb1qfdxh6gkfr0qgyatnlkd8khcnxph9tw06n6qwjc");
       await expect(page.getByText("A valid Bitcoin address.")).toBeVisible();
       await page.getByLabel("Customer reference (end_user_reference)").fill("payee-1");
       await page.getByLabel("Legal name").first().fill("Payout Shop GmbH");
@@ -190,6 +191,8 @@ test.describe("merchant dashboard", () => {
         await page.reload();
         await expect(page.getByText(/Status confirmed/)).toBeVisible({ timeout: 1_000 });
       }).toPass({ timeout: 15_000 });
+      await expect(page.getByText("tb1qfdxh6gkfr0qgyatnlkd8khcnxph9tw06n6qwjc")).toBeVisible();
+      await expect(page.getByText(/^Sandbox address, on a test network/)).toBeVisible();
     });
   }
 

@@ -3,6 +3,7 @@ import "server-only";
 import type { z } from "zod";
 import { fieldError, KassaError, notFound } from "@/lib/errors";
 import { JsonExactNumber, JsonSyntaxError, type JsonValue, parseJson } from "@/lib/json";
+import { withoutNullOptionals } from "@/lib/schemas/absent-nulls";
 import { toFieldErrors } from "@/lib/schemas/messages";
 import { currentRequestContext } from "./request-context";
 
@@ -40,7 +41,11 @@ export async function readRawBody(request: Request, limit: number): Promise<Uint
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 const badFormat = () => new KassaError("bad_content_format", "Bad content format");
 
-/** Parses a body as a JSON object; an empty body counts as `{}`. */
+/**
+ * Parses a body as a JSON object; an empty body, and the body `null`, count as `{}` (a public Go
+ * client posts `null` to accounts/list and currencies/list, and the public API accepts it; the
+ * signature was already checked over the exact bytes sent).
+ */
 export function parseJsonObject(raw: Uint8Array): Record<string, JsonValue> {
   let text: string;
   try {
@@ -56,18 +61,22 @@ export function parseJsonObject(raw: Uint8Array): Record<string, JsonValue> {
     if (error instanceof JsonSyntaxError) throw badFormat();
     throw error;
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value) || value instanceof JsonExactNumber)
+  if (value === null) return {};
+  if (typeof value !== "object" || Array.isArray(value) || value instanceof JsonExactNumber)
     throw badFormat();
   return value;
 }
 
-/** Parses a body object with an endpoint's schema; failures are field errors in the public API's shape. */
+/**
+ * Parses a body object with an endpoint's schema; failures are field errors in the public API's
+ * shape. Optional fields sent as `null` are absent (lib/schemas/absent-nulls.ts).
+ */
 export function validate<Req extends z.ZodType>(
   endpoint: { request?: Req },
   object: Record<string, JsonValue>,
 ): z.output<Req> {
   if (!endpoint.request) return object as z.output<Req>;
-  const parsed = endpoint.request.safeParse(object);
+  const parsed = endpoint.request.safeParse(withoutNullOptionals(endpoint.request, object));
   if (!parsed.success) throw fieldError(toFieldErrors(parsed.error));
   return parsed.data;
 }

@@ -46,19 +46,15 @@ export function withMerchantSignature<Req extends z.ZodType, Res extends z.ZodTy
       const raw = await readRawBody(request, config.bodyLimitBytes);
 
       const key = request.headers.get("x-processing-key");
-      if (!key) throw new KassaError("required_header_key", "Required header X-Processing-Key is missing");
+      // The public API's own texts (DESIGN.md section 8): clients match on them.
+      if (!key) throw new KassaError("required_header_key", "No key header");
       const signature = request.headers.get("x-processing-signature");
-      if (!signature) {
-        throw new KassaError(
-          "required_header_signature",
-          "Required header X-Processing-Signature is missing",
-        );
-      }
+      if (!signature) throw new KassaError("required_header_signature", "No signature header");
       const db = getDb();
       const apiKey = await findActiveKey(db, getSecretBox(), key);
-      if (!apiKey) throw new KassaError("bad_header_key", "Bad header X-Processing-Key");
+      if (!apiKey) throw new KassaError("bad_header_key", "Bad key header");
       if (!isValidSignature(raw, apiKey.secret, signature)) {
-        throw new KassaError("bad_header_signature", "Bad header X-Processing-Signature");
+        throw new KassaError("bad_header_signature", "Bad signature header");
       }
       const limit = rateLimiter(config).take(String(apiKey.id));
       if (!limit.isAllowed) {

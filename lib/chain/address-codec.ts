@@ -7,11 +7,44 @@ import type { AddressFormat } from "@/lib/currencies/registry";
 import { decodeCashAddr, encodeCashAddr } from "./cashaddr";
 
 /**
- * Mainnet address formats of each network Kassa supports: encoding deposit addresses from public
- * keys, and validating withdrawal destinations with each format's real checksum (base58check,
- * bech32/bech32m, CashAddr, EIP-55). The sandbox chain uses the same formats, so validation is the
- * same in sandbox and production.
+ * Address formats of each network Kassa supports, mainnet and testnet: encoding deposit addresses
+ * from public keys, and validating withdrawal destinations with each format's real checksum
+ * (base58check, bech32/bech32m, CashAddr, EIP-55). The Bitcoin family has testnet formats of its
+ * own (tb1…, tltc1…, bchtest:…, Dogecoin's n…); Ethereum, Tron and XRP use the same addresses on
+ * their test networks. Which net a currency uses here is decided by lib/chain/sandbox/address-nets.ts:
+ * the sandbox chain uses testnet formats, as the public API's sandbox does (DESIGN.md section 5).
  */
+export type ChainNet = "mainnet" | "testnet";
+
+/** The formats whose testnet addresses differ from mainnet's, with each net's prefixes and versions. */
+type NetParameters = {
+  name: string;
+  /** bech32 human-readable part of native segwit addresses; none for networks without segwit. */
+  segwitHrp?: string;
+  cashAddrPrefix?: string;
+  /** base58check version bytes: P2PKH first (deposit addresses use it), then P2SH. */
+  base58Versions: number[];
+};
+
+const NETS: Partial<Record<AddressFormat, Record<ChainNet, NetParameters>>> = {
+  bitcoin: {
+    mainnet: { name: "Bitcoin", segwitHrp: "bc", base58Versions: [0x00, 0x05] },
+    testnet: { name: "Bitcoin testnet", segwitHrp: "tb", base58Versions: [0x6f, 0xc4] },
+  },
+  litecoin: {
+    mainnet: { name: "Litecoin", segwitHrp: "ltc", base58Versions: [0x30, 0x32, 0x05] },
+    testnet: { name: "Litecoin testnet", segwitHrp: "tltc", base58Versions: [0x6f, 0x3a, 0xc4] },
+  },
+  bitcoincash: {
+    mainnet: { name: "Bitcoin Cash", cashAddrPrefix: "bitcoincash", base58Versions: [0x00, 0x05] },
+    testnet: { name: "Bitcoin Cash testnet", cashAddrPrefix: "bchtest", base58Versions: [0x6f, 0xc4] },
+  },
+  dogecoin: {
+    mainnet: { name: "Dogecoin", base58Versions: [0x1e, 0x16] },
+    testnet: { name: "Dogecoin testnet", base58Versions: [0x71, 0xc4] },
+  },
+};
+
 const base58check = createBase58check(sha256);
 const hash160 = (data: Uint8Array) => ripemd160(sha256(data));
 const doubleSha256 = (data: Uint8Array) => sha256(sha256(data));
@@ -54,21 +87,27 @@ export function toChecksumAddress(bytes: Uint8Array): string {
   return out;
 }
 
-export function encodeAddress(format: AddressFormat, compressedPublicKey: Uint8Array): string {
+/** A deposit address for a public key, in the format of `net` (Ethereum, Tron, XRP: the same on both). */
+export function encodeAddress(
+  format: AddressFormat,
+  compressedPublicKey: Uint8Array,
+  net: ChainNet = "mainnet",
+): string {
+  const parameters = NETS[format]?.[net];
+  if (parameters?.segwitHrp)
+    return bech32.encode(parameters.segwitHrp, [0, ...bech32.toWords(hash160(compressedPublicKey))]);
+  if (parameters?.cashAddrPrefix)
+    return encodeCashAddr(parameters.cashAddrPrefix, "p2pkh", hash160(compressedPublicKey));
+  if (parameters)
+    return base58check.encode(
+      Uint8Array.from([parameters.base58Versions[0]!, ...hash160(compressedPublicKey)]),
+    );
   switch (format) {
-    case "bitcoin":
-      return bech32.encode("bc", [0, ...bech32.toWords(hash160(compressedPublicKey))]);
-    case "litecoin":
-      return bech32.encode("ltc", [0, ...bech32.toWords(hash160(compressedPublicKey))]);
-    case "bitcoincash":
-      return encodeCashAddr("bitcoincash", "p2pkh", hash160(compressedPublicKey));
-    case "dogecoin":
-      return base58check.encode(Uint8Array.from([0x1e, ...hash160(compressedPublicKey)]));
     case "ethereum":
       return toChecksumAddress(ethereumAddressBytes(compressedPublicKey));
     case "tron":
       return base58check.encode(Uint8Array.from([0x41, ...ethereumAddressBytes(compressedPublicKey)]));
-    case "ripple":
+    default:
       return rippleCheckEncode(Uint8Array.from([0x00, ...hash160(compressedPublicKey)]));
   }
 }
@@ -104,25 +143,42 @@ export type AddressCheck = { isValid: true } | { isValid: false; reason: string 
 const invalid = (reason: string): AddressCheck => ({ isValid: false, reason });
 const VALID: AddressCheck = { isValid: true };
 
-/** Checks a destination address for a network, checksums included. */
-export function checkAddress(format: AddressFormat, text: string): AddressCheck {
+/** Whether `text` is a valid address of one net's parameters. */
+function isOfNet(parameters: NetParameters, text: string): boolean {
+  if (parameters.segwitHrp && isSegwit(text, parameters.segwitHrp)) return true;
+  if (parameters.cashAddrPrefix && decodeCashAddr(text, parameters.cashAddrPrefix)) return true;
+  return isBase58Versioned(text, parameters.base58Versions);
+}
+
+/**
+ * Checks a destination address for a network, checksums included. `nets` are the nets accepted
+ * here (mainnet unless told otherwise); a valid address of another net is refused with a reason that
+ * names it, so a merchant sees "a Bitcoin testnet address" rather than "not a valid address".
+ */
+export function checkAddress(
+  format: AddressFormat,
+  text: string,
+  nets: readonly ChainNet[] = ["mainnet"],
+): AddressCheck {
   if (text !== text.trim() || text.length === 0 || text.length > 128)
     return invalid("is not a valid address");
+  const byNet = NETS[format];
+  if (!byNet) return checkSameOnEveryNet(format, text);
+  for (const net of ["mainnet", "testnet"] as const) {
+    if (!isOfNet(byNet[net], text)) continue;
+    if (nets.includes(net)) return VALID;
+    return invalid(
+      net === "testnet"
+        ? `is a ${byNet.testnet.name} address; this installation sends on the ${byNet.mainnet.name} mainnet`
+        : `is a ${byNet.mainnet.name} mainnet address; the sandbox sends on ${byNet.testnet.name}`,
+    );
+  }
+  return invalid(`is not a valid ${byNet.mainnet.name} address`);
+}
+
+/** Ethereum, Tron and XRP: one address format for mainnet and test networks alike. */
+function checkSameOnEveryNet(format: AddressFormat, text: string): AddressCheck {
   switch (format) {
-    case "bitcoin":
-      return isSegwit(text, "bc") || isBase58Versioned(text, [0x00, 0x05])
-        ? VALID
-        : invalid("is not a valid Bitcoin address");
-    case "litecoin":
-      return isSegwit(text, "ltc") || isBase58Versioned(text, [0x30, 0x32, 0x05])
-        ? VALID
-        : invalid("is not a valid Litecoin address");
-    case "bitcoincash":
-      return decodeCashAddr(text, "bitcoincash") || isBase58Versioned(text, [0x00, 0x05])
-        ? VALID
-        : invalid("is not a valid Bitcoin Cash address");
-    case "dogecoin":
-      return isBase58Versioned(text, [0x1e, 0x16]) ? VALID : invalid("is not a valid Dogecoin address");
     case "ethereum": {
       if (!/^0x[0-9a-fA-F]{40}$/.test(text)) return invalid("is not a valid Ethereum address");
       const body = text.slice(2);
@@ -139,6 +195,8 @@ export function checkAddress(format: AddressFormat, text: string): AddressCheck 
       const payload = rippleCheckDecode(text);
       return payload?.length === 21 && payload[0] === 0 ? VALID : invalid("is not a valid XRP address");
     }
+    default:
+      return invalid("is not a valid address");
   }
 }
 

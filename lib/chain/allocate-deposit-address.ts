@@ -5,6 +5,7 @@ import { getCurrency } from "@/lib/currencies/registry";
 import type { Tx } from "@/lib/db/client";
 import { addressCounters, depositAddresses } from "@/lib/db/schema";
 import { deriveAddress } from "./derivation";
+import { depositNetOf } from "./sandbox/address-nets";
 
 export type DepositAddressRow = typeof depositAddresses.$inferSelect;
 
@@ -26,6 +27,8 @@ async function nextNumber(tx: Tx, key: string, start = 0): Promise<number> {
  * network's derivation path (tokens share their network's counter, so an Ethereum address is never
  * given twice, whether for ETH or for USDT). XRP deposits go to one address per installation and are
  * told apart by a destination tag, also never reused: each XRP account costs a reserve on the ledger.
+ * On the sandbox chain the address is in the network's testnet format (lib/chain/sandbox/address-nets.ts);
+ * an address handed out earlier keeps the format it was stored with.
  */
 export async function allocateDepositAddress(
   tx: Tx,
@@ -45,14 +48,16 @@ export async function allocateDepositAddress(
   let address: string;
   let path: string;
   let tag = "";
+  const net = depositNetOf(currency.code);
   if (currency.addressFormat === "ripple") {
-    ({ address, path } = deriveAddress(seed, "ripple", 0));
+    ({ address, path } = deriveAddress(seed, "ripple", 0, net));
     tag = String(await nextNumber(tx, "tag:ripple", 100_000));
   } else {
     ({ address, path } = deriveAddress(
       seed,
       currency.addressFormat,
       await nextNumber(tx, `path:${currency.network}`),
+      net,
     ));
   }
   const [row] = await tx

@@ -2,7 +2,7 @@ import "server-only";
 
 import { HDKey } from "@scure/bip32";
 import type { AddressFormat } from "@/lib/currencies/registry";
-import { encodeAddress } from "./address-codec";
+import { type ChainNet, encodeAddress } from "./address-codec";
 
 /**
  * Derivation paths per network: BIP84 (native segwit) for Bitcoin and Litecoin, BIP44 elsewhere,
@@ -19,29 +19,51 @@ export const ACCOUNT_PATHS: Record<AddressFormat, string> = {
   ripple: "m/44'/144'/0'/0",
 };
 
+/**
+ * Testnet paths where the testnet has its own address format: SLIP-44 coin type 1, which every
+ * testnet shares, so a testnet wallet restored from the same seed finds these addresses.
+ * Ethereum, Tron and XRP keep their paths: their test networks use mainnet's formats.
+ */
+export const TESTNET_ACCOUNT_PATHS: Partial<Record<AddressFormat, string>> = {
+  bitcoin: "m/84'/1'/0'/0",
+  litecoin: "m/84'/1'/0'/0",
+  bitcoincash: "m/44'/1'/0'/0",
+  dogecoin: "m/44'/1'/0'/0",
+};
+
 export type DerivedAddress = { address: string; path: string };
 
-const accountKeys = new WeakMap<Uint8Array, Map<AddressFormat, HDKey>>();
+const accountKeys = new WeakMap<Uint8Array, Map<string, HDKey>>();
+
+function accountPath(format: AddressFormat, net: ChainNet): string {
+  return (net === "testnet" && TESTNET_ACCOUNT_PATHS[format]) || ACCOUNT_PATHS[format];
+}
 
 /** The account-level key is cached per seed, so handing out an address derives two levels, not five. */
-function accountKey(seed: Uint8Array, format: AddressFormat): HDKey {
-  let byFormat = accountKeys.get(seed);
-  if (!byFormat) {
-    byFormat = new Map();
-    accountKeys.set(seed, byFormat);
+function accountKey(seed: Uint8Array, path: string): HDKey {
+  let byPath = accountKeys.get(seed);
+  if (!byPath) {
+    byPath = new Map();
+    accountKeys.set(seed, byPath);
   }
-  let key = byFormat.get(format);
+  let key = byPath.get(path);
   if (!key) {
-    key = HDKey.fromMasterSeed(seed).derive(ACCOUNT_PATHS[format]);
-    byFormat.set(format, key);
+    key = HDKey.fromMasterSeed(seed).derive(path);
+    byPath.set(path, key);
   }
   return key;
 }
 
-export function deriveAddress(seed: Uint8Array, format: AddressFormat, index: number): DerivedAddress {
+export function deriveAddress(
+  seed: Uint8Array,
+  format: AddressFormat,
+  index: number,
+  net: ChainNet = "mainnet",
+): DerivedAddress {
   if (!Number.isInteger(index) || index < 0 || index >= 2 ** 31)
     throw new RangeError("address index out of range");
-  const child = accountKey(seed, format).deriveChild(index);
+  const path = accountPath(format, net);
+  const child = accountKey(seed, path).deriveChild(index);
   if (!child.publicKey) throw new Error("derivation produced no public key");
-  return { address: encodeAddress(format, child.publicKey), path: `${ACCOUNT_PATHS[format]}/${index}` };
+  return { address: encodeAddress(format, child.publicKey, net), path: `${path}/${index}` };
 }

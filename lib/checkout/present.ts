@@ -6,12 +6,14 @@ export function shortAmount(wire: string | null): string {
   return wire === null ? "" : formatAmountShort(parseStoredAmount(wire));
 }
 
-/** Money in a currency's own precision for people: "100.00 EUR", "0.00166989 BTC". */
+/**
+ * Money for people: "100.00 EUR", "10.125 EUR", "0.00166989 BTC". Fiat shows at least its minor
+ * unit (cents); past it, only the digits an amount really has (fiat carries up to 8, as the public API's).
+ */
 export function displayAmount(wire: string | null, code: string | null): string {
   if (wire === null || code === null) return "";
-  const precision = findCurrency(code)?.precision ?? 8;
   const [whole, fraction = ""] = shortAmount(wire).split(".");
-  const digits = findCurrency(code)?.kind === "fiat" ? fraction.padEnd(precision, "0") : fraction;
+  const digits = fraction.padEnd(findCurrency(code)?.minorUnit ?? 0, "0");
   return `${whole}${digits ? `.${digits}` : ""} ${code}`;
 }
 

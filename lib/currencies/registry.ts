@@ -20,8 +20,14 @@ export type Currency = {
   code: string;
   name: string;
   kind: "crypto" | "fiat";
-  /** Fraction digits accepted in amounts of this currency. */
+  /** Fraction digits accepted in amounts of this currency (and kept in its balances). */
   precision: number;
+  /**
+   * Fiat only: the ISO 4217 minor unit (2 for EUR). Prices are shown with at least these digits,
+   * and a payment within one such unit of the amount due counts as exact; amounts themselves may
+   * carry `precision` (8) digits, as the public API's fiat does.
+   */
+  minorUnit?: number;
   /** The network a crypto currency moves on; null for fiat. */
   network: string | null;
   addressFormat: AddressFormat | null;
@@ -62,7 +68,9 @@ const DEFINITIONS: Definition[] = [
     addressFormat: "bitcoin",
     chainDecimals: 8,
     minimumAmount: "0.0001",
-    minimumWithdrawalAmount: "0.0005",
+    // The public API's minimum (confirmations-and-limits.md), so its documentation's own example
+    // withdrawal of 0.0002 BTC is accepted.
+    minimumWithdrawalAmount: "0.0001",
     depositFeePpm: 5_000,
     withdrawalFeePpm: 0,
     networkFee: "0.00002",
@@ -242,7 +250,10 @@ const DEFINITIONS: Definition[] = [
     code: "EUR",
     name: "Euro",
     kind: "fiat",
-    precision: 2,
+    // Fiat balances and amounts are kept to 8 fraction digits, the precision the public API's
+    // sandbox reports for fiat in currencies/list, so a client's "10.12345678" EUR is accepted.
+    precision: 8,
+    minorUnit: 2,
     network: null,
     addressFormat: null,
     minimumAmount: "10",
@@ -259,7 +270,10 @@ const DEFINITIONS: Definition[] = [
     code: "USD",
     name: "US Dollar",
     kind: "fiat",
-    precision: 2,
+    // Fiat balances and amounts are kept to 8 fraction digits, the precision the public API's
+    // sandbox reports for fiat in currencies/list, so a client's "10.12345678" EUR is accepted.
+    precision: 8,
+    minorUnit: 2,
     network: null,
     addressFormat: null,
     minimumAmount: "10",

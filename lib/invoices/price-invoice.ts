@@ -53,7 +53,11 @@ export async function priceInvoice(
   return { rate, spreadPpm, senderAmount };
 }
 
-/** Payments within one smallest unit of the currency's precision count as exact. */
+/**
+ * Payments within one smallest unit of the currency count as exact: its last digit for crypto, a
+ * cent (its ISO 4217 minor unit) for fiat, whose 8-digit precision no customer can aim at.
+ */
 export function paymentTolerance(currencyCode: string): bigint {
-  return 10n ** BigInt(8 - getCurrency(currencyCode).precision);
+  const currency = getCurrency(currencyCode);
+  return 10n ** BigInt(8 - (currency.minorUnit ?? currency.precision));
 }

@@ -2,6 +2,7 @@ import "server-only";
 
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/api/endpoint";
+import { withoutNullOptionals } from "./absent-nulls";
 import { endUserReference, sender } from "./common";
 import { cryptoCurrencyCode, currencyCode, foreignId } from "./fields";
 
@@ -40,7 +41,8 @@ export const takeAddressRequest = z
         message: "The :attribute field is required with sender data.",
       });
     }
-    const parsed = sender.safeParse(value);
+    // sender_data is a record here (optional as a whole), so its own null optionals are read here.
+    const parsed = sender.safeParse(withoutNullOptionals(sender, value));
     if (!parsed.success)
       for (const issue of parsed.error.issues)
         ctx.addIssue({ ...issue, code: "custom", message: issue.message });

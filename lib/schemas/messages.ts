@@ -43,6 +43,7 @@ z.config({
         return "The :attribute format is invalid.";
       case "invalid_union": {
         if (issue.input === undefined) return "The :attribute field is required.";
+        if (issue.input === null) return "The :attribute field must not be null.";
         // A discriminated union reports a missing discriminator with the object and the key as the last path step.
         const key = issue.path?.[issue.path.length - 1];
         const input = issue.input as Record<PropertyKey, unknown> | null;

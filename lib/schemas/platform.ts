@@ -42,7 +42,14 @@ export const currencyEntry = z
 
 export const currenciesListRequest = z
   .object({
-    visible: z.boolean().optional().meta({ description: "Only currencies currently offered (the default)." }),
+    visible: z
+      .boolean()
+      .optional()
+      .meta({
+        description:
+          "true or absent: the currencies offered here. false: the currencies of the registry that are not offered " +
+          "(in production, those without a real network; in sandbox mode usually none).",
+      }),
   })
   .meta({ id: "CurrenciesListRequest" });
 

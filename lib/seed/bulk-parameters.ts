@@ -43,7 +43,9 @@ function currencyValues(): string {
     const [lo, hi] = RANGES[code];
     const [prefix, length] = ADDRESS_SHAPES[c.addressFormat ?? ""] ?? ["x", 34];
     const fee = (value: bigint) => (Number(value) / 1e8).toFixed(8);
-    return `(${i}, '${code}', '${c.network}', ${lo}::numeric, ${hi}::numeric, ${c.precision}, ${c.depositFeePpm}, ${c.withdrawalFeePpm}, ${fee(c.networkFee)}::numeric, '${prefix}', ${length}, ${c.confirmations}, ${USD[code]}::numeric)`;
+    // Seeded fiat amounts in whole cents, as shops price things (fiat accepts 8 digits, but rarely gets them).
+    const digits = c.minorUnit ?? c.precision;
+    return `(${i}, '${code}', '${c.network}', ${lo}::numeric, ${hi}::numeric, ${digits}, ${c.depositFeePpm}, ${c.withdrawalFeePpm}, ${fee(c.networkFee)}::numeric, '${prefix}', ${length}, ${c.confirmations}, ${USD[code]}::numeric)`;
   }).join(",\n");
 }
 

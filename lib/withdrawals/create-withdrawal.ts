@@ -3,6 +3,7 @@ import "server-only";
 import { type SQL, sql } from "drizzle-orm";
 import { checkAddress } from "@/lib/chain/address-codec";
 import { checkTag } from "@/lib/chain/check-tag";
+import { acceptedNetsOf } from "@/lib/chain/sandbox/address-nets";
 import { isOffered } from "@/lib/currencies/offering";
 import { getCurrency } from "@/lib/currencies/registry";
 import {
@@ -78,7 +79,7 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
         `${target.code} cannot be withdrawn here: this installation has no real ${target.code} network to send it on.`,
     });
   }
-  const check = checkAddress(target.addressFormat!, input.address);
+  const check = checkAddress(target.addressFormat!, input.address, acceptedNetsOf(target.code));
   if (!check.isValid) throw fieldError({ address: `The address ${check.reason} for ${target.code}.` });
   const tag = checkTag(target.code, input.tag);
   const foreignId = foreignIdText(input.foreignId);

@@ -123,11 +123,10 @@ describe(`invoice life cycle on ${testDriver}`, () => {
     expect(settled.status).toBe("confirmed");
     expect(settled.invoice.statusReason).toBe("paid");
 
-    // Independently of the pricing code: due BTC × 65000 USD × (1 − 0.5%) ÷ 1.08 USD per EUR, cents down.
-    const gross =
-      divide(due * parseDecimal("65000") * 995_000n, parseDecimal("1.08") * 1_000_000n * 1_000_000n, "down") *
-      1_000_000n;
-    const fee = divide(percentOf(gross, 5_000, "up"), 1_000_000n, "up") * 1_000_000n;
+    // Independently of the pricing code: due BTC × 65000 USD × (1 − 0.5%) ÷ 1.08 USD per EUR, rounded
+    // down to EUR's precision (8 fraction digits, as the public API's fiat); the fee rounded up.
+    const gross = divide(due * parseDecimal("65000") * 995_000n, parseDecimal("1.08") * 1_000_000n, "down");
+    const fee = percentOf(gross, 5_000, "up");
     expect(settled.invoice.creditedAmount).toBe(gross - fee);
     expect(await balance("EUR")).toBe(before + gross - fee);
     // The merchant receives at least the invoice amount before fees: the rounding favours nobody but by one unit.

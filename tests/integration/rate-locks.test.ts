@@ -24,20 +24,21 @@ import { createTestMerchant } from "../support/merchants";
 const LOCKED_BTC = parseDecimal("65000");
 const FALLEN_BTC = parseDecimal("48750"); // 25% lower
 const EUR = parseDecimal("1.08");
-const CENT = 1_000_000n;
+/** EUR's precision: 8 fraction digits, as the public API's fiat (credits are rounded to it). */
+const EUR_UNIT = 1n;
 
 const INVOICED = parseDecimal("100"); // EUR, the default of the test invoices
 
 /** EUR worth, before the deposit fee, of BTC paid at the given USD prices (less the spread; one rounding). */
 function expectedGross(parts: { btc: bigint; usdPrice: bigint }[]): bigint {
   const worth = parts.reduce((sum, p) => sum + p.btc * p.usdPrice, 0n);
-  return divide(worth * 995_000n, EUR * 1_000_000n * CENT, "down") * CENT;
+  return divide(worth * 995_000n, EUR * 1_000_000n * EUR_UNIT, "down") * EUR_UNIT;
 }
 
 /** EUR credited, net of the 0.5% deposit fee, for BTC paid at the given USD prices (one rounding). */
 function expectedNet(parts: { btc: bigint; usdPrice: bigint }[]): bigint {
   const gross = expectedGross(parts);
-  const fee = divide(gross * 5_000n, 1_000_000n * CENT, "up") * CENT;
+  const fee = divide(gross * 5_000n, 1_000_000n * EUR_UNIT, "up") * EUR_UNIT;
   return gross - fee;
 }
 

@@ -135,11 +135,11 @@ describe(`transactions/info for invoices and deposits on ${testDriver}`, () => {
     const pending = await info(convertedId);
     expect(pending.type).toBe("deposit_exchange");
     // The rate is fixed when the payment is seen: 0.01 BTC × 65000 USD × (1 − 0.5%) ÷ 1.08 USD per EUR
-    // = 598.8425…, rounded down to cents.
-    expect(pending.currency_received).toMatchObject({ currency: "EUR", amount: "598.84000000" });
+    // = 598.842592592…, rounded down to EUR's 8 fraction digits.
+    expect(pending.currency_received).toMatchObject({ currency: "EUR", amount: "598.84259259" });
     await confirm(database.db, "BTC");
     const converted = await info(convertedId);
-    expect(converted.currency_received).toMatchObject({ currency: "EUR", amount: "598.84000000" });
+    expect(converted.currency_received).toMatchObject({ currency: "EUR", amount: "598.84259259" });
     expect(converted.transactions.map((t) => t.transaction_type)).toEqual(["blockchain", "exchange"]);
     expect(converted.crypto_address).toMatchObject({ convert_to: "EUR" });
     expect(converted.fees[0]).toMatchObject({ type: "exchange", currency: "EUR" });

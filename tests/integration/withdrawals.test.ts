@@ -204,7 +204,7 @@ describe(`withdrawals on ${testDriver}`, () => {
     await expect(withdraw({ currency: "EUR", amount: "100" })).rejects.toMatchObject({
       fields: { currency: expect.stringMatching(/convert_to/) },
     });
-    await expect(withdraw({ amount: "0.0001" })).rejects.toMatchObject({
+    await expect(withdraw({ amount: "0.00005" })).rejects.toMatchObject({
       fields: { amount: expect.stringMatching(/at least/) },
     });
     const xrp = await withdraw({ currency: "XRP", amount: "50", address: XRP_ADDRESS, tag: "4294967295" });

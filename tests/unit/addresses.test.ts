@@ -1,6 +1,7 @@
 import { mnemonicToSeedSync } from "@scure/bip39";
 import { describe, expect, it } from "vitest";
-import { checkAddress } from "@/lib/chain/address-codec";
+import { checkAddress, codecs } from "@/lib/chain/address-codec";
+import { decodeCashAddr } from "@/lib/chain/cashaddr";
 import { deriveAddress } from "@/lib/chain/derivation";
 
 // The BIP39 test mnemonic and the published first addresses derived from it (BIP84 for BTC/LTC,
@@ -79,5 +80,109 @@ describe("withdrawal address validation (real checksums)", () => {
     ["bitcoin", " bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu", "surrounding whitespace"],
   ] as const)("refuses for %s: %s (%s)", (format, address, _why) => {
     expect(checkAddress(format, address).isValid).toBe(false);
+  });
+});
+
+describe("testnet formats (the sandbox chain, DESIGN.md section 5)", () => {
+  // Published testnet vectors of the same mnemonic: BIP84 m/84'/1'/0'/0/i and BIP44 m/44'/1'/0'/0/0.
+  const BIP84_TESTNET = [
+    "tb1q6rz28mcfaxtmd6v789l9rrlrusdprr9pqcpvkl",
+    "tb1qd7spv5q28348xl4myc8zmh983w5jx32cjhkn97",
+  ];
+  const BIP44_TESTNET_P2PKH = "mkpZhYtJu2r87Js3pDiWJDmPte2NRZ8bJV";
+  const witnessProgram = (address: string) => {
+    const { words } = codecs.bech32.decode(address as `${string}1${string}`);
+    return Buffer.from(codecs.bech32.fromWords(words.slice(1))).toString("hex");
+  };
+  const legacyHash = Buffer.from(codecs.base58check.decode(BIP44_TESTNET_P2PKH).slice(1)).toString("hex");
+
+  it("derives Bitcoin testnet addresses on the testnet path (coin type 1)", () => {
+    expect(deriveAddress(seed, "bitcoin", 0, "testnet")).toEqual({
+      address: BIP84_TESTNET[0],
+      path: "m/84'/1'/0'/0/0",
+    });
+    expect(deriveAddress(seed, "bitcoin", 1, "testnet").address).toBe(BIP84_TESTNET[1]);
+  });
+
+  it("derives Litecoin, Bitcoin Cash and Dogecoin testnet addresses with their own prefixes", () => {
+    const ltc = deriveAddress(seed, "litecoin", 0, "testnet");
+    expect(ltc.address).toMatch(/^tltc1q/);
+    expect(ltc.path).toBe("m/84'/1'/0'/0/0");
+    // The same key as Bitcoin testnet's first address, in Litecoin testnet's encoding.
+    expect(witnessProgram(ltc.address)).toBe(witnessProgram(BIP84_TESTNET[0]!));
+
+    const bch = deriveAddress(seed, "bitcoincash", 0, "testnet");
+    expect(bch.address).toMatch(/^bchtest:q/);
+    expect(bch.path).toBe("m/44'/1'/0'/0/0");
+    const decoded = decodeCashAddr(bch.address, "bchtest");
+    expect(decoded?.type).toBe("p2pkh");
+    expect(Buffer.from(decoded!.hash).toString("hex")).toBe(legacyHash);
+
+    const doge = deriveAddress(seed, "dogecoin", 0, "testnet");
+    expect(doge.address).toMatch(/^n/);
+    const payload = codecs.base58check.decode(doge.address);
+    expect(payload[0]).toBe(0x71);
+    expect(Buffer.from(payload.slice(1)).toString("hex")).toBe(legacyHash);
+
+    for (const [format, address] of [
+      ["litecoin", ltc.address],
+      ["bitcoincash", bch.address],
+      ["dogecoin", doge.address],
+    ] as const) {
+      expect(checkAddress(format, address, ["testnet"]), address).toEqual({ isValid: true });
+    }
+  });
+
+  it("keeps Ethereum, Tron and XRP addresses as they are on mainnet (their test networks share them)", () => {
+    for (const format of ["ethereum", "tron", "ripple"] as const) {
+      expect(deriveAddress(seed, format, 0, "testnet")).toEqual(deriveAddress(seed, format, 0));
+      expect(checkAddress(format, deriveAddress(seed, format, 0).address, ["testnet"])).toEqual({
+        isValid: true,
+      });
+    }
+  });
+
+  it("accepts the public documentation's testnet withdrawal addresses where testnet is accepted", () => {
+    const sandbox = ["testnet", "mainnet"] as const;
+    for (const address of [
+      // The withdrawal example of the public API reference and integration guide.
+      "tb1qfdxh6gkfr0qgyatnlkd8khcnxph9tw06n6qwjc",
+      // The public sandbox's callback examples (P2SH on testnet).
+      "2NCMFo2k7S8HSDWp6qwQ2wiAMwz3XwEC4Gp",
+      BIP44_TESTNET_P2PKH,
+      "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu",
+    ]) {
+      expect(checkAddress("bitcoin", address, sandbox), address).toEqual({ isValid: true });
+    }
+    // The CashAddr specification's testnet vector.
+    expect(
+      checkAddress("bitcoincash", "bchtest:pr6m7j9njldwwzlg9v7v53unlr4jkmx6eyvwc0uz5t", sandbox),
+    ).toEqual({
+      isValid: true,
+    });
+  });
+
+  it("refuses another net's address with a reason that names it, and broken testnet checksums", () => {
+    expect(checkAddress("bitcoin", "tb1qfdxh6gkfr0qgyatnlkd8khcnxph9tw06n6qwjc")).toEqual({
+      isValid: false,
+      reason: "is a Bitcoin testnet address; this installation sends on the Bitcoin mainnet",
+    });
+    expect(checkAddress("bitcoincash", "bchtest:pr6m7j9njldwwzlg9v7v53unlr4jkmx6eyvwc0uz5t")).toEqual({
+      isValid: false,
+      reason: "is a Bitcoin Cash testnet address; this installation sends on the Bitcoin Cash mainnet",
+    });
+    expect(checkAddress("litecoin", "ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh", ["testnet"])).toEqual({
+      isValid: false,
+      reason: "is a Litecoin mainnet address; the sandbox sends on Litecoin testnet",
+    });
+    for (const [format, address] of [
+      ["bitcoin", "tb1qfdxh6gkfr0qgyatnlkd8khcnxph9tw06n6qwjd"],
+      ["bitcoin", "bcrt1q6rz28mcfaxtmd6v789l9rrlrusdprr9pqcpvkl"],
+      ["bitcoin", "tltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh"],
+      ["dogecoin", BIP44_TESTNET_P2PKH],
+      ["bitcoincash", "bchtest:pr6m7j9njldwwzlg9v7v53unlr4jkmx6eyvwc0uz5v"],
+    ] as const) {
+      expect(checkAddress(format, address, ["testnet", "mainnet"]).isValid, address).toBe(false);
+    }
   });
 });

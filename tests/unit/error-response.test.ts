@@ -80,7 +80,7 @@ describe("the three wrappers", () => {
     );
     expect(merchant.status).toBe(403);
     expect(merchant.body).toEqual({
-      error: "Required header X-Processing-Key is missing",
+      error: "No key header",
       code: "required_header_key",
     });
 

@@ -191,6 +191,7 @@ describe("dashboard schemas, derived from the API's", () => {
       { currency: "BTC", amount: "1", amount_to: "1", convert_to: "ETH" },
       { currency: "BTC", amount_to: "1" },
       { currency: "EUR", convert_to: "BTC", amount: "100.255" },
+      { currency: "EUR", convert_to: "BTC", amount: "100.123456789" },
       { currency: "EUR", convert_to: "USDTE", amount_to: "1.1234567" },
       { currency: "EUR", convert_to: "BTC", amount: "1e-2" },
       { currency: "EUR", convert_to: "BTC", amount: 1e-3 },
@@ -209,12 +210,12 @@ describe("dashboard schemas, derived from the API's", () => {
       expect(quote, JSON.stringify(input)).toEqual(api);
     }
     // The table covers acceptance and refusal alike.
-    expect(cases.filter((input) => Object.keys(errorsIn(quoteRequest, input)).length === 0).length).toBe(6);
+    expect(cases.filter((input) => Object.keys(errorsIn(quoteRequest, input)).length === 0).length).toBe(8);
   });
 
   it("checks every amount against its own currency's precision, with one message", () => {
-    expect(errorsIn(quoteRequest, { currency: "EUR", convert_to: "BTC", amount: "1.001" })).toEqual({
-      amount: "The amount has more decimal places than EUR allows (2).",
+    expect(errorsIn(quoteRequest, { currency: "EUR", convert_to: "BTC", amount: "1.000000001" })).toEqual({
+      amount: "The amount has more decimal places than the currency allows.",
     });
     expect(
       errorsIn(withdrawalRequest, {
@@ -228,17 +229,19 @@ describe("dashboard schemas, derived from the API's", () => {
     });
     expect(
       errorsIn(exchangeCalculateRequest, {
-        sender_currency: "EUR",
+        sender_currency: "USDTE",
         receiver_currency: "BTC",
-        sender_amount: "0.001",
+        sender_amount: "0.0000001",
       }),
-    ).toEqual({ sender_amount: "The sender amount has more decimal places than EUR allows (2)." });
+    ).toEqual({ sender_amount: "The sender amount has more decimal places than USDTE allows (6)." });
     expect(
       errorsIn(instantWithdrawalRequest, { ...payout, sender_currency: "USDTE", sender_amount: "1.1234567" }),
     ).toEqual({ sender_amount: "The sender amount has more decimal places than USDTE allows (6)." });
-    expect(errorsIn(sandboxCreditRequest, { currency: "EUR", amount: "1.005" })).toEqual({
-      amount: "The amount has more decimal places than EUR allows (2).",
+    expect(errorsIn(sandboxCreditRequest, { currency: "XRP", amount: "1.0000005" })).toEqual({
+      amount: "The amount has more decimal places than XRP allows (6).",
     });
+    // Fiat takes 8 fraction digits, the precision the public API's sandbox reports for fiat.
+    expect(errorsIn(sandboxCreditRequest, { currency: "EUR", amount: "1.00000005" })).toEqual({});
     expect(errorsIn(sandboxCreditRequest, { currency: "EUR", amount: "1.5e1" })).toEqual({});
   });
 
@@ -332,5 +335,118 @@ describe("numbers by value in request fields", () => {
       status: 400,
       code: "validation_failed",
     });
+  });
+});
+
+describe("what real clients send (issue 17)", () => {
+  it("reads a body of null as {}, and refuses other non-objects", () => {
+    expect(parseJsonObject(Buffer.from("null"))).toEqual({});
+    expect(parseJsonObject(Buffer.from(" null\n"))).toEqual({});
+    for (const body of ["[]", "5", '"x"', "true", "nul"]) {
+      expect(() => parseJsonObject(Buffer.from(body)), body).toThrow("Bad content format");
+    }
+  });
+
+  it("treats optional fields sent as null as absent, on every schema, nested ones included", async () => {
+    const { transactionInfoRequest } = await import("@/lib/schemas/transactions");
+    const { takeAddressRequest } = await import("@/lib/schemas/addresses");
+    const { currenciesListRequest } = await import("@/lib/schemas/platform");
+    // A Go struct without omitempty sends every field.
+    expect(throughWrapper(transactionInfoRequest, '{"id": 7, "foreign_id": null, "txid": null}')).toEqual({
+      data: { id: 7 },
+    });
+    expect(throughWrapper(currenciesListRequest, '{"visible": null}')).toEqual({ data: {} });
+    const invoice = JSON.stringify({ ...validInvoice, sender_currency: null, type: null, description: null });
+    const parsed = throughWrapper(createInvoiceRequest, invoice);
+    expect(parsed).toMatchObject({ data: { foreign_id: "f", amount: 10_00000000n } });
+    expect(parsed.data).not.toHaveProperty("sender_currency");
+    expect(parsed.data).not.toHaveProperty("type");
+    const address = throughWrapper(
+      takeAddressRequest,
+      '{"foreign_id": "u-1", "currency": "BTC", "convert_to": null, "end_user_reference": null}',
+    );
+    expect(address).toEqual({ data: { foreign_id: "u-1", currency: "BTC" } });
+    const customer = throughWrapper(
+      takeAddressRequest,
+      JSON.stringify({
+        foreign_id: "u-2",
+        currency: "BTC",
+        end_user_reference: "cust-2",
+        sender_type: "natural",
+        sender_data: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1990-12-10", email: null },
+      }),
+    );
+    expect(customer).toMatchObject({ data: { foreign_id: "u-2", sender_type: "natural" } });
+    const withdrawal = throughWrapper(
+      withdrawalRequest,
+      JSON.stringify({
+        ...payout,
+        currency: "BTC",
+        amount: "0.01",
+        amount_to: null,
+        convert_to: null,
+        tag: null,
+        sender_data: { ...payout.sender_data, email: null },
+      }),
+    );
+    expect(withdrawal).toMatchObject({ data: { currency: "BTC", amount: 1_000_000n } });
+    expect(withdrawal.data).not.toHaveProperty("tag");
+    expect((withdrawal.data as { sender_data: object }).sender_data).not.toHaveProperty("email");
+  });
+
+  it("keeps a required field sent as null a field error, and a null inside any-JSON as sent", async () => {
+    expect(
+      throughWrapper(createInvoiceRequest, JSON.stringify({ ...validInvoice, amount: null, title: null })),
+    ).toEqual({
+      status: 400,
+      code: "validation_failed",
+      fields: {
+        amount: "The amount field must not be null.",
+        title: "The title field must not be null.",
+      },
+    });
+    expect(
+      throughWrapper(
+        withdrawalRequest,
+        JSON.stringify({ ...payout, currency: "BTC", amount: "0.01", foreign_id: null }),
+      ),
+    ).toMatchObject({ status: 400, fields: { foreign_id: "The foreign id field is required." } });
+    // A withdrawal's foreign_id is any JSON, echoed as given: its nulls are data.
+    expect(
+      throughWrapper(
+        withdrawalRequest,
+        JSON.stringify({ ...payout, currency: "BTC", amount: "0.01", foreign_id: { order: 5, note: null } }),
+      ),
+    ).toMatchObject({ data: { foreign_id: { order: 5, note: null } } });
+    expect(
+      throughWrapper(sandboxPaymentRequest, '{"address": "x", "currency": "BTC", "amount": 1, "tag": null}'),
+    ).toEqual({ data: { address: "x", currency: "BTC", amount: 1_00000000n } });
+  });
+
+  it("reads amounts in exponent form by their exact value, as JSON numbers and as strings", () => {
+    // Python's json.dumps(0.00001) writes 1e-05.
+    const body = (amount: string) => `{"currency": "BTC", "convert_to": "ETH", "amount": ${amount}}`;
+    expect(throughWrapper(quoteRequest, body("1e-05"))).toMatchObject({ data: { amount: 1000n } });
+    expect(throughWrapper(quoteRequest, body('"1e-05"'))).toMatchObject({ data: { amount: 1000n } });
+    expect(throughWrapper(quoteRequest, body("1.5E-7"))).toMatchObject({ data: { amount: 15n } });
+    expect(throughWrapper(quoteRequest, body('"2.5e+1"'))).toMatchObject({ data: { amount: 25_00000000n } });
+    expect(throughWrapper(quoteRequest, body("1e-8"))).toMatchObject({ data: { amount: 1n } });
+    // More fraction digits than the currency allows, by exact value, is refused, never rounded.
+    for (const amount of ["1e-9", '"1e-9"', "1.23456789e-1", '"0.1e-8"']) {
+      expect(throughWrapper(quoteRequest, body(amount)), amount).toMatchObject({
+        status: 400,
+        fields: { amount: "The amount has more decimal places than the currency allows." },
+      });
+    }
+    expect(
+      throughWrapper(quoteRequest, '{"currency": "USDTE", "convert_to": "BTC", "amount": 1e-7}'),
+    ).toMatchObject({
+      status: 400,
+      fields: { amount: "The amount has more decimal places than USDTE allows (6)." },
+    });
+    // Fiat: 8 fraction digits, the precision currencies/list reports for it.
+    expect(
+      throughWrapper(quoteRequest, '{"currency": "EUR", "convert_to": "BTC", "amount": 1.2345678e1}'),
+    ).toMatchObject({ data: { amount: 12_34567800n } });
   });
 });

@@ -130,7 +130,9 @@ export default function ApiReferencePage() {
           <p className="mt-2 text-slate-700 dark:text-slate-300">
             Sign the exact bytes of the body, and send those same bytes. Reformatting the JSON after signing
             changes the bytes and the signature no longer matches. A request without a body is signed over the
-            empty string.
+            empty string. A body of <code>null</code> (signed over those four bytes) means <code>{"{}"}</code>
+            , and an optional field sent as <code>null</code> means the field is absent; a required field sent
+            as <code>null</code> is a field error.
           </p>
           <ScrollRegion label="Signing example in JavaScript" className="mt-3 rounded bg-slate-900">
             <pre className="p-4 text-sm text-slate-100">
@@ -147,8 +149,10 @@ export default function ApiReferencePage() {
               400 <code>bad_content_format</code>: the body is not a JSON object.
             </li>
             <li>
-              403 <code>required_header_key</code>, <code>bad_header_key</code>,{" "}
-              <code>required_header_signature</code>, <code>bad_header_signature</code>.
+              403 <code>{'{"error": "No key header", "code": "required_header_key"}'}</code>, and likewise{" "}
+              <code>Bad key header</code> (<code>bad_header_key</code>), <code>No signature header</code> (
+              <code>required_header_signature</code>), <code>Bad signature header</code> (
+              <code>bad_header_signature</code>): the public API&apos;s texts.
             </li>
             <li>404 for unknown paths and for objects you may not see; 413 for bodies over 64 KiB.</li>
             <li>

@@ -3,9 +3,11 @@ import { notFound } from "next/navigation";
 import { CheckoutClient } from "@/components/checkout/checkout-client";
 import { hasUnstorableText } from "@/lib/api/read-body";
 import { hdSeed, invoiceSettings } from "@/lib/api/runtime-values";
+import { isOnSandboxChain } from "@/lib/chain/sandbox/address-nets";
 import { checkoutView } from "@/lib/checkout/checkout-view";
 import { openCheckout } from "@/lib/checkout/open-checkout";
 import { displayAmount } from "@/lib/checkout/present";
+import { CURRENCIES } from "@/lib/currencies/registry";
 import { getDb } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
 import { loadInvoiceByToken } from "@/lib/invoices/load-invoice";
@@ -61,7 +63,10 @@ export default async function PayPage({ params }: Props) {
           </div>
         )}
       </div>
-      <CheckoutClient initial={view} />
+      <CheckoutClient
+        initial={view}
+        sandboxCurrencies={CURRENCIES.filter((c) => isOnSandboxChain(c.code)).map((c) => c.code)}
+      />
       <p className="mt-10 text-center text-xs text-slate-500 dark:text-slate-400">
         Invoice {record.id} · payments processed by Kassa
         {view.type === "good_until_expired" ? " · partial payments accepted" : ""}

@@ -2,6 +2,7 @@ import "server-only";
 
 import { randomBytes } from "node:crypto";
 import { checkAddress } from "@/lib/chain/address-codec";
+import { acceptedNetsOf } from "@/lib/chain/sandbox/address-nets";
 import { assertSimulatedCurrency } from "@/lib/chain/sandbox/assert-simulated-currency";
 import { assertFitsPrecision } from "@/lib/currencies/precision";
 import { getCurrency } from "@/lib/currencies/registry";
@@ -50,7 +51,8 @@ export async function sendSandboxPayment(
   if (currency.kind !== "crypto" || !currency.addressFormat)
     throw fieldError({ currency: "The currency must be a crypto currency." });
   assertSimulatedCurrency(currency.code);
-  const check = checkAddress(currency.addressFormat, input.address);
+  // Testnet addresses (those Kassa hands out now) and mainnet ones (stored before it did) alike.
+  const check = checkAddress(currency.addressFormat, input.address, acceptedNetsOf(currency.code));
   if (!check.isValid) throw fieldError({ address: `The address ${check.reason}.` });
   assertFitsPrecision({ units: input.amount, currency: currency.code, field: "amount" });
   const tag = input.tag?.trim() ?? "";

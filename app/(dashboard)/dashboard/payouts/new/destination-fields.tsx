@@ -6,8 +6,19 @@ import { Field } from "@/components/forms/field";
 import { findCurrency } from "@/lib/currencies/registry";
 import type { PayoutValues } from "./payout-values";
 
-/** Where the payout goes (address and tag, checked as typed) and the merchant's own references. */
-export function DestinationFields({ form, target }: { form: UseFormReturn<PayoutValues>; target: string }) {
+/**
+ * Where the payout goes (address and tag, checked as typed) and the merchant's own references. On
+ * the sandbox chain testnet addresses are accepted too, as the server accepts them.
+ */
+export function DestinationFields({
+  form,
+  target,
+  isSandboxChain,
+}: {
+  form: UseFormReturn<PayoutValues>;
+  target: string;
+  isSandboxChain: boolean;
+}) {
   const { register, formState, watch } = form;
   const errors = formState.errors;
   const address = watch("address") ?? "";
@@ -20,7 +31,11 @@ export function DestinationFields({ form, target }: { form: UseFormReturn<Payout
   }, []);
   const addressCheck =
     codec && address && targetCurrency?.addressFormat
-      ? codec.checkAddress(targetCurrency.addressFormat, address.trim())
+      ? codec.checkAddress(
+          targetCurrency.addressFormat,
+          address.trim(),
+          isSandboxChain ? ["testnet", "mainnet"] : ["mainnet"],
+        )
       : null;
   return (
     <>

@@ -13,7 +13,13 @@ import { PayoutAccepted, PayoutReview } from "./payout-review";
 import { type AmountField, type PayoutKind, type PayoutValues, payoutSchemas } from "./payout-values";
 
 /** A payout in two steps: the form, then a review of the figures the server quotes, then confirmed. */
-export function PayoutForm({ kind }: { kind: PayoutKind }) {
+export function PayoutForm({
+  kind,
+  sandboxCurrencies,
+}: {
+  kind: PayoutKind;
+  sandboxCurrencies: readonly string[];
+}) {
   const isInstant = kind === "instant";
   const form = useKassaForm<PayoutValues>(payoutSchemas[kind], {
     shouldUnregister: true,
@@ -79,7 +85,7 @@ export function PayoutForm({ kind }: { kind: PayoutKind }) {
           setReview(null);
         }}
       />
-      <DestinationFields form={form} target={target} />
+      <DestinationFields form={form} target={target} isSandboxChain={sandboxCurrencies.includes(target)} />
       <PartyFields
         side="sender"
         type={watch("sender_type")}

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { PayoutForm } from "./payout-form";
 
-export function PayoutPage() {
+export function PayoutPage({ sandboxCurrencies }: { sandboxCurrencies: readonly string[] }) {
   const [kind, setKind] = useState<"withdrawal" | "instant">("withdrawal");
   return (
     <>
@@ -31,7 +31,7 @@ export function PayoutPage() {
           </label>
         </div>
       </fieldset>
-      <PayoutForm key={kind} kind={kind} />
+      <PayoutForm key={kind} kind={kind} sandboxCurrencies={sandboxCurrencies} />
     </>
   );
 }

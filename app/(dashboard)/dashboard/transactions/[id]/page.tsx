@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { SandboxBadge } from "@/components/ui/sandbox-badge";
 import { requireSession } from "@/lib/auth/session";
+import { isOnSandboxChain } from "@/lib/chain/sandbox/address-nets";
 import { displayAmount, shortAmount } from "@/lib/checkout/present";
 import { getDb } from "@/lib/db/client";
 import { statusLabel } from "@/lib/transactions/status-label";
@@ -111,6 +113,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
                 <dd className="break-all font-mono">
                   {t.crypto_address.address}
                   {t.crypto_address.tag ? ` (tag ${t.crypto_address.tag})` : ""}
+                  {isOnSandboxChain(t.crypto_address.currency) && <SandboxBadge />}
                 </dd>
               </>
             )}

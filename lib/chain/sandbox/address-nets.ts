@@ -1,0 +1,38 @@
+import "server-only";
+
+import type { ChainNet } from "@/lib/chain/address-codec";
+import { currentOffering, type Offering, realNetworkOf } from "@/lib/currencies/offering";
+
+/**
+ * Which address formats a currency uses here (DESIGN.md section 5). The sandbox chain uses each
+ * network's testnet formats, as the public API's sandbox does: deposit addresses handed out in
+ * sandbox mode are testnet addresses (tb1…, tltc1…, bchtest:…, Dogecoin's n…), and the public
+ * documentation's own withdrawal to `tb1q…` is accepted. A real network (the EVM adapter) and
+ * production mode use mainnet formats. Without a configured offering (unit tests, the browser)
+ * mainnet is assumed, as production would.
+ */
+export function depositNetOf(code: string, offering: Offering | undefined = currentOffering()): ChainNet {
+  return isOnSandboxChain(code, offering) ? "testnet" : "mainnet";
+}
+
+/**
+ * The formats a withdrawal destination may have. Sandbox mode accepts testnet addresses and, as
+ * well, mainnet ones: nothing real is ever sent there, deposit addresses handed out before the sandbox
+ * used testnet formats stay stored and payable, and a client's fixtures written for production keep
+ * working. Production accepts mainnet formats only; a testnet address is refused with a message
+ * that names it.
+ */
+export function acceptedNetsOf(
+  code: string,
+  offering: Offering | undefined = currentOffering(),
+): readonly ChainNet[] {
+  return isOnSandboxChain(code, offering) ? ["testnet", "mainnet"] : ["mainnet"];
+}
+
+/**
+ * Whether a currency moves on the sandbox chain here (sandbox mode, no real adapter for its network):
+ * its addresses are testnet ones, and the checkout and the dashboard label them "sandbox".
+ */
+export function isOnSandboxChain(code: string, offering: Offering | undefined = currentOffering()): boolean {
+  return offering?.mode === "sandbox" && realNetworkOf(code, offering) === null;
+}
