@@ -17,6 +17,10 @@ import {
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
+/** A wire amount ("12.50000000") in 10^-8 units and back: money is compared exactly, never as floats. */
+const units = (amount: string) => BigInt(amount.replace(".", ""));
+const decimal = (value: bigint) => `${value / 10n ** 8n}.${String(value % 10n ** 8n).padStart(8, "0")}`;
+
 const invoiceRequest = (overrides: Record<string, unknown> = {}) => ({
   end_user_reference: "cb-customer",
   timer: false,
@@ -182,7 +186,7 @@ test.describe("invoice callbacks against the production server, captured by a re
       ],
     });
     // The expected amount while processing (never 0.00000000): at least the invoice amount, the due was rounded up.
-    expect(Number(processing!.body.currency_received.amount)).toBeGreaterThanOrEqual(50);
+    expect(units(processing!.body.currency_received.amount) >= units("50.00000000")).toBe(true);
     // The 24-hour processing deadline, as the public API's timer.
     expect(processing!.body.expires_at! - processing!.body.fixed_at).toBeGreaterThanOrEqual(24 * 3600);
     expect(confirmed!.body).toMatchObject({
@@ -193,10 +197,7 @@ test.describe("invoice callbacks against the production server, captured by a re
       fixed_at: pending!.body.fixed_at,
     });
     const { currency_received: received, fees } = confirmed!.body;
-    expect(Number(received.amount) - Number(fees[0]!.amount)).toBeCloseTo(
-      Number(received.amount_minus_fee),
-      8,
-    );
+    expect(decimal(units(received.amount) - units(fees[0]!.amount))).toBe(received.amount_minus_fee);
   });
 
   test("a payment credited after the merchant cancelled the invoice is reported too", async ({ client }) => {
@@ -257,7 +258,7 @@ test.describe("invoice callbacks against the production server, captured by a re
         await (await client.post("/invoices/create", invoiceRequest({ timer: true }))).json()
       ).data;
       const fixed = await fixCurrency({ baseURL: shortTimer.baseURL, url, currency: "LTC" });
-      const half = (Number(fixed.sender_amount) / 2).toFixed(8);
+      const half = decimal(units(fixed.sender_amount) / 2n);
       await client.post("/sandbox/payments", { address: fixed.address, currency: "LTC", amount: half });
       await client.post("/sandbox/blocks", { currency: "LTC", count: 6 });
       // Credited and still open for the rest until the deadline...
@@ -279,10 +280,7 @@ test.describe("invoice callbacks against the production server, captured by a re
         ],
         fees: [expect.objectContaining({ type: "fee_crypto_deposit" })],
       });
-      expect(Number(failed.currency_sent.remaining_amount)).toBeCloseTo(
-        Number(fixed.sender_amount) - Number(half),
-        8,
-      );
+      expect(failed.currency_sent.remaining_amount).toBe(decimal(units(fixed.sender_amount) - units(half)));
       expect(failed.expires_at! - failed.fixed_at).toBe(shortTimer.seconds);
     } finally {
       await api.dispose();
