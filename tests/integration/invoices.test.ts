@@ -1,5 +1,6 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkoutView } from "@/lib/checkout/checkout-view";
 import { queryRows } from "@/lib/db/client";
 import { emails, transactionEvents } from "@/lib/db/schema";
 import { cancelInvoice } from "@/lib/invoices/cancel-invoice";
@@ -157,6 +158,13 @@ describe(`invoice life cycle on ${testDriver}`, () => {
     expect([waiting.status, waiting.invoice.statusReason]).toEqual(["pending", "awaiting_remainder"]);
     expect(waiting.invoice.creditedAmount > 0n).toBe(true);
     expect(await mailsFor(invoice.id)).toEqual([]);
+    // The checkout asks for the rest, to the same address.
+    expect(await checkoutView(database.db, waiting, { spreadPpm: settings.spreadPpm, clock })).toMatchObject({
+      status: "pending",
+      address: invoice.address!.address,
+      paid_amount: formatAmount(paid),
+      remaining_amount: formatAmount(invoice.invoice.senderAmount! - paid),
+    });
 
     clock.advance(settings.timerSeconds + 1);
     await runDueJobs(database.db, handlers, { clock });
