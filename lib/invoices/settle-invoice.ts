@@ -134,23 +134,17 @@ export const EXPIRY_RECHECK_SECONDS = 30;
  * `processing_expired`, and the payment, should it confirm later, is credited as a late one. A
  * deadline that moved (the currency was fixed later) is left to its own job.
  * On a real network the watcher may not have read the chain up to the deadline yet (it was down, or
- * is catching up): a payment mined before the deadline may still be found, so the job looks again a
- * little later instead of failing an invoice the customer paid on time.
+ * is catching up): a payment mined (or confirmed) before the deadline may still be found, so the job
+ * looks again a little later instead of failing an invoice the customer paid on time.
  */
 export async function expireInvoiceIn(tx: Tx, invoiceId: number, clock: Clock = systemClock): Promise<void> {
   const record = await loadInvoiceById(tx, invoiceId, true);
-  if (record?.status === "processing") {
-    const deadline = await processingDeadline(tx, record.id);
-    if (deadline && deadline <= clock.now())
-      await setInvoiceStatus(tx, record.id, "failed", "processing_expired");
-    return;
-  }
-  if (!record || (record.status !== "created" && record.status !== "pending")) return;
-  const { expiresAt, confirmedAmount } = record.invoice;
-  if (!expiresAt || expiresAt > clock.now()) return;
-  const network = findCurrency(record.address?.currency ?? record.invoice.senderCurrency ?? "")?.network;
-  const seenUntil = network ? await loadSeenUntil(tx, network) : undefined;
-  if (seenUntil !== undefined && (seenUntil === null || seenUntil < expiresAt)) {
+  if (!record) return;
+  const isProcessing = record.status === "processing";
+  if (!isProcessing && record.status !== "created" && record.status !== "pending") return;
+  const deadline = isProcessing ? await processingDeadline(tx, record.id) : record.invoice.expiresAt;
+  if (!deadline || deadline > clock.now()) return;
+  if (await isWatcherBehind(tx, record, deadline)) {
     await enqueueJob(tx, {
       queue: INVOICE_EXPIRY_QUEUE,
       payload: { invoiceId: record.id },
@@ -159,10 +153,25 @@ export async function expireInvoiceIn(tx: Tx, invoiceId: number, clock: Clock = 
     });
     return;
   }
+  if (isProcessing) {
+    await setInvoiceStatus(tx, record.id, "failed", "processing_expired");
+    return;
+  }
+  const { confirmedAmount } = record.invoice;
   if (confirmedAmount > 0n) {
     const { worth } = judgePayments(record, await paymentsWorth(tx, record));
     await failShort(tx, record, facts(record, confirmedAmount, worth));
     return;
   }
   await setInvoiceStatus(tx, record.id, "failed", "expired");
+}
+
+/**
+ * Whether the invoice's network is a real one whose watcher has not read the chain up to `deadline`:
+ * a payment (or a confirmation) from before the deadline may still be found, so the deadline waits.
+ */
+async function isWatcherBehind(tx: Tx, record: InvoiceRecord, deadline: Date): Promise<boolean> {
+  const network = findCurrency(record.address?.currency ?? record.invoice.senderCurrency ?? "")?.network;
+  const seenUntil = network ? await loadSeenUntil(tx, network) : undefined;
+  return seenUntil !== undefined && (seenUntil === null || seenUntil < deadline);
 }
