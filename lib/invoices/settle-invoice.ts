@@ -104,8 +104,9 @@ export async function settleInvoice(
   }
   const now = (input.clock ?? systemClock).now();
   const hasTimeLeft = invoice.expiresAt !== null && invoice.expiresAt > now;
-  const hasNoDeadline = invoice.expiresAt === null && invoice.type === "good_until_expired";
-  if (hasTimeLeft || hasNoDeadline) {
+  // Without a timer a partial-pay invoice waits for the rest as long as it takes.
+  const isOpenEnded = invoice.expiresAt === null && invoice.type === "good_until_expired";
+  if (hasTimeLeft || isOpenEnded) {
     await setInvoiceStatus(tx, record.id, "pending", "awaiting_remainder");
     return;
   }
