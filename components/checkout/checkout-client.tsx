@@ -96,6 +96,10 @@ function Failed({ view }: { view: CheckoutView }) {
       title: "This invoice expired before it was paid in full",
       body: `We received ${paid}. Instructions for a full refund were sent by e-mail.`,
     },
+    processing_expired: {
+      title: "The payment was not confirmed in time",
+      body: `The network did not confirm the payment within 24 hours, so this invoice closed. If it confirms later, it is credited to ${view.merchant_name}, who will contact you.`,
+    },
     cancelled_by_merchant: {
       title: "This invoice was cancelled",
       body: `${view.merchant_name} cancelled it. Nothing more is due.`,

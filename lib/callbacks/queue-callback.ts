@@ -6,6 +6,7 @@ import { callbacks, invoices, merchants, transactions } from "@/lib/db/schema";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import { CALLBACK_QUEUE } from "@/lib/jobs/queues";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
+import { buildInvoiceCallback } from "./build-invoice-callback";
 
 /** The status changes merchants act on, per kind of transaction (issue: callbacks). */
 const EVENTS: Record<string, readonly string[]> = {
@@ -20,11 +21,14 @@ const EVENTS: Record<string, readonly string[]> = {
 /**
  * Queues a callback for a transaction's new status, in the caller's transaction: the callback is
  * committed with the change it reports, or not at all. The body is the transactions/info object
- * as it stands now. Nothing is queued when the merchant has no callback URL.
+ * as it stands now; for an invoice, the public API's invoice callback (its own status, `fixed_at`,
+ * `expires_at`: lib/callbacks/build-invoice-callback.ts). `event` names a change that is not a new
+ * status (a payment credited to an invoice whose status stays: `invoice.late_payment`); it defaults
+ * to `<type>.<status>`. Nothing is queued when the merchant has no callback URL.
  */
 export async function queueCallback(
   tx: Executor,
-  input: { transactionId: number; status: string },
+  input: { transactionId: number; status: string; event?: string },
 ): Promise<number | null> {
   const [row] = await tx
     .select({
@@ -45,13 +49,17 @@ export async function queueCallback(
     url = invoice?.url ?? url;
   }
   if (!url) return null;
-  const body = JSON.stringify(await describeTransaction(tx, input.transactionId));
+  const body = JSON.stringify(
+    row.type === "invoice"
+      ? await buildInvoiceCallback(tx, input.transactionId)
+      : await describeTransaction(tx, input.transactionId),
+  );
   const [created] = await tx
     .insert(callbacks)
     .values({
       merchantId: row.merchantId,
       transactionId: input.transactionId,
-      event: `${row.type}.${input.status}`,
+      event: input.event ?? `${row.type}.${input.status}`,
       url,
       body,
     })

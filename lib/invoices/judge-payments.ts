@@ -11,10 +11,11 @@ import { paymentTolerance } from "./price-invoice";
 
 /**
  * An invoice's payments in figures: how much of them its locked rate covered (pay currency),
- * whether all of each was covered, and what they are worth in the invoice currency (the sum of
- * their gross credits, before the deposit fee, each at the rates recorded for it).
+ * whether all of each was covered, what they are worth in the invoice currency (the sum of their
+ * gross credits, before the deposit fee, each at the rates recorded for it), and `net`, the same
+ * after the fee: for credited payments exactly what the merchant's balance received.
  */
-export type PaymentsWorth = { lockedPaid: bigint; isAllLocked: boolean; worth: bigint };
+export type PaymentsWorth = { lockedPaid: bigint; isAllLocked: boolean; worth: bigint; net: bigint };
 
 /**
  * The worth of an invoice's payments in `statuses` (credited ones by default). A payment without a
@@ -34,15 +35,18 @@ export async function paymentsWorth(
     );
   let lockedPaid = 0n;
   let worth = 0n;
+  let net = 0n;
   let isAllLocked = true;
   for (const row of rows) {
     if (row.lockedRateNumerator !== null) lockedPaid += row.lockedAmount;
     if (!isFullyLocked(row)) isAllLocked = false;
     const parts = recordedParts(row, record.currency, options.fallback ?? null);
     if (!parts) continue;
-    worth += computeCredit({ parts, payCurrency: row.currency, creditCurrency: record.currency }).gross;
+    const credit = computeCredit({ parts, payCurrency: row.currency, creditCurrency: record.currency });
+    worth += credit.gross;
+    net += credit.net;
   }
-  return { lockedPaid, isAllLocked, worth };
+  return { lockedPaid, isAllLocked, worth, net };
 }
 
 /**

@@ -1,6 +1,7 @@
 import "server-only";
 
 import { eq } from "drizzle-orm";
+import { queueCallback } from "@/lib/callbacks/queue-callback";
 import { loadSeenUntil } from "@/lib/chain/evm/load-seen-until";
 import { type Clock, systemClock } from "@/lib/clock";
 import { findCurrency } from "@/lib/currencies/registry";
@@ -19,6 +20,7 @@ import {
 import { TERMINAL_INVOICE_STATUSES } from "@/lib/transactions/statuses";
 import { judgePayments, type PaymentJudgement, paymentsWorth } from "./judge-payments";
 import { type InvoiceRecord, loadInvoiceById } from "./load-invoice";
+import { processingDeadline } from "./processing-deadline";
 import { setInvoiceStatus } from "./set-invoice-status";
 
 /** The figures of the customer's e-mails; `worth` when the payments were judged by value. */
@@ -49,12 +51,17 @@ async function mail(tx: Tx, record: InvoiceRecord, kind: string, message: { subj
  * in the pay currency when paid under its locked rate, else by value in the invoice currency, so a
  * payment of a stale amount after the lock expired does not complete it; a difference within one
  * smallest unit counts as exact):
- * - while other payments to it are still unconfirmed, it waits for them;
+ * - while other payments to it are still unconfirmed, it waits for them (the merchant still hears
+ *   of the credit: `invoice.payment_credited`, status unchanged);
  * - paid in full → `confirmed` (receipt; when more was paid, refund instructions for the difference);
- * - `fill_or_kill` short → `failed` (underpaid; instructions for a full refund);
- * - `good_until_expired` short → back to `pending` for the remainder, or `failed` if its time ran out.
- * A payment to an invoice that had already closed is credited all the same, flagged late, and the
- * customer is told the merchant has it.
+ * - short, with time left before its deadline → back to `pending` for the remainder, whatever its
+ *   type: the customer may still top up, as the public API lets them;
+ * - short with its time run out → `failed`, `underpaid` for `fill_or_kill` (instructions for a full
+ *   refund) or `partially_paid` for `good_until_expired`. A `fill_or_kill` invoice without a timer has
+ *   no deadline to top up by, so a short payment fails it at once; a `good_until_expired` one waits.
+ * A payment to an invoice that had already closed is credited all the same, flagged late, the
+ * customer is told the merchant has it, and the merchant gets an `invoice.late_payment` callback
+ * (the invoice's status, with the payment among its amounts): every credited payment is reported.
  */
 export async function settleInvoice(
   tx: Tx,
@@ -70,9 +77,21 @@ export async function settleInvoice(
       "late_payment",
       latePaymentEmail({ ...facts(record, invoice.confirmedAmount), received: input.amount }),
     );
+    await queueCallback(tx, {
+      transactionId: record.id,
+      status: record.status,
+      event: "invoice.late_payment",
+    });
     return;
   }
-  if (invoice.paidAmount > invoice.confirmedAmount) return;
+  if (invoice.paidAmount > invoice.confirmedAmount) {
+    await queueCallback(tx, {
+      transactionId: record.id,
+      status: record.status,
+      event: "invoice.payment_credited",
+    });
+    return;
+  }
 
   const paid = invoice.confirmedAmount;
   const judgement = judgePayments(record, await paymentsWorth(tx, record));
@@ -83,38 +102,50 @@ export async function settleInvoice(
     if (judgement.isOverpaid) await mail(tx, record, "refund_overpaid", overpaidEmail(figures));
     return;
   }
-  if (invoice.type === "fill_or_kill") {
+  const now = (input.clock ?? systemClock).now();
+  const hasTimeLeft = invoice.expiresAt !== null && invoice.expiresAt > now;
+  // Without a timer a partial-pay invoice waits for the rest as long as it takes.
+  const isOpenEnded = invoice.expiresAt === null && invoice.type === "good_until_expired";
+  if (hasTimeLeft || isOpenEnded) {
+    await setInvoiceStatus(tx, record.id, "pending", "awaiting_remainder");
+    return;
+  }
+  await failShort(tx, record, figures);
+}
+
+/** A short invoice whose time ran out fails, and the customer is told how the refund works. */
+async function failShort(tx: Tx, record: InvoiceRecord, figures: ReturnType<typeof facts>) {
+  if (record.invoice.type === "fill_or_kill") {
     await setInvoiceStatus(tx, record.id, "failed", "underpaid");
     await mail(tx, record, "refund_underpaid", underpaidEmail(figures));
     return;
   }
-  if (invoice.expiresAt && invoice.expiresAt <= (input.clock ?? systemClock).now()) {
-    await setInvoiceStatus(tx, record.id, "failed", "partially_paid");
-    await mail(tx, record, "refund_partial", partiallyPaidEmail(figures));
-    return;
-  }
-  await setInvoiceStatus(tx, record.id, "pending", "awaiting_remainder");
+  await setInvoiceStatus(tx, record.id, "failed", "partially_paid");
+  await mail(tx, record, "refund_partial", partiallyPaidEmail(figures));
 }
 
 /** How long the expiry job waits before looking again at an invoice whose network's watcher is behind. */
 export const EXPIRY_RECHECK_SECONDS = 30;
 
 /**
- * The expiry job: an invoice still waiting at its deadline fails, `expired` when nothing was paid,
- * `partially_paid` (with refund instructions) when part was. An invoice with a payment in flight is
- * left to its settlement; a deadline that moved (the currency was fixed later) is left to its own job.
+ * The expiry job: an invoice still waiting at its deadline fails, `expired` when nothing was paid;
+ * when part was, `underpaid` (`fill_or_kill`) or `partially_paid` (`good_until_expired`), with refund
+ * instructions. An invoice with a payment in flight is left to its settlement, unless that payment
+ * stayed unconfirmed for 24 hours (the processing timer started by setInvoiceStatus): then it fails,
+ * `processing_expired`, and the payment, should it confirm later, is credited as a late one. A
+ * deadline that moved (the currency was fixed later) is left to its own job.
  * On a real network the watcher may not have read the chain up to the deadline yet (it was down, or
- * is catching up): a payment mined before the deadline may still be found, so the job looks again a
- * little later instead of failing an invoice the customer paid on time.
+ * is catching up): a payment mined (or confirmed) before the deadline may still be found, so the job
+ * looks again a little later instead of failing an invoice the customer paid on time.
  */
 export async function expireInvoiceIn(tx: Tx, invoiceId: number, clock: Clock = systemClock): Promise<void> {
   const record = await loadInvoiceById(tx, invoiceId, true);
-  if (!record || (record.status !== "created" && record.status !== "pending")) return;
-  const { expiresAt, confirmedAmount } = record.invoice;
-  if (!expiresAt || expiresAt > clock.now()) return;
-  const network = findCurrency(record.address?.currency ?? record.invoice.senderCurrency ?? "")?.network;
-  const seenUntil = network ? await loadSeenUntil(tx, network) : undefined;
-  if (seenUntil !== undefined && (seenUntil === null || seenUntil < expiresAt)) {
+  if (!record) return;
+  const isProcessing = record.status === "processing";
+  if (!isProcessing && record.status !== "created" && record.status !== "pending") return;
+  const deadline = isProcessing ? await processingDeadline(tx, record.id) : record.invoice.expiresAt;
+  if (!deadline || deadline > clock.now()) return;
+  if (await isWatcherBehind(tx, record, deadline)) {
     await enqueueJob(tx, {
       queue: INVOICE_EXPIRY_QUEUE,
       payload: { invoiceId: record.id },
@@ -123,11 +154,25 @@ export async function expireInvoiceIn(tx: Tx, invoiceId: number, clock: Clock = 
     });
     return;
   }
+  if (isProcessing) {
+    await setInvoiceStatus(tx, record.id, "failed", "processing_expired");
+    return;
+  }
+  const { confirmedAmount } = record.invoice;
   if (confirmedAmount > 0n) {
     const { worth } = judgePayments(record, await paymentsWorth(tx, record));
-    await setInvoiceStatus(tx, record.id, "failed", "partially_paid");
-    await mail(tx, record, "refund_partial", partiallyPaidEmail(facts(record, confirmedAmount, worth)));
+    await failShort(tx, record, facts(record, confirmedAmount, worth));
     return;
   }
   await setInvoiceStatus(tx, record.id, "failed", "expired");
+}
+
+/**
+ * Whether the invoice's network is a real one whose watcher has not read the chain up to `deadline`:
+ * a payment (or a confirmation) from before the deadline may still be found, so the deadline waits.
+ */
+async function isWatcherBehind(tx: Tx, record: InvoiceRecord, deadline: Date): Promise<boolean> {
+  const network = findCurrency(record.address?.currency ?? record.invoice.senderCurrency ?? "")?.network;
+  const seenUntil = network ? await loadSeenUntil(tx, network) : undefined;
+  return seenUntil !== undefined && (seenUntil === null || seenUntil < deadline);
 }

@@ -60,7 +60,15 @@ export const transactionInfoResponse = z
         tag: z.string().nullable(),
       })
       .optional(),
-    currency_sent: z.object({ currency: z.string(), amount: wireAmount }).optional(),
+    currency_sent: z
+      .object({
+        currency: z.string(),
+        amount: wireAmount,
+        remaining_amount: wireAmount
+          .optional()
+          .meta({ description: "Invoices: what the customer still owes of the amount asked (`amount`)." }),
+      })
+      .optional(),
     currency_received: z
       .object({ currency: z.string(), amount: wireAmount, amount_minus_fee: wireAmount.optional() })
       .optional(),

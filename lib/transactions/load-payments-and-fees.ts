@@ -31,6 +31,7 @@ export async function loadPaymentsAndFees(db: Executor, transactionId: number) {
     rate_denominator: string | null;
     network: string | null;
     watched_confirmations: number | null;
+    is_late: boolean | null;
   }>(
     db,
     sql`select 'payment' as kind, c.id, c.currency, c.address, c.tag, d.amount::text as amount, c.txid,
@@ -38,14 +39,14 @@ export async function loadPaymentsAndFees(db: Executor, transactionId: number) {
                d.locked_amount::text as locked_amount, d.locked_rate_numerator::text as locked_rate_numerator,
                d.locked_rate_denominator::text as locked_rate_denominator,
                d.rate_numerator::text as rate_numerator, d.rate_denominator::text as rate_denominator,
-               c.network, d.confirmations as watched_confirmations
+               c.network, d.confirmations as watched_confirmations, d.is_late
         from deposits d
         join chain_transactions c on c.id = d.chain_transaction_id
         left join chain_tips t on t.currency = c.currency
         where d.transaction_id = ${transactionId}
         union all
         select 'fee', null, e.currency, null, null, sum(e.amount)::text, null, null, null, null, null,
-               null, null, null, null, null, null, null
+               null, null, null, null, null, null, null, null
         from ledger_entries e
         join journals j on j.id = e.journal_id
         join ledger_accounts a on a.id = e.account_id
@@ -96,6 +97,8 @@ export async function loadPaymentsAndFees(db: Executor, transactionId: number) {
           locked_amount: formatAmount(lockedAmount),
           locked_rate: lockedRate ? formatRate(lockedRate) : null,
           rate: rate ? formatRate(rate) : null,
+          // Paid to an invoice that had already closed (credited all the same).
+          is_late: row.is_late === true,
         },
       };
     });

@@ -61,4 +61,6 @@ export type InvoiceReason =
   | "underpaid"
   | "expired"
   | "partially_paid"
+  // its payments seen were still unconfirmed 24 hours after it entered processing
+  | "processing_expired"
   | "cancelled_by_merchant";

@@ -3,10 +3,11 @@ import "server-only";
 export type WireStatus = "cancelled" | "confirmed" | "declined" | "not_confirmed" | "pending";
 
 /**
- * The one place internal statuses become the statuses of `transactions/info` and callbacks
- * (spec section 3): processing (and a withdrawal's `sending`) → not_confirmed, error and
- * rejected → cancelled. An invoice still waiting for its payment is `pending`; one that failed
- * (expired, underpaid) is `declined`.
+ * The one place internal statuses become the statuses of `transactions/info` and of deposit and
+ * withdrawal callbacks (spec section 3): processing (and a withdrawal's `sending`) → not_confirmed,
+ * error and rejected → cancelled. An invoice still waiting for its payment is `pending`; one that
+ * failed (expired, underpaid) is `declined`. Invoice callbacks carry the invoice's own status instead,
+ * as the public API's do (lib/callbacks/build-invoice-callback.ts).
  */
 const MAP: Record<string, WireStatus> = {
   created: "pending",

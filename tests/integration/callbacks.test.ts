@@ -72,7 +72,7 @@ describe(`callbacks over real HTTP on ${testDriver}`, () => {
     await database.drop();
   });
 
-  it("signs the exact bytes it sends with the merchant's key, and the body is the transactions/info object", async () => {
+  it("signs the exact bytes it sends with the merchant's key, and the body is the invoice callback", async () => {
     const { invoice, callback } = await pendingCallback();
     expect(callback.event).toBe("invoice.pending");
     await deliverAll();

@@ -1,5 +1,6 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkoutView } from "@/lib/checkout/checkout-view";
 import { queryRows } from "@/lib/db/client";
 import { emails, transactionEvents } from "@/lib/db/schema";
 import { cancelInvoice } from "@/lib/invoices/cancel-invoice";
@@ -145,18 +146,51 @@ describe(`invoice life cycle on ${testDriver}`, () => {
     expect((await mailsFor(invoice.id)).map((m) => m.kind)).toEqual(["receipt"]);
   });
 
-  it("completes an underpaid fill_or_kill invoice as failed and mails full-refund instructions", async () => {
-    const invoice = await createFixedInvoice(database.db, merchantId, "LTC");
+  it("lets an underpaid fill_or_kill invoice be topped up until its deadline, then fails it and mails full-refund instructions", async () => {
+    const clock = testClock();
+    const invoice = await createFixedInvoice(database.db, merchantId, "LTC", {}, { ...settings, clock });
     const paid = invoice.invoice.senderAmount! / 2n;
-    await pay(database.db, invoice, paid);
-    await confirm(database.db, "LTC");
+    await pay(database.db, invoice, paid, clock);
+    await confirm(database.db, "LTC", clock);
+    const waiting = await reload(invoice.id);
+    // The short payment is credited, but the customer may still send the rest before the deadline.
+    expect([waiting.status, waiting.invoice.statusReason]).toEqual(["pending", "awaiting_remainder"]);
+    expect(waiting.invoice.creditedAmount > 0n).toBe(true);
+    expect(await mailsFor(invoice.id)).toEqual([]);
+    // The checkout asks for the rest, to the same address.
+    expect(await checkoutView(database.db, waiting, { spreadPpm: settings.spreadPpm, clock })).toMatchObject({
+      status: "pending",
+      address: invoice.address!.address,
+      paid_amount: formatAmount(paid),
+      remaining_amount: formatAmount(invoice.invoice.senderAmount! - paid),
+    });
+
+    clock.advance(settings.timerSeconds + 1);
+    await runDueJobs(database.db, handlers, { clock });
     const settled = await reload(invoice.id);
     expect(settled.status).toBe("failed");
     expect(settled.invoice.statusReason).toBe("underpaid");
-    expect(settled.invoice.creditedAmount > 0n).toBe(true); // the funds reached the merchant, who refunds
+    expect(settled.invoice.creditedAmount).toBe(waiting.invoice.creditedAmount); // the merchant refunds
     const [mail] = (await mailsFor(invoice.id)).filter((m) => m.kind === "refund_underpaid");
     expect(mail!.recipient).toBe("buyer@example.com");
     expect(mail!.body).toContain(`full refund of the ${formatAmount(paid).replace(/\.?0+$/, "")} LTC`);
+  });
+
+  it("confirms an underpaid fill_or_kill invoice topped up before its deadline", async () => {
+    const invoice = await createFixedInvoice(database.db, merchantId, "LTC");
+    const due = invoice.invoice.senderAmount!;
+    await pay(database.db, invoice, due / 2n);
+    await confirm(database.db, "LTC");
+    await pay(database.db, invoice, due - due / 2n);
+    await confirm(database.db, "LTC");
+    const settled = await reload(invoice.id);
+    expect([settled.status, settled.invoice.statusReason]).toEqual(["confirmed", "paid"]);
+    expect((await timeline(invoice.id)).slice(2)).toEqual([
+      "processing:payment_seen",
+      "pending:awaiting_remainder",
+      "processing:payment_seen",
+      "confirmed:paid",
+    ]);
   });
 
   it("confirms an overpaid invoice and mails how the difference is refunded", async () => {
@@ -182,7 +216,8 @@ describe(`invoice life cycle on ${testDriver}`, () => {
     await confirm(database.db, "USDTT");
     expect((await reload(invoice.id)).invoice.statusReason).toBe("paid");
 
-    const short = await createFixedInvoice(database.db, merchantId, "USDTT");
+    // Without a timer there is no deadline to top up by: a short fill_or_kill payment fails it at once.
+    const short = await createFixedInvoice(database.db, merchantId, "USDTT", { timer: false });
     await pay(database.db, short, short.invoice.senderAmount! - 2n * oneUnit);
     await confirm(database.db, "USDTT");
     expect((await reload(short.id)).invoice.statusReason).toBe("underpaid");

@@ -5,6 +5,7 @@ import { queryRows } from "@/lib/db/client";
 import { cancelInvoice } from "@/lib/invoices/cancel-invoice";
 import { createInvoice } from "@/lib/invoices/create-invoice";
 import { createMerchant } from "@/lib/merchants/create-merchant";
+import { formatAmount } from "@/lib/money";
 import { transactionInfoResponse } from "@/lib/schemas/transactions";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { findTransactionId } from "@/lib/transactions/find-transaction";
@@ -67,7 +68,7 @@ describe(`transactions/info for invoices and deposits on ${testDriver}`, () => {
     expect(settled.status).toBe("confirmed");
     expect(settled.transactions.map((t) => t.transaction_type)).toEqual(["blockchain", "exchange"]);
     expect(settled.fees).toEqual([
-      { type: "deposit", currency: "EUR", amount: expect.stringMatching(/^0\.5\d{7}$/) },
+      { type: "fee_crypto_deposit", currency: "EUR", amount: expect.stringMatching(/^0\.5\d{7}$/) },
     ]);
     expect(settled.currency_received).toMatchObject({ currency: "EUR" });
     expect(settled.additional_details).toMatchObject({
@@ -82,15 +83,32 @@ describe(`transactions/info for invoices and deposits on ${testDriver}`, () => {
     );
   });
 
-  it("describes failed and cancelled invoices as declined and cancelled, with the reason", async () => {
-    const short = await createFixedInvoice(database.db, merchantId, "LTC");
-    await pay(database.db, short, short.invoice.senderAmount! / 2n);
+  it("describes failed and cancelled invoices as declined and cancelled, with the public error texts", async () => {
+    // No timer: nothing to top up by, so the short payment fails the invoice when it confirms.
+    const short = await createFixedInvoice(database.db, merchantId, "LTC", { timer: false });
+    const due = short.invoice.senderAmount!;
+    await pay(database.db, short, due / 2n);
     await confirm(database.db, "LTC");
-    expect(await info(short.id)).toMatchObject({ status: "declined", error: "underpaid" });
+    const failed = await info(short.id);
+    expect(failed).toMatchObject({
+      status: "declined",
+      error: "Timer expired. User paid less than requested.",
+      // The merchant was credited: the amounts are there although the invoice failed.
+      currency_sent: {
+        currency: "LTC",
+        amount: formatAmount(due),
+        remaining_amount: formatAmount(due - due / 2n),
+      },
+      currency_received: { currency: "EUR" },
+      additional_details: { invoice_status: "failed", status_reason: "underpaid" },
+    });
 
     const created = await createInvoice(database.db, { merchantId, request: invoiceRequest(), settings });
     await cancelInvoice(database.db, { merchantId, foreignId: created.foreignId });
-    expect(await info(created.id)).toMatchObject({ status: "cancelled", error: "cancelled_by_merchant" });
+    expect(await info(created.id)).toMatchObject({
+      status: "cancelled",
+      error: "Cancelled by the merchant.",
+    });
   });
 
   it("describes deposits to permanent addresses, converted or not", async () => {

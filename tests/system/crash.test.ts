@@ -142,7 +142,11 @@ describe(`crash safety on ${driver}: SIGKILL in the middle of the work`, () => {
     }
     for (const id of acknowledged.invoices) {
       const invoice = await statusOf(id);
-      expect(invoice, `invoice ${id}`).toMatchObject({ status: "declined", error: "expired" });
+      expect(invoice, `invoice ${id}`).toMatchObject({
+        status: "declined",
+        error: "Timer expired. User not paid.",
+        additional_details: { status_reason: "expired" },
+      });
     }
     step("withdrawals confirmed, invoices expired; waiting for callbacks to be delivered");
     const undelivered = async () => {

@@ -26,8 +26,9 @@ app.post("/kassa/callbacks", express.raw({ type: "application/json" }), (req, re
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return res.sendStatus(403);
 
   const event = JSON.parse(req.body.toString("utf8"));
-  // Deduplicate on (event.id, event.status): the same status may arrive more than once.
-  if (!alreadyApplied(event.id, event.status)) apply(event);
+  // Deduplicate on the callback id: a retry repeats it, a resend names it in X-Kassa-Redelivery-Of.
+  const callbackId = req.get("X-Kassa-Redelivery-Of") ?? req.get("X-Kassa-Callback-Id");
+  if (!alreadyApplied(callbackId)) apply(event);
   res.sendStatus(200); // anything but 2xx is retried
 });`;
 
@@ -187,13 +188,24 @@ export default function ApiReferencePage() {
           </h2>
           <p className="mt-2 text-slate-700 dark:text-slate-300">
             Kassa POSTs to your callback URL when an invoice becomes pending, processing, confirmed, failed or
-            cancelled; when a deposit to a permanent address is seen and confirmed; and when a withdrawal is
-            confirmed or cancelled. The body is the same object <code>/transactions/info</code> returns for
-            that transaction, signed like your requests: <code>X-Processing-Key</code> is your API key and{" "}
-            <code>X-Processing-Signature</code> the hex HMAC-SHA512 of the body with its secret.{" "}
-            <code>X-Kassa-Event</code> names the change (for example <code>invoice.confirmed</code>),{" "}
-            <code>X-Kassa-Callback-Id</code> identifies the delivery, and a resend carries{" "}
-            <code>X-Kassa-Redelivery-Of</code>.
+            cancelled, and whenever a payment to an invoice is credited (<code>invoice.payment_credited</code>{" "}
+            while others are still unconfirmed, <code>invoice.late_payment</code> after it closed); when a
+            deposit to a permanent address is seen and confirmed; and when a withdrawal is confirmed or
+            cancelled. Deposit and withdrawal bodies are the object <code>/transactions/info</code> returns.
+            An invoice callback is the public API&apos;s: the invoice&apos;s own <code>status</code> (
+            <code>pending</code>, <code>processing</code>, <code>confirmed</code>, <code>failed</code>,{" "}
+            <code>cancelled</code>), <code>fixed_at</code> and <code>expires_at</code> in unix seconds (the
+            24-hour processing deadline while a payment confirms), <code>currency_sent</code> (the amount
+            asked and the <code>remaining_amount</code>), <code>currency_received</code> (what the payments
+            bring, credited or at the rates fixed when they were seen, before and after the fee), and the
+            public <code>error</code> texts (<code>Timer expired. User not paid.</code>,{" "}
+            <code>Timer expired. User paid less than requested.</code>,{" "}
+            <code>Timer expired. Transactions were in status processing too long.</code>,{" "}
+            <code>Cancelled by the merchant.</code>). Every callback is signed like your requests:{" "}
+            <code>X-Processing-Key</code> is your API key and <code>X-Processing-Signature</code> the hex
+            HMAC-SHA512 of the body with its secret. <code>X-Kassa-Event</code> names the change (for example{" "}
+            <code>invoice.confirmed</code>), <code>X-Kassa-Callback-Id</code> identifies the callback, and a
+            resend carries <code>X-Kassa-Redelivery-Of</code>.
           </p>
           <p className="mt-2 text-slate-700 dark:text-slate-300">
             Answer with any 2xx within 10 seconds. Anything else (an error, a timeout, a redirect, which is
@@ -203,12 +215,14 @@ export default function ApiReferencePage() {
             <code>POST /api/v2/callbacks/resend</code> sends a callback at once: one still being retried is
             attempted now, one already delivered or failed is sent again as a new delivery. Delivery is at
             least once, in order per transaction (a callback waits while an earlier one of its transaction is
-            pending, and goes as soon as that one is delivered; a resend does not wait): deduplicate on the
-            transaction&apos;s <code>id</code> and <code>status</code>. In production mode callback URLs must
-            be https and public. List every callback with its delivery state and exact body with{" "}
-            <code>POST /api/v2/events/list</code>. The dashboard&apos;s Callbacks page sends a signed test
-            callback, <code>{'{"type":"test","status":"test","message":"…","sent_at":"<ISO 8601>"}'}</code>{" "}
-            with <code>X-Kassa-Event: test</code>, and retries everything pending at once.
+            pending, and goes as soon as that one is delivered; a resend does not wait): deduplicate on{" "}
+            <code>X-Kassa-Callback-Id</code> (or <code>X-Kassa-Redelivery-Of</code> on a redelivery), not on{" "}
+            <code>id</code> and <code>status</code>, which repeat for an invoice paid in instalments. In
+            production mode callback URLs must be https and public. List every callback with its delivery
+            state and exact body with <code>POST /api/v2/events/list</code>. The dashboard&apos;s Callbacks
+            page sends a signed test callback,{" "}
+            <code>{'{"type":"test","status":"test","message":"…","sent_at":"<ISO 8601>"}'}</code> with{" "}
+            <code>X-Kassa-Event: test</code>, and retries everything pending at once.
           </p>
           <ScrollRegion label="Verifying a callback in JavaScript" className="mt-3 rounded bg-slate-900">
             <pre className="p-4 text-sm text-slate-100">

@@ -87,9 +87,18 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
           <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
             {t.currency_sent && (
               <>
-                <dt>Sent</dt>
+                {/* An invoice's currency_sent is the amount asked (as the public API reports it). */}
+                <dt>{t.type === "invoice" ? "Asked" : "Sent"}</dt>
                 <dd className="font-mono">
                   {displayAmount(t.currency_sent.amount, t.currency_sent.currency)}
+                </dd>
+              </>
+            )}
+            {t.currency_sent?.remaining_amount && (
+              <>
+                <dt>Still owed</dt>
+                <dd className="font-mono">
+                  {displayAmount(t.currency_sent.remaining_amount, t.currency_sent.currency)}
                 </dd>
               </>
             )}

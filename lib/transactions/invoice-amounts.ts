@@ -1,0 +1,54 @@
+import "server-only";
+
+import { amountsDue } from "@/lib/checkout/amounts-due";
+import type { Executor } from "@/lib/db/client";
+import { computeCredit } from "@/lib/deposits/compute-credit";
+import { paymentsWorth } from "@/lib/invoices/judge-payments";
+import type { InvoiceRecord } from "@/lib/invoices/load-invoice";
+import { formatAmount } from "@/lib/money";
+import { IDENTITY_RATE, storedRate } from "@/lib/rates/rate";
+
+export type InvoiceAmounts = {
+  currency_sent: { currency: string; amount: string; remaining_amount: string };
+  currency_received: { currency: string; amount: string; amount_minus_fee: string };
+};
+
+/**
+ * An invoice's `currency_sent` and `currency_received` once its pay currency is fixed (null before):
+ * - `currency_sent.amount` is what the customer is asked to send (`sender_amount`), as the public
+ *   API reports it, and `remaining_amount` what is still owed (what the checkout asks for);
+ * - `currency_received` is what the merchant gets in the invoice currency for the payments that
+ *   arrived, before and after the deposit fee: exactly what was credited for confirmed payments, and
+ *   what will be for those still unconfirmed (at the rates fixed when they were seen), so a
+ *   `processing` callback already says what is coming. Before any payment it is the invoice amount,
+ *   what an exact payment brings.
+ */
+export async function invoiceAmounts(db: Executor, record: InvoiceRecord): Promise<InvoiceAmounts | null> {
+  const { invoice } = record;
+  if (invoice.senderCurrency === null || invoice.senderAmount === null) return null;
+  const owed = await amountsDue(db, record, { spreadPpm: invoice.spreadPpm ?? 0 });
+  const received =
+    invoice.paidAmount > 0n
+      ? await paymentsWorth(db, record, {
+          statuses: ["seen", "credited"],
+          fallback: storedRate(invoice.rateNumerator, invoice.rateDenominator),
+        })
+      : null;
+  const expected = computeCredit({
+    parts: [{ amount: record.amount, rate: IDENTITY_RATE }],
+    payCurrency: invoice.senderCurrency,
+    creditCurrency: record.currency,
+  });
+  return {
+    currency_sent: {
+      currency: invoice.senderCurrency,
+      amount: formatAmount(invoice.senderAmount),
+      remaining_amount: formatAmount(owed?.remaining ?? 0n),
+    },
+    currency_received: {
+      currency: record.currency,
+      amount: formatAmount(received ? received.worth : expected.gross),
+      amount_minus_fee: formatAmount(received ? received.net : expected.net),
+    },
+  };
+}

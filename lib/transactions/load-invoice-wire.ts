@@ -1,0 +1,74 @@
+import "server-only";
+
+import type { Executor } from "@/lib/db/client";
+import { loadInvoiceById } from "@/lib/invoices/load-invoice";
+import { formatAmount } from "@/lib/money";
+import { formatStoredRate } from "@/lib/rates/rate";
+import { spreadPercent, type TransactionEntry } from "./info-fields";
+import { invoiceAmounts } from "./invoice-amounts";
+import { invoiceError } from "./invoice-error";
+import { loadPaymentsAndFees } from "./load-payments-and-fees";
+
+/**
+ * What both faces of an invoice on the wire are made of (transactions/info, lib/transactions/describe-invoice.ts,
+ * and the invoice callback, lib/callbacks/build-invoice-callback.ts): its payments, the exchange they
+ * became, its amounts, fees, the public error text and Kassa's additional details. Each face adds its
+ * own status and shape.
+ */
+export async function loadInvoiceWire(db: Executor, id: number) {
+  const record = (await loadInvoiceById(db, id))!;
+  const { invoice } = record;
+  const { payments, fees, paymentRates } = await loadPaymentsAndFees(db, id);
+  const fee = fees.get(record.currency) ?? 0n;
+  const transactions: TransactionEntry[] = [...payments];
+  if (invoice.senderCurrency && invoice.senderCurrency !== record.currency && invoice.confirmedAmount > 0n) {
+    transactions.push({
+      id,
+      currency: invoice.senderCurrency,
+      currency_to: record.currency,
+      transaction_type: "exchange",
+      type: "exchange",
+      amount: formatAmount(invoice.confirmedAmount),
+      amount_to: formatAmount(invoice.creditedAmount + fee),
+    });
+  }
+  const due = invoice.senderAmount;
+  return {
+    record,
+    /** The invoice's deposit address; `convert_to` when the payments convert into another currency. */
+    cryptoAddress: record.address && {
+      id: record.address.id,
+      currency: record.address.currency,
+      ...(record.address.currency !== record.currency && { convert_to: record.currency }),
+      address: record.address.address,
+      tag: record.address.tag || null,
+    },
+    amounts: await invoiceAmounts(db, record),
+    transactions,
+    // The public API names an invoice's deposit fee `fee_crypto_deposit`.
+    fees: [...fees].map(([currency, amount]) => ({
+      type: "fee_crypto_deposit",
+      currency,
+      amount: formatAmount(amount),
+    })),
+    error: invoiceError(record.status, invoice.statusReason),
+    additionalDetails: {
+      invoice_status: record.status,
+      status_reason: invoice.statusReason,
+      title: invoice.title,
+      invoice_type: invoice.type,
+      amount: formatAmount(record.amount),
+      currency: record.currency,
+      sender_amount: due === null ? null : formatAmount(due),
+      paid_amount: formatAmount(invoice.paidAmount),
+      confirmed_amount: formatAmount(invoice.confirmedAmount),
+      credited_amount: formatAmount(invoice.creditedAmount),
+      remaining_amount:
+        due === null ? null : formatAmount(due > invoice.paidAmount ? due - invoice.paidAmount : 0n),
+      rate: formatStoredRate(invoice.rateNumerator, invoice.rateDenominator),
+      spread_percent: spreadPercent(invoice.spreadPpm),
+      expires_at: invoice.expiresAt?.toISOString() ?? null,
+      payments: paymentRates.map((p) => p.details),
+    },
+  };
+}
