@@ -42,16 +42,16 @@ describe(`invoice callbacks, step by step, on ${testDriver}`, () => {
   const eurBalance = async () =>
     (await listBalances(database.db, merchantId)).find((b) => b.currency === "EUR")?.balance ?? 0n;
 
-  // Independent arithmetic: whole minor units, EUR has 2 decimals (a step of 10^6 units).
-  const EUR_STEP = 10n ** 6n;
+  // Independent arithmetic in 10^-8 units: EUR has precision 8 (as the public API reports fiat), so no
+  // further step; rounding is down for what the merchant gets and up for the fee.
   const floorDiv = (a: bigint, b: bigint) => a / b;
   const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b;
-  /** What `paid` (pay currency) brings at the invoice's locked rate, rounded down to cents. */
+  /** What `paid` (pay currency) brings at the invoice's locked rate, rounded down to EUR's precision. */
   const grossAtLock = (invoice: InvoiceRecord, paid: bigint) =>
-    floorDiv(paid * invoice.invoice.rateNumerator!, invoice.invoice.rateDenominator! * EUR_STEP) * EUR_STEP;
-  /** The pay currency's deposit fee on a gross EUR amount, rounded up to cents. */
+    floorDiv(paid * invoice.invoice.rateNumerator!, invoice.invoice.rateDenominator!);
+  /** The pay currency's deposit fee on a gross EUR amount, rounded up to EUR's precision. */
   const feeOn = (gross: bigint, payCurrency: string) =>
-    ceilDiv(gross * BigInt(getCurrency(payCurrency).depositFeePpm), 1_000_000n * EUR_STEP) * EUR_STEP;
+    ceilDiv(gross * BigInt(getCurrency(payCurrency).depositFeePpm), 1_000_000n);
   const unix = (date: Date | null) => Math.floor(date!.getTime() / 1000);
   const nowSeconds = () => Math.floor(Date.now() / 1000);
 
