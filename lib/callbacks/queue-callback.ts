@@ -11,9 +11,9 @@ import { describeTransaction } from "@/lib/transactions/describe-transaction";
 const EVENTS: Record<string, readonly string[]> = {
   invoice: ["pending", "processing", "confirmed", "failed", "cancelled"],
   deposit: ["processing", "confirmed"],
-  withdrawal: ["confirmed", "error", "rejected"],
-  withdrawal_exchange: ["confirmed", "error", "rejected"],
-  withdrawal_instant: ["confirmed", "error", "rejected"],
+  withdrawal: ["pending", "confirmed", "error", "rejected", "declined"],
+  withdrawal_exchange: ["pending", "confirmed", "error", "rejected", "declined"],
+  withdrawal_instant: ["pending", "confirmed", "error", "rejected", "declined"],
 };
 
 /**

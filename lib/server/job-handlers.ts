@@ -19,11 +19,13 @@ import {
   CHAIN_SCAN_QUEUE,
   EMAIL_QUEUE,
   INVOICE_EXPIRY_QUEUE,
+  WITHDRAWAL_APPROVAL_EXPIRY_QUEUE,
   WITHDRAWAL_BROADCAST_QUEUE,
 } from "@/lib/jobs/queues";
 import { runEach } from "@/lib/jobs/run-each";
 import type { Handlers, PeriodicTask } from "@/lib/jobs/runner";
 import { type MailSettings, sendQueuedEmail } from "@/lib/mail/send-email";
+import { expireWithdrawalApproval } from "@/lib/withdrawals/decide-withdrawal";
 import { broadcastWithdrawal, confirmWithdrawals } from "@/lib/withdrawals/process-withdrawal";
 import { sweepWithdrawalClaims } from "@/lib/withdrawals/sweep-withdrawals";
 
@@ -92,6 +94,9 @@ export function jobHandlers(settings: JobSettings): Handlers {
         adapter: settings.chain ?? sandboxAdapter,
         signal,
       });
+    },
+    [WITHDRAWAL_APPROVAL_EXPIRY_QUEUE]: async (job, db, { clock }) => {
+      await expireWithdrawalApproval(db, { withdrawalId: Number(job.payload.withdrawalId), clock });
     },
     [EMAIL_QUEUE]: async (job, db) => {
       await sendQueuedEmail(db, Number(job.payload.emailId), settings.mail);

@@ -15,7 +15,8 @@ export async function describeWithdrawal(db: Executor, id: number): Promise<Tran
   const record = (await loadWithdrawal(db, id))!;
   const { withdrawal: w } = record;
   const status = wireStatus(record.status);
-  const isFailed = status === "cancelled";
+  // Nothing was sent: refused by the network or an operator (cancelled), or by an approver (declined).
+  const isFailed = status === "cancelled" || status === "declined";
   // A sandbox payout counts against the sandbox's tip; a real EVM payout (no sandbox chain row)
   // against the watcher's cursor on its network, as its deposits do.
   const [chain] = w.chainTransactionId

@@ -5,7 +5,7 @@ export type WireStatus = "cancelled" | "confirmed" | "declined" | "not_confirmed
 /**
  * The one place internal statuses become the statuses of `transactions/info` and callbacks
  * (spec section 3): processing (and a withdrawal's `sending`) → not_confirmed, error and
- * rejected → cancelled. An invoice still waiting for its payment is `pending`; one that failed
+ * rejected → cancelled; a withdrawal declined by an approver stays `declined`. An invoice still waiting for its payment is `pending`; one that failed
  * (expired, underpaid) is `declined`.
  */
 const MAP: Record<string, WireStatus> = {
@@ -19,6 +19,8 @@ const MAP: Record<string, WireStatus> = {
   cancelled: "cancelled",
   error: "cancelled",
   rejected: "cancelled",
+  // A withdrawal an approver declined (or whose approval time ran out): the spec's `declined`.
+  declined: "declined",
 };
 
 export function wireStatus(status: string): WireStatus {
