@@ -231,3 +231,30 @@ export const exchangeCalculateEndpoint = defineEndpoint({
     .meta({ id: "ExchangeQuote" }),
   successStatus: 200,
 });
+
+/** The second factor a sensitive dashboard change asks for: the app's code, or the password without one. */
+const secondFactorFields = {
+  code: z.string().trim().max(20).optional(),
+  password: z.string().max(200).optional(),
+};
+
+/** Dashboard: approve or decline a pending withdrawal. */
+export const withdrawalDecisionRequest = z.object(secondFactorFields);
+
+/** Dashboard: set the withdrawal limits of one currency (decimal strings, as typed). */
+export const withdrawalLimitsRequest = z.object({
+  currency: z.string().trim().toUpperCase().min(1, "Choose a currency.").max(10),
+  per_withdrawal: z
+    .string()
+    .trim()
+    .min(1, "Type the largest amount one withdrawal may send without approval.")
+    .max(40),
+  per_day: z.string().trim().max(40).optional(),
+  ...secondFactorFields,
+});
+
+/** Dashboard: remove the withdrawal limits of one currency. */
+export const withdrawalLimitsRemoveRequest = z.object({
+  currency: z.string().trim().toUpperCase().min(1).max(10),
+  ...secondFactorFields,
+});
