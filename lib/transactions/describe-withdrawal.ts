@@ -60,7 +60,9 @@ export async function describeWithdrawal(db: Executor, id: number): Promise<Tran
     type: w.kind,
     end_user_reference: record.endUserReference,
     crypto_address: {
-      id,
+      // The destination's address record (lib/db/schema/withdrawals.ts payoutAddresses), as the
+      // public API names an address here, not the withdrawal.
+      id: w.payoutAddressId ?? id,
       currency: w.sourceCurrency,
       ...(w.sourceCurrency !== w.targetCurrency && { convert_to: w.targetCurrency }),
       address: w.address,

@@ -152,13 +152,20 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
                    ${source.code}, ${amountSql(price.principal)}
             from customer
             returning id),
+          destination as (
+            -- The destination's address record: its id is crypto_address.id. The no-op update makes
+            -- RETURNING answer the existing row's id too.
+            insert into payout_addresses (merchant_id, currency, address, tag)
+            values (${input.merchantId}, ${target.code}, ${input.address}, ${tag ?? ""})
+            on conflict (merchant_id, currency, address, tag) do update set tag = excluded.tag
+            returning id as address_id),
           withdrawal as (
             insert into withdrawals (transaction_id, merchant_id, kind, foreign_id_raw, source_currency,
                                      target_currency, principal, sent_amount, withdrawal_fee, network_fee,
                                      total_debit, rate_numerator, rate_denominator, mid_rate_numerator,
                                      mid_rate_denominator, spread_ppm, address, tag, sender_type,
                                      sender_data, receiver_type, receiver_data, created_by_user_id,
-                                     approval_expires_at)
+                                     approval_expires_at, payout_address_id)
             select id, ${input.merchantId}, ${input.kind}, ${JSON.stringify(input.foreignId)}::jsonb,
                    ${source.code}, ${target.code}, ${amountSql(price.principal)}, ${amountSql(price.sent)},
                    ${amountSql(price.withdrawalFee)}, ${amountSql(price.networkFee)}, ${total},
@@ -167,8 +174,9 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
                    ${price.spreadPpm}::integer, ${input.address}, ${tag}, ${input.sender.sender_type},
                    ${JSON.stringify(input.sender.sender_data)}::jsonb, ${input.receiver.receiver_type},
                    ${receiverData === null ? null : JSON.stringify(receiverData)}::jsonb,
-                   ${input.createdByUserId ?? null}::bigint, ${expiresAt?.toISOString() ?? null}::timestamptz
-            from created
+                   ${input.createdByUserId ?? null}::bigint, ${expiresAt?.toISOString() ?? null}::timestamptz,
+                   destination.address_id
+            from created, destination
             returning 1),
           event as (
             insert into transaction_events (transaction_id, merchant_id, to_status, reason)

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   bigint,
+  bigserial,
   check,
   index,
   integer,
@@ -9,10 +10,31 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { createdAt, exactJsonb, money, wholeNumber } from "./columns";
 import { currencies, merchantRef, users } from "./core";
 import { transactions } from "./transactions";
+
+/**
+ * The addresses a merchant pays out to, one row per destination (network currency, address, tag;
+ * no tag is ''), so a destination has one id however often it is paid: the public API's
+ * `crypto_address.id` of a withdrawal names an address, not the withdrawal.
+ */
+export const payoutAddresses = pgTable(
+  "payout_addresses",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    merchantId: merchantRef(),
+    currency: text("currency")
+      .notNull()
+      .references(() => currencies.code),
+    address: text("address").notNull(),
+    tag: text("tag").notNull().default(""),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("payout_addresses_destination_key").on(t.merchantId, t.currency, t.address, t.tag)],
+);
 
 /**
  * A withdrawal's own fields (its id, status, foreign_id live on `transactions`). All amounts are
@@ -71,6 +93,8 @@ export const withdrawals = pgTable(
     /** Who approved or declined it (null when it expired), and when. */
     decidedByUserId: bigint("decided_by_user_id", { mode: "number" }).references(() => users.id),
     decidedAt: timestamp("decided_at", { withTimezone: true }),
+    /** The destination as an address record: `crypto_address.id` in transactions/info and callbacks. */
+    payoutAddressId: bigint("payout_address_id", { mode: "number" }).references(() => payoutAddresses.id),
   },
   (t) => [
     index("withdrawals_merchant_idx").on(t.merchantId),
