@@ -1,5 +1,8 @@
 import { and, asc, eq } from "drizzle-orm";
+import { generate, generateSecret } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifySecondFactor } from "@/lib/approvals/verify-second-factor";
+import { enableTotp } from "@/lib/auth/totp";
 import { callbacks, merchants, users } from "@/lib/db/schema";
 import { KassaError } from "@/lib/errors";
 import { runDueJobs } from "@/lib/jobs/runner";
@@ -88,7 +91,6 @@ describe(`withdrawal limits and approvals on ${testDriver}`, () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    await hashPassword("warm up argon2"); // keeps the first test's timing honest
   });
   afterAll(() => database.drop());
 
@@ -286,6 +288,37 @@ describe(`withdrawal limits and approvals on ${testDriver}`, () => {
       accountsNotMatchingEntries: 0,
       negativeMerchantBalances: 0,
     });
+  });
+
+  it("asks for the second factor: the app's code once it is on (each code once), the password otherwise", async () => {
+    const t = await team("Factors", { perWithdrawal: "1" });
+    const [finance, cfo] = t.otherIds as [number, number];
+    await database.db
+      .update(users)
+      .set({ passwordHash: await hashPassword("finance password 1") })
+      .where(eq(users.id, finance));
+    const check = (userId: number, factor: { code?: string; password?: string }) =>
+      fieldsOf(verifySecondFactor(database.db, database.box, { userId, ...factor }));
+    expect(await check(finance, {})).toEqual({ password: "Type your password to confirm." });
+    expect(await check(finance, { password: "wrong password 1" })).toEqual({
+      password: "The password is not right.",
+    });
+    await expect(
+      verifySecondFactor(database.db, database.box, { userId: finance, password: "finance password 1" }),
+    ).resolves.toBeUndefined();
+
+    const secret = generateSecret();
+    await enableTotp(database.db, database.box, { userId: cfo, secret, code: await generate({ secret }) });
+    // With the app on, the password alone is not enough, and the code that turned it on is spent.
+    expect(await check(cfo, { password: "long password 1" })).toEqual({
+      code: "Type the code from your authenticator app.",
+    });
+    expect(Object.keys(await check(cfo, { code: await generate({ secret }) }))).toEqual(["code"]);
+    const next = await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
+    await expect(
+      verifySecondFactor(database.db, database.box, { userId: cfo, code: next }),
+    ).resolves.toBeUndefined();
+    expect(Object.keys(await check(cfo, { code: next }))).toEqual(["code"]);
   });
 
   it("refuses limits that are not amounts, or a daily limit under the per-withdrawal one", async () => {
