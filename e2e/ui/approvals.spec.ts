@@ -95,15 +95,24 @@ test.describe("approval screen", () => {
       await expectAccessible(page);
       await expectNoSidewaysScroll(page);
 
-      // A payout this user asks for in the dashboard waits for someone else: no buttons for its creator.
-      const own = await page.request.post("/api/dashboard/withdrawals", {
-        data: payout("0.05"),
-        headers: { origin: projectBaseURL() },
-      });
-      expect(own.status()).toBe(201);
-      const ownId = (await own.json()).id;
-      expect((await own.json()).status).toBe("pending");
-      await page.reload();
+      // A payout this user asks for in the dashboard form waits for someone else: no buttons for its creator.
+      await page.goto("/dashboard/payouts/new");
+      await page.getByLabel("Pay from balance").selectOption("BTC");
+      await page.getByLabel(/^Amount \(/).fill("0.05");
+      await page.getByLabel(/Destination .* address/).fill(BTC);
+      await page.getByLabel("Customer reference (end_user_reference)").fill("payee-own");
+      await page.getByLabel("Legal name").first().fill("Payout Shop GmbH");
+      await page.getByLabel("Country of registration").first().fill("DEU");
+      await page.getByLabel("Receiver type").selectOption("self");
+      await page.getByRole("button", { name: "Review payout" }).click();
+      await page.getByRole("button", { name: "Confirm payout" }).click();
+      const heldHeading = page.getByRole("heading", { name: /Payout \d+ waits for approval/ });
+      await expect(heldHeading).toBeVisible();
+      await expect(
+        page.getByText("another user of your account must approve it on the Approvals page"),
+      ).toBeVisible();
+      const ownId = Number(/Payout (\d+)/.exec((await heldHeading.textContent())!)![1]);
+      await page.goto("/dashboard/approvals");
       const ownItem = page.getByRole("listitem").filter({ hasText: `Withdrawal ${ownId}` });
       await expect(ownItem).toContainText(`Asked for by ${merchant.email}`);
       await expect(ownItem).toContainText("another user of your account must approve or decline it");
