@@ -25,7 +25,7 @@ import {
 import { runEach } from "@/lib/jobs/run-each";
 import type { Handlers, PeriodicTask } from "@/lib/jobs/runner";
 import { type MailSettings, sendQueuedEmail } from "@/lib/mail/send-email";
-import { expireWithdrawalApproval } from "@/lib/withdrawals/decide-withdrawal";
+import { expireWithdrawalApproval } from "@/lib/withdrawals/expire-withdrawal-approval";
 import { broadcastWithdrawal, confirmWithdrawals } from "@/lib/withdrawals/process-withdrawal";
 import { sweepWithdrawalClaims } from "@/lib/withdrawals/sweep-withdrawals";
 

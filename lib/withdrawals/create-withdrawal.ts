@@ -22,7 +22,8 @@ import { enqueueJob, JOB_MAX_ATTEMPTS, QUEUED_DEDUPE_CONFLICT } from "@/lib/jobs
 import { WITHDRAWAL_APPROVAL_EXPIRY_QUEUE, WITHDRAWAL_BROADCAST_QUEUE } from "@/lib/jobs/queues";
 import { merchantBalance, platformAccount } from "@/lib/ledger/accounts";
 import { journalJson, postJournalsSql } from "@/lib/ledger/post-journal";
-import { findWithdrawalLimits, judgeWithdrawalLimits } from "@/lib/limits/judge-withdrawal-limits";
+import { findWithdrawalLimits } from "@/lib/limits/find-withdrawal-limits";
+import { judgeWithdrawalLimits } from "@/lib/limits/judge-withdrawal-limits";
 import { formatAmountShort } from "@/lib/money";
 import type { Receiver, Sender } from "@/lib/schemas/common";
 import { foreignIdText } from "@/lib/schemas/withdrawals";
