@@ -23,7 +23,7 @@ export type PendingWithdrawal = {
   can_decide: boolean;
 };
 
-/** A merchant's withdrawals waiting for an approver, oldest first (the one expiring soonest). */
+/** A merchant's withdrawals waiting for an approver, oldest first (the one expiring soonest), at most 200. */
 export async function listPendingWithdrawals(
   db: Executor,
   input: { merchantId: number; viewerUserId: number },
