@@ -42,6 +42,12 @@ const EnvSchema = z.object({
   KASSA_RATE_LOCK_SECONDS: z.coerce.number().int().min(1).max(86_400).optional(),
   KASSA_SANDBOX_BLOCK_SECONDS: z.coerce.number().min(0).max(3600).default(5),
   KASSA_EXCHANGE_SPREAD_PPM: z.coerce.number().int().min(0).max(100_000).default(5_000),
+  KASSA_WITHDRAWAL_APPROVAL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 86_400)
+    .default(72 * 3600),
   KASSA_JOBS: z.enum(["on", "off"]).default("on"),
   KASSA_API_FAST_PATH: z.enum(["on", "off"]).default("on"),
   SMTP_URL: z
@@ -119,6 +125,8 @@ export type Config = {
   /** Sandbox chain: mine a block this often on every currency with unconfirmed payments; 0 turns it off. */
   sandboxBlockSeconds: number;
   spreadPpm: number;
+  /** How long a withdrawal over a limit waits for an approver before it is declined as expired. */
+  withdrawalApprovalSeconds: number;
   /** Run background jobs in this process (turn off on app servers when a separate worker runs them). */
   runJobs: boolean;
   /** Serve /api/v2 straight from the route handlers (server/serve-api-route.ts). */
@@ -220,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLockSeconds: e.KASSA_RATE_LOCK_SECONDS ?? e.KASSA_INVOICE_TIMER_SECONDS,
     sandboxBlockSeconds: e.KASSA_SANDBOX_BLOCK_SECONDS,
     spreadPpm: e.KASSA_EXCHANGE_SPREAD_PPM,
+    withdrawalApprovalSeconds: e.KASSA_WITHDRAWAL_APPROVAL_SECONDS,
     runJobs: e.KASSA_JOBS === "on",
     apiFastPath: e.KASSA_API_FAST_PATH === "on",
     smtpUrl: e.SMTP_URL,

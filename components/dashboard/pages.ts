@@ -4,6 +4,7 @@ export const DASHBOARD_PAGES = [
   { href: "/dashboard/transactions", label: "Transactions" },
   { href: "/dashboard/invoices/new", label: "New invoice" },
   { href: "/dashboard/payouts/new", label: "New payout" },
+  { href: "/dashboard/approvals", label: "Approvals" },
   { href: "/dashboard/keys", label: "API keys" },
   { href: "/dashboard/callbacks", label: "Callbacks" },
   { href: "/dashboard/sandbox", label: "Sandbox", isSandboxOnly: true },

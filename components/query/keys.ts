@@ -16,4 +16,6 @@ export const queryKeys = {
     input,
   ],
   outbox: ["sandbox", "outbox"],
+  approvals: ["approvals"],
+  withdrawalLimits: ["withdrawal-limits"],
 } as const;

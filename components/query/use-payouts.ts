@@ -51,7 +51,7 @@ export function useCreatePayout() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ kind, values }: PayoutRequest) =>
-      dashboardFetch<{ id: number }>(
+      dashboardFetch<{ id: number; status: "processing" | "pending" }>(
         kind === "instant" ? "/api/dashboard/withdrawals/instant" : "/api/dashboard/withdrawals",
         { body: withoutEmpty(values) },
       ),
@@ -59,6 +59,7 @@ export function useCreatePayout() {
       Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeys.balances }),
         queryClient.invalidateQueries({ queryKey: queryKeys.transactions }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.approvals }),
       ]),
   });
 }

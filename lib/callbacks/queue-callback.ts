@@ -12,9 +12,9 @@ import { buildInvoiceCallback } from "./build-invoice-callback";
 const EVENTS: Record<string, readonly string[]> = {
   invoice: ["pending", "processing", "confirmed", "failed", "cancelled"],
   deposit: ["processing", "confirmed"],
-  withdrawal: ["confirmed", "error", "rejected"],
-  withdrawal_exchange: ["confirmed", "error", "rejected"],
-  withdrawal_instant: ["confirmed", "error", "rejected"],
+  withdrawal: ["pending", "confirmed", "error", "rejected", "declined"],
+  withdrawal_exchange: ["pending", "confirmed", "error", "rejected", "declined"],
+  withdrawal_instant: ["pending", "confirmed", "error", "rejected", "declined"],
   exchange: ["confirmed"],
 };
 

@@ -18,6 +18,7 @@ import { findCurrency } from "@/lib/currencies/registry";
 import type { Db } from "@/lib/db/client";
 import { fieldError } from "@/lib/errors";
 import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
+import { setWithdrawalLimits } from "@/lib/limits/set-withdrawal-limits";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { AmountFormatError, formatAmount, parsePositiveAmount } from "@/lib/money";
 import { createMerchantInput } from "@/lib/schemas/merchant";
@@ -49,6 +50,15 @@ export const cliCommand = z.discriminatedUnion("name", [
   z.object({
     name: z.literal("merchants.set-callback"),
     args: z.object({ merchant: merchantId, url: z.string().trim().max(2048) }),
+  }),
+  z.object({
+    name: z.literal("merchants.limits"),
+    args: z.object({
+      merchant: merchantId,
+      currency: z.string().trim().toUpperCase(),
+      "per-withdrawal": z.string({ error: "--per-withdrawal is required: the limit per withdrawal." }),
+      "per-day": z.string().optional(),
+    }),
   }),
   z.object({
     name: z.literal("callbacks.resend"),
@@ -150,6 +160,15 @@ export async function runCliCommand(input: unknown, env: CliEnvironment): Promis
         mode: env.isSandbox ? "sandbox" : "production",
       });
       return { merchant_id: command.args.merchant, callback_url: url };
+    }
+    case "merchants.limits": {
+      const limits = await setWithdrawalLimits(env.db, {
+        merchantId: command.args.merchant,
+        currency: command.args.currency,
+        perWithdrawal: command.args["per-withdrawal"],
+        perDay: command.args["per-day"],
+      });
+      return { merchant_id: command.args.merchant, ...limits };
     }
     case "callbacks.resend": {
       const callbackId = await resendCallback(env.db, {

@@ -12,6 +12,8 @@ export const INVOICE_EXPIRY_QUEUE = "invoice.expire";
 export const CHAIN_SCAN_QUEUE = "chain.scan";
 /** Send an accepted withdrawal to its network: `{ withdrawalId }`. */
 export const WITHDRAWAL_BROADCAST_QUEUE = "withdrawal.broadcast";
+/** A withdrawal over a limit waited too long for an approver: decline it, `{ withdrawalId }`. */
+export const WITHDRAWAL_APPROVAL_EXPIRY_QUEUE = "withdrawal.approval-expire";
 /** Send one queued e-mail: `{ emailId }`. */
 export const EMAIL_QUEUE = "email.send";
 /** Deliver one merchant callback (its own runner pool): `{ callbackId }`. */

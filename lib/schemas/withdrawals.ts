@@ -99,16 +99,28 @@ export const withdrawalRequest = withdrawalFields
   .meta({ id: "WithdrawalRequest" });
 export type WithdrawalRequest = z.output<typeof withdrawalRequest>;
 
+/**
+ * `processing`, or `pending` when the withdrawal is over one of the merchant's limits and waits for
+ * an approver in the dashboard (its funds reserved); see DESIGN.md section 6.
+ */
+const withdrawalCreatedStatus = z.enum(["processing", "pending"]).meta({
+  description:
+    "`processing`; `pending` when the withdrawal is over one of your withdrawal limits and waits for another user " +
+    "of your account to approve it in the dashboard (the funds are reserved meanwhile).",
+});
+
 export const withdrawalResponse = z
   .object({
     id: z.int(),
     foreign_id: z.unknown().meta({ description: "As sent." }),
     end_user_reference: z.string(),
     type: z.enum(["withdrawal", "withdrawal_exchange"]),
-    status: z.literal("processing"),
+    status: withdrawalCreatedStatus,
     amount: wireAmount.meta({ description: "The amount withdrawn, in the source currency (before fees)." }),
     sender_amount: wireAmount.meta({
-      description: "What leaves the balance: the amount plus the withdrawal and network fees.",
+      description:
+        "The amount withdrawn, as the public API reports it: equal to `amount`. The fees, debited in addition, are " +
+        "in `fees` of transactions/info and the callbacks.",
     }),
     sender_currency: z.string(),
     receiver_currency: z.string(),
@@ -123,7 +135,9 @@ export const withdrawalEndpoint = defineEndpoint({
   description:
     "Without `convert_to`, sends `amount` of `currency` (a crypto balance). With `convert_to`, debits `currency` " +
     "(for example EUR) and sends the converted amount at the current rate (spread included). The balance is debited " +
-    "at once, fees included; a withdrawal the network refuses or an operator rejects is returned to the balance.",
+    "at once, fees included; a withdrawal the network refuses or an operator rejects is returned to the balance. " +
+    "Over one of your withdrawal limits it is created `pending` and waits for approval in the dashboard; declined, " +
+    "its funds return.",
   tag: "Withdrawals",
   isSigned: true,
   request: withdrawalRequest,
@@ -152,7 +166,9 @@ export const instantWithdrawalEndpoint = defineEndpoint({
   method: "POST",
   path: "/crypto/withdrawal_instant",
   summary: "Instant withdrawal",
-  description: "Sends `sender_amount` of `sender_currency` at once, fees debited in addition.",
+  description:
+    "Sends `sender_amount` of `sender_currency` at once, fees debited in addition. Your withdrawal limits apply " +
+    "here too: over one, it is created `pending` and waits for approval.",
   tag: "Withdrawals",
   isSigned: true,
   request: instantWithdrawalRequest,
@@ -162,11 +178,38 @@ export const instantWithdrawalEndpoint = defineEndpoint({
       foreign_id: z.unknown(),
       end_user_reference: z.string(),
       type: z.literal("withdrawal_instant"),
-      status: z.literal("processing"),
+      status: withdrawalCreatedStatus,
       sender_currency: z.string(),
       sender_amount: wireAmount,
     })
     .meta({ id: "InstantWithdrawal" }),
   isIdempotent: true,
   successStatus: 201,
+});
+
+/** The second factor a sensitive dashboard change asks for: the app's code, or the password without one. */
+const secondFactorFields = {
+  code: z.string().trim().max(20).optional(),
+  password: z.string().max(200).optional(),
+};
+
+/** Dashboard: approve or decline a pending withdrawal. */
+export const withdrawalDecisionRequest = z.object(secondFactorFields);
+
+/** Dashboard: set the withdrawal limits of one currency (decimal strings, as typed). */
+export const withdrawalLimitsRequest = z.object({
+  currency: z.string().trim().toUpperCase().min(1, "Choose a currency.").max(10),
+  per_withdrawal: z
+    .string()
+    .trim()
+    .min(1, "Type the largest amount one withdrawal may send without approval.")
+    .max(40),
+  per_day: z.string().trim().max(40).optional(),
+  ...secondFactorFields,
+});
+
+/** Dashboard: remove the withdrawal limits of one currency. */
+export const withdrawalLimitsRemoveRequest = z.object({
+  currency: z.string().trim().toUpperCase().min(1).max(10),
+  ...secondFactorFields,
 });

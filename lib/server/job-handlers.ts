@@ -22,11 +22,13 @@ import {
   EMAIL_QUEUE,
   EXCHANGE_SETTLE_QUEUE,
   INVOICE_EXPIRY_QUEUE,
+  WITHDRAWAL_APPROVAL_EXPIRY_QUEUE,
   WITHDRAWAL_BROADCAST_QUEUE,
 } from "@/lib/jobs/queues";
 import { runEach } from "@/lib/jobs/run-each";
 import type { Handlers, PeriodicTask } from "@/lib/jobs/runner";
 import { type MailSettings, sendQueuedEmail } from "@/lib/mail/send-email";
+import { expireWithdrawalApproval } from "@/lib/withdrawals/expire-withdrawal-approval";
 import { broadcastWithdrawal, confirmWithdrawals } from "@/lib/withdrawals/process-withdrawal";
 import { sweepWithdrawalClaims } from "@/lib/withdrawals/sweep-withdrawals";
 
@@ -103,6 +105,9 @@ export function jobHandlers(settings: JobSettings): Handlers {
         adapter: settings.chain ?? sandboxAdapter,
         signal,
       });
+    },
+    [WITHDRAWAL_APPROVAL_EXPIRY_QUEUE]: async (job, db, { clock }) => {
+      await expireWithdrawalApproval(db, { withdrawalId: Number(job.payload.withdrawalId), clock });
     },
     [EMAIL_QUEUE]: async (job, db) => {
       await sendQueuedEmail(db, Number(job.payload.emailId), settings.mail);

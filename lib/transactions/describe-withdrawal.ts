@@ -15,7 +15,8 @@ export async function describeWithdrawal(db: Executor, id: number): Promise<Tran
   const record = (await loadWithdrawal(db, id))!;
   const { withdrawal: w } = record;
   const status = wireStatus(record.status);
-  const isFailed = status === "cancelled";
+  // Nothing was sent: refused by the network or an operator (cancelled), or by an approver (declined).
+  const isFailed = status === "cancelled" || status === "declined";
   // A sandbox payout counts against the sandbox's tip; a real EVM payout (no sandbox chain row)
   // against the watcher's cursor on its network, as its deposits do.
   const [chain] = w.chainTransactionId
@@ -59,7 +60,9 @@ export async function describeWithdrawal(db: Executor, id: number): Promise<Tran
     type: w.kind,
     end_user_reference: record.endUserReference,
     crypto_address: {
-      id,
+      // The destination's address record (lib/db/schema/withdrawals.ts payoutAddresses), as the
+      // public API names an address here, not the withdrawal.
+      id: w.payoutAddressId ?? id,
       currency: w.sourceCurrency,
       ...(w.sourceCurrency !== w.targetCurrency && { convert_to: w.targetCurrency }),
       address: w.address,

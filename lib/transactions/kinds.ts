@@ -17,4 +17,5 @@ export const TRANSACTION_STATUSES = [
   "cancelled",
   "error",
   "rejected",
+  "declined",
 ];

@@ -24,8 +24,12 @@ export const TRANSITIONS = {
     confirmed: [],
   },
   // withdrawal, withdrawal_exchange and withdrawal_instant: accepted with the balance debited;
-  // `error` (the network refused it) and `rejected` (an operator did) return the funds.
+  // `error` (the network refused it), `rejected` (an operator did) and `declined` (an approver did,
+  // or nobody approved it in time) return the funds.
   withdrawal: {
+    // pending: over a merchant's withdrawal limit, the funds reserved; an approver moves it on, or
+    // declines it (or its approval time runs out) and the funds return
+    pending: ["processing", "declined"],
     // processing: accepted, not handed to the network yet; an operator may still reject it
     processing: ["sending", "rejected"],
     // sending: claimed for the network (committed before the call), so it can no longer be
@@ -34,6 +38,7 @@ export const TRANSITIONS = {
     confirmed: [],
     error: [],
     rejected: [],
+    declined: [],
   },
   // exchange: accepted with the sender balance debited; the job credits the receiver balance and
   // confirms it (lib/exchanges/settle-exchange.ts). Amounts are fixed, so nothing can fail after that.

@@ -5,9 +5,10 @@ export type WireStatus = "cancelled" | "confirmed" | "declined" | "not_confirmed
 /**
  * The one place internal statuses become the statuses of `transactions/info` and of deposit and
  * withdrawal callbacks (spec section 3): processing (and a withdrawal's `sending`) → not_confirmed,
- * error and rejected → cancelled. An invoice still waiting for its payment is `pending`; one that
- * failed (expired, underpaid) is `declined`. Invoice callbacks carry the invoice's own status instead,
- * as the public API's do (lib/callbacks/build-invoice-callback.ts).
+ * error and rejected → cancelled; a withdrawal declined by an approver stays `declined`. An invoice
+ * still waiting for its payment is `pending`; one that failed (expired, underpaid) is `declined`.
+ * Invoice callbacks carry the invoice's own status instead, as the public API's do
+ * (lib/callbacks/build-invoice-callback.ts).
  */
 const MAP: Record<string, WireStatus> = {
   created: "pending",
@@ -20,6 +21,8 @@ const MAP: Record<string, WireStatus> = {
   cancelled: "cancelled",
   error: "cancelled",
   rejected: "cancelled",
+  // A withdrawal an approver declined (or whose approval time ran out): the spec's `declined`.
+  declined: "declined",
 };
 
 export function wireStatus(status: string): WireStatus {

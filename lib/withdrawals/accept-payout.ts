@@ -6,9 +6,10 @@ import { type CreateWithdrawalInput, createWithdrawal } from "./create-withdrawa
 
 /** The dashboard's payout forms: creates the withdrawal and answers what the confirmation screen shows. */
 export async function acceptPayout(db: Db, input: CreateWithdrawalInput) {
-  const { id, price } = await createWithdrawal(db, input);
+  const { id, price, status } = await createWithdrawal(db, input);
   return {
     id,
+    status,
     total_debit: formatAmount(price.totalDebit),
     sent: formatAmount(price.sent),
     target: price.target,

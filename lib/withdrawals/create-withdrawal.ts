@@ -1,9 +1,11 @@
 import "server-only";
 
 import { type SQL, sql } from "drizzle-orm";
+import { queueCallback } from "@/lib/callbacks/queue-callback";
 import { checkAddress } from "@/lib/chain/address-codec";
 import { checkTag } from "@/lib/chain/check-tag";
 import { acceptedNetsOf } from "@/lib/chain/sandbox/address-nets";
+import type { Clock } from "@/lib/clock";
 import { isOffered } from "@/lib/currencies/offering";
 import { getCurrency } from "@/lib/currencies/registry";
 import {
@@ -11,16 +13,18 @@ import {
   customerIdentityError,
   customerIdentitySql,
 } from "@/lib/customers/assert-customer-identity";
-import { type Db, queryRowsPrepared } from "@/lib/db/client";
+import { type Db, type Executor, queryRowsPrepared } from "@/lib/db/client";
 import { isUniqueViolation, refusalReason } from "@/lib/db/errors";
 import { amountSql, optionalWholeSql } from "@/lib/db/schema";
-import { withRetries } from "@/lib/db/transaction";
+import { inTransaction, withRetries } from "@/lib/db/transaction";
 import { fieldError } from "@/lib/errors";
 import { FOREIGN_ID_TAKEN } from "@/lib/invoices/create-invoice";
-import { JOB_MAX_ATTEMPTS, QUEUED_DEDUPE_CONFLICT } from "@/lib/jobs/enqueue-job";
-import { WITHDRAWAL_BROADCAST_QUEUE } from "@/lib/jobs/queues";
+import { enqueueJob, JOB_MAX_ATTEMPTS, QUEUED_DEDUPE_CONFLICT } from "@/lib/jobs/enqueue-job";
+import { WITHDRAWAL_APPROVAL_EXPIRY_QUEUE, WITHDRAWAL_BROADCAST_QUEUE } from "@/lib/jobs/queues";
 import { merchantBalance, platformAccount } from "@/lib/ledger/accounts";
 import { journalJson, postJournalsSql } from "@/lib/ledger/post-journal";
+import { findWithdrawalLimits } from "@/lib/limits/find-withdrawal-limits";
+import { judgeWithdrawalLimits } from "@/lib/limits/judge-withdrawal-limits";
 import { formatAmountShort } from "@/lib/money";
 import type { Receiver, Sender } from "@/lib/schemas/common";
 import { foreignIdText } from "@/lib/schemas/withdrawals";
@@ -47,9 +51,23 @@ export type CreateWithdrawalInput = {
   spreadPpm: number;
   /** Field names for errors, as the endpoint's request names them. */
   fields?: { amount: string; amountTo: string; currency: string };
+  /** The dashboard user asking for it; absent through the API. That user cannot approve it. */
+  createdByUserId?: number;
+  /** How long a withdrawal over a limit waits for an approver (KASSA_WITHDRAWAL_APPROVAL_SECONDS). */
+  approvalSeconds?: number;
+  clock?: Clock;
 };
 
-export type CreatedWithdrawal = { id: number; price: WithdrawalPrice; tag: string | null };
+/** 72 hours: what KASSA_WITHDRAWAL_APPROVAL_SECONDS defaults to. */
+export const DEFAULT_APPROVAL_SECONDS = 72 * 3600;
+
+export type CreatedWithdrawal = {
+  id: number;
+  price: WithdrawalPrice;
+  tag: string | null;
+  /** `pending` when it is over a limit and waits for an approver; otherwise `processing`. */
+  status: "pending" | "processing";
+};
 
 /**
  * Accepts a withdrawal: validates the destination for the target network (checksums, tag rules),
@@ -124,23 +142,32 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
   // least time: from the posting to the commit that ends this statement, never across a round trip.
   // The two functions read only tables no sibling sub-statement writes (customers; the ledger), so
   // what they see does not depend on that order either.
-  const write = async () => {
+  const write = async (executor: Executor, status: CreatedWithdrawal["status"], expiresAt?: Date) => {
+    const isPending = status === "pending";
     // Raw: the measured withdrawal/crypto write, one data-modifying WITH statement (docs/BENCHMARKS.md).
     const [row] = await queryRowsPrepared<{ id: string | number }>(
-      db,
+      executor,
       sql`with customer as (select ${customerIdentitySql(customer)} as is_checked),
           created as (
             insert into transactions (merchant_id, type, status, foreign_id, end_user_reference, currency, amount)
-            select ${input.merchantId}, ${input.kind}, 'processing', ${foreignId}, ${input.endUserReference},
+            select ${input.merchantId}, ${input.kind}, ${status}::text, ${foreignId}, ${input.endUserReference},
                    ${source.code}, ${amountSql(price.principal)}
             from customer
             returning id),
+          destination as (
+            -- The destination's address record: its id is crypto_address.id. The no-op update makes
+            -- RETURNING answer the existing row's id too.
+            insert into payout_addresses (merchant_id, currency, address, tag)
+            values (${input.merchantId}, ${target.code}, ${input.address}, ${tag ?? ""})
+            on conflict (merchant_id, currency, address, tag) do update set tag = excluded.tag
+            returning id as address_id),
           withdrawal as (
             insert into withdrawals (transaction_id, merchant_id, kind, foreign_id_raw, source_currency,
                                      target_currency, principal, sent_amount, withdrawal_fee, network_fee,
                                      total_debit, rate_numerator, rate_denominator, mid_rate_numerator,
                                      mid_rate_denominator, spread_ppm, address, tag, sender_type,
-                                     sender_data, receiver_type, receiver_data)
+                                     sender_data, receiver_type, receiver_data, created_by_user_id,
+                                     approval_expires_at, payout_address_id)
             select id, ${input.merchantId}, ${input.kind}, ${JSON.stringify(input.foreignId)}::jsonb,
                    ${source.code}, ${target.code}, ${amountSql(price.principal)}, ${amountSql(price.sent)},
                    ${amountSql(price.withdrawalFee)}, ${amountSql(price.networkFee)}, ${total},
@@ -148,18 +175,22 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
                    ${optionalWholeSql(price.midRate?.numerator ?? null)}, ${optionalWholeSql(price.midRate?.denominator ?? null)},
                    ${price.spreadPpm}::integer, ${input.address}, ${tag}, ${input.sender.sender_type},
                    ${JSON.stringify(input.sender.sender_data)}::jsonb, ${input.receiver.receiver_type},
-                   ${receiverData === null ? null : JSON.stringify(receiverData)}::jsonb
-            from created
+                   ${receiverData === null ? null : JSON.stringify(receiverData)}::jsonb,
+                   ${input.createdByUserId ?? null}::bigint, ${expiresAt?.toISOString() ?? null}::timestamptz,
+                   destination.address_id
+            from created, destination
             returning 1),
           event as (
             insert into transaction_events (transaction_id, merchant_id, to_status, reason)
-            select id, ${input.merchantId}, 'processing', 'accepted' from created
+            select id, ${input.merchantId}, ${status}::text,
+                   ${isPending ? "over a withdrawal limit: waits for an approver" : "accepted"}::text
+            from created
             returning 1),
           broadcast as (
             insert into jobs (queue, payload, run_at, dedupe_key, max_attempts)
             select ${WITHDRAWAL_BROADCAST_QUEUE}, jsonb_build_object('withdrawalId', id), now(),
                    ${broadcastDedupeKeySql(sql`id`)}, ${JOB_MAX_ATTEMPTS}
-            from created
+            from created where not ${isPending}::boolean
             ${QUEUED_DEDUPE_CONFLICT}
             returning 1),
           posted as (
@@ -176,8 +207,32 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
   };
 
   try {
-    const id = await withRetries(write);
-    return { id, price, tag };
+    // Without limits in this currency, the one statement above is the whole write. With them, the
+    // limit row is locked first, so withdrawals racing for one day's limit are judged in turn.
+    const limits = await findWithdrawalLimits(db, { merchantId: input.merchantId, currency: source.code });
+    if (!limits)
+      return { id: await withRetries(() => write(db, "processing")), price, tag, status: "processing" };
+    return await inTransaction(db, async (tx) => {
+      const judged = await judgeWithdrawalLimits(tx, {
+        merchantId: input.merchantId,
+        currency: source.code,
+        amount: price.principal,
+        clock: input.clock,
+      });
+      if (judged === "within")
+        return { id: await write(tx, "processing"), price, tag, status: "processing" as const };
+      const now = input.clock?.now() ?? new Date();
+      const expiresAt = new Date(now.getTime() + (input.approvalSeconds ?? DEFAULT_APPROVAL_SECONDS) * 1000);
+      const id = await write(tx, "pending", expiresAt);
+      await enqueueJob(tx, {
+        queue: WITHDRAWAL_APPROVAL_EXPIRY_QUEUE,
+        payload: { withdrawalId: id },
+        runAt: expiresAt,
+        dedupeKey: `withdrawal-approval-expiry:${id}`,
+      });
+      await queueCallback(tx, { transactionId: id, status: "pending" });
+      return { id, price, tag, status: "pending" as const };
+    });
   } catch (error) {
     if (isUniqueViolation(error, "transactions_merchant_foreign_id_key")) throw fieldError(FOREIGN_ID_TAKEN);
     if (refusalReason(error) === "insufficient funds") {

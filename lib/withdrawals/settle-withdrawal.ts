@@ -14,7 +14,7 @@ import { loadWithdrawal, type WithdrawalRecord } from "./load-withdrawal";
 export async function failWithdrawal(
   tx: Tx,
   record: WithdrawalRecord,
-  status: "error" | "rejected",
+  status: "error" | "rejected" | "declined",
   reason: string,
 ): Promise<void> {
   const { withdrawal: w } = record;

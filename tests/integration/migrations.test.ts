@@ -165,6 +165,12 @@ describe(`migrations on a ${testDriver} database populated at 0007`, () => {
       .where(eq(schema.withdrawals.transactionId, 2));
     expect(withdrawal!.claimedAt).not.toBeNull();
     expect(withdrawal!.rateNumerator).toBe(withdrawal!.rateDenominator);
+    // 0020 gave the old withdrawal its destination's address record (crypto_address.id).
+    const [destination] = await db
+      .select()
+      .from(schema.payoutAddresses)
+      .where(eq(schema.payoutAddresses.id, withdrawal!.payoutAddressId!));
+    expect(destination).toMatchObject({ merchantId: 1, currency: "BTC", address: "bc1q", tag: "" });
     const [job] = await db.select().from(schema.jobs);
     expect(job).toMatchObject({
       queue: "invoice.expire",

@@ -245,6 +245,38 @@ describe(`withdrawals on ${testDriver}`, () => {
     expect(await info(id)).toMatchObject({ type: "withdrawal_instant", status: "confirmed" });
   });
 
+  it("names the destination in crypto_address.id: one address record per merchant, network address and tag", async () => {
+    const first = await withdraw({ amount: "0.001" });
+    const second = await withdraw({ amount: "0.002" });
+    const elsewhere = await withdraw({
+      amount: "0.001",
+      address: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+    });
+    const other = await createWithdrawal(
+      database.db,
+      withdrawalInput(otherMerchantId, request(), 5_000),
+    ).catch(
+      () => undefined, // the other merchant has no BTC: its refusal must not leave an address record either
+    );
+    expect(other).toBeUndefined();
+    const addressOf = async (id: number) => (await info(id)).crypto_address!;
+    const a = await addressOf(first.id);
+    const b = await addressOf(second.id);
+    const c = await addressOf(elsewhere.id);
+    expect(a.id).toBe(b.id);
+    expect(c.id).not.toBe(a.id);
+    const [row] = await queryRows<{ count: string }>(
+      database.db,
+      sql`select count(*)::text as count from payout_addresses where merchant_id = ${otherMerchantId}`,
+    );
+    expect(row!.count).toBe("0");
+    const [record] = await queryRows<{ address: string; tag: string }>(
+      database.db,
+      sql`select address, tag from payout_addresses where id = ${a.id}`,
+    );
+    expect(record).toEqual({ address: BTC_ADDRESS, tag: "" });
+  });
+
   it("keeps the ledger balanced", async () => {
     expect(await ledgerInvariants(database.db)).toEqual({
       nonZeroCurrencies: [],

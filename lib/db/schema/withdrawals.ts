@@ -1,8 +1,40 @@
 import { sql } from "drizzle-orm";
-import { bigint, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { createdAt, exactJsonb, money, wholeNumber } from "./columns";
-import { currencies, merchantRef } from "./core";
+import { currencies, merchantRef, users } from "./core";
 import { transactions } from "./transactions";
+
+/**
+ * The addresses a merchant pays out to, one row per destination (network currency, address, tag;
+ * no tag is ''), so a destination has one id however often it is paid: the public API's
+ * `crypto_address.id` of a withdrawal names an address, not the withdrawal.
+ */
+export const payoutAddresses = pgTable(
+  "payout_addresses",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    merchantId: merchantRef(),
+    currency: text("currency")
+      .notNull()
+      .references(() => currencies.code),
+    address: text("address").notNull(),
+    tag: text("tag").notNull().default(""),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("payout_addresses_destination_key").on(t.merchantId, t.currency, t.address, t.tag)],
+);
 
 /**
  * A withdrawal's own fields (its id, status, foreign_id live on `transactions`). All amounts are
@@ -54,11 +86,49 @@ export const withdrawals = pgTable(
      */
     claimedAt: timestamp("claimed_at", { withTimezone: true }),
     broadcastAt: timestamp("broadcast_at", { withTimezone: true }),
+    /** The dashboard user who asked for it; null through the API (then any user may approve it). */
+    createdByUserId: bigint("created_by_user_id", { mode: "number" }).references(() => users.id),
+    /** Set when it was created `pending` (over a limit): an approver must decide before then. */
+    approvalExpiresAt: timestamp("approval_expires_at", { withTimezone: true }),
+    /** Who approved or declined it (null when it expired), and when. */
+    decidedByUserId: bigint("decided_by_user_id", { mode: "number" }).references(() => users.id),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    /** The destination as an address record: `crypto_address.id` in transactions/info and callbacks. */
+    payoutAddressId: bigint("payout_address_id", { mode: "number" }).references(() => payoutAddresses.id),
   },
   (t) => [
     index("withdrawals_merchant_idx").on(t.merchantId),
     index("withdrawals_txid_idx").on(t.txid),
     index("withdrawals_address_idx").on(t.address),
     index("withdrawals_open_claims_idx").on(t.claimedAt).where(sql`${t.txid} is null and ${t.error} is null`),
+    index("withdrawals_awaiting_approval_idx")
+      .on(t.merchantId, t.approvalExpiresAt)
+      .where(sql`${t.decidedAt} is null and ${t.approvalExpiresAt} is not null`),
+  ],
+);
+
+/**
+ * A merchant's withdrawal limits in one currency (the currency of the balance a withdrawal leaves),
+ * compared with the withdrawal's `amount` (fees excluded). A withdrawal over either is created
+ * `pending` and waits for an approver (DESIGN.md section 6).
+ */
+export const withdrawalLimits = pgTable(
+  "withdrawal_limits",
+  {
+    merchantId: merchantRef(),
+    currency: text("currency")
+      .notNull()
+      .references(() => currencies.code),
+    perWithdrawal: money("per_withdrawal").notNull(),
+    /** Over the UTC day of its creation, with the withdrawals that went out without approval. */
+    perDay: money("per_day"),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.merchantId, t.currency] }),
+    check(
+      "withdrawal_limits_positive",
+      sql`${t.perWithdrawal} >= 0 and (${t.perDay} is null or ${t.perDay} >= 0)`,
+    ),
   ],
 );

@@ -6,5 +6,9 @@ import { withdrawalInput } from "@/lib/withdrawals/from-request";
 
 /** The payout form: the same schema and engine as POST /api/v2/withdrawal/crypto. */
 export const POST = withSession({ request: withdrawalRequest, successStatus: 201 }, ({ db, session, body }) =>
-  acceptPayout(db, withdrawalInput(session.merchantId, body, getConfig().spreadPpm)),
+  acceptPayout(db, {
+    ...withdrawalInput(session.merchantId, body, getConfig().spreadPpm),
+    createdByUserId: session.userId,
+    approvalSeconds: getConfig().withdrawalApprovalSeconds,
+  }),
 );

@@ -33,7 +33,7 @@ export function PayoutForm({
   const { register, watch, formState } = form;
   const [amountMode, setAmountMode] = useState<"amount" | "amount_to">("amount");
   const [review, setReview] = useState<Quote | null>(null);
-  const [result, setResult] = useState<{ id: number } | null>(null);
+  const [result, setResult] = useState<{ id: number; status?: string } | null>(null);
   const createPayout = useCreatePayout();
   // Any change after the review makes the figures under review stale: review again.
   useEffect(() => {
@@ -70,7 +70,7 @@ export function PayoutForm({
     }
   });
 
-  if (result) return <PayoutAccepted id={result.id} />;
+  if (result) return <PayoutAccepted id={result.id} status={result.status} />;
   const { errors, isSubmitting } = formState;
   return (
     <form onSubmit={review ? confirm : toReview} noValidate className="mt-4 max-w-3xl">

@@ -44,14 +44,17 @@ export function PayoutReview({
   );
 }
 
-export function PayoutAccepted({ id }: { id: number }) {
+export function PayoutAccepted({ id, status }: { id: number; status?: string }) {
+  const isHeld = status === "pending";
   return (
     <section aria-labelledby="sent" className="mt-6">
       <h2 id="sent" className="text-xl font-semibold">
-        Payout {id} accepted
+        {isHeld ? `Payout ${id} waits for approval` : `Payout ${id} accepted`}
       </h2>
       <p className="mt-2">
-        The amount and fees are debited. It is being sent; its status updates in the transaction view.
+        {isHeld
+          ? "It is over one of your withdrawal limits: the amount and fees are reserved, and another user of your account must approve it on the Approvals page before it is sent."
+          : "The amount and fees are debited. It is being sent; its status updates in the transaction view."}
       </p>
       <a href={`/dashboard/transactions/${id}`} className={`mt-4 inline-block ${buttonClass}`}>
         Follow the payout

@@ -16,7 +16,11 @@ export function ResendButton({ callbackId }: { callbackId: number }) {
         {resend.isPending ? "Queueing…" : "Resend"}
       </button>
       <span aria-live="polite" className="ml-2 text-xs">
-        {resend.isSuccess ? "Sending now: see Callbacks for the answer." : resend.isError ? "Could not resend it; try again." : ""}
+        {resend.isSuccess
+          ? "Sending now: see Callbacks for the answer."
+          : resend.isError
+            ? "Could not resend it; try again."
+            : ""}
       </span>
     </span>
   );

@@ -7,5 +7,9 @@ import { instantWithdrawalInput } from "@/lib/withdrawals/from-request";
 export const POST = withSession(
   { request: instantWithdrawalRequest, successStatus: 201 },
   ({ db, session, body }) =>
-    acceptPayout(db, instantWithdrawalInput(session.merchantId, body, getConfig().spreadPpm)),
+    acceptPayout(db, {
+      ...instantWithdrawalInput(session.merchantId, body, getConfig().spreadPpm),
+      createdByUserId: session.userId,
+      approvalSeconds: getConfig().withdrawalApprovalSeconds,
+    }),
 );

@@ -6,16 +6,17 @@ import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { instantWithdrawalInput } from "@/lib/withdrawals/from-request";
 
 export const POST = withMerchantSignature(instantWithdrawalEndpoint, async ({ db, merchantId, body }) => {
-  const { id, price } = await createWithdrawal(
-    db,
-    instantWithdrawalInput(merchantId, body, getConfig().spreadPpm),
-  );
+  const config = getConfig();
+  const { id, price, status } = await createWithdrawal(db, {
+    ...instantWithdrawalInput(merchantId, body, config.spreadPpm),
+    approvalSeconds: config.withdrawalApprovalSeconds,
+  });
   return {
     id,
     foreign_id: body.foreign_id,
     end_user_reference: body.end_user_reference,
     type: "withdrawal_instant" as const,
-    status: "processing" as const,
+    status,
     sender_currency: price.source,
     sender_amount: formatAmount(price.principal),
   };

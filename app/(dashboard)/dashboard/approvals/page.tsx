@@ -1,0 +1,21 @@
+import { eq } from "drizzle-orm";
+import type { Metadata } from "next";
+import { requireSession } from "@/lib/auth/session";
+import { isOffered } from "@/lib/currencies/offering";
+import { CURRENCIES } from "@/lib/currencies/registry";
+import { getDb } from "@/lib/db/client";
+import { users } from "@/lib/db/schema";
+import { ApprovalsClient } from "./approvals-client";
+
+export const metadata: Metadata = { title: "Approvals" };
+
+export default async function ApprovalsPage() {
+  const session = await requireSession();
+  const [user] = await getDb()
+    .select({ totp: users.totpSecretSealed })
+    .from(users)
+    .where(eq(users.id, session.userId));
+  // Limits are per balance currency: a conversion payout counts against the currency it leaves.
+  const currencies = CURRENCIES.filter((c) => c.kind === "fiat" || isOffered(c.code)).map((c) => c.code);
+  return <ApprovalsClient hasTotp={Boolean(user?.totp)} currencies={currencies} />;
+}

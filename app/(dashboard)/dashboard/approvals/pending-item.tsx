@@ -1,0 +1,134 @@
+"use client";
+
+import { useState } from "react";
+import { buttonClass, secondaryButtonClass } from "@/components/forms/field";
+import { FormError } from "@/components/forms/form-error";
+import { formSchema } from "@/components/forms/form-schema";
+import { useKassaForm } from "@/components/forms/use-kassa-form";
+import {
+  type PendingWithdrawal,
+  type SecondFactor,
+  useDecideWithdrawal,
+} from "@/components/query/use-approvals";
+import { SecondFactorField } from "./second-factor-field";
+
+const schema = formSchema(() => import("@/lib/schemas/withdrawals").then((m) => m.withdrawalDecisionRequest));
+
+type Decision = "approve" | "decline";
+
+function DecisionForm({
+  item,
+  decision,
+  hasTotp,
+  onCancel,
+  onDecided,
+}: {
+  item: PendingWithdrawal;
+  decision: Decision;
+  hasTotp: boolean;
+  onCancel: () => void;
+  onDecided: (message: string) => void;
+}) {
+  const decide = useDecideWithdrawal();
+  const form = useKassaForm<SecondFactor>(schema, {
+    defaultValues: hasTotp ? { code: "" } : { password: "" },
+  });
+  const submit = form.submitWith(async (values) => {
+    await decide.mutateAsync({ id: item.id, decision, ...values });
+    onDecided(
+      decision === "approve"
+        ? `Withdrawal ${item.id} approved: it is being sent.`
+        : `Withdrawal ${item.id} declined: ${item.total_debit} ${item.currency} are back in your balance.`,
+    );
+  });
+  const verb = decision === "approve" ? "Approve" : "Decline";
+  return (
+    <form className="mt-2 max-w-sm" onSubmit={submit} noValidate aria-label={`${verb} withdrawal ${item.id}`}>
+      <p className="text-sm">
+        {decision === "approve"
+          ? `It is sent to the address at once: ${item.sent} ${item.target_currency}.`
+          : `${item.total_debit} ${item.currency} return to your balance.`}
+      </p>
+      <SecondFactorField
+        hasTotp={hasTotp}
+        idPrefix={`w${item.id}-${decision}`}
+        errors={form.formState.errors}
+        register={form.register}
+      />
+      <div className="mt-3 flex flex-wrap gap-2">
+        <button type="submit" disabled={form.formState.isSubmitting} className={buttonClass}>
+          {form.formState.isSubmitting ? `${verb.slice(0, -1)}ing…` : `${verb} withdrawal`}
+        </button>
+        <button type="button" className={secondaryButtonClass} onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+      <FormError message={form.formError} />
+    </form>
+  );
+}
+
+/** One withdrawal waiting for a decision, with what it sends, where, who asked, and until when. */
+export function PendingItem({
+  item,
+  hasTotp,
+  onDecided,
+}: {
+  item: PendingWithdrawal;
+  hasTotp: boolean;
+  onDecided: (message: string) => void;
+}) {
+  const [decision, setDecision] = useState<Decision | null>(null);
+  const isConversion = item.currency !== item.target_currency;
+  return (
+    <li className="py-3">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <p className="text-lg font-semibold">
+          {item.amount} {item.currency}
+          {isConversion && (
+            <span className="text-base font-normal">
+              {" "}
+              → {item.sent} {item.target_currency}
+            </span>
+          )}
+        </p>
+        <p className="text-sm text-slate-700 dark:text-slate-300">Withdrawal {item.id}</p>
+      </div>
+      <p className="mt-1 break-all font-mono text-sm">
+        {item.address}
+        {item.tag ? ` (tag ${item.tag})` : ""}
+      </p>
+      <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+        {item.created_by ? `Asked for by ${item.created_by}` : "Asked for through the API"} on{" "}
+        {new Date(item.created_at).toLocaleString()}. {item.total_debit} {item.currency} reserved, fees
+        included.
+        {item.expires_at &&
+          ` Declined automatically if nobody decides by ${new Date(item.expires_at).toLocaleString()}.`}
+      </p>
+      {!item.can_decide && (
+        <p className="mt-2 text-sm font-medium">
+          You asked for this withdrawal, so another user of your account must approve or decline it.
+        </p>
+      )}
+      {item.can_decide && !decision && (
+        <div className="mt-2 flex flex-wrap gap-2">
+          <button type="button" className={buttonClass} onClick={() => setDecision("approve")}>
+            Approve
+          </button>
+          <button type="button" className={secondaryButtonClass} onClick={() => setDecision("decline")}>
+            Decline
+          </button>
+        </div>
+      )}
+      {item.can_decide && decision && (
+        <DecisionForm
+          item={item}
+          decision={decision}
+          hasTotp={hasTotp}
+          onCancel={() => setDecision(null)}
+          onDecided={onDecided}
+        />
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,23 @@
+import { withSession } from "@/lib/api/with-session";
+import { verifySecondFactor } from "@/lib/approvals/verify-second-factor";
+import { notFound } from "@/lib/errors";
+import { getSecretBox } from "@/lib/runtime";
+import { withdrawalDecisionRequest } from "@/lib/schemas/withdrawals";
+import { decideWithdrawal } from "@/lib/withdrawals/decide-withdrawal";
+
+/** Approves a pending withdrawal: it is sent as any other. Asks for the second factor first. */
+export const POST = withSession(
+  { request: withdrawalDecisionRequest },
+  async ({ db, session, body, params }) => {
+    const withdrawalId = Number(params.id);
+    if (!Number.isSafeInteger(withdrawalId) || withdrawalId <= 0) throw notFound("No such withdrawal.");
+    await verifySecondFactor(db, getSecretBox(), { userId: session.userId, ...body });
+    const record = await decideWithdrawal(db, {
+      merchantId: session.merchantId,
+      withdrawalId,
+      userId: session.userId,
+      decision: "approve",
+    });
+    return { id: record.id, status: record.status };
+  },
+);

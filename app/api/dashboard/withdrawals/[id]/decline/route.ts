@@ -1,0 +1,23 @@
+import { withSession } from "@/lib/api/with-session";
+import { verifySecondFactor } from "@/lib/approvals/verify-second-factor";
+import { notFound } from "@/lib/errors";
+import { getSecretBox } from "@/lib/runtime";
+import { withdrawalDecisionRequest } from "@/lib/schemas/withdrawals";
+import { decideWithdrawal } from "@/lib/withdrawals/decide-withdrawal";
+
+/** Declines a pending withdrawal: its funds return to the balance. Asks for the second factor first. */
+export const POST = withSession(
+  { request: withdrawalDecisionRequest },
+  async ({ db, session, body, params }) => {
+    const withdrawalId = Number(params.id);
+    if (!Number.isSafeInteger(withdrawalId) || withdrawalId <= 0) throw notFound("No such withdrawal.");
+    await verifySecondFactor(db, getSecretBox(), { userId: session.userId, ...body });
+    const record = await decideWithdrawal(db, {
+      merchantId: session.merchantId,
+      withdrawalId,
+      userId: session.userId,
+      decision: "decline",
+    });
+    return { id: record.id, status: record.status };
+  },
+);

@@ -1,0 +1,131 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { cli, createMerchant, expect, projectBaseURL, signedClient, test } from "../fixtures";
+import { signIn } from "./sign-in";
+
+const BTC = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu";
+
+async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes[0]?.target})`)).toEqual([]);
+}
+
+async function expectNoSidewaysScroll(page: Page) {
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+let counter = 0;
+const payout = (amount: string) => {
+  counter++;
+  return {
+    currency: "BTC",
+    amount,
+    address: BTC,
+    foreign_id: `approval-ui-${Date.now()}-${counter}`,
+    end_user_reference: `payee-${counter}`,
+    sender_type: "legal",
+    sender_data: { legal_name: "Shop GmbH", country_of_registration: "DEU" },
+    receiver_type: "self",
+  };
+};
+
+test.describe("approval screen", () => {
+  for (const viewport of [
+    { name: "phone", width: 375, height: 800 },
+    { name: "desktop", width: 1280, height: 900 },
+  ]) {
+    test(`approves an API payout over the limit and sets limits with the password, at ${viewport.width}px`, async ({
+      page,
+      request,
+    }, testInfo) => {
+      const merchant = await createMerchant(`Approvals ${viewport.name}`);
+      const id = String(merchant.merchantId);
+      await cli("sandbox", "credit", "--merchant", id, "--currency", "BTC", "--amount", "1");
+      await cli("merchants", "limits", "--merchant", id, "--currency", "BTC", "--per-withdrawal", "0.01");
+      const api = signedClient(request, merchant);
+      const held = (await (await api.post("/withdrawal/crypto", payout("0.02"))).json()).data;
+      expect(held.status).toBe("pending");
+
+      await page.setViewportSize(viewport);
+      await signIn(page, merchant);
+      await page.goto("/dashboard/approvals");
+      await expect(page.getByRole("heading", { level: 1, name: "Approvals" })).toBeVisible();
+      const item = page.getByRole("listitem").filter({ hasText: `Withdrawal ${held.id}` });
+      await expect(item).toContainText("0.02000000 BTC");
+      await expect(item).toContainText("Asked for through the API");
+      await expect(item).toContainText(BTC);
+      await page.waitForLoadState("networkidle");
+      await expectAccessible(page);
+      await expectNoSidewaysScroll(page);
+      await testInfo.attach(`approvals-${viewport.name}`, {
+        body: await page.screenshot({ fullPage: true }),
+        contentType: "image/png",
+      });
+
+      // Approving asks for the password (no two-factor app on this user); a wrong one is refused.
+      await item.getByRole("button", { name: "Approve" }).click();
+      await item.getByLabel("Your password, to confirm").fill("not the password");
+      await item.getByRole("button", { name: "Approve withdrawal" }).click();
+      await expect(item.getByText("The password is not right.")).toBeVisible();
+      await expectAccessible(page);
+      await item.getByLabel("Your password, to confirm").fill(merchant.password);
+      await item.getByRole("button", { name: "Approve withdrawal" }).click();
+      await expect(page.getByText(`Withdrawal ${held.id} approved: it is being sent.`)).toBeVisible();
+      await expect(page.getByText("Nothing waits for approval.")).toBeVisible();
+      const info = await api.send("GET", "/transactions/info", JSON.stringify({ id: held.id }));
+      expect((await info.json()).status).toBe("not_confirmed");
+
+      // Limits: set through the form, with the password.
+      const limits = page.getByRole("form", { name: "Set withdrawal limits" });
+      await limits.getByLabel("Currency").selectOption("BTC");
+      await limits.getByLabel("Largest payout without approval").fill("0.03");
+      await limits.getByLabel("Daily total without approval (optional)").fill("0.1");
+      await limits.getByLabel("Your password, to confirm").fill(merchant.password);
+      await limits.getByRole("button", { name: "Save limits" }).click();
+      await expect(
+        page.getByText("Saved: BTC payouts over 0.03000000 or 0.10000000 a day now wait for approval."),
+      ).toBeVisible();
+      const row = page.getByRole("row", { name: /BTC/ });
+      await expect(row).toContainText("0.03000000");
+      await expect(row).toContainText("0.10000000");
+      await expectAccessible(page);
+      await expectNoSidewaysScroll(page);
+
+      // A payout this user asks for in the dashboard form waits for someone else: no buttons for its creator.
+      await page.goto("/dashboard/payouts/new");
+      await page.getByLabel("Pay from balance").selectOption("BTC");
+      await page.getByLabel(/^Amount \(/).fill("0.05");
+      await page.getByLabel(/Destination .* address/).fill(BTC);
+      await page.getByLabel("Customer reference (end_user_reference)").fill("payee-own");
+      await page.getByLabel("Legal name").first().fill("Payout Shop GmbH");
+      await page.getByLabel("Country of registration").first().fill("DEU");
+      await page.getByLabel("Receiver type").selectOption("self");
+      await page.getByRole("button", { name: "Review payout" }).click();
+      await page.getByRole("button", { name: "Confirm payout" }).click();
+      const heldHeading = page.getByRole("heading", { name: /Payout \d+ waits for approval/ });
+      await expect(heldHeading).toBeVisible();
+      await expect(
+        page.getByText("another user of your account must approve it on the Approvals page"),
+      ).toBeVisible();
+      const ownId = Number(/Payout (\d+)/.exec((await heldHeading.textContent())!)![1]);
+      await page.goto("/dashboard/approvals");
+      const ownItem = page.getByRole("listitem").filter({ hasText: `Withdrawal ${ownId}` });
+      await expect(ownItem).toContainText(`Asked for by ${merchant.email}`);
+      await expect(ownItem).toContainText("another user of your account must approve or decline it");
+      await expect(ownItem.getByRole("button", { name: "Approve" })).toHaveCount(0);
+      const forced = await page.request.post(`/api/dashboard/withdrawals/${ownId}/approve`, {
+        data: { password: merchant.password },
+        headers: { origin: projectBaseURL() },
+      });
+      expect(forced.status()).toBe(403);
+      await testInfo.attach(`approvals-own-${viewport.name}`, {
+        body: await page.screenshot({ fullPage: true }),
+        contentType: "image/png",
+      });
+    });
+  }
+});

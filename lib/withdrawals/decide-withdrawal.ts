@@ -1,0 +1,82 @@
+import "server-only";
+
+import { eq } from "drizzle-orm";
+import type { Clock } from "@/lib/clock";
+import type { Db, Tx } from "@/lib/db/client";
+import { withdrawals } from "@/lib/db/schema";
+import { inTransaction } from "@/lib/db/transaction";
+import { fieldError, KassaError, notFound } from "@/lib/errors";
+import { enqueueJob, JOB_MAX_ATTEMPTS } from "@/lib/jobs/enqueue-job";
+import { WITHDRAWAL_BROADCAST_QUEUE } from "@/lib/jobs/queues";
+import { transitionStatus } from "@/lib/transactions/transition-status";
+import { loadWithdrawal, type WithdrawalRecord } from "./load-withdrawal";
+import { failWithdrawal } from "./settle-withdrawal";
+
+export type Decision = "approve" | "decline";
+
+/** What an approver reads when the withdrawal is no longer theirs to decide. */
+const DECIDED: Record<string, string> = {
+  processing: "it was already approved",
+  sending: "it was already approved and is being sent",
+  confirmed: "it was already approved and sent",
+  declined: "it was already declined",
+  error: "the network refused it and its funds were returned",
+  rejected: "an operator stopped it and its funds were returned",
+};
+
+/**
+ * An approver's decision on a `pending` withdrawal (one over a limit), in one transaction under the
+ * withdrawal's row lock: of an approval and a decline racing, or two approvers, exactly one
+ * decides; the other is told what happened. The approver must be a user of the merchant other than
+ * the one who asked for it (a withdrawal made through the API has no such user, so any may approve).
+ * Approving queues the payout as any accepted withdrawal; declining returns the funds by new ledger
+ * entries. Either change queues its callback in the same transaction.
+ */
+export async function decideWithdrawal(
+  db: Db,
+  input: { merchantId: number; withdrawalId: number; userId: number; decision: Decision; clock?: Clock },
+): Promise<WithdrawalRecord> {
+  return inTransaction(db, async (tx) => {
+    const record = await loadWithdrawal(tx, input.withdrawalId, true);
+    if (!record || record.merchantId !== input.merchantId) throw notFound("No such withdrawal.");
+    if (record.status !== "pending") {
+      const why = DECIDED[record.status] ?? `it is ${record.status}`;
+      throw fieldError({ id: `This withdrawal needs no decision: ${why}.` });
+    }
+    const now = input.clock?.now() ?? new Date();
+    const expiresAt = record.withdrawal.approvalExpiresAt;
+    if (expiresAt && expiresAt.getTime() <= now.getTime()) {
+      // Its expiry job has not run yet; the approval time is over all the same.
+      throw fieldError({ id: "This withdrawal's approval time ran out; it is being declined." });
+    }
+    if (record.withdrawal.createdByUserId === input.userId) {
+      throw new KassaError(
+        "forbidden",
+        "You asked for this withdrawal, so another user of your account must approve or decline it.",
+      );
+    }
+    await tx
+      .update(withdrawals)
+      .set({ decidedByUserId: input.userId, decidedAt: now })
+      .where(eq(withdrawals.transactionId, record.id));
+    if (input.decision === "approve") await approveIn(tx, record);
+    else await failWithdrawal(tx, record, "declined", "Declined by an approver.");
+    return (await loadWithdrawal(tx, record.id))!;
+  });
+}
+
+/** pending → processing, with the broadcast job that any accepted withdrawal gets. */
+async function approveIn(tx: Tx, record: WithdrawalRecord): Promise<void> {
+  await transitionStatus(tx, {
+    transactionId: record.id,
+    kind: "withdrawal",
+    to: "processing",
+    reason: "approved",
+  });
+  await enqueueJob(tx, {
+    queue: WITHDRAWAL_BROADCAST_QUEUE,
+    payload: { withdrawalId: record.id },
+    dedupeKey: `withdrawal-broadcast:${record.id}`,
+    maxAttempts: JOB_MAX_ATTEMPTS,
+  });
+}

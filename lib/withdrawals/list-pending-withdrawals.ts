@@ -1,0 +1,54 @@
+import "server-only";
+
+import { and, asc, eq } from "drizzle-orm";
+import type { Executor } from "@/lib/db/client";
+import { transactions, users, withdrawals } from "@/lib/db/schema";
+import { formatAmount } from "@/lib/money";
+
+export type PendingWithdrawal = {
+  id: number;
+  kind: string;
+  currency: string;
+  amount: string;
+  total_debit: string;
+  target_currency: string;
+  sent: string;
+  address: string;
+  tag: string | null;
+  created_at: string;
+  expires_at: string | null;
+  /** Who asked for it in the dashboard; null through the API. */
+  created_by: string | null;
+  /** False when the viewer asked for it: another user must decide. */
+  can_decide: boolean;
+};
+
+/** A merchant's withdrawals waiting for an approver, oldest first (the one expiring soonest), at most 200. */
+export async function listPendingWithdrawals(
+  db: Executor,
+  input: { merchantId: number; viewerUserId: number },
+): Promise<PendingWithdrawal[]> {
+  const rows = await db
+    .select({ w: withdrawals, createdAt: transactions.createdAt, creator: users.email })
+    .from(withdrawals)
+    .innerJoin(transactions, eq(transactions.id, withdrawals.transactionId))
+    .leftJoin(users, eq(users.id, withdrawals.createdByUserId))
+    .where(and(eq(withdrawals.merchantId, input.merchantId), eq(transactions.status, "pending")))
+    .orderBy(asc(withdrawals.transactionId))
+    .limit(200);
+  return rows.map(({ w, createdAt, creator }) => ({
+    id: w.transactionId,
+    kind: w.kind,
+    currency: w.sourceCurrency,
+    amount: formatAmount(w.principal),
+    total_debit: formatAmount(w.totalDebit),
+    target_currency: w.targetCurrency,
+    sent: formatAmount(w.sentAmount),
+    address: w.address,
+    tag: w.tag,
+    created_at: createdAt.toISOString(),
+    expires_at: w.approvalExpiresAt?.toISOString() ?? null,
+    created_by: creator,
+    can_decide: w.createdByUserId !== input.viewerUserId,
+  }));
+}
