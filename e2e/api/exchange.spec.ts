@@ -3,7 +3,9 @@ import { startReceiver } from "../../tests/support/receiver";
 import { cli, expect, type SignedClient, test } from "../fixtures";
 
 // Sandbox prices (lib/rates/rates.ts): BTC 65000 USD, EUR 1.08 USD; the default spread is 0.5%.
-// Expected figures are worked out by hand from them in the comments.
+// Expected figures are worked out by hand from them in the comments, in minor units of 10^-8: fiat keeps
+// 8 fraction digits like crypto (currencies/list precision 8), so conversions round at 10^-8, not the cent.
+// BTC→EUR = 65000 × 0.995 / 1.08 = 1616875/27 EUR per BTC; mid 65000 / 1.08 = 1625000/27.
 
 async function fund(client: SignedClient, currency: string, amount: string) {
   await cli(
@@ -87,13 +89,14 @@ test("calculate then exchange/fixed at that price: debited at once, credited and
     });
     expect(calculated.status()).toBe(200);
     const quote = (await calculated.json()).data;
-    // 0.01 × 59884.259259… = 598.8425… → 598.84 EUR; the mid-rate value 601.85 less that is the fee.
+    // 0.01 BTC = 1000000 units: 1000000 × 1616875 / 27 = 59884259259 rem 7 → 598.84259259 EUR (down);
+    // mid 1000000 × 1625000 / 27 = 60185185185 rem 5; fee 60185185185 − 59884259259 = 3.00925926 EUR.
     expect(quote).toMatchObject({
       sender_amount: "0.01000000",
       sender_currency: "BTC",
-      receiver_amount: "598.84000000",
+      receiver_amount: "598.84259259",
       receiver_currency: "EUR",
-      fee_amount: "3.01000000",
+      fee_amount: "3.00925926",
       fee_currency: "EUR",
       price: "59884.25925925",
       fix_period: 60,
@@ -116,9 +119,9 @@ test("calculate then exchange/fixed at that price: debited at once, credited and
       type: "exchange",
       sender_amount: "0.01000000",
       sender_currency: "BTC",
-      receiver_amount: "598.84000000",
+      receiver_amount: "598.84259259",
       receiver_currency: "EUR",
-      fee_amount: "3.01000000",
+      fee_amount: "3.00925926",
       fee_currency: "EUR",
       price: "59884.25925925",
       status: "processing",
@@ -136,10 +139,10 @@ test("calculate then exchange/fixed at that price: debited at once, credited and
       type: "exchange",
       status: "confirmed",
       currency_sent: { currency: "BTC", amount: "0.01000000" },
-      currency_received: { currency: "EUR", amount: "598.84000000" },
-      fees: [{ type: "exchange", currency: "EUR", amount: "3.01000000" }],
+      currency_received: { currency: "EUR", amount: "598.84259259" },
+      fees: [{ type: "exchange", currency: "EUR", amount: "3.00925926" }],
     });
-    expect(await balanceOf(client, "EUR")).toBe("598.84000000");
+    expect(await balanceOf(client, "EUR")).toBe("598.84259259");
     const byForeignId = await info(client, { foreign_id: foreignId });
     expect(byForeignId).toMatchObject({ id: exchange.id, type: "exchange", status: "confirmed" });
     expect(await info(client, { id: exchange.id })).toEqual(byForeignId);
@@ -168,14 +171,15 @@ test("exchange/now from receiver_amount, and the 400s of a client's mistakes", a
     foreign_id: `now-${Date.now()}`,
   });
   expect(now.status()).toBe(201);
-  // 0.001 × 65000 / (1.08 × 0.995) = 60.4876… → 60.49 EUR (rounded up: the merchant pays the cent).
+  // 0.001 BTC = 100000 units × 65000 / (1.08 × 0.995) = 100000 × 325000000 / 5373 = 6048762330 rem 910
+  // → 60.48762331 EUR (rounded up at 10^-8: the merchant pays the remainder); 100 − 60.48762331 = 39.51237669.
   expect((await now.json()).data).toMatchObject({
     type: "exchange",
-    sender_amount: "60.49000000",
+    sender_amount: "60.48762331",
     receiver_amount: "0.00100000",
     status: "processing",
   });
-  expect(await balanceOf(client, "EUR")).toBe("39.51000000");
+  expect(await balanceOf(client, "EUR")).toBe("39.51237669");
 
   const tooMuch = await client.post("/exchange/now", {
     sender_currency: "EUR",
@@ -187,7 +191,7 @@ test("exchange/now from receiver_amount, and the 400s of a client's mistakes", a
   expect(await tooMuch.json()).toEqual({
     errors: { sender_amount: "Insufficient funds: this exchange needs 50 EUR from your balance." },
   });
-  expect(await balanceOf(client, "EUR")).toBe("39.51000000");
+  expect(await balanceOf(client, "EUR")).toBe("39.51237669");
 
   const unknownPrice = await client.post("/exchange/fixed", {
     sender_currency: "EUR",

@@ -26,6 +26,11 @@ import { createTestMerchant, fieldsOf } from "../support/merchants";
 
 // Sandbox prices (lib/rates/rates.ts DEFAULT_USD_PRICES): BTC 65000 USD, EUR 1.08 USD, ETH 3200 USD;
 // spread 5000 ppm (0.5%). Every expected figure below is worked out by hand from those numbers.
+// Amounts are minor units of 10^-8, and fiat keeps 8 fraction digits like crypto (registry precision 8;
+// its minorUnit 2 is only for payment tolerance and display), so a conversion into or out of EUR rounds
+// once, at 10^-8, not at the cent. Exact rates used below:
+//   BTC→EUR = 65000 × 0.995 / 1.08 = 6467500 / 108 = 1616875/27 EUR per BTC (59884.259259…);
+//   BTC→EUR mid = 65000 / 1.08 = 1625000/27; EUR→BTC = 1.08 × 0.995 / 65000 = 5373/325000000.
 const SPREAD_PPM = 5_000;
 const units = parseDecimal;
 
@@ -104,10 +109,11 @@ describe(`exchanges on ${testDriver}`, () => {
       senderAmount: units("0.01"),
       spreadPpm: SPREAD_PPM,
     });
-    // 0.01 × 59884.259259… = 598.842592… → 598.84 EUR (down, EUR has 2 digits); at the mid rate
-    // 0.01 × 65000 / 1.08 = 601.851851… → 601.85, so the spread kept 3.01 EUR.
-    expect(formatAmount(quote.receiverAmount)).toBe("598.84000000");
-    expect(formatAmount(quote.feeAmount)).toBe("3.01000000");
+    // 0.01 BTC = 1000000 units: 1000000 × 1616875 / 27 = 1616875000000 / 27 = 59884259259 rem 7
+    // → 598.84259259 EUR (down); at the mid rate 1000000 × 1625000 / 27 = 60185185185 rem 5
+    // → 601.85185185, so the spread kept 60185185185 − 59884259259 = 300925926 units = 3.00925926 EUR.
+    expect(formatAmount(quote.receiverAmount)).toBe("598.84259259");
+    expect(formatAmount(quote.feeAmount)).toBe("3.00925926");
     expect(formatAmount(quote.price)).toBe("59884.25925925");
     expect(quote.feeType).toBe("exchange");
     expect(quote.releaseAt.getTime() - quote.fixedAt.getTime()).toBe(60_000);
@@ -122,11 +128,12 @@ describe(`exchanges on ${testDriver}`, () => {
       receiverAmount: units("100"),
       spreadPpm: SPREAD_PPM,
     });
-    // 100 EUR / 59884.259259… = 100 × 1.08 / 64675 = 0.00166988790… → 0.00166989 BTC (up);
-    // at the mid rate 0.00166989 × 65000 / 1.08 = 100.502638… → 100.50, so the fee is 0.50 EUR.
+    // 100 EUR = 10^10 units: 10^10 × 27 / 1616875 = 166988 rem 1277500 → 166989 units (up) = 0.00166989 BTC;
+    // at the mid rate 166989 × 1625000 / 27 = 271357125000 / 27 = 10050263888 rem 24 → 100.50263888 EUR
+    // (down), so the fee is 10050263888 − 10000000000 = 50263888 units = 0.50263888 EUR.
     expect(formatAmount(quote.senderAmount)).toBe("0.00166989");
     expect(formatAmount(quote.receiverAmount)).toBe("100.00000000");
-    expect(formatAmount(quote.feeAmount)).toBe("0.50000000");
+    expect(formatAmount(quote.feeAmount)).toBe("0.50263888");
 
     const eurToBtc = await fixExchangeQuote(database.db, {
       merchantId,
@@ -172,9 +179,21 @@ describe(`exchanges on ${testDriver}`, () => {
     expect(await quoteOf({ senderAmount: units("0.00005") })).toEqual({
       sender_amount: "The amount must be at least 0.0001 BTC.",
     });
-    expect(await quoteOf({ receiverAmount: units("10.001") })).toEqual({
-      receiver_amount: "The receiver amount has more decimal places than EUR allows (2).",
+    // USDTE keeps 6 digits, so a seventh is refused; EUR keeps 8 since fiat took the public API's
+    // precision, so 10.001 EUR (three digits, once refused for EUR's 2) is a valid receiver amount.
+    expect(await quoteOf({ receiverCurrency: "USDTE", receiverAmount: units("10.0000001") })).toEqual({
+      receiver_amount: "The receiver amount has more decimal places than USDTE allows (6).",
     });
+    const thousandths = await fixExchangeQuote(database.db, {
+      merchantId,
+      senderCurrency: "BTC",
+      receiverCurrency: "EUR",
+      receiverAmount: units("10.001"),
+      spreadPpm: SPREAD_PPM,
+    });
+    // 10.001 EUR = 1000100000 units: 1000100000 × 27 / 1616875 = 16700 rem 887500 → 16701 units (up).
+    expect(formatAmount(thousandths.receiverAmount)).toBe("10.00100000");
+    expect(formatAmount(thousandths.senderAmount)).toBe("0.00016701");
   });
 
   it("executes a quote with exchange/fixed: debit now, credit and fee when the job confirms it", async () => {
@@ -214,9 +233,10 @@ describe(`exchanges on ${testDriver}`, () => {
     expect(processing).toMatchObject({ type: "exchange", status: "not_confirmed", foreign_id: foreignId });
 
     await runDueJobs(database.db, handlers);
-    // 0.0123 × 59884.259259… = 736.576388… → 736.57 EUR; mid 0.0123 × 65000 / 1.08 = 740.277… → 740.27.
-    expect(await balance("EUR")).toBe(eurBefore + units("736.57"));
-    expect(await platform("platform:fees", "EUR")).toBe(feesBefore + units("3.70"));
+    // 0.0123 BTC = 1230000 units: 1230000 × 1616875 / 27 = 73657638888 rem 24 → 736.57638888 EUR (down);
+    // mid 1230000 × 1625000 / 27 = 74027777777 rem 21 → 740.27777777; fee 370138889 units = 3.70138889.
+    expect(await balance("EUR")).toBe(eurBefore + units("736.57638888"));
+    expect(await platform("platform:fees", "EUR")).toBe(feesBefore + units("3.70138889"));
     expect((await journalsOf(accepted.id)).map((j) => j.kind)).toEqual([
       "exchange_debit",
       "exchange_credit",
@@ -228,7 +248,7 @@ describe(`exchanges on ${testDriver}`, () => {
       foreign_id: foreignId,
       type: "exchange",
       currency_sent: { currency: "BTC", amount: "0.01230000" },
-      currency_received: { currency: "EUR", amount: "736.57000000", amount_minus_fee: "736.57000000" },
+      currency_received: { currency: "EUR", amount: "736.57638888", amount_minus_fee: "736.57638888" },
       transactions: [
         {
           id: accepted.id,
@@ -237,10 +257,10 @@ describe(`exchanges on ${testDriver}`, () => {
           transaction_type: "exchange",
           type: "exchange",
           amount: "0.01230000",
-          amount_to: "736.57000000",
+          amount_to: "736.57638888",
         },
       ],
-      fees: [{ type: "exchange", currency: "EUR", amount: "3.70000000" }],
+      fees: [{ type: "exchange", currency: "EUR", amount: "3.70138889" }],
       error: "",
       status: "confirmed",
       additional_details: expect.objectContaining({ exchange_kind: "fixed", price: "59884.25925925" }),
@@ -316,9 +336,10 @@ describe(`exchanges on ${testDriver}`, () => {
       receiverAmount: body.receiver_amount,
       spreadPpm: SPREAD_PPM,
     });
-    // 0.001 BTC × 65000 / 1.0746 = 65 / 1.0746 = 60.4876233… EUR → 60.49 (up, EUR has 2 digits).
-    expect(formatAmount(accepted.price.senderAmount)).toBe("60.49000000");
-    expect(await balance("EUR")).toBe(before - units("60.49"));
+    // 0.001 BTC = 100000 units at 325000000/5373 EUR per BTC: 32500000000000 / 5373 = 6048762330
+    // rem 910 → 6048762331 units (up: the merchant is debited) = 60.48762331 EUR.
+    expect(formatAmount(accepted.price.senderAmount)).toBe("60.48762331");
+    expect(await balance("EUR")).toBe(before - units("60.48762331"));
     expect(
       await fieldsOf(
         exchangeNow(database.db, {
@@ -418,8 +439,9 @@ describe(`exchanges on ${testDriver}`, () => {
     }
     expect(await balance("BTC", racer)).toBe(units("0.02"));
     await runDueJobs(database.db, handlers);
-    // 0.07 × 59884.259259… = 4191.898148… → 4191.89 EUR each.
-    expect(await balance("EUR", racer)).toBe(14n * units("4191.89"));
+    // 0.07 BTC = 7000000 units: 7000000 × 1616875 / 27 = 419189814814 rem 22 → 4191.89814814 EUR each
+    // (down), rounded per exchange: 14 × 419189814814 = 5868657407396 units = 58686.57407396 EUR.
+    expect(await balance("EUR", racer)).toBe(units("58686.57407396"));
     expect(await ledgerInvariants(database.db)).toEqual({
       nonZeroCurrencies: [],
       accountsNotMatchingEntries: 0,
