@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import { getCurrency } from "@/lib/currencies/registry";
 import type { Tx } from "@/lib/db/client";
 import { addressCounters, depositAddresses } from "@/lib/db/schema";
+import type { AccountKeys } from "./account-keys";
 import { deriveAddress } from "./derivation";
 
 export type DepositAddressRow = typeof depositAddresses.$inferSelect;
@@ -29,7 +30,7 @@ async function nextNumber(tx: Tx, key: string, start = 0): Promise<number> {
  */
 export async function allocateDepositAddress(
   tx: Tx,
-  seed: Uint8Array,
+  keys: AccountKeys,
   input: {
     merchantId: number;
     currency: string;
@@ -46,11 +47,11 @@ export async function allocateDepositAddress(
   let path: string;
   let tag = "";
   if (currency.addressFormat === "ripple") {
-    ({ address, path } = deriveAddress(seed, "ripple", 0));
+    ({ address, path } = deriveAddress(keys, "ripple", 0));
     tag = String(await nextNumber(tx, "tag:ripple", 100_000));
   } else {
     ({ address, path } = deriveAddress(
-      seed,
+      keys,
       currency.addressFormat,
       await nextNumber(tx, `path:${currency.network}`),
     ));

@@ -2,6 +2,7 @@ import "server-only";
 
 import { HDKey } from "@scure/bip32";
 import type { AddressFormat } from "@/lib/currencies/registry";
+import type { AccountKeys } from "./account-keys";
 import { encodeAddress } from "./address-codec";
 
 /**
@@ -21,27 +22,30 @@ export const ACCOUNT_PATHS: Record<AddressFormat, string> = {
 
 export type DerivedAddress = { address: string; path: string };
 
-const accountKeys = new WeakMap<Uint8Array, Map<AddressFormat, HDKey>>();
+const chainKeys = new WeakMap<AccountKeys, Map<AddressFormat, HDKey>>();
 
-/** The account-level key is cached per seed, so handing out an address derives two levels, not five. */
-function accountKey(seed: Uint8Array, format: AddressFormat): HDKey {
-  let byFormat = accountKeys.get(seed);
+/**
+ * The external chain's public key (account xpub / 0), cached per set of account keys, so handing
+ * out an address derives one level. Public derivation only: no private key is ever in reach here.
+ */
+function externalChainKey(keys: AccountKeys, format: AddressFormat): HDKey {
+  let byFormat = chainKeys.get(keys);
   if (!byFormat) {
     byFormat = new Map();
-    accountKeys.set(seed, byFormat);
+    chainKeys.set(keys, byFormat);
   }
   let key = byFormat.get(format);
   if (!key) {
-    key = HDKey.fromMasterSeed(seed).derive(ACCOUNT_PATHS[format]);
+    key = HDKey.fromExtendedKey(keys[format]).deriveChild(0);
     byFormat.set(format, key);
   }
   return key;
 }
 
-export function deriveAddress(seed: Uint8Array, format: AddressFormat, index: number): DerivedAddress {
+export function deriveAddress(keys: AccountKeys, format: AddressFormat, index: number): DerivedAddress {
   if (!Number.isInteger(index) || index < 0 || index >= 2 ** 31)
     throw new RangeError("address index out of range");
-  const child = accountKey(seed, format).deriveChild(index);
+  const child = externalChainKey(keys, format).deriveChild(index);
   if (!child.publicKey) throw new Error("derivation produced no public key");
   return { address: encodeAddress(format, child.publicKey), path: `${ACCOUNT_PATHS[format]}/${index}` };
 }

@@ -7,11 +7,11 @@ import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
 import { resendCallback } from "@/lib/callbacks/resend-callback";
 import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
 import { connectEvmNetwork } from "@/lib/chain/evm/evm-network";
-import { deriveHotWallet } from "@/lib/chain/evm/payout/hot-wallet";
+import { hotWalletAddress } from "@/lib/chain/evm/payout/hot-wallet";
 import { readHotWallet } from "@/lib/chain/evm/payout/read-hot-wallet";
 import { listEvmSweeps } from "@/lib/chain/evm/sweep/list-evm-sweeps";
-import { loadHdSeed } from "@/lib/chain/hd-seed";
 import { listChainIncidents } from "@/lib/chain/list-chain-incidents";
+import { loadAccountKeys } from "@/lib/chain/load-account-keys";
 import type { EvmConfig } from "@/lib/config";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { findCurrency } from "@/lib/currencies/registry";
@@ -174,10 +174,9 @@ export async function runCliCommand(input: unknown, env: CliEnvironment): Promis
       return { incidents: await listChainIncidents(env.db) };
     case "chain.wallets": {
       if (!env.evm) throw fieldError({ chain: "No EVM node is configured: set KASSA_EVM_RPC_URL." });
-      const wallet = deriveHotWallet(await loadHdSeed(env.db, env.box));
-      return {
-        evm: await readHotWallet({ network: await connectEvmNetwork(env.evm), address: wallet.address }),
-      };
+      // The address from the account's public key: showing the wallet never opens the seed.
+      const address = hotWalletAddress(await loadAccountKeys(env.db, env.box));
+      return { evm: await readHotWallet({ network: await connectEvmNetwork(env.evm), address }) };
     }
     case "chain.sweeps":
       return await listEvmSweeps(env.db);

@@ -1,13 +1,18 @@
 import { mnemonicToSeedSync } from "@scure/bip39";
+import { mnemonicToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
+import { accountPath, deriveAccountKeys } from "@/lib/chain/account-keys";
 import { checkAddress } from "@/lib/chain/address-codec";
 import { deriveAddress } from "@/lib/chain/derivation";
+import { deriveHotWallet, hotWalletAddress } from "@/lib/chain/evm/payout/hot-wallet";
 
 // The BIP39 test mnemonic and the published first addresses derived from it (BIP84 for BTC/LTC,
 // BIP44 for the others), as listed by the wallets that use these paths.
-const seed = mnemonicToSeedSync(
-  "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about",
-);
+const mnemonic =
+  "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
+const seed = mnemonicToSeedSync(mnemonic);
+// What web processes hold: account-level public keys only (DESIGN.md section 5).
+const keys = deriveAccountKeys(seed);
 
 describe("deposit address derivation (published test vectors)", () => {
   it.each([
@@ -22,8 +27,38 @@ describe("deposit address derivation (published test vectors)", () => {
     ["ripple", 0, "rHsMGQEkVNJmpGWs8XUBoTBiAAbwxZN5v3", "m/44'/144'/0'/0/0"],
     ["ripple", 1, "r3AgF9mMBFtaLhKcg96weMhbbEFLZ3mx17", "m/44'/144'/0'/0/1"],
   ] as const)("%s #%i is %s", (format, index, address, path) => {
-    expect(deriveAddress(seed, format, index)).toEqual({ address, path });
+    expect(deriveAddress(keys, format, index)).toEqual({ address, path });
     expect(checkAddress(format, address)).toEqual({ isValid: true });
+  });
+});
+
+describe("deposit addresses from account-level public keys", () => {
+  it("are public keys of the account level, not private ones", () => {
+    expect(accountPath("ethereum")).toBe("m/44'/60'/0'");
+    expect(accountPath("bitcoin")).toBe("m/84'/0'/0'");
+    for (const xpub of Object.values(keys)) expect(xpub).toMatch(/^xpub/);
+  });
+
+  it("equal the addresses viem derives from the mnemonic with private keys, path by path", () => {
+    for (const index of [0, 1, 2, 7, 100, 2 ** 31 - 1]) {
+      const independent = mnemonicToAccount(mnemonic, {
+        accountIndex: 0,
+        changeIndex: 0,
+        addressIndex: index,
+      });
+      expect(deriveAddress(keys, "ethereum", index)).toEqual({
+        address: independent.address,
+        path: `m/44'/60'/0'/0/${index}`,
+      });
+    }
+  });
+});
+
+describe("the EVM hot wallet's address from the account's public key", () => {
+  it("is the address of the key that signs payouts (m/44'/60'/0'/1/0)", () => {
+    const independent = mnemonicToAccount(mnemonic, { accountIndex: 0, changeIndex: 1, addressIndex: 0 });
+    expect(hotWalletAddress(keys)).toBe(independent.address);
+    expect(deriveHotWallet(seed).address).toBe(independent.address);
   });
 });
 
