@@ -98,11 +98,12 @@ export async function readSignedTransactions(db: Executor, network: string): Pro
     base_amount: string;
     status: SignedTransaction["status"];
     tx_hash: string;
+    replaced_hashes: string[];
     block_number: string | null;
     fee_paid: string | null;
   }>(
     db,
-    sql`select currency, base_amount::text as base_amount, status, tx_hash,
+    sql`select currency, base_amount::text as base_amount, status, tx_hash, replaced_hashes,
                block_number::text as block_number, fee_paid::text as fee_paid
         from evm_sweeps where network = ${network}`,
   );
@@ -123,7 +124,7 @@ export async function readSignedTransactions(db: Executor, network: string): Pro
       currency: s.currency,
       baseAmount: BigInt(s.base_amount),
       status: s.status,
-      hashes: [s.tx_hash],
+      hashes: [s.tx_hash, ...s.replaced_hashes],
       blockNumber: optional(s.block_number),
       feePaid: optional(s.fee_paid),
       ledgerSent: 0n,
