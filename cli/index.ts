@@ -29,7 +29,10 @@ const USAGE = `usage:
   cli callbacks resend --merchant <id> --id <callback id> [--json]
   cli chain incidents [--json]
   cli chain wallets [--json]
-  cli chain sweeps [--json]`;
+  cli chain sweeps [--json]
+  cli chain reconcile [--json]   (exit code 2 when on-chain holdings and the ledger differ unexplained)
+  cli chain fund --currency ETH|USDTE|USDC --txid <0x… hash> [--json]  (records the operator's funding of the hot wallet)
+  cli chain payouts [--json]     (withdrawals waiting for the hot wallet, and what it lacks)`;
 
 const KNOWN_COMMANDS = new Set<string>(cliCommand.options.map((option) => option.shape.name.value));
 
@@ -95,6 +98,7 @@ async function main(): Promise<number> {
       url: { type: "string" },
       "per-withdrawal": { type: "string" },
       "per-day": { type: "string" },
+      txid: { type: "string" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -130,6 +134,8 @@ async function main(): Promise<number> {
   else
     for (const [key, value] of Object.entries(output.result))
       console.log(`${key}: ${typeof value === "object" ? JSON.stringify(value) : value}`);
+  // Scripts and monitoring act on the exit code: a difference nothing explains is a failure.
+  if (command.name === "chain.reconcile" && output.result.is_reconciled === false) return 2;
   return 0;
 }
 

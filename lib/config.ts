@@ -78,6 +78,11 @@ const EnvSchema = z.object({
     )
     .optional()
     .or(z.literal("").transform(() => undefined)),
+  KASSA_METRICS_TOKEN: z
+    .string()
+    .min(16, "must be at least 16 characters")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   KASSA_EVM_CONFIRMATIONS: z.coerce.number().int().min(1).max(1_000).optional(),
   KASSA_EVM_MAX_FEE_GWEI: z.coerce.number().int().min(1).max(100_000).default(200),
   KASSA_EVM_REPLACE_AFTER_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
@@ -149,6 +154,8 @@ export type Config = {
    * address a sign-in counts against is the connection's own unless a configured proxy vouches.
    */
   trustedProxies: string[];
+  /** With it, /metrics answers only `Authorization: Bearer <token>` (loopback included); without it, loopback only. */
+  metricsToken: string | undefined;
 };
 
 /** The real EVM chain (DESIGN.md section 8), when KASSA_EVM_RPC_URL turns it on. */
@@ -250,5 +257,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : undefined,
     trustedProxies: e.KASSA_TRUSTED_PROXIES,
+    metricsToken: e.KASSA_METRICS_TOKEN,
   };
 }

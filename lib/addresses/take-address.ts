@@ -1,6 +1,7 @@
 import "server-only";
 
 import { and, eq } from "drizzle-orm";
+import type { AccountKeys } from "@/lib/chain/account-keys";
 import { allocateDepositAddress, type DepositAddressRow } from "@/lib/chain/allocate-deposit-address";
 import { assertCustomerIdentity } from "@/lib/customers/assert-customer-identity";
 import type { Db, Executor } from "@/lib/db/client";
@@ -40,7 +41,7 @@ async function findPermanent(db: Executor, input: TakeAddressInput) {
  */
 export async function takeAddress(
   db: Db,
-  seed: Uint8Array,
+  keys: AccountKeys,
   input: TakeAddressInput,
 ): Promise<DepositAddressRow> {
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -57,7 +58,7 @@ export async function takeAddress(
           }
           return existing;
         }
-        return allocateDepositAddress(tx, seed, {
+        return allocateDepositAddress(tx, keys, {
           merchantId: input.merchantId,
           currency: input.currency,
           kind: "permanent",

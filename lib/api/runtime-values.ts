@@ -1,6 +1,7 @@
 import "server-only";
 
-import { loadHdSeed } from "@/lib/chain/hd-seed";
+import type { AccountKeys } from "@/lib/chain/account-keys";
+import { loadAccountKeys } from "@/lib/chain/load-account-keys";
 import type { Db } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
 import type { InvoiceSettings } from "@/lib/invoices/create-invoice";
@@ -21,8 +22,9 @@ export function invoiceSettings(): InvoiceSettings {
   };
 }
 
-export function hdSeed(db: Db): Promise<Uint8Array> {
-  return loadHdSeed(db, getSecretBox());
+/** What web processes derive deposit addresses from: public keys only, never the seed (DESIGN.md section 5). */
+export function accountKeys(db: Db): Promise<AccountKeys> {
+  return loadAccountKeys(db, getSecretBox());
 }
 
 /** Sandbox endpoints do not exist in production mode: they answer like any unknown path. */

@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import { getCurrency } from "@/lib/currencies/registry";
 import type { Tx } from "@/lib/db/client";
 import { addressCounters, depositAddresses } from "@/lib/db/schema";
+import type { AccountKeys } from "./account-keys";
 import { deriveAddress } from "./derivation";
 import { depositNetOf } from "./sandbox/address-nets";
 
@@ -32,7 +33,7 @@ async function nextNumber(tx: Tx, key: string, start = 0): Promise<number> {
  */
 export async function allocateDepositAddress(
   tx: Tx,
-  seed: Uint8Array,
+  keys: AccountKeys,
   input: {
     merchantId: number;
     currency: string;
@@ -50,11 +51,11 @@ export async function allocateDepositAddress(
   let tag = "";
   const net = depositNetOf(currency.code);
   if (currency.addressFormat === "ripple") {
-    ({ address, path } = deriveAddress(seed, "ripple", 0, net));
+    ({ address, path } = deriveAddress(keys, "ripple", 0, net));
     tag = String(await nextNumber(tx, "tag:ripple", 100_000));
   } else {
     ({ address, path } = deriveAddress(
-      seed,
+      keys,
       currency.addressFormat,
       await nextNumber(tx, `path:${currency.network}`),
       net,

@@ -1,7 +1,8 @@
 import "server-only";
 
-import { HDKey } from "@scure/bip32";
+import type { HDKey } from "@scure/bip32";
 import type { AddressFormat } from "@/lib/currencies/registry";
+import { type AccountKeys, accountKeyOf } from "./account-keys";
 import { type ChainNet, encodeAddress } from "./address-codec";
 
 /**
@@ -33,37 +34,41 @@ export const TESTNET_ACCOUNT_PATHS: Partial<Record<AddressFormat, string>> = {
 
 export type DerivedAddress = { address: string; path: string };
 
-const accountKeys = new WeakMap<Uint8Array, Map<string, HDKey>>();
-
-function accountPath(format: AddressFormat, net: ChainNet): string {
+/** The external chain's path (account / 0) of a format on a network kind. */
+export function chainPath(format: AddressFormat, net: ChainNet = "mainnet"): string {
   return (net === "testnet" && TESTNET_ACCOUNT_PATHS[format]) || ACCOUNT_PATHS[format];
 }
 
-/** The account-level key is cached per seed, so handing out an address derives two levels, not five. */
-function accountKey(seed: Uint8Array, path: string): HDKey {
-  let byPath = accountKeys.get(seed);
+const chainKeys = new WeakMap<AccountKeys, Map<string, HDKey>>();
+
+/**
+ * The external chain's public key (account xpub / 0), cached per set of account keys, so handing
+ * out an address derives one level. Public derivation only: no private key is ever in reach here.
+ */
+function externalChainKey(keys: AccountKeys, path: string): HDKey {
+  let byPath = chainKeys.get(keys);
   if (!byPath) {
     byPath = new Map();
-    accountKeys.set(seed, byPath);
+    chainKeys.set(keys, byPath);
   }
   let key = byPath.get(path);
   if (!key) {
-    key = HDKey.fromMasterSeed(seed).derive(path);
+    key = accountKeyOf(keys, path.replace(/\/0$/, "")).deriveChild(0);
     byPath.set(path, key);
   }
   return key;
 }
 
 export function deriveAddress(
-  seed: Uint8Array,
+  keys: AccountKeys,
   format: AddressFormat,
   index: number,
   net: ChainNet = "mainnet",
 ): DerivedAddress {
   if (!Number.isInteger(index) || index < 0 || index >= 2 ** 31)
     throw new RangeError("address index out of range");
-  const path = accountPath(format, net);
-  const child = accountKey(seed, path).deriveChild(index);
+  const path = chainPath(format, net);
+  const child = externalChainKey(keys, path).deriveChild(index);
   if (!child.publicKey) throw new Error("derivation produced no public key");
   return { address: encodeAddress(format, child.publicKey, net), path: `${path}/${index}` };
 }

@@ -1,5 +1,6 @@
 import "server-only";
 
+import type { AccountKeys } from "@/lib/chain/account-keys";
 import { systemClock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { KassaError, notFound } from "@/lib/errors";
@@ -15,7 +16,7 @@ import { refreshInvoicePrice } from "@/lib/invoices/reprice-invoice";
  */
 export async function openCheckout(
   db: Db,
-  input: { token: string; settings: InvoiceSettings; seed: Uint8Array },
+  input: { token: string; settings: InvoiceSettings; keys: AccountKeys },
 ): Promise<InvoiceRecord> {
   const record = await loadInvoiceByToken(db, input.token);
   if (!record) throw notFound("No such invoice.");

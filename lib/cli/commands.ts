@@ -7,11 +7,15 @@ import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
 import { resendCallback } from "@/lib/callbacks/resend-callback";
 import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
 import { connectEvmNetwork } from "@/lib/chain/evm/evm-network";
-import { deriveHotWallet } from "@/lib/chain/evm/payout/hot-wallet";
+import { DEFAULT_MAX_FEE_GWEI } from "@/lib/chain/evm/payout/evm-payout-adapter-for";
+import { hotWalletAddress } from "@/lib/chain/evm/payout/hot-wallet";
+import { listWaitingPayouts } from "@/lib/chain/evm/payout/list-waiting-payouts";
 import { readHotWallet } from "@/lib/chain/evm/payout/read-hot-wallet";
+import { recordHotWalletFunding } from "@/lib/chain/evm/payout/record-hot-wallet-funding";
+import { reconcileEvmChain } from "@/lib/chain/evm/reconcile/reconcile-evm-chain";
 import { listEvmSweeps } from "@/lib/chain/evm/sweep/list-evm-sweeps";
-import { loadHdSeed } from "@/lib/chain/hd-seed";
 import { listChainIncidents } from "@/lib/chain/list-chain-incidents";
+import { loadAccountKeys } from "@/lib/chain/load-account-keys";
 import type { EvmConfig } from "@/lib/config";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { findCurrency } from "@/lib/currencies/registry";
@@ -67,6 +71,12 @@ export const cliCommand = z.discriminatedUnion("name", [
   z.object({ name: z.literal("chain.incidents"), args: z.object({}) }),
   z.object({ name: z.literal("chain.wallets"), args: z.object({}) }),
   z.object({ name: z.literal("chain.sweeps"), args: z.object({}) }),
+  z.object({ name: z.literal("chain.reconcile"), args: z.object({}) }),
+  z.object({ name: z.literal("chain.payouts"), args: z.object({}) }),
+  z.object({
+    name: z.literal("chain.fund"),
+    args: z.object({ currency: z.enum(["ETH", "USDTE", "USDC"]), txid: z.string().trim() }),
+  }),
   z.object({
     name: z.literal("withdrawals.reject"),
     args: z.object({ id: z.coerce.number().int().positive(), reason: z.string().trim().min(3).max(500) }),
@@ -198,13 +208,34 @@ export async function runCliCommand(input: unknown, env: CliEnvironment): Promis
       return { incidents: await listChainIncidents(env.db) };
     case "chain.wallets": {
       if (!env.evm) throw fieldError({ chain: "No EVM node is configured: set KASSA_EVM_RPC_URL." });
-      const wallet = deriveHotWallet(await loadHdSeed(env.db, env.box));
-      return {
-        evm: await readHotWallet({ network: await connectEvmNetwork(env.evm), address: wallet.address }),
-      };
+      // The address from the account's public key: showing the wallet never opens the seed.
+      const address = hotWalletAddress(await loadAccountKeys(env.db, env.box));
+      return { evm: await readHotWallet({ network: await connectEvmNetwork(env.evm), address }) };
     }
     case "chain.sweeps":
       return await listEvmSweeps(env.db);
+    case "chain.reconcile": {
+      if (!env.evm) throw fieldError({ chain: "No EVM node is configured: set KASSA_EVM_RPC_URL." });
+      const hotWallet = hotWalletAddress(await loadAccountKeys(env.db, env.box));
+      return await reconcileEvmChain(env.db, { network: await connectEvmNetwork(env.evm), hotWallet });
+    }
+    case "chain.fund": {
+      if (!env.evm) throw fieldError({ chain: "No EVM node is configured: set KASSA_EVM_RPC_URL." });
+      return await recordHotWalletFunding(env.db, {
+        network: await connectEvmNetwork(env.evm),
+        hotWallet: hotWalletAddress(await loadAccountKeys(env.db, env.box)),
+        txid: command.args.txid,
+        currency: command.args.currency,
+      });
+    }
+    case "chain.payouts": {
+      if (!env.evm) throw fieldError({ chain: "No EVM node is configured: set KASSA_EVM_RPC_URL." });
+      return await listWaitingPayouts(env.db, {
+        network: await connectEvmNetwork(env.evm),
+        hotWallet: hotWalletAddress(await loadAccountKeys(env.db, env.box)),
+        ceilingGwei: env.evm.maxFeeGwei ?? DEFAULT_MAX_FEE_GWEI,
+      });
+    }
     case "api-keys.revoke": {
       await revokeApiKey(env.db, { merchantId: command.args.merchant, key: command.args.key });
       return { merchant_id: command.args.merchant, api_key: command.args.key, revoked: true };

@@ -1,6 +1,7 @@
 import "server-only";
 
 import { eq } from "drizzle-orm";
+import type { AccountKeys } from "@/lib/chain/account-keys";
 import { allocateDepositAddress } from "@/lib/chain/allocate-deposit-address";
 import { systemClock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
@@ -26,7 +27,7 @@ import { setInvoiceStatus } from "./set-invoice-status";
  */
 export async function fixInvoiceCurrency(
   db: Db,
-  input: { token: string; currency: string; settings: InvoiceSettings; seed: Uint8Array },
+  input: { token: string; currency: string; settings: InvoiceSettings; keys: AccountKeys },
 ): Promise<InvoiceRecord> {
   return inTransaction(db, async (tx) => {
     const record = await loadInvoiceByToken(tx, input.token, true);
@@ -61,7 +62,7 @@ export async function fixInvoiceCurrency(
             spreadPpm: input.settings.spreadPpm,
             field: "currency",
           });
-    const address = await allocateDepositAddress(tx, input.seed, {
+    const address = await allocateDepositAddress(tx, input.keys, {
       merchantId: record.merchantId,
       currency: input.currency,
       kind: "invoice",

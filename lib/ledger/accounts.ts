@@ -9,6 +9,8 @@ import "server-only";
  * - platform:clearing         withdrawals accepted (debited from the merchant) and not yet sent
  * - platform:network_fees     network fees merchants were charged for payouts, less the gas really paid
  * - platform:sandbox_faucet   sandbox-only credits (never used in production mode)
+ * - platform:owner            the operator's own money sent to the hot wallet (`cli chain fund`), so
+ *                             what the chain holds reconciles with the ledger (docs/OPERATIONS.md)
  *
  * Accounts are created on first use by the posting function (kassa_post_journals, drizzle/0010).
  */
@@ -18,7 +20,8 @@ export type PlatformAccountKind =
   | "platform:exchange"
   | "platform:clearing"
   | "platform:network_fees"
-  | "platform:sandbox_faucet";
+  | "platform:sandbox_faucet"
+  | "platform:owner";
 
 export type AccountRef =
   | { merchantId: number; kind: "balance"; currency: string }

@@ -2,7 +2,7 @@ import "server-only";
 
 import path from "node:path";
 import { offeringFor } from "@/lib/chain/evm/evm-offering";
-import { loadHdSeed } from "@/lib/chain/hd-seed";
+import { loadAccountKeys } from "@/lib/chain/load-account-keys";
 import type { Config } from "@/lib/config";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { verifyMasterKey } from "@/lib/crypto/verify-master-key";
@@ -37,7 +37,8 @@ export async function bootDatabase(config: Config, role: LockInfo["role"]): Prom
       await syncCurrencies(handle.db);
       await seedRates(handle.db);
       await verifyMasterKey(handle.db, box);
-      await loadHdSeed(handle.db, box);
+      // Opens the seed only when the account keys are not stored yet (first boot, or after an upgrade).
+      await loadAccountKeys(handle.db, box);
       // Which currencies are offered (production: only those with a real adapter; DESIGN.md section 5).
       configureOffering(await offeringFor(config));
     } catch (error) {

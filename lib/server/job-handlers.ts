@@ -6,6 +6,7 @@ import { EVM_CURRENCIES } from "@/lib/chain/evm/evm-network";
 import { evmWatcherTask } from "@/lib/chain/evm/evm-watcher-task";
 import { evmPayoutAdapterFor } from "@/lib/chain/evm/payout/evm-payout-adapter-for";
 import { evmPayoutTask } from "@/lib/chain/evm/payout/evm-payout-task";
+import { evmReconcileTask } from "@/lib/chain/evm/reconcile/evm-reconcile-task";
 import { evmSweepTask } from "@/lib/chain/evm/sweep/evm-sweep-task";
 import { routeAdapters } from "@/lib/chain/route-adapters";
 import { sandboxAdapter } from "@/lib/chain/sandbox/sandbox-adapter";
@@ -131,6 +132,10 @@ export function jobTasks(
       evmWatcherTask({ config: options.evm, spreadPpm: options.spreadPpm ?? 0 }),
       evmPayoutTask({ config: options.evm, box: options.box }),
     );
-  if (options.evm && options.box) tasks.push(evmSweepTask({ config: options.evm, box: options.box }));
+  if (options.evm && options.box)
+    tasks.push(
+      evmSweepTask({ config: options.evm, box: options.box }),
+      evmReconcileTask({ config: options.evm, box: options.box }),
+    );
   return tasks;
 }

@@ -23,7 +23,7 @@ import {
   startTestAnvil,
 } from "../support/anvil";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { createFixedInvoice, testSeed } from "../support/invoices";
+import { createFixedInvoice, testKeys } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant } from "../support/merchants";
 
@@ -155,12 +155,12 @@ describe(`EVM deposits on a real anvil node (${testDriver})`, () => {
   });
 
   it("credits addresses/take deposits, converted and not", async () => {
-    const plain = await takeAddress(database.db, testSeed, {
+    const plain = await takeAddress(database.db, testKeys, {
       merchantId,
       foreignId: "cust:1",
       currency: "USDC",
     });
-    const converted = await takeAddress(database.db, testSeed, {
+    const converted = await takeAddress(database.db, testKeys, {
       merchantId,
       foreignId: "cust:1",
       currency: "ETH",

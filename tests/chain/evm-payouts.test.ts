@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type Address, parseAbi, parseTransaction } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ChainAdapter } from "@/lib/chain/adapter";
 import { connectEvmNetwork, type EvmNetwork } from "@/lib/chain/evm/evm-network";
 import { deriveHotWallet, HOT_WALLET_PATH } from "@/lib/chain/evm/payout/hot-wallet";
@@ -351,8 +351,11 @@ describe(`EVM payouts from the hot wallet on a real anvil node (${testDriver})`,
     await expectLedgerBalanced();
   });
 
-  it("two broadcasters at once: every payout sent, nonces distinct and without gaps", async () => {
-    const recipients = Array.from({ length: 20 }, freshAddress);
+  // On PostgreSQL the two broadcasters really run at once (each on its own connections): 200 payouts.
+  // PGlite has one connection, so 20 show the same there.
+  const racing = testDriver === "pg" ? 200 : 20;
+  it(`two broadcasters at once: ${racing} payouts sent, nonces distinct and without gaps`, async () => {
+    const recipients = Array.from({ length: racing }, freshAddress);
     const ids: number[] = [];
     for (const to of recipients)
       ids.push((await withdraw({ currency: "ETH", amount: "0.01", address: to })).id);
@@ -469,6 +472,45 @@ describe(`EVM payouts from the hot wallet on a real anvil node (${testDriver})`,
     expect(info).not.toContain(settled.replaced_hashes[0]);
     expect(await status(id!)).toBe("confirmed");
     await expectLedgerBalanced();
+  });
+
+  it("a stuck payout the fee ceiling keeps from being replaced is logged once, not on every pass", async () => {
+    const anvil = testClientFor(node.url);
+    const clock = testClock();
+    const warnings = vi.spyOn(console, "warn").mockImplementation(() => {});
+    await anvil.setAutomine(false);
+    try {
+      const { id } = await withdraw({ currency: "ETH", amount: "0.1", address: freshAddress() });
+      await runDueJobs(database.db, handlers);
+      const [stored] = await queryRows<{ raw_transaction: string }>(
+        database.db,
+        sql`select raw_transaction from evm_payouts where reference = ${withdrawalReference(id)}`,
+      );
+      const fee = parseTransaction(stored!.raw_transaction as `0x${string}`).maxFeePerGas!;
+      // A ceiling at the fee it already offers (whole gwei, rounded down): no raise of 12.5 % fits under it.
+      const replacement: PayoutReplacement = {
+        wallet: async (db) => deriveHotWallet(await loadHdSeed(db, database.box)),
+        afterSeconds: 300,
+        ceilingGwei: Number(fee / 10n ** 9n),
+        clock,
+      };
+      clock.advance(301);
+      for (let pass = 0; pass < 3; pass++)
+        expect(await trackEvmPayouts(database.db, { network, replacement })).toMatchObject({
+          replaced: 0,
+          resent: 1,
+        });
+      const notReplaced = warnings.mock.calls.filter((c) =>
+        String(c[0]).includes(`payout ${withdrawalReference(id)} not replaced`),
+      );
+      expect(notReplaced).toHaveLength(1);
+      expect(String(notReplaced[0]![0])).toMatch(/would pass the ceiling/);
+    } finally {
+      warnings.mockRestore();
+      await anvil.setAutomine(true);
+    }
+    await mineBlocks(node.url, 1);
+    await confirmPayouts();
   });
 
   it("books the fee really paid against the network fee charged in platform:network_fees; the ledger still balances", async () => {

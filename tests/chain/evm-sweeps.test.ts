@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
-import type { Address } from "viem";
+import { type Address, parseTransaction } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectEvmNetwork, type EvmNetwork } from "@/lib/chain/evm/evm-network";
 import { deriveHotWallet } from "@/lib/chain/evm/payout/hot-wallet";
 import { trackEvmPayouts } from "@/lib/chain/evm/payout/track-evm-payouts";
+import type { SweepReplacement } from "@/lib/chain/evm/sweep/replace-stuck-sweep";
 import { type SweepSources, sweepEvmDeposits } from "@/lib/chain/evm/sweep/sweep-evm-deposits";
 import { trackEvmSweeps } from "@/lib/chain/evm/sweep/track-evm-sweeps";
 import { watchEvmChain } from "@/lib/chain/evm/watch-evm-chain";
@@ -20,7 +21,9 @@ import {
   payToken,
   startTestAnvil,
   TOKEN_ABI,
+  testClientFor,
 } from "../support/anvil";
+import { testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { createFixedInvoice, testSeed } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
@@ -68,6 +71,13 @@ describe(`EVM sweeps of deposit addresses into the hot wallet on a real anvil no
       sql`select id, tx_hash, base_amount::text, status, fee_paid::text from evm_sweeps
           where from_address = ${address.toLowerCase()} order by id`,
     );
+  const rawOf = async (id: number) =>
+    (
+      await queryRows<{ raw: `0x${string}` }>(
+        database.db,
+        sql`select raw_transaction as raw from evm_sweeps where id = ${id}`,
+      )
+    )[0]!.raw;
   const expectLedgerBalanced = async () =>
     expect(await ledgerInvariants(database.db)).toEqual({
       nonZeroCurrencies: [],
@@ -184,5 +194,56 @@ describe(`EVM sweeps of deposit addresses into the hot wallet on a real anvil no
       ["ETH", "confirmed", expect.any(String)],
     ]);
     expect(listed.gas_top_ups.map((t) => t.reference)).toEqual([topUp!.reference]);
+  });
+
+  it("replaces an ETH sweep stuck past the threshold: same nonce, fees raised, the amount lowered by the extra gas", async () => {
+    const invoice = await createFixedInvoice(database.db, merchantId, "ETH");
+    const address = invoice.address!.address;
+    await payEth(node.url, { to: address, value: invoice.invoice.senderAmount! * WEI_PER_LEDGER_UNIT });
+    await mineBlocks(node.url, CONFIRMATIONS);
+    expect((await watch()).credited).toBe(1);
+    const clock = testClock();
+    const replacement: SweepReplacement = {
+      seed: async () => testSeed,
+      afterSeconds: 300,
+      ceilingGwei: 200,
+      clock,
+    };
+    const anvil = testClientFor(node.url);
+    const hotBefore = await node.publicClient.getBalance({ address: hotWallet });
+    // Blocks stop coming: the sweep is signed, sent, and waits in the node's pool.
+    await anvil.setAutomine(false);
+    let first: Awaited<ReturnType<typeof sweepsOf>>[number] | undefined;
+    let firstRaw: `0x${string}`;
+    try {
+      expect(await sweep()).toEqual({ swept: 1, toppedUp: 0 });
+      [first] = await sweepsOf(address);
+      firstRaw = await rawOf(first!.id);
+      clock.advance(299);
+      expect(await trackEvmSweeps(database.db, { network, replacement })).toMatchObject({
+        replaced: 0,
+        resent: 1,
+      });
+      clock.advance(2);
+      expect(await trackEvmSweeps(database.db, { network, replacement })).toMatchObject({ replaced: 1 });
+    } finally {
+      await anvil.setAutomine(true);
+    }
+    const [second] = await sweepsOf(address);
+    expect(second!.tx_hash).not.toBe(first!.tx_hash);
+    const before = parseTransaction(firstRaw!);
+    const after = parseTransaction(await rawOf(second!.id));
+    expect(after.nonce).toBe(before.nonce);
+    expect(after.maxFeePerGas! * 8n).toBeGreaterThanOrEqual(before.maxFeePerGas! * 9n);
+    // What the higher fee may cost more comes off the amount: the address never spends more than it holds.
+    expect(after.value).toBe(before.value! - 21_000n * (after.maxFeePerGas! - before.maxFeePerGas!));
+    expect(BigInt(second!.base_amount)).toBe(after.value);
+
+    await mineBlocks(node.url, CONFIRMATIONS);
+    expect(await track()).toMatchObject({ confirmed: 1 });
+    const [settled] = await sweepsOf(address);
+    expect(settled).toMatchObject({ status: "confirmed", tx_hash: second!.tx_hash });
+    expect(await node.publicClient.getBalance({ address: hotWallet })).toBe(hotBefore + after.value!);
+    await expectLedgerBalanced();
   });
 });

@@ -9,7 +9,7 @@ import { queryRows } from "@/lib/db/client";
 import { listBalances } from "@/lib/ledger/list-balances";
 import { type AnvilNode, deployToken, mineBlocks, payEth, payToken, startTestAnvil } from "../support/anvil";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { testSeed } from "../support/invoices";
+import { testKeys } from "../support/invoices";
 import { createTestMerchant } from "../support/merchants";
 
 describe(`a transfer in a currency its address was not handed out for (${testDriver})`, () => {
@@ -41,12 +41,12 @@ describe(`a transfer in a currency its address was not handed out for (${testDri
   });
 
   it("records an incident an operator sees, and credits nothing", async () => {
-    const usdcAddress = await takeAddress(database.db, testSeed, {
+    const usdcAddress = await takeAddress(database.db, testKeys, {
       merchantId,
       foreignId: "c1",
       currency: "USDC",
     });
-    const ethAddress = await takeAddress(database.db, testSeed, {
+    const ethAddress = await takeAddress(database.db, testKeys, {
       merchantId,
       foreignId: "c2",
       currency: "ETH",

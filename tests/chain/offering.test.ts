@@ -6,7 +6,7 @@ import { paymentUri } from "@/lib/checkout/payment-uri";
 import { configureOffering, isOffered, type Offering } from "@/lib/currencies/offering";
 import { currencyCode } from "@/lib/schemas/fields";
 import { createTestDatabase, type TestDatabase } from "../support/database";
-import { testSeed } from "../support/invoices";
+import { testKeys } from "../support/invoices";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 
 const DEVNET_USDT = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
@@ -86,7 +86,7 @@ describe("the sandbox chain with the EVM adapter on", () => {
     const blocks = await fieldsOf(mineSandboxBlocks(database.db, { currency: "USDTE", count: 1 }));
     expect(blocks.currency).toContain("real Ethereum (chain id 31337) network");
     const merchantId = await createTestMerchant(database, "Offering");
-    const btc = await takeAddress(database.db, testSeed, { merchantId, foreignId: "c1", currency: "BTC" });
+    const btc = await takeAddress(database.db, testKeys, { merchantId, foreignId: "c1", currency: "BTC" });
     const paid = await sendSandboxPayment(database.db, {
       currency: "BTC",
       address: btc.address,

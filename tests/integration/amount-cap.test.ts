@@ -14,7 +14,7 @@ import { MAX_AMOUNT, parseDecimal } from "@/lib/money";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { priceWithdrawal } from "@/lib/withdrawals/price-withdrawal";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { confirm, createFixedInvoice, invoiceRequest, pay, settings, testSeed } from "../support/invoices";
+import { confirm, createFixedInvoice, invoiceRequest, pay, settings, testKeys } from "../support/invoices";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 
 /**
@@ -61,7 +61,7 @@ describe(`the amount cap on ${testDriver}`, () => {
         token: created.invoice.token,
         currency: "DOGE",
         settings,
-        seed: testSeed,
+        keys: testKeys,
       }),
     );
     expect(fields.currency).toMatch(/too large/);
@@ -84,7 +84,7 @@ describe(`the amount cap on ${testDriver}`, () => {
   });
 
   it("refuses a sandbox payment that would take a balance past the cap", async () => {
-    const address = await takeAddress(database.db, testSeed, {
+    const address = await takeAddress(database.db, testKeys, {
       merchantId,
       foreignId: "whale",
       currency: "BTC",

@@ -15,7 +15,7 @@ import { createMerchant } from "@/lib/merchants/create-merchant";
 import { parseDecimal } from "@/lib/money";
 import { testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { confirm, createFixedInvoice, handlers, pay, settings, testSeed } from "../support/invoices";
+import { confirm, createFixedInvoice, handlers, pay, settings, testKeys } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { type Mail, startSmtpServer } from "../support/smtp";
 
@@ -40,16 +40,16 @@ describe(`permanent deposit addresses on ${testDriver}`, () => {
   it("gives one address per customer and currency, also to racing first requests", async () => {
     const results = await Promise.all(
       Array.from({ length: 6 }, () =>
-        takeAddress(database.db, testSeed, { merchantId, foreignId: "user:1", currency: "BTC" }),
+        takeAddress(database.db, testKeys, { merchantId, foreignId: "user:1", currency: "BTC" }),
       ),
     );
     expect(new Set(results.map((r) => r.address)).size).toBe(1);
-    const eth = await takeAddress(database.db, testSeed, {
+    const eth = await takeAddress(database.db, testKeys, {
       merchantId,
       foreignId: "user:1",
       currency: "ETH",
     });
-    const other = await takeAddress(database.db, testSeed, {
+    const other = await takeAddress(database.db, testKeys, {
       merchantId,
       foreignId: "user:2",
       currency: "BTC",
@@ -59,7 +59,7 @@ describe(`permanent deposit addresses on ${testDriver}`, () => {
   });
 
   it("turns each payment into a deposit transaction credited on confirmation, minus the fee", async () => {
-    const address = await takeAddress(database.db, testSeed, {
+    const address = await takeAddress(database.db, testKeys, {
       merchantId,
       foreignId: "user:3",
       currency: "LTC",
@@ -78,14 +78,14 @@ describe(`permanent deposit addresses on ${testDriver}`, () => {
   });
 
   it("converts deposits of an address with convert_to at the rate of the moment", async () => {
-    const address = await takeAddress(database.db, testSeed, {
+    const address = await takeAddress(database.db, testKeys, {
       merchantId,
       foreignId: "user:4",
       currency: "ETH",
       convertTo: "EUR",
     });
     await expect(
-      takeAddress(database.db, testSeed, {
+      takeAddress(database.db, testKeys, {
         merchantId,
         foreignId: "user:4",
         currency: "ETH",

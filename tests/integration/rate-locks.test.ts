@@ -12,7 +12,7 @@ import { divide, formatAmount, parseDecimal } from "@/lib/money";
 import { DEFAULT_USD_PRICES, setUsdPrice } from "@/lib/rates/rates";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { confirm, createFixedInvoice, invoiceRequest, pay, settings, testSeed } from "../support/invoices";
+import { confirm, createFixedInvoice, invoiceRequest, pay, settings, testKeys } from "../support/invoices";
 import { createTestMerchant } from "../support/merchants";
 
 /**
@@ -67,7 +67,7 @@ describe(`rate locks on ${testDriver}`, () => {
       .set({ fixedAt: sql`now() - interval '901 seconds'` })
       .where(eq(invoices.transactionId, id));
   const open = async (token: string) => {
-    const record = await openCheckout(database.db, { token, settings, seed: testSeed });
+    const record = await openCheckout(database.db, { token, settings, keys: testKeys });
     return { record, view: await checkoutView(database.db, record, settings) };
   };
   const short = (amount: bigint) => formatAmount(amount).replace(/\.?0+$/, "");
@@ -289,7 +289,7 @@ describe(`rate locks on ${testDriver}`, () => {
       token: invoice.invoice.token,
       currency: "BTC",
       settings,
-      seed: testSeed,
+      keys: testKeys,
     });
     expect(chosen.invoice.senderAmount).toBe(expectedDue(INVOICED, FALLEN_BTC));
     expect(chosen.address!.address).toBe(invoice.address!.address);
@@ -351,7 +351,7 @@ describe(`rate locks on ${testDriver}`, () => {
       token: created.invoice.token,
       currency: "BTC",
       settings,
-      seed: testSeed,
+      keys: testKeys,
     });
     expect(chosen.status).toBe("pending");
     expect(chosen.invoice.senderAmount).toBe(expectedDue(INVOICED, FALLEN_BTC));

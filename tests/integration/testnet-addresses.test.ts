@@ -10,7 +10,7 @@ import { withdrawalRequest } from "@/lib/schemas/withdrawals";
 import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { withdrawalInput } from "@/lib/withdrawals/from-request";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { testSeed } from "../support/invoices";
+import { testKeys } from "../support/invoices";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 
 /** DESIGN.md section 5: the sandbox chain uses each network's testnet address formats. */
@@ -45,7 +45,7 @@ describe(`testnet addresses on the sandbox chain on ${testDriver}`, () => {
   afterEach(() => configureOffering(undefined));
 
   const take = (foreignId: string, currency: string) =>
-    takeAddress(database.db, testSeed, { merchantId, foreignId, currency });
+    takeAddress(database.db, testKeys, { merchantId, foreignId, currency });
 
   it("hands out testnet deposit addresses on the testnet paths in sandbox mode", async () => {
     configureOffering(offering("sandbox"));

@@ -10,7 +10,7 @@ import { transactionInfoResponse } from "@/lib/schemas/transactions";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { findTransactionId } from "@/lib/transactions/find-transaction";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { confirm, createFixedInvoice, invoiceRequest, pay, settings, testSeed } from "../support/invoices";
+import { confirm, createFixedInvoice, invoiceRequest, pay, settings, testKeys } from "../support/invoices";
 
 describe(`transactions/info for invoices and deposits on ${testDriver}`, () => {
   let database: TestDatabase;
@@ -121,7 +121,7 @@ describe(`transactions/info for invoices and deposits on ${testDriver}`, () => {
           )
         )[0]!.id,
       );
-    const plain = await takeAddress(database.db, testSeed, {
+    const plain = await takeAddress(database.db, testKeys, {
       merchantId,
       foreignId: "cust-9",
       currency: "ETH",
@@ -142,7 +142,7 @@ describe(`transactions/info for invoices and deposits on ${testDriver}`, () => {
       fees: [{ type: "deposit", currency: "ETH", amount: "0.00250000" }],
     });
 
-    const converting = await takeAddress(database.db, testSeed, {
+    const converting = await takeAddress(database.db, testKeys, {
       merchantId,
       foreignId: "cust-9",
       currency: "BTC",

@@ -1,4 +1,5 @@
 import { mnemonicToSeedSync } from "@scure/bip39";
+import { deriveAccountKeys } from "@/lib/chain/account-keys";
 import { mineSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
 import { sendSandboxPayment } from "@/lib/chain/sandbox/send-payment";
 import type { Clock } from "@/lib/clock";
@@ -15,6 +16,8 @@ import { jobHandlers } from "@/lib/server/job-handlers";
 export const testSeed = mnemonicToSeedSync(
   "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about",
 );
+/** The test seed's account-level public keys: what web processes derive deposit addresses from. */
+export const testKeys = deriveAccountKeys(testSeed);
 export const settings: InvoiceSettings = { timerSeconds: 900, spreadPpm: 5_000, callbackMode: "sandbox" };
 export const handlers = jobHandlers({
   spreadPpm: 5_000,
@@ -58,7 +61,7 @@ export async function createFixedInvoice(
     token: created.invoice.token,
     currency: payCurrency,
     settings: invoiceSettings,
-    seed: testSeed,
+    keys: testKeys,
   });
 }
 

@@ -1,14 +1,19 @@
 import { mnemonicToSeedSync } from "@scure/bip39";
+import { mnemonicToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
+import { accountPaths, deriveAccountKeys } from "@/lib/chain/account-keys";
 import { checkAddress, codecs } from "@/lib/chain/address-codec";
 import { decodeCashAddr } from "@/lib/chain/cashaddr";
 import { deriveAddress } from "@/lib/chain/derivation";
+import { deriveHotWallet, hotWalletAddress } from "@/lib/chain/evm/payout/hot-wallet";
 
 // The BIP39 test mnemonic and the published first addresses derived from it (BIP84 for BTC/LTC,
 // BIP44 for the others), as listed by the wallets that use these paths.
-const seed = mnemonicToSeedSync(
-  "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about",
-);
+const mnemonic =
+  "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
+const seed = mnemonicToSeedSync(mnemonic);
+// What web processes hold: account-level public keys only (DESIGN.md section 5).
+const keys = deriveAccountKeys(seed);
 
 describe("deposit address derivation (published test vectors)", () => {
   it.each([
@@ -23,8 +28,39 @@ describe("deposit address derivation (published test vectors)", () => {
     ["ripple", 0, "rHsMGQEkVNJmpGWs8XUBoTBiAAbwxZN5v3", "m/44'/144'/0'/0/0"],
     ["ripple", 1, "r3AgF9mMBFtaLhKcg96weMhbbEFLZ3mx17", "m/44'/144'/0'/0/1"],
   ] as const)("%s #%i is %s", (format, index, address, path) => {
-    expect(deriveAddress(seed, format, index)).toEqual({ address, path });
+    expect(deriveAddress(keys, format, index)).toEqual({ address, path });
     expect(checkAddress(format, address)).toEqual({ isValid: true });
+  });
+});
+
+describe("deposit addresses from account-level public keys", () => {
+  it("are public keys of the account level, not private ones", () => {
+    // Mainnet accounts, and coin type 1 for the sandbox's testnet formats.
+    expect(accountPaths()).toEqual(expect.arrayContaining(["m/44'/60'/0'", "m/84'/0'/0'", "m/84'/1'/0'"]));
+    expect(Object.keys(keys).sort()).toEqual(accountPaths().sort());
+    for (const xpub of Object.values(keys)) expect(xpub).toMatch(/^xpub/);
+  });
+
+  it("equal the addresses viem derives from the mnemonic with private keys, path by path", () => {
+    for (const index of [0, 1, 2, 7, 100, 2 ** 31 - 1]) {
+      const independent = mnemonicToAccount(mnemonic, {
+        accountIndex: 0,
+        changeIndex: 0,
+        addressIndex: index,
+      });
+      expect(deriveAddress(keys, "ethereum", index)).toEqual({
+        address: independent.address,
+        path: `m/44'/60'/0'/0/${index}`,
+      });
+    }
+  });
+});
+
+describe("the EVM hot wallet's address from the account's public key", () => {
+  it("is the address of the key that signs payouts (m/44'/60'/0'/1/0)", () => {
+    const independent = mnemonicToAccount(mnemonic, { accountIndex: 0, changeIndex: 1, addressIndex: 0 });
+    expect(hotWalletAddress(keys)).toBe(independent.address);
+    expect(deriveHotWallet(seed).address).toBe(independent.address);
   });
 });
 
@@ -97,28 +133,28 @@ describe("testnet formats (the sandbox chain, DESIGN.md section 5)", () => {
   const legacyHash = Buffer.from(codecs.base58check.decode(BIP44_TESTNET_P2PKH).slice(1)).toString("hex");
 
   it("derives Bitcoin testnet addresses on the testnet path (coin type 1)", () => {
-    expect(deriveAddress(seed, "bitcoin", 0, "testnet")).toEqual({
+    expect(deriveAddress(keys, "bitcoin", 0, "testnet")).toEqual({
       address: BIP84_TESTNET[0],
       path: "m/84'/1'/0'/0/0",
     });
-    expect(deriveAddress(seed, "bitcoin", 1, "testnet").address).toBe(BIP84_TESTNET[1]);
+    expect(deriveAddress(keys, "bitcoin", 1, "testnet").address).toBe(BIP84_TESTNET[1]);
   });
 
   it("derives Litecoin, Bitcoin Cash and Dogecoin testnet addresses with their own prefixes", () => {
-    const ltc = deriveAddress(seed, "litecoin", 0, "testnet");
+    const ltc = deriveAddress(keys, "litecoin", 0, "testnet");
     expect(ltc.address).toMatch(/^tltc1q/);
     expect(ltc.path).toBe("m/84'/1'/0'/0/0");
     // The same key as Bitcoin testnet's first address, in Litecoin testnet's encoding.
     expect(witnessProgram(ltc.address)).toBe(witnessProgram(BIP84_TESTNET[0]!));
 
-    const bch = deriveAddress(seed, "bitcoincash", 0, "testnet");
+    const bch = deriveAddress(keys, "bitcoincash", 0, "testnet");
     expect(bch.address).toMatch(/^bchtest:q/);
     expect(bch.path).toBe("m/44'/1'/0'/0/0");
     const decoded = decodeCashAddr(bch.address, "bchtest");
     expect(decoded?.type).toBe("p2pkh");
     expect(Buffer.from(decoded!.hash).toString("hex")).toBe(legacyHash);
 
-    const doge = deriveAddress(seed, "dogecoin", 0, "testnet");
+    const doge = deriveAddress(keys, "dogecoin", 0, "testnet");
     expect(doge.address).toMatch(/^n/);
     const payload = codecs.base58check.decode(doge.address);
     expect(payload[0]).toBe(0x71);
@@ -135,8 +171,8 @@ describe("testnet formats (the sandbox chain, DESIGN.md section 5)", () => {
 
   it("keeps Ethereum, Tron and XRP addresses as they are on mainnet (their test networks share them)", () => {
     for (const format of ["ethereum", "tron", "ripple"] as const) {
-      expect(deriveAddress(seed, format, 0, "testnet")).toEqual(deriveAddress(seed, format, 0));
-      expect(checkAddress(format, deriveAddress(seed, format, 0).address, ["testnet"])).toEqual({
+      expect(deriveAddress(keys, format, 0, "testnet")).toEqual(deriveAddress(keys, format, 0));
+      expect(checkAddress(format, deriveAddress(keys, format, 0).address, ["testnet"])).toEqual({
         isValid: true,
       });
     }

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { CheckoutClient } from "@/components/checkout/checkout-client";
 import { hasUnstorableText } from "@/lib/api/read-body";
-import { hdSeed, invoiceSettings } from "@/lib/api/runtime-values";
+import { accountKeys, invoiceSettings } from "@/lib/api/runtime-values";
 import { isOnSandboxChain } from "@/lib/chain/sandbox/address-nets";
 import { checkoutView } from "@/lib/checkout/checkout-view";
 import { openCheckout } from "@/lib/checkout/open-checkout";
@@ -34,7 +34,7 @@ export default async function PayPage({ params }: Props) {
   const settings = invoiceSettings();
   let record: Awaited<ReturnType<typeof openCheckout>>;
   try {
-    record = await openCheckout(db, { token, settings, seed: await hdSeed(db) });
+    record = await openCheckout(db, { token, settings, keys: await accountKeys(db) });
   } catch (error) {
     if (error instanceof KassaError && error.code === "not_found") notFound();
     throw error;

@@ -9,7 +9,7 @@ import { depositAddresses } from "@/lib/db/schema";
  * an ETH address): no deposit can take it and nothing is credited, but the customer's money is at
  * an address Kassa holds, so an operator must see it: an incident row (`cli chain incidents`) and a
  * loud log line, once per chain transaction. Returns whether it was recorded now (false, too, when
- * the address was handed out for this currency after all).
+ * the address was handed out for this currency after all, or the transfer is Kassa's own gas top-up).
  */
 export async function recordUnmatchedPayment(
   tx: Tx,
@@ -30,6 +30,16 @@ export async function recordUnmatchedPayment(
     .from(depositAddresses)
     .where(eq(depositAddresses.address, input.address));
   if (handedOut.some((a) => a.currency === input.currency)) return false;
+  // Kassa's own gas top-up for a token sweep (ETH from the hot wallet to a token's address) is no
+  // customer's money: not an incident. Its payout row is stored before it is sent, so it is known.
+  const [ownTopUp] = await queryRows<{ reference: string }>(
+    tx,
+    sql`select reference from evm_payouts
+        where network = ${input.network} and reference like 'sweep-gas:%'
+          and (lower(tx_hash) = ${input.txid.toLowerCase()} or ${input.txid.toLowerCase()} = any(replaced_hashes))
+        limit 1`,
+  );
+  if (ownTopUp) return false;
   const message = `${input.currency} transfer ${input.txid} (log ${input.logIndex}) of ${input.baseUnits} base units to ${input.address}, which was handed out for ${handedOut.map((a) => a.currency).join(", ") || "another currency"}: not credited, the funds sit at that address`;
   // Raw: ON CONFLICT must name the partial unique index's predicate, which the query builder cannot.
   const inserted = await queryRows<{ id: string | number }>(

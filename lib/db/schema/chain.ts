@@ -278,7 +278,12 @@ export const evmSweeps = pgTable(
     maxFeePerGas: wholeNumber("max_fee_per_gas").notNull(),
     gasLimit: wholeNumber("gas_limit").notNull(),
     rawTransaction: text("raw_transaction").notNull(),
+    /** The current attempt's hash; once mined, the hash of whichever attempt was mined. */
     txHash: text("tx_hash").notNull(),
+    /** The hashes of earlier attempts this sweep replaced (drizzle/0023): any may be mined. */
+    replacedHashes: text("replaced_hashes").array().notNull().default(sql`'{}'`),
+    /** When the current attempt was signed; a replacement is due KASSA_EVM_REPLACE_AFTER_SECONDS later. */
+    signedAt: timestamp("signed_at", { withTimezone: true }).notNull().defaultNow(),
     status: text("status", { enum: ["signed", "confirmed", "reverted"] })
       .notNull()
       .default("signed"),

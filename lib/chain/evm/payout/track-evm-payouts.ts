@@ -18,6 +18,13 @@ import type { StoredPayout } from "./store-signed-payout";
 
 export type PayoutPass = { confirmed: number; reverted: number; resent: number; replaced: number };
 
+/**
+ * Why each payout was last not replaced, as logged: a payout held under the fee ceiling is looked at
+ * every pass, and the operator needs the line once per payout and reason, not once a pass. Per
+ * process (each worker says it once); forgotten once the payout is replaced or mined.
+ */
+const notReplacedLogged = new Map<string, string>();
+
 const withdrawalIdOf = (reference: string) => Number(/^withdrawal:(\d+)$/.exec(reference)?.[1] ?? Number.NaN);
 
 type MinedPayout = {
@@ -61,15 +68,20 @@ export async function trackEvmPayouts(
         if (replacement && isReplacementDue(payout, replacement)) {
           const outcome = await replaceStuckPayout(db, { network, payout, replacement });
           if ("replaced" in outcome) {
+            notReplacedLogged.delete(payout.reference);
             pass.replaced++;
             return;
           }
-          console.warn(`[chain] payout ${payout.reference} not replaced: ${outcome.reason}`);
+          if (notReplacedLogged.get(payout.reference) !== outcome.reason) {
+            notReplacedLogged.set(payout.reference, outcome.reason);
+            console.warn(`[chain] payout ${payout.reference} not replaced: ${outcome.reason}`);
+          }
         }
         await sendStoredPayout(network.client, payout);
         pass.resent++;
         return;
       }
+      notReplacedLogged.delete(payout.reference);
       const required = BigInt(network.confirmations[payout.currency] ?? 1);
       if (tip - mined.blockNumber + 1n < required) return;
       const outcome = payout.reference.startsWith("sweep-gas:")

@@ -6,13 +6,15 @@ import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { PeriodicTask } from "@/lib/jobs/runner";
 import { connectEvmNetwork, type EvmNetwork } from "../evm-network";
 import { DEFAULT_MAX_FEE_GWEI } from "../payout/evm-payout-adapter-for";
+import { DEFAULT_REPLACE_AFTER_SECONDS } from "../payout/evm-payout-task";
 import { deriveHotWallet } from "../payout/hot-wallet";
 import { sweepEvmDeposits } from "./sweep-evm-deposits";
 import { trackEvmSweeps } from "./track-evm-sweeps";
 
 /**
  * Sweeps as a periodic task of the job runner (the only process that opens the seed): settles the
- * sweeps on their way, then starts the ones that are due. The node is connected on the first pass
+ * sweeps on their way (replacing one stuck past KASSA_EVM_REPLACE_AFTER_SECONDS, as payouts are),
+ * then starts the ones that are due. The node is connected on the first pass
  * and again after a failed one.
  */
 export function evmSweepTask(input: { config: EvmConfig; box: SecretBox; everyMs?: number }): PeriodicTask {
@@ -25,7 +27,14 @@ export function evmSweepTask(input: { config: EvmConfig; box: SecretBox; everyMs
       network ??= connectEvmNetwork(config);
       try {
         const connected = await network;
-        const tracked = await trackEvmSweeps(db, { network: connected });
+        const tracked = await trackEvmSweeps(db, {
+          network: connected,
+          replacement: {
+            seed: (d) => loadHdSeed(d, box),
+            afterSeconds: config.replaceAfterSeconds ?? DEFAULT_REPLACE_AFTER_SECONDS,
+            ceilingGwei: config.maxFeeGwei ?? DEFAULT_MAX_FEE_GWEI,
+          },
+        });
         const started = await sweepEvmDeposits(db, {
           network: connected,
           sources: {

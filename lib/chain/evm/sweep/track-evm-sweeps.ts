@@ -9,18 +9,42 @@ import { runEach } from "@/lib/jobs/run-each";
 import type { EvmNetwork } from "../evm-network";
 import { sendStoredPayout } from "../payout/send-stored-payout";
 import { bookChainGas } from "./book-chain-gas";
+import { isSweepReplacementDue, replaceStuckSweep, type SweepReplacement } from "./replace-stuck-sweep";
+import type { StoredSweep } from "./store-signed-sweep";
 
-export type SweepPass = { confirmed: number; reverted: number; resent: number };
+export type SweepPass = { confirmed: number; reverted: number; resent: number; replaced: number };
+
+/** Why each sweep was last not replaced, as logged: once per sweep and reason, not once a pass (per process). */
+const notReplacedLogged = new Map<number, string>();
+
+/** The receipt of whichever of the sweep's attempts was mined (the current one is asked first). */
+async function findMinedAttempt(network: EvmNetwork, sweep: StoredSweep) {
+  for (const hash of [sweep.txHash, ...sweep.replacedHashes]) {
+    const receipt = await network.client
+      .getTransactionReceipt({ hash: hash as `0x${string}` })
+      .catch((error) => {
+        if (error instanceof TransactionReceiptNotFoundError) return undefined;
+        throw error;
+      });
+    if (receipt) return { hash, receipt };
+  }
+  return undefined;
+}
 
 /**
- * Follows the network's open sweeps: not yet mined, the stored bytes are sent again; mined with the
- * required confirmations, the sweep becomes `confirmed` (or `reverted`) with the fee it really paid,
- * and that gas is booked (book-chain-gas.ts) in the same transaction, once: only a `signed` sweep
- * is settled.
+ * Follows the network's open sweeps: not yet mined, the stored bytes are sent again, or, once the
+ * current attempt has waited past the replacement threshold, it is replaced with higher fees
+ * (replace-stuck-sweep.ts); mined with the required confirmations (whichever attempt it was), the
+ * sweep becomes `confirmed` (or `reverted`) with that attempt's hash, amount and the fee it really
+ * paid, and that gas is booked (book-chain-gas.ts) in the same transaction, once: only a `signed`
+ * sweep is settled.
  */
-export async function trackEvmSweeps(db: Db, input: { network: EvmNetwork }): Promise<SweepPass> {
-  const { network } = input;
-  const pass: SweepPass = { confirmed: 0, reverted: 0, resent: 0 };
+export async function trackEvmSweeps(
+  db: Db,
+  input: { network: EvmNetwork; replacement?: SweepReplacement },
+): Promise<SweepPass> {
+  const { network, replacement } = input;
+  const pass: SweepPass = { confirmed: 0, reverted: 0, resent: 0, replaced: 0 };
   const open = await db
     .select()
     .from(evmSweeps)
@@ -31,17 +55,31 @@ export async function trackEvmSweeps(db: Db, input: { network: EvmNetwork }): Pr
   await runEach(
     open,
     async (sweep) => {
-      const receipt = await network.client
-        .getTransactionReceipt({ hash: sweep.txHash as `0x${string}` })
-        .catch((error) => {
-          if (error instanceof TransactionReceiptNotFoundError) return undefined;
-          throw error;
-        });
-      if (!receipt) {
+      const mined = await findMinedAttempt(network, sweep);
+      if (!mined) {
+        if (replacement && isSweepReplacementDue(sweep, replacement)) {
+          const outcome = await replaceStuckSweep(db, { network, sweep, replacement });
+          if ("replaced" in outcome) {
+            notReplacedLogged.delete(sweep.id);
+            pass.replaced++;
+            return;
+          }
+          if (notReplacedLogged.get(sweep.id) !== outcome.reason) {
+            notReplacedLogged.set(sweep.id, outcome.reason);
+            console.warn(`[chain] sweep ${sweep.id} not replaced: ${outcome.reason}`);
+          }
+        }
         await sendStoredPayout(network.client, sweep);
         pass.resent++;
         return;
       }
+      notReplacedLogged.delete(sweep.id);
+      const { receipt } = mined;
+      // An earlier attempt of an ETH sweep sent a larger amount (a replacement pays more gas from it).
+      const baseAmount =
+        mined.hash === sweep.txHash || sweep.currency !== "ETH"
+          ? sweep.baseAmount
+          : (await network.client.getTransaction({ hash: mined.hash as `0x${string}` })).value;
       const required = BigInt(network.confirmations[sweep.currency] ?? 1);
       if (tip - receipt.blockNumber + 1n < required) return;
       const isSuccess = receipt.status === "success";
@@ -51,6 +89,8 @@ export async function trackEvmSweeps(db: Db, input: { network: EvmNetwork }): Pr
           .update(evmSweeps)
           .set({
             status: isSuccess ? "confirmed" : "reverted",
+            txHash: mined.hash,
+            baseAmount,
             blockNumber: receipt.blockNumber,
             feePaid,
             settledAt: new Date(),
@@ -61,7 +101,7 @@ export async function trackEvmSweeps(db: Db, input: { network: EvmNetwork }): Pr
         await bookChainGas(tx, {
           feePaidWei: feePaid,
           kind: "sweep_gas",
-          memo: `Sweep ${sweep.id} of ${sweep.currency} from ${sweep.fromAddress}: ${sweep.txHash}`,
+          memo: `Sweep ${sweep.id} of ${sweep.currency} from ${sweep.fromAddress}: ${mined.hash}`,
         });
         return true;
       });

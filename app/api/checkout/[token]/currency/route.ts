@@ -1,4 +1,4 @@
-import { hdSeed, invoiceSettings } from "@/lib/api/runtime-values";
+import { accountKeys, invoiceSettings } from "@/lib/api/runtime-values";
 import { withPublicCheckout } from "@/lib/api/with-public-checkout";
 import { checkoutView } from "@/lib/checkout/checkout-view";
 import { fixInvoiceCurrency } from "@/lib/invoices/fix-invoice-currency";
@@ -11,7 +11,7 @@ export const POST = withPublicCheckout({ request: fixCurrencyRequest }, async ({
     token: params.token ?? "",
     currency: body.currency,
     settings,
-    seed: await hdSeed(db),
+    keys: await accountKeys(db),
   });
   return checkoutView(db, record, settings);
 });

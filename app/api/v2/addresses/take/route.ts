@@ -1,5 +1,5 @@
 import { takeAddress } from "@/lib/addresses/take-address";
-import { hdSeed } from "@/lib/api/runtime-values";
+import { accountKeys } from "@/lib/api/runtime-values";
 import { withMerchantSignature } from "@/lib/api/with-merchant-signature";
 import { takeAddressEndpoint } from "@/lib/schemas/addresses";
 import { sender } from "@/lib/schemas/common";
@@ -9,7 +9,7 @@ export const POST = withMerchantSignature(takeAddressEndpoint, async ({ db, merc
   const customer = body.end_user_reference
     ? { endUserReference: body.end_user_reference, ...sender.parse(body) }
     : undefined;
-  const address = await takeAddress(db, await hdSeed(db), {
+  const address = await takeAddress(db, await accountKeys(db), {
     merchantId,
     foreignId: body.foreign_id,
     currency: body.currency,

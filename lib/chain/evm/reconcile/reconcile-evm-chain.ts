@@ -1,0 +1,206 @@
+import "server-only";
+
+import { eq, sql } from "drizzle-orm";
+import { formatUnits, TransactionReceiptNotFoundError } from "viem";
+import type { Db } from "@/lib/db/client";
+import { chainCursors } from "@/lib/db/schema";
+import { inTransaction } from "@/lib/db/transaction";
+import { SCALE } from "@/lib/money";
+import { EVM_CURRENCIES, type EvmNetwork } from "../evm-network";
+import { weiToLedgerUnits } from "../payout/book-network-fee";
+import { readChainHoldings, readFundedDepositAddresses } from "./read-chain-holdings";
+import {
+  readLedgerHoldings,
+  readRecordedPayments,
+  readSignedTransactions,
+  type SignedTransaction,
+} from "./read-kassa-movements";
+
+/**
+ * Why on-chain holdings and the ledger differ, each as on-chain minus ledger:
+ * - dust: payments credited rounded down to 10^-8 (the wei below stay on chain), and payouts whose
+ *   base units differ from the 10^-8 amount the ledger sent;
+ * - payments_not_credited: transfers seen on chain not credited (yet): awaiting confirmations, or in
+ *   a currency their address was not handed out for (an incident); negative for a credited payment a
+ *   reorganisation removed;
+ * - payouts_in_flight: payouts the ledger sent that have not left on chain yet (broadcast, not mined
+ *   at the reconciled block, or reverted and not yet refunded); negative for one mined before the
+ *   ledger recorded its broadcast;
+ * - gas_not_booked: gas paid on chain (payouts, sweeps, gas top-ups) not booked yet (booked with
+ *   the confirmations);
+ * - gas_rounding: booked gas is rounded up to 10^-8 ETH, so the chain keeps the difference.
+ */
+export const EXPLANATIONS = [
+  "dust",
+  "payments_not_credited",
+  "payouts_in_flight",
+  "gas_not_booked",
+  "gas_rounding",
+] as const;
+type Explanation = (typeof EXPLANATIONS)[number];
+
+export type CurrencyReconciliation = {
+  on_chain: string;
+  hot_wallet: string;
+  deposit_addresses: string;
+  ledger: string;
+  difference: string;
+  explained: Record<Explanation, string>;
+  unexplained: string;
+  is_reconciled: boolean;
+};
+
+export type Reconciliation = {
+  network: string;
+  block: string;
+  hot_wallet: string;
+  deposit_addresses_read: number;
+  currencies: Record<string, CurrencyReconciliation>;
+  is_reconciled: boolean;
+};
+
+/** Exact comparisons need one unit per currency: the finer of its base unit and the ledger's 10^-8. */
+function unitsOf(network: EvmNetwork) {
+  const decimals: Record<string, number> = { ETH: 18 };
+  for (const token of network.tokens) decimals[token.currency] = token.decimals;
+  const digits = (currency: string) => Math.max(decimals[currency] ?? SCALE, SCALE);
+  return {
+    digits,
+    fromBase: (currency: string, base: bigint) =>
+      base * 10n ** BigInt(digits(currency) - (decimals[currency] ?? SCALE)),
+    fromLedger: (currency: string, units: bigint) => units * 10n ** BigInt(digits(currency) - SCALE),
+  };
+}
+
+/** Whether a signed transaction is mined at `block` (settled rows know their block; others ask the node). */
+async function minedAt(
+  network: EvmNetwork,
+  signed: SignedTransaction,
+  block: bigint,
+): Promise<{ isSuccess: boolean; fee: bigint } | undefined> {
+  if (signed.status !== "signed") {
+    if (signed.blockNumber === null || signed.blockNumber > block) return undefined;
+    return { isSuccess: signed.status === "confirmed", fee: signed.feePaid ?? 0n };
+  }
+  for (const hash of signed.hashes) {
+    const receipt = await network.client
+      .getTransactionReceipt({ hash: hash as `0x${string}` })
+      .catch((error) => {
+        if (error instanceof TransactionReceiptNotFoundError) return undefined;
+        throw error;
+      });
+    if (receipt && receipt.blockNumber <= block)
+      return { isSuccess: receipt.status === "success", fee: receipt.gasUsed * receipt.effectiveGasPrice };
+  }
+  return undefined;
+}
+
+/**
+ * Compares what Kassa's addresses hold on chain (the hot wallet and every deposit address, read at
+ * one block) with what the ledger says they hold (the other side of platform:chain), per currency,
+ * exactly (in the finer of base units and 10^-8), and explains the difference from Kassa's own
+ * records. What no record explains (money moved behind Kassa's back, a bug) is `unexplained`. The
+ * block is the watcher's cursor (what the database has seen), or the tip before the watcher's
+ * first pass, so a payment mined since is not taken for a discrepancy.
+ */
+export async function reconcileEvmChain(
+  db: Db,
+  input: { network: EvmNetwork; hotWallet: `0x${string}` },
+): Promise<Reconciliation> {
+  const { network } = input;
+  // One snapshot of the database (no node calls inside it): a payout settled between two reads
+  // would otherwise show its gas in one and not the other.
+  const records = await inTransaction(db, async (tx) => {
+    await tx.execute(sql`set transaction isolation level repeatable read`);
+    const [cursor] = await tx
+      .select({ blockNumber: chainCursors.blockNumber })
+      .from(chainCursors)
+      .where(eq(chainCursors.network, network.network));
+    return {
+      cursorBlock: cursor?.blockNumber,
+      ledger: await readLedgerHoldings(tx, EVM_CURRENCIES),
+      payments: await readRecordedPayments(tx, { network: network.network, hotWallet: input.hotWallet }),
+      signed: await readSignedTransactions(tx, network.network),
+      depositAddresses: await readFundedDepositAddresses(tx, network.network),
+    };
+  });
+  const { ledger, payments, signed } = records;
+  const tip = await network.client.getBlockNumber({ cacheTime: 0 });
+  const block = records.cursorBlock !== undefined && records.cursorBlock < tip ? records.cursorBlock : tip;
+  const units = unitsOf(network);
+  const holdings = await readChainHoldings({
+    network,
+    hotWallet: input.hotWallet,
+    depositAddresses: records.depositAddresses,
+    blockNumber: block,
+  });
+
+  const explained = new Map<string, Record<Explanation, bigint>>();
+  for (const currency of EVM_CURRENCIES)
+    explained.set(
+      currency,
+      Object.fromEntries(EXPLANATIONS.map((e) => [e, 0n])) as Record<Explanation, bigint>,
+    );
+  const add = (currency: string, why: Explanation, amount: bigint) => {
+    const sums = explained.get(currency);
+    if (sums) sums[why] += amount;
+  };
+
+  for (const payment of payments) {
+    const onChain = payment.isRemoved ? 0n : units.fromBase(payment.currency, payment.baseAmount);
+    const inLedger = payment.isCredited ? units.fromLedger(payment.currency, payment.amount) : 0n;
+    add(
+      payment.currency,
+      payment.isCredited && !payment.isRemoved ? "dust" : "payments_not_credited",
+      onChain - inLedger,
+    );
+  }
+
+  for (const transaction of signed) {
+    const mined = await minedAt(network, transaction, block);
+    const fee = mined?.fee ?? 0n;
+    const isSettled = transaction.status !== "signed";
+    const booked = isSettled ? weiToLedgerUnits(transaction.feePaid ?? 0n) * 10n ** BigInt(18 - SCALE) : 0n;
+    if (isSettled && mined) add("ETH", "gas_rounding", booked - fee);
+    else add("ETH", "gas_not_booked", booked - fee);
+    if (transaction.kind !== "payout") continue;
+    // A payout moves value out of Kassa: compare what left on chain with what the ledger sent.
+    const left = mined?.isSuccess ? units.fromBase(transaction.currency, transaction.baseAmount) : 0n;
+    const sent = units.fromLedger(transaction.currency, transaction.ledgerSent);
+    add(transaction.currency, left > 0n && sent > 0n ? "dust" : "payouts_in_flight", sent - left);
+  }
+
+  const currencies: Record<string, CurrencyReconciliation> = {};
+  for (const currency of EVM_CURRENCIES) {
+    const digits = units.digits(currency);
+    const show = (amount: bigint) => formatUnits(amount, digits);
+    const onChain = units.fromBase(
+      currency,
+      holdings.hotWallet[currency]! + holdings.depositAddresses[currency]!,
+    );
+    const inLedger = units.fromLedger(currency, ledger[currency]!);
+    const sums = explained.get(currency)!;
+    const unexplained = onChain - inLedger - EXPLANATIONS.reduce((total, why) => total + sums[why], 0n);
+    currencies[currency] = {
+      on_chain: show(onChain),
+      hot_wallet: show(units.fromBase(currency, holdings.hotWallet[currency]!)),
+      deposit_addresses: show(units.fromBase(currency, holdings.depositAddresses[currency]!)),
+      ledger: show(inLedger),
+      difference: show(onChain - inLedger),
+      explained: Object.fromEntries(EXPLANATIONS.map((why) => [why, show(sums[why])])) as Record<
+        Explanation,
+        string
+      >,
+      unexplained: show(unexplained),
+      is_reconciled: unexplained === 0n,
+    };
+  }
+  return {
+    network: network.network,
+    block: block.toString(),
+    hot_wallet: input.hotWallet,
+    deposit_addresses_read: holdings.addressCount,
+    currencies,
+    is_reconciled: Object.values(currencies).every((c) => c.is_reconciled),
+  };
+}

@@ -1,0 +1,126 @@
+import "server-only";
+
+import { sql } from "drizzle-orm";
+import { Gauge, Registry } from "prom-client";
+import type { AccountKeys } from "@/lib/chain/account-keys";
+import { connectEvmNetwork, type EvmNetwork } from "@/lib/chain/evm/evm-network";
+import { hotWalletAddress } from "@/lib/chain/evm/payout/hot-wallet";
+import { readHotWallet } from "@/lib/chain/evm/payout/read-hot-wallet";
+import type { EvmConfig } from "@/lib/config";
+import { type Db, queryRows } from "@/lib/db/client";
+import {
+  CALLBACK_QUEUE,
+  CHAIN_SCAN_QUEUE,
+  EMAIL_QUEUE,
+  INVOICE_EXPIRY_QUEUE,
+  WITHDRAWAL_BROADCAST_QUEUE,
+} from "@/lib/jobs/queues";
+
+const KNOWN_QUEUES = [
+  INVOICE_EXPIRY_QUEUE,
+  CHAIN_SCAN_QUEUE,
+  WITHDRAWAL_BROADCAST_QUEUE,
+  EMAIL_QUEUE,
+  CALLBACK_QUEUE,
+];
+
+let evmNetwork: Promise<EvmNetwork> | undefined;
+
+/** Connected once per process (chain id and token decimals), again after a failed connection. */
+function network(config: EvmConfig): Promise<EvmNetwork> {
+  evmNetwork ??= connectEvmNetwork(config).catch((error) => {
+    evmNetwork = undefined;
+    throw error;
+  });
+  return evmNetwork;
+}
+
+/**
+ * One scrape of /metrics: a fresh registry filled from the database and the EVM node at the time
+ * of the scrape, so every process (servers, workers) reports the same shared state and nothing
+ * is held between scrapes. A node that does not answer is reported as down (kassa_evm_node_up 0),
+ * never as a failed scrape: an operator must still see the queues when the node is the problem.
+ * Balances are exposition values (Prometheus samples are floats); the ledger stays in 10^-8 units.
+ */
+export async function collectMetrics(input: {
+  db: Db;
+  evm: EvmConfig | undefined;
+  keys: AccountKeys;
+}): Promise<Registry> {
+  const registry = new Registry();
+  const gauge = (name: string, help: string, labelNames: string[] = []) =>
+    new Gauge({ name, help, labelNames, registers: [registry] });
+
+  const depth = gauge("kassa_job_queue_depth", "Jobs queued (due or scheduled), per queue.", ["queue"]);
+  const due = gauge("kassa_job_queue_due", "Queued jobs whose run time has come, per queue.", ["queue"]);
+  const queues = await queryRows<{ queue: string; queued: number; due: number }>(
+    input.db,
+    sql`select queue, count(*)::int as queued, count(*) filter (where run_at <= now())::int as due
+       from jobs where status = 'queued' group by queue`,
+  );
+  for (const queue of KNOWN_QUEUES) {
+    depth.set({ queue }, 0);
+    due.set({ queue }, 0);
+  }
+  for (const row of queues) {
+    depth.set({ queue: row.queue }, row.queued);
+    due.set({ queue: row.queue }, row.due);
+  }
+
+  const [callbacks] = await queryRows<{ failed: number; queued: number }>(
+    input.db,
+    sql`select count(*) filter (where status = 'failed')::int as failed,
+            count(*) filter (where status = 'queued' and attempts > 0)::int as queued
+       from callbacks where status <> 'delivered'`,
+  );
+  gauge("kassa_callbacks_failed", "Callbacks that gave up after every retry.").set(callbacks?.failed ?? 0);
+  gauge("kassa_callbacks_retrying", "Callbacks whose last attempt failed and that will be retried.").set(
+    callbacks?.queued ?? 0,
+  );
+
+  const cursor = gauge("kassa_chain_watcher_block", "The last block the chain watcher processed.", [
+    "network",
+  ]);
+  const seen = gauge(
+    "kassa_chain_watcher_seen_until_seconds",
+    "How far in time the watcher has read the network (Unix seconds).",
+    ["network"],
+  );
+  const cursors = await queryRows<{
+    network: string;
+    block_number: string;
+    seen_until: Date | string | null;
+  }>(input.db, sql`select network, block_number::text as block_number, seen_until from chain_cursors`);
+  for (const row of cursors) {
+    cursor.set({ network: row.network }, Number(row.block_number));
+    if (row.seen_until) seen.set({ network: row.network }, new Date(row.seen_until).getTime() / 1000);
+  }
+
+  if (!input.evm) return registry;
+  const up = gauge("kassa_evm_node_up", "1 when the EVM node answered this scrape.");
+  try {
+    const evm = await network(input.evm);
+    const tip = await evm.client.getBlockNumber();
+    const watched = cursors.find((c) => c.network === evm.network);
+    gauge("kassa_chain_tip_block", "The node's latest block.", ["network"]).set(
+      { network: evm.network },
+      Number(tip),
+    );
+    gauge("kassa_chain_tip_lag_blocks", "Blocks the watcher is behind the node's tip.", ["network"]).set(
+      { network: evm.network },
+      watched ? Number(tip - BigInt(watched.block_number)) : Number(tip),
+    );
+    const wallet = await readHotWallet({ network: evm, address: hotWalletAddress(input.keys) });
+    const balance = gauge("kassa_hot_wallet_balance", "What the hot wallet holds on chain, per currency.", [
+      "network",
+      "currency",
+      "address",
+    ]);
+    for (const [currency, amount] of Object.entries(wallet.balances))
+      balance.set({ network: evm.network, currency, address: wallet.address }, Number(amount));
+    up.set(1);
+  } catch {
+    up.set(0);
+  }
+  return registry;
+}
