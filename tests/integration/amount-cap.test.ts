@@ -43,6 +43,7 @@ describe(`the amount cap on ${testDriver}`, () => {
       merchantId,
       request: invoiceRequest({ amount: HUGE_EUR, sender_currency: "BTC" }),
       settings,
+      seed: testSeed,
     });
     expect(btc.invoice.senderAmount! <= MAX_AMOUNT).toBe(true);
   });

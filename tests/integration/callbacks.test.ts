@@ -18,6 +18,7 @@ import {
   invoiceRequest,
   settings as invoiceSettings,
   pay,
+  testSeed,
 } from "../support/invoices";
 import { startReceiver } from "../support/receiver";
 
@@ -239,6 +240,7 @@ describe(`callbacks over real HTTP on ${testDriver}`, () => {
     const override = await createInvoice(database.db, {
       merchantId: quiet.merchantId,
       request: invoiceRequest({ callback_url: receiver.url("/per-invoice"), sender_currency: "BTC" }),
+      seed: testSeed,
       settings: invoiceSettings,
     });
     await inTransaction(database.db, (tx) =>

@@ -340,6 +340,7 @@ describe(`rate locks on ${testDriver}`, () => {
       merchantId,
       request: invoiceRequest({ sender_currency: "BTC" }),
       settings,
+      seed: testSeed,
     });
     await database.db
       .update(invoices)
