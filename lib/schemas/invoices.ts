@@ -84,10 +84,16 @@ export const cancelInvoiceEndpoint = defineEndpoint({
   method: "POST",
   path: "/invoices/{foreign_id}/cancel",
   summary: "Cancel an invoice",
-  description: "Only while the invoice is `created` or `pending` (no payment seen). Answers the invoice.",
+  description:
+    "Allowed while the invoice is `created`, `pending` or `processing`, as the public API allows; answers `[]`. " +
+    "A payment already on its way is still credited when it confirms, as a late payment with its callback. " +
+    "A `confirmed`, `failed` or `cancelled` invoice is refused with 400 " +
+    '`{"errors": {"error": "Invoice cannot be cancelled in its current state.", "code": "invalid_invoice_state"}}`. ' +
+    "The path may end with a slash, as the public API's does.",
   tag: "Invoices",
   isSigned: true,
+  isUnwrapped: true,
   request: z.object({}),
-  response: invoiceResponse,
+  response: z.tuple([]).meta({ description: "An empty array, as the public API answers." }),
   successStatus: 200,
 });

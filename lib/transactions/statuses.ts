@@ -11,8 +11,9 @@ export const TRANSITIONS = {
     created: ["pending", "cancelled", "failed"],
     // pending: currency, rate and address fixed; waiting for a payment
     pending: ["processing", "cancelled", "failed"],
-    // processing: a payment is seen and not yet confirmed; a partial-pay invoice returns to pending
-    processing: ["confirmed", "failed", "pending"],
+    // processing: a payment is seen and not yet confirmed; a partial-pay invoice returns to pending;
+    // the merchant may cancel it (the public API allows it), the payment then credited as late
+    processing: ["confirmed", "failed", "pending", "cancelled"],
     confirmed: [],
     failed: [],
     cancelled: [],

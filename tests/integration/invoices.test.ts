@@ -344,28 +344,62 @@ describe(`invoice life cycle on ${testDriver}`, () => {
     expect((await mailsFor(invoice.id)).map((m) => m.kind)).toContain("late_payment");
   });
 
-  it("cancels only before a payment is seen, and only the merchant's own invoices", async () => {
-    const created = await createInvoice(database.db, { merchantId, request: invoiceRequest(), settings });
-    expect((await cancelInvoice(database.db, { merchantId, foreignId: created.foreignId })).status).toBe(
-      "cancelled",
-    );
+  it("cancels created, pending and processing invoices of the merchant's own, and credits a payment in flight as late", async () => {
+    const status = async (foreignId: string) =>
+      (await database.db.query.transactions.findFirst({
+        where: (t, { and, eq }) => and(eq(t.merchantId, merchantId), eq(t.foreignId, foreignId)),
+      }))!.status;
+    const created = await createInvoice(database.db, {
+      merchantId,
+      request: invoiceRequest({ timer: false }),
+      settings,
+    });
+    await cancelInvoice(database.db, { merchantId, foreignId: created.foreignId });
+    expect(await status(created.foreignId)).toBe("cancelled");
 
     const pending = await createFixedInvoice(database.db, merchantId, "BTC");
-    expect((await cancelInvoice(database.db, { merchantId, foreignId: pending.foreignId })).status).toBe(
-      "cancelled",
-    );
+    await cancelInvoice(database.db, { merchantId, foreignId: pending.foreignId });
+    expect(await status(pending.foreignId)).toBe("cancelled");
 
+    // Processing: the public API allows it. The payment on its way still reaches the merchant, flagged late.
     const paying = await createFixedInvoice(database.db, merchantId, "BTC");
     await pay(database.db, paying, paying.invoice.senderAmount!);
     await expect(
-      cancelInvoice(database.db, { merchantId, foreignId: paying.foreignId }),
-    ).rejects.toMatchObject({
-      code: "validation_failed",
-      fields: { status: expect.stringContaining("being confirmed") },
-    });
-    await expect(
       cancelInvoice(database.db, { merchantId: merchantId + 999, foreignId: paying.foreignId }),
     ).rejects.toMatchObject({ code: "not_found" });
+    await cancelInvoice(database.db, { merchantId, foreignId: paying.foreignId });
+    expect(await status(paying.foreignId)).toBe("cancelled");
+    const before = await balance("EUR");
+    await confirm(database.db, "BTC");
+    const late = await reload(paying.id);
+    expect(late.status).toBe("cancelled");
+    expect(late.invoice.confirmedAmount).toBe(paying.invoice.senderAmount);
+    expect(late.invoice.creditedAmount > 0n).toBe(true);
+    expect(await balance("EUR")).toBe(before + late.invoice.creditedAmount);
+    expect((await mailsFor(paying.id)).map((m) => m.kind)).toContain("late_payment");
+    expect(await timeline(paying.id)).toEqual([
+      "pending:timer_started",
+      "pending:currency_fixed",
+      "processing:payment_seen",
+      "cancelled:cancelled_by_merchant",
+    ]);
+
+    // Confirmed, failed and cancelled ones are refused in the public API's shape.
+    const paid = await createFixedInvoice(database.db, merchantId, "LTC");
+    await pay(database.db, paid, paid.invoice.senderAmount!);
+    await confirm(database.db, "LTC");
+    const clock = testClock();
+    const failed = await createInvoice(database.db, { merchantId, request: invoiceRequest(), settings });
+    clock.advance(settings.timerSeconds + 1);
+    await runDueJobs(database.db, handlers, { clock });
+    expect(await status(failed.foreignId)).toBe("failed");
+    for (const foreignId of [paid.foreignId, failed.foreignId, paying.foreignId]) {
+      await expect(cancelInvoice(database.db, { merchantId, foreignId })).rejects.toMatchObject({
+        code: "validation_failed",
+        fields: { error: "Invoice cannot be cancelled in its current state.", code: "invalid_invoice_state" },
+      });
+    }
+    expect(await status(paid.foreignId)).toBe("confirmed");
   });
 
   it("gives every invoice its own never-reused address, and XRP a shared address with a unique tag", async () => {
