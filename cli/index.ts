@@ -25,6 +25,7 @@ const USAGE = `usage:
   cli api-keys revoke --merchant <id> --key <api key> [--json]
   cli withdrawals reject --id <withdrawal id> --reason <text> [--json]
   cli merchants set-callback --merchant <id> --url <https url, or "" to remove> [--json]
+  cli merchants below-minimum-callback --merchant <id> --set on|off [--json]
   cli callbacks resend --merchant <id> --id <callback id> [--json]
   cli chain incidents [--json]
   cli chain wallets [--json]
@@ -92,6 +93,7 @@ async function main(): Promise<number> {
       id: { type: "string" },
       reason: { type: "string" },
       url: { type: "string" },
+      set: { type: "string" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },

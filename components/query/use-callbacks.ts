@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
-import type { callbackUrlRequest } from "@/lib/schemas/dashboard";
+import type { callbackSettingsRequest, callbackUrlRequest } from "@/lib/schemas/dashboard";
 import { dashboardFetch } from "./dashboard-fetch";
 import { queryKeys } from "./keys";
 
@@ -33,6 +33,23 @@ export function useSaveCallbackUrl() {
     mutationFn: (body: z.input<typeof callbackUrlRequest>) =>
       dashboardFetch("/api/dashboard/callback-url", { method: "PUT", body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.callbackUrl }),
+  });
+}
+
+export function useCallbackSettings() {
+  return useQuery({
+    queryKey: queryKeys.callbackSettings,
+    queryFn: () =>
+      dashboardFetch<{ is_below_minimum_callback_on: boolean }>("/api/dashboard/callback-settings"),
+  });
+}
+
+export function useSaveCallbackSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: z.input<typeof callbackSettingsRequest>) =>
+      dashboardFetch("/api/dashboard/callback-settings", { method: "PUT", body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.callbackSettings }),
   });
 }
 

@@ -10,7 +10,8 @@ import { describeTransaction } from "@/lib/transactions/describe-transaction";
 /** The status changes merchants act on, per kind of transaction (issue: callbacks). */
 const EVENTS: Record<string, readonly string[]> = {
   invoice: ["pending", "processing", "confirmed", "failed", "cancelled"],
-  deposit: ["processing", "confirmed"],
+  // below_minimum: only for merchants who turned that callback on (lib/deposits/announce-below-minimum.ts)
+  deposit: ["processing", "confirmed", "below_minimum"],
   withdrawal: ["confirmed", "error", "rejected"],
   withdrawal_exchange: ["confirmed", "error", "rejected"],
   withdrawal_instant: ["confirmed", "error", "rejected"],

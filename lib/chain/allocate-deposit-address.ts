@@ -37,6 +37,7 @@ export async function allocateDepositAddress(
     invoiceId?: number;
     foreignId?: string;
     convertTo?: string;
+    endUserReference?: string;
   },
 ): Promise<DepositAddressRow> {
   const currency = getCurrency(input.currency);
@@ -68,6 +69,7 @@ export async function allocateDepositAddress(
       invoiceId: input.invoiceId ?? null,
       foreignId: input.foreignId ?? null,
       convertTo: input.convertTo ?? null,
+      endUserReference: input.endUserReference ?? null,
     })
     .returning();
   return row!;

@@ -19,6 +19,7 @@ import type { Db } from "@/lib/db/client";
 import { fieldError } from "@/lib/errors";
 import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
 import { createMerchant } from "@/lib/merchants/create-merchant";
+import { setBelowMinimumCallback } from "@/lib/merchants/set-below-minimum-callback";
 import { AmountFormatError, formatAmount, parsePositiveAmount } from "@/lib/money";
 import { createMerchantInput } from "@/lib/schemas/merchant";
 import { toFieldErrors } from "@/lib/schemas/messages";
@@ -49,6 +50,10 @@ export const cliCommand = z.discriminatedUnion("name", [
   z.object({
     name: z.literal("merchants.set-callback"),
     args: z.object({ merchant: merchantId, url: z.string().trim().max(2048) }),
+  }),
+  z.object({
+    name: z.literal("merchants.below-minimum-callback"),
+    args: z.object({ merchant: merchantId, set: z.enum(["on", "off"]) }),
   }),
   z.object({
     name: z.literal("callbacks.resend"),
@@ -150,6 +155,11 @@ export async function runCliCommand(input: unknown, env: CliEnvironment): Promis
         mode: env.isSandbox ? "sandbox" : "production",
       });
       return { merchant_id: command.args.merchant, callback_url: url };
+    }
+    case "merchants.below-minimum-callback": {
+      const isOn = command.args.set === "on";
+      await setBelowMinimumCallback(env.db, { merchantId: command.args.merchant, isOn });
+      return { merchant_id: command.args.merchant, is_below_minimum_callback_on: isOn };
     }
     case "callbacks.resend": {
       const callbackId = await resendCallback(env.db, {

@@ -9,6 +9,8 @@ import "server-only";
  * - platform:clearing         withdrawals accepted (debited from the merchant) and not yet sent
  * - platform:network_fees     network fees merchants were charged for payouts, less the gas really paid
  * - platform:sandbox_faucet   sandbox-only credits (never used in production mode)
+ * - platform:below_minimum    confirmed deposits below the currency's minimum, held (not the merchant's
+ *                             balance) until an operator returns or releases them
  *
  * Accounts are created on first use by the posting function (kassa_post_journals, drizzle/0010).
  */
@@ -18,7 +20,8 @@ export type PlatformAccountKind =
   | "platform:exchange"
   | "platform:clearing"
   | "platform:network_fees"
-  | "platform:sandbox_faucet";
+  | "platform:sandbox_faucet"
+  | "platform:below_minimum";
 
 export type AccountRef =
   | { merchantId: number; kind: "balance"; currency: string }

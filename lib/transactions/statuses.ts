@@ -21,6 +21,9 @@ export const TRANSITIONS = {
   deposit: {
     // failed: a reorganisation removed the payment's block before it was confirmed
     processing: ["confirmed", "failed"],
+    // below_minimum: less than the currency's minimum deposit; held, never credited to the merchant
+    // (lib/deposits/hold-below-minimum.ts); failed if a reorganisation removes it before it confirms
+    below_minimum: ["failed"],
     failed: [],
     confirmed: [],
   },

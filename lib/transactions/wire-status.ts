@@ -19,6 +19,8 @@ const MAP: Record<string, WireStatus> = {
   cancelled: "cancelled",
   error: "cancelled",
   rejected: "cancelled",
+  // A deposit below the minimum: the public API reports it `cancelled` with its error text.
+  below_minimum: "cancelled",
 };
 
 export function wireStatus(status: string): WireStatus {

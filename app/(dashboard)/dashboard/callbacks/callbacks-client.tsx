@@ -8,8 +8,10 @@ import { formSchema } from "@/components/forms/form-schema";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import {
   useCallbackLog,
+  useCallbackSettings,
   useCallbackUrl,
   useResendCallback,
+  useSaveCallbackSettings,
   useSaveCallbackUrl,
 } from "@/components/query/use-callbacks";
 import type { callbackUrlRequest } from "@/lib/schemas/dashboard";
@@ -58,6 +60,40 @@ function CallbackUrlForm() {
   );
 }
 
+/** The public API's optional callbacks, each turned on or off at once (no Save button). */
+function AdditionalCallbacks() {
+  const settings = useCallbackSettings();
+  const save = useSaveCallbackSettings();
+  const isOn = save.isPending
+    ? save.variables.is_below_minimum_callback_on
+    : (settings.data?.is_below_minimum_callback_on ?? false);
+  return (
+    <section className="mt-8 max-w-2xl" aria-labelledby="additional-callbacks">
+      <h2 id="additional-callbacks" className="text-xl font-semibold">
+        Additional callbacks
+      </h2>
+      <label className="mt-2 flex items-start gap-2">
+        <input
+          type="checkbox"
+          className="mt-1"
+          checked={isOn}
+          disabled={!settings.data || save.isPending}
+          onChange={(event) => save.mutate({ is_below_minimum_callback_on: event.target.checked })}
+        />
+        <span>
+          Deposits less than the minimum amount
+          <span className="block text-sm text-slate-600 dark:text-slate-400">
+            A payment to an address from <code>addresses/take</code> below its currency&apos;s minimum deposit
+            is held, not credited to your balance. With this on, you get a deposit callback for it with status{" "}
+            <code>cancelled</code> and the error &ldquo;Transaction amount less than minimum deposit.&rdquo;
+          </span>
+        </span>
+      </label>
+      <FormError message={save.error ? errorMessage(save.error) : null} />
+    </section>
+  );
+}
+
 export function CallbacksClient() {
   const log = useCallbackLog();
   const resend = useResendCallback();
@@ -65,6 +101,7 @@ export function CallbacksClient() {
     <>
       <h1 className="text-2xl font-bold tracking-tight">Callbacks</h1>
       <CallbackUrlForm />
+      <AdditionalCallbacks />
       <h2 className="mt-8 text-xl font-semibold">Delivery log</h2>
       {log.isPending && <p aria-live="polite">Loading deliveries…</p>}
       {log.data && log.data.callbacks.length === 0 && <p className="mt-2">No callbacks sent yet.</p>}
