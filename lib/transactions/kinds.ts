@@ -16,4 +16,5 @@ export const TRANSACTION_STATUSES = [
   "cancelled",
   "error",
   "rejected",
+  "below_minimum",
 ];

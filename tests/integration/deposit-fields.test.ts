@@ -11,6 +11,9 @@ import { setBelowMinimumCallback } from "@/lib/merchants/set-below-minimum-callb
 import { formatAmount, parseDecimal } from "@/lib/money";
 import { transactionInfoResponse } from "@/lib/schemas/transactions";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
+import { listTransactions } from "@/lib/transactions/list-transactions";
+import { parseFilter } from "@/lib/transactions/parse-filter";
+import { statusLabel } from "@/lib/transactions/status-label";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { confirm, pay, testSeed } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
@@ -182,6 +185,14 @@ describe(`deposit fields and deposits below the minimum on ${testDriver}`, () =>
     };
     expect(await info(deposit.id)).toMatchObject(expected);
     expect(await info(deposit.id)).not.toHaveProperty("currency_received");
+    // The dashboard's explorer filters them by their own status and labels them.
+    const { rows } = await listTransactions(database.db, {
+      merchantId,
+      filter: parseFilter(new URLSearchParams("status=below_minimum")).filter,
+    });
+    expect(rows.map((row) => [row.id, statusLabel(row.status)])).toEqual([
+      [deposit.id, "below minimum (held, not credited)"],
+    ]);
 
     await confirm(database.db, "BTC");
     expect(await balance("BTC")).toBe(before);
