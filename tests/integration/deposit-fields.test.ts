@@ -8,7 +8,7 @@ import { callbacks, transactions } from "@/lib/db/schema";
 import { listBalances } from "@/lib/ledger/list-balances";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { setBelowMinimumCallback } from "@/lib/merchants/set-below-minimum-callback";
-import { formatAmount, parseDecimal } from "@/lib/money";
+import { divide, formatAmount, parseDecimal } from "@/lib/money";
 import { transactionInfoResponse } from "@/lib/schemas/transactions";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { listTransactions } from "@/lib/transactions/list-transactions";
@@ -147,12 +147,25 @@ describe(`deposit fields and deposits below the minimum on ${testDriver}`, () =>
     const [callback] = await callbacksOf(deposit.id);
     expect(callback!.event).toBe("deposit.processing");
     const body = JSON.parse(callback!.body);
-    // 0.01 BTC × 65000 USD × (1 − 0.5 %) ÷ 1.08 USD per EUR = 598.8425…, rounded down to cents; fee 0.5 % up.
+    // Independently: 0.01 BTC × 65000 USD × (1 − 0.5 %) ÷ 1.08 USD per EUR, rounded down to EUR's
+    // precision (whatever the registry says it is), and the 0.5 % deposit fee rounded up to it.
+    const step = 10n ** BigInt(8 - getCurrency("EUR").precision);
+    const gross =
+      divide(
+        parseDecimal("0.01") * parseDecimal("65000") * 995_000n,
+        parseDecimal("1.08") * 1_000_000n * step,
+        "down",
+      ) * step;
+    const fee = divide(gross * 5_000n, 1_000_000n * step, "up") * step;
     expect(body).toMatchObject({
       type: "deposit_exchange",
       status: "not_confirmed",
       currency_sent: { currency: "BTC", amount: "0.01000000" },
-      currency_received: { currency: "EUR", amount: "598.84000000", amount_minus_fee: "595.84000000" },
+      currency_received: {
+        currency: "EUR",
+        amount: formatAmount(gross),
+        amount_minus_fee: formatAmount(gross - fee),
+      },
     });
     await confirm(database.db, "BTC");
   });
