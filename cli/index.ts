@@ -26,6 +26,7 @@ const USAGE = `usage:
   cli withdrawals reject --id <withdrawal id> --reason <text> [--json]
   cli merchants set-callback --merchant <id> --url <https url, or "" to remove> [--json]
   cli merchants limits --merchant <id> --currency <code> --per-withdrawal <decimal> [--per-day <decimal>] [--json]
+  cli merchants below-minimum-callback --merchant <id> --set on|off [--json]
   cli callbacks resend --merchant <id> --id <callback id> [--json]
   cli chain incidents [--json]
   cli chain wallets [--json]
@@ -99,6 +100,7 @@ async function main(): Promise<number> {
       "per-withdrawal": { type: "string" },
       "per-day": { type: "string" },
       txid: { type: "string" },
+      set: { type: "string" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },

@@ -8,6 +8,7 @@ import { isUndecodablePath } from "./is-undecodable-path";
 import { requestContextStorage } from "./request-context";
 import { sendInternalError } from "./send-internal-error";
 import { serveApiRoute } from "./serve-api-route";
+import { stripApiTrailingSlash } from "./strip-api-trailing-slash";
 
 type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
@@ -90,7 +91,8 @@ export function createRequestHandler(options: RequestHandlerOptions) {
 
   const route = async (req: IncomingMessage, res: ServerResponse, requestId: string) => {
     if (refuseUnroutable(req, res)) return;
-    const url = req.url ?? "/";
+    req.url = stripApiTrailingSlash(req.url ?? "/");
+    const url = req.url;
     const pathname = pathOf(url);
     if (pathname === ENGINE_PATH || pathname.startsWith(`${ENGINE_PATH}/`)) {
       const token = req.headers[ENGINE_TOKEN_HEADER];

@@ -218,7 +218,7 @@ export function CheckoutClient({
   const isSandbox = view.sender_currency !== null && sandboxCurrencies.includes(view.sender_currency);
   return (
     <div aria-live="polite" aria-atomic="false">
-      {view.status === "created" && <CurrencyPicker view={view} onFixed={setView} />}
+      {view.is_awaiting_currency && <CurrencyPicker view={view} onFixed={setView} />}
       {view.status === "pending" && view.status_reason === "payment_removed" && (
         <Notice tone="warning" title="Your payment is no longer on the network">
           <p>

@@ -77,7 +77,12 @@ export function CurrencyPicker({
         </p>
       )}
       {view.expires_at !== null && (
-        <Countdown expiresAt={view.expires_at} serverTime={view.server_time} label="Time left to choose:" />
+        <Countdown
+          expiresAt={view.expires_at}
+          serverTime={view.server_time}
+          // A timer invoice is `pending` from creation: its clock is the time to pay, not to choose.
+          label={view.status === "pending" ? "Time left to pay:" : "Time left to choose:"}
+        />
       )}
     </section>
   );

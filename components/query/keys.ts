@@ -8,6 +8,7 @@ export const queryKeys = {
   apiKeys: ["api-keys"],
   callbackUrl: ["callbacks", "url"],
   callbackLog: ["callbacks", "log"],
+  callbackSettings: ["callbacks", "settings"],
   transactions: ["transactions"],
   transactionList: (filterQuery: string) => ["transactions", "list", filterQuery],
   quotes: ["quote"],

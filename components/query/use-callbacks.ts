@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
-import type { callbackUrlRequest } from "@/lib/schemas/dashboard";
+import type { callbackSettingsRequest, callbackUrlRequest } from "@/lib/schemas/dashboard";
 import { dashboardFetch } from "./dashboard-fetch";
 import { queryKeys } from "./keys";
 
@@ -63,6 +63,23 @@ export function useSaveCallbackUrl() {
       dashboardFetch<{ callback_url: string | null }>("/api/dashboard/callback-url", { method: "PUT", body }),
     // Both: the log shows where each pending callback goes now.
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["callbacks"] }),
+  });
+}
+
+export function useCallbackSettings() {
+  return useQuery({
+    queryKey: queryKeys.callbackSettings,
+    queryFn: () =>
+      dashboardFetch<{ is_below_minimum_callback_on: boolean }>("/api/dashboard/callback-settings"),
+  });
+}
+
+export function useSaveCallbackSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: z.input<typeof callbackSettingsRequest>) =>
+      dashboardFetch("/api/dashboard/callback-settings", { method: "PUT", body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.callbackSettings }),
   });
 }
 

@@ -36,7 +36,9 @@ test("path parameters arrive decoded, as Next.js would hand them over", async ({
   expect(created.status()).toBe(201);
   const cancelled = await client.post(`/invoices/${encodeURIComponent(foreignId)}/cancel`);
   expect(cancelled.status()).toBe(200);
-  expect((await cancelled.json()).data).toMatchObject({ foreign_id: foreignId, status: "cancelled" });
+  expect(await cancelled.json()).toEqual([]);
+  const info = await client.post("/transactions/info", { foreign_id: foreignId });
+  expect(await info.json()).toMatchObject({ foreign_id: foreignId, status: "cancelled" });
 });
 
 test("what the fast path does not serve still gets Next.js's answers", async ({ request }) => {
@@ -47,8 +49,13 @@ test("what the fast path does not serve still gets Next.js's answers", async ({ 
   expect(options.headers().allow).toContain("GET");
   const wrongMethod = await request.delete("/api/v2/ping");
   expect(wrongMethod.status()).toBe(405);
+  // /api/v2 paths are answered with a trailing slash too (the public cancel path has one; a 308
+  // fails some clients); pages keep Next.js's redirect.
   const slash = await request.get("/api/v2/ping/", { maxRedirects: 0 });
-  expect(slash.status()).toBe(308);
+  expect(slash.status()).toBe(200);
+  expect(await slash.text()).toBe("OK");
+  const page = await request.get("/login/", { maxRedirects: 0 });
+  expect(page.status()).toBe(308);
   const unknown = await request.post("/api/v2/no/such/route");
   expect(unknown.status()).toBe(404);
   expect(await unknown.json()).toEqual({ error: "Not found", code: "not_found" });

@@ -269,6 +269,36 @@ test.describe("merchant dashboard", () => {
     await expect(page.getByText("No transaction matches these filters.")).toBeVisible();
   });
 
+  test("the below-minimum callback is turned on from the Callbacks page, and a held deposit is labelled", async ({
+    page,
+    request,
+  }) => {
+    const merchant = await createMerchant("Holder");
+    const client = signedClient(request, merchant);
+    await signIn(page, merchant);
+    await page.goto("/dashboard/callbacks");
+    const toggle = page.getByRole("checkbox", { name: /Deposits less than the minimum amount/ });
+    await expect(toggle).not.toBeChecked(); // off by default
+    await toggle.check();
+    await expect(toggle).toBeChecked();
+    await expect
+      .poll(
+        async () =>
+          (await (await page.request.get("/api/dashboard/callback-settings")).json())
+            .is_below_minimum_callback_on,
+      )
+      .toBe(true);
+    await page.reload();
+    await expect(page.getByRole("checkbox", { name: /Deposits less than the minimum amount/ })).toBeChecked();
+
+    const address = (
+      await (await client.post("/addresses/take", { foreign_id: "small", currency: "BTC" })).json()
+    ).data;
+    await client.post("/sandbox/payments", { address: address.address, currency: "BTC", amount: "0.00005" });
+    await page.goto("/dashboard/transactions?status=below_minimum");
+    await expect(page.getByRole("cell", { name: "below minimum (held, not credited)" })).toBeVisible();
+  });
+
   test("every page is accessible, with screenshots at phone and desktop widths", async ({
     page,
   }, testInfo) => {

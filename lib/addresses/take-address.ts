@@ -36,7 +36,8 @@ async function findPermanent(db: Executor, input: TakeAddressInput) {
 
 /**
  * A permanent deposit address per customer (`foreign_id`) and currency: the first call derives a
- * new one, later calls return it. Two racing first calls create one address (a unique index) and
+ * new one, later calls return it. The `end_user_reference` it was first taken with is kept on it, so
+ * its deposits report it; a later call naming a different one is refused. Two racing first calls create one address (a unique index) and
  * both answer it.
  */
 export async function takeAddress(
@@ -50,13 +51,25 @@ export async function takeAddress(
         if (input.customer)
           await assertCustomerIdentity(tx, { merchantId: input.merchantId, ...input.customer });
         const existing = await findPermanent(tx, input);
+        const reference = input.customer?.endUserReference;
         if (existing) {
           if ((existing.convertTo ?? undefined) !== input.convertTo) {
             throw fieldError({
               convert_to: `This customer's ${input.currency} address converts to ${existing.convertTo ?? "nothing"}; it cannot change.`,
             });
           }
-          return existing;
+          if (!reference || existing.endUserReference === reference) return existing;
+          // One address, one customer: a reference is recorded once (taken before without one, it is now).
+          if (existing.endUserReference !== null)
+            throw fieldError({
+              end_user_reference: `This address was taken for another end_user_reference (${existing.endUserReference}); it cannot change.`,
+            });
+          const [updated] = await tx
+            .update(depositAddresses)
+            .set({ endUserReference: reference })
+            .where(eq(depositAddresses.id, existing.id))
+            .returning();
+          return updated!;
         }
         return allocateDepositAddress(tx, keys, {
           merchantId: input.merchantId,
@@ -64,6 +77,7 @@ export async function takeAddress(
           kind: "permanent",
           foreignId: input.foreignId,
           convertTo: input.convertTo,
+          endUserReference: reference,
         });
       });
     } catch (error) {

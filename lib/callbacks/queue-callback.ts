@@ -11,7 +11,8 @@ import { buildInvoiceCallback } from "./build-invoice-callback";
 /** The status changes merchants act on, per kind of transaction (issue: callbacks). */
 const EVENTS: Record<string, readonly string[]> = {
   invoice: ["pending", "processing", "confirmed", "failed", "cancelled"],
-  deposit: ["processing", "confirmed"],
+  // below_minimum: only for merchants who turned that callback on (lib/deposits/announce-below-minimum.ts)
+  deposit: ["processing", "confirmed", "below_minimum"],
   withdrawal: ["pending", "confirmed", "error", "rejected", "declined"],
   withdrawal_exchange: ["pending", "confirmed", "error", "rejected", "declined"],
   withdrawal_instant: ["pending", "confirmed", "error", "rejected", "declined"],

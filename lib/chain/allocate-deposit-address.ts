@@ -41,6 +41,7 @@ export async function allocateDepositAddress(
     invoiceId?: number;
     foreignId?: string;
     convertTo?: string;
+    endUserReference?: string;
   },
 ): Promise<DepositAddressRow> {
   const currency = getCurrency(input.currency);
@@ -74,6 +75,7 @@ export async function allocateDepositAddress(
       invoiceId: input.invoiceId ?? null,
       foreignId: input.foreignId ?? null,
       convertTo: input.convertTo ?? null,
+      endUserReference: input.endUserReference ?? null,
     })
     .returning();
   return row!;

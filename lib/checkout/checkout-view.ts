@@ -51,15 +51,19 @@ export async function checkoutView(
   const required = payCurrency ? confirmationsOf(payCurrency.code) : 0;
   const due = invoice.senderAmount;
   const owed = await amountsDue(db, record, options);
-  const currencies =
-    record.status === "created" && !invoice.senderCurrency
-      ? await currencyChoices(db, record, options.spreadPpm)
-      : [];
+  // The customer chooses the currency: a `created` invoice, or a timer invoice `pending` since
+  // creation whose merchant named none (its clock already runs).
+  const isAwaitingCurrency =
+    (record.status === "created" || record.status === "pending") &&
+    !invoice.senderCurrency &&
+    !record.address;
+  const currencies = isAwaitingCurrency ? await currencyChoices(db, record, options.spreadPpm) : [];
   return {
     token: invoice.token,
     status: record.status,
     status_reason: invoice.statusReason,
     is_final: TERMINAL_INVOICE_STATUSES.includes(record.status),
+    is_awaiting_currency: isAwaitingCurrency,
     merchant_name: record.merchantName,
     title: invoice.title,
     description: invoice.description,

@@ -24,6 +24,7 @@ import { fieldError } from "@/lib/errors";
 import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
 import { setWithdrawalLimits } from "@/lib/limits/set-withdrawal-limits";
 import { createMerchant } from "@/lib/merchants/create-merchant";
+import { setBelowMinimumCallback } from "@/lib/merchants/set-below-minimum-callback";
 import { AmountFormatError, formatAmount, parsePositiveAmount } from "@/lib/money";
 import { createMerchantInput } from "@/lib/schemas/merchant";
 import { toFieldErrors } from "@/lib/schemas/messages";
@@ -63,6 +64,10 @@ export const cliCommand = z.discriminatedUnion("name", [
       "per-withdrawal": z.string({ error: "--per-withdrawal is required: the limit per withdrawal." }),
       "per-day": z.string().optional(),
     }),
+  }),
+  z.object({
+    name: z.literal("merchants.below-minimum-callback"),
+    args: z.object({ merchant: merchantId, set: z.enum(["on", "off"]) }),
   }),
   z.object({
     name: z.literal("callbacks.resend"),
@@ -179,6 +184,11 @@ export async function runCliCommand(input: unknown, env: CliEnvironment): Promis
         perDay: command.args["per-day"],
       });
       return { merchant_id: command.args.merchant, ...limits };
+    }
+    case "merchants.below-minimum-callback": {
+      const isOn = command.args.set === "on";
+      await setBelowMinimumCallback(env.db, { merchantId: command.args.merchant, isOn });
+      return { merchant_id: command.args.merchant, is_below_minimum_callback_on: isOn };
     }
     case "callbacks.resend": {
       const callbackId = await resendCallback(env.db, {

@@ -20,6 +20,7 @@ import { formatRate } from "@/lib/rates/rate";
 import { quote } from "@/lib/rates/rates";
 import { transitionStatus } from "@/lib/transactions/transition-status";
 import { type CreditPart, computeCredit, depositEntries } from "./compute-credit";
+import { holdBelowMinimum } from "./hold-below-minimum";
 import { recordedParts } from "./rate-payment";
 
 /**
@@ -54,7 +55,8 @@ async function creditParts(
  * (lib/deposits/rate-payment.ts): an invoice's locked rate for the part its live lock covered, the
  * rate of that moment for the rest and for payments to permanent addresses. A deposit whose chain
  * transaction a reorganisation removed is refused in the same conditional update: it can only be
- * unwound (lib/chain/evm/settle-removed-payment.ts).
+ * unwound (lib/chain/evm/settle-removed-payment.ts). A deposit below the currency's minimum is held
+ * in a platform suspense account instead of credited (lib/deposits/hold-below-minimum.ts).
  */
 export async function creditDeposit(
   db: Db,
@@ -125,6 +127,20 @@ export async function creditDeposit(
         depositId: deposit.id,
         amount: deposit.amount,
         clock: input.clock,
+      });
+      return true;
+    }
+
+    const [transaction] = await tx
+      .select({ status: transactions.status })
+      .from(transactions)
+      .where(eq(transactions.id, deposit.transactionId));
+    if (transaction!.status === "below_minimum") {
+      await holdBelowMinimum(tx, {
+        merchantId: deposit.merchantId,
+        transactionId: deposit.transactionId,
+        currency: deposit.currency,
+        amount: deposit.amount,
       });
       return true;
     }

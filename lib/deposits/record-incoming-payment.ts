@@ -3,6 +3,7 @@ import "server-only";
 import { and, eq, ne, sql } from "drizzle-orm";
 import { queueCallback } from "@/lib/callbacks/queue-callback";
 import { systemClock } from "@/lib/clock";
+import { getCurrency } from "@/lib/currencies/registry";
 import type { Tx } from "@/lib/db/client";
 import { amountSql, depositAddresses, deposits, invoices, transactions } from "@/lib/db/schema";
 import { fieldError } from "@/lib/errors";
@@ -10,6 +11,7 @@ import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { setInvoiceStatus } from "@/lib/invoices/set-invoice-status";
 import { fitsCap } from "@/lib/money";
 import { recordCreated } from "@/lib/transactions/transition-status";
+import { announceBelowMinimum } from "./announce-below-minimum";
 import { assertCreditFits } from "./assert-credit-fits";
 import { paymentRateSettings } from "./payment-rate-settings";
 import {
@@ -36,7 +38,9 @@ export type RecordedPayment = { depositId: number; transactionId: number; isLate
  * it saw to an address, usually still in the mempool. If the address is ours, the payment is
  * recorded once (the chain transaction is unique) and its invoice moves to `processing`, which
  * stops the timer; a payment to a permanent address becomes a `deposit` transaction. A payment to
- * an invoice that has already closed is recorded as late, to be credited all the same.
+ * an invoice that has already closed is recorded as late, to be credited all the same. A payment to
+ * a permanent address below the currency's minimum deposit is held, not credited: its `deposit`
+ * transaction is `below_minimum` from the start (lib/deposits/hold-below-minimum.ts).
  *
  * The rates that will credit it are fixed here, at the moment it is seen (lib/deposits/rate-payment.ts):
  * its block's time when the chain adapter gives it, so a watcher that catches up after downtime
@@ -69,6 +73,8 @@ export async function recordIncomingPayment(
     .where(and(eq(deposits.chainTransactionId, payment.chainTransactionId), ne(deposits.status, "unwound")));
   if (seen) return null; // reported before (the unique index guards a race between two watchers)
 
+  const isBelowMinimum =
+    address.kind === "permanent" && payment.amount < getCurrency(payment.currency).minimumAmount;
   let transactionId: number;
   let isLate = false;
   let rates: PaymentRates;
@@ -98,8 +104,11 @@ export async function recordIncomingPayment(
       });
   } else {
     const creditCurrency = address.convertTo ?? payment.currency;
-    rates = await rateAddressPayment(tx, { payCurrency: payment.currency, creditCurrency, settings });
-    if (options.isCapEnforced)
+    // Below the currency's minimum deposit it is held, never credited or converted (lib/deposits/hold-below-minimum.ts).
+    rates = isBelowMinimum
+      ? { lockedAmount: 0n, lockedRate: null, rate: null }
+      : await rateAddressPayment(tx, { payCurrency: payment.currency, creditCurrency, settings });
+    if (options.isCapEnforced && !isBelowMinimum)
       await assertCreditFits(tx, {
         merchantId: address.merchantId,
         payCurrency: payment.currency,
@@ -107,12 +116,14 @@ export async function recordIncomingPayment(
         amount: payment.amount,
         rates,
       });
+    const status = isBelowMinimum ? "below_minimum" : "processing";
     const [created] = await tx
       .insert(transactions)
       .values({
         merchantId: address.merchantId,
         type: "deposit",
-        status: "processing",
+        status,
+        endUserReference: address.endUserReference,
         currency: address.convertTo ?? payment.currency,
         amount: null,
         details: { deposit_address_id: address.id },
@@ -122,7 +133,7 @@ export async function recordIncomingPayment(
     await recordCreated(tx, {
       transactionId,
       merchantId: address.merchantId,
-      status: "processing",
+      status,
       reason: "payment_seen",
     });
   }
@@ -154,6 +165,7 @@ export async function recordIncomingPayment(
     if (invoice?.status === "pending")
       await setInvoiceStatus(tx, transactionId, "processing", "payment_seen");
   }
-  if (address.kind === "permanent") await queueCallback(tx, { transactionId, status: "processing" });
+  if (isBelowMinimum) await announceBelowMinimum(tx, { merchantId: address.merchantId, transactionId });
+  else if (address.kind === "permanent") await queueCallback(tx, { transactionId, status: "processing" });
   return { depositId: inserted!.id, transactionId, isLate };
 }

@@ -1,8 +1,10 @@
 import "server-only";
 
 import { randomBytes } from "node:crypto";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { type CallbackMode, checkCallbackUrl } from "@/lib/callbacks/url-policy";
+import type { AccountKeys } from "@/lib/chain/account-keys";
+import { allocateDepositAddress } from "@/lib/chain/allocate-deposit-address";
 import { type Clock, systemClock } from "@/lib/clock";
 import { assertFitsPrecision } from "@/lib/currencies/precision";
 import { getCurrency } from "@/lib/currencies/registry";
@@ -11,10 +13,10 @@ import {
   customerIdentityError,
   customerIdentitySql,
 } from "@/lib/customers/assert-customer-identity";
-import { type Db, queryRowsPrepared } from "@/lib/db/client";
+import { type Db, type Executor, queryRowsPrepared } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
-import { amountSql, type invoices, optionalAmountSql, optionalWholeSql } from "@/lib/db/schema";
-import { withRetries } from "@/lib/db/transaction";
+import { amountSql, invoices, optionalAmountSql, optionalWholeSql } from "@/lib/db/schema";
+import { inTransaction, withRetries } from "@/lib/db/transaction";
 import { fieldError } from "@/lib/errors";
 import { JOB_MAX_ATTEMPTS, QUEUED_DEDUPE_CONFLICT } from "@/lib/jobs/enqueue-job";
 import { INVOICE_EXPIRY_QUEUE } from "@/lib/jobs/queues";
@@ -43,14 +45,18 @@ export function rateLockSecondsOf(settings: InvoiceSettings): number {
 export const FOREIGN_ID_TAKEN = { foreign_id: "The foreign id has already been taken." };
 
 /**
- * Creates an invoice (spec 2.2). With `sender_currency`, the payment currency and its rate are fixed
- * now; the deposit address is still handed out when the customer opens the checkout, so the
- * response keeps `address: null` and `status: created` as the public API does. With `timer`, an
- * expiry job is queued in the same transaction.
+ * Creates an invoice (spec 2.2, DESIGN.md section 6). With `sender_currency`, the payment currency
+ * and its rate are fixed now. Without a timer the invoice starts `created` (the public API's type 1),
+ * its address handed out when the customer opens the checkout. With `timer: true` it starts `pending`
+ * with its 15-minute clock running (`fixed_at`, `release_at`, `seconds_left` filled), as the public
+ * API's types 2 and 3 do: given a `sender_currency`, its deposit address is handed out now (a
+ * white-label page shows it at once); without one, the customer chooses the currency on the checkout
+ * within that clock. With a timer, an expiry job is queued in the same transaction.
+ * `keys` (the account public keys) are needed only for a timer invoice with a `sender_currency`.
  */
 export async function createInvoice(
   db: Db,
-  input: { merchantId: number; request: CreateInvoiceRequest; settings: InvoiceSettings },
+  input: { merchantId: number; request: CreateInvoiceRequest; settings: InvoiceSettings; keys?: AccountKeys },
 ): Promise<InvoiceRecord> {
   const { merchantId, request, settings } = input;
   const currency = getCurrency(request.currency);
@@ -77,6 +83,12 @@ export async function createInvoice(
     : undefined;
   const now = (settings.clock ?? systemClock).now();
   const expiresAt = request.timer ? new Date(now.getTime() + settings.timerSeconds * 1000) : null;
+  const status = request.timer ? "pending" : "created";
+  const isAddressedNow = request.timer && price !== undefined;
+  // Why it starts where it does, in its timeline (a `created` invoice needs no reason).
+  const reason = request.timer ? (isAddressedNow ? "currency_fixed" : "timer_started") : null;
+  if (isAddressedNow && !input.keys)
+    throw new Error("createInvoice needs the account keys for a timer invoice with a sender_currency");
   const fields = {
     merchantId,
     token: randomBytes(18).toString("base64url"),
@@ -96,7 +108,8 @@ export async function createInvoice(
     rateDenominator: price?.rate.denominator ?? null,
     spreadPpm: price?.spreadPpm ?? null,
     depositAddressId: null,
-    fixedAt: price ? now : null,
+    // With a timer, `fixed_at` is when its clock started (the public API fills it at creation).
+    fixedAt: price || request.timer ? now : null,
     expiresAt,
     paidAmount: 0n,
     confirmedAmount: 0n,
@@ -107,18 +120,18 @@ export async function createInvoice(
   // One statement: the customer check, the transaction, the invoice, its first event and its
   // expiry job commit together or not at all. The transaction is inserted from the check's row, so
   // the check has run (and refused, aborting the statement, when the customer differs) before it.
-  const write = async () => {
+  const write = async (executor: Executor) => {
     // Raw: the measured invoices/create write, one data-modifying WITH statement (docs/BENCHMARKS.md).
     const [row] = await queryRowsPrepared<{
       id: string | number;
       created_at: string | Date;
       merchant_name: string;
     }>(
-      db,
+      executor,
       sql`with customer as (select ${customerIdentitySql(customer)} as is_checked),
           created as (
             insert into transactions (merchant_id, type, status, foreign_id, end_user_reference, currency, amount)
-            select ${merchantId}, 'invoice', 'created', ${request.foreign_id}, ${request.end_user_reference},
+            select ${merchantId}, 'invoice', ${status}, ${request.foreign_id}, ${request.end_user_reference},
                    ${currency.code}, ${amountSql(request.amount)}
             from customer
             returning id, created_at),
@@ -134,8 +147,8 @@ export async function createInvoice(
                    ${expiresAt?.toISOString() ?? null}::timestamptz, created_at
             from created),
           event as (
-            insert into transaction_events (transaction_id, merchant_id, to_status)
-            select id, ${merchantId}, 'created' from created),
+            insert into transaction_events (transaction_id, merchant_id, to_status, reason)
+            select id, ${merchantId}, ${status}, ${reason} from created),
           expiry as (
             insert into jobs (queue, payload, run_at, dedupe_key, max_attempts)
             select ${INVOICE_EXPIRY_QUEUE}, jsonb_build_object('invoiceId', id), ${expiresAt?.toISOString() ?? null}::timestamptz,
@@ -148,22 +161,48 @@ export async function createInvoice(
     return row!;
   };
 
+  // A timer invoice with its currency gets its address in the same transaction as the invoice.
+  const writeAddressed = () =>
+    inTransaction(db, async (tx) => {
+      const row = await write(tx);
+      const address = await allocateDepositAddress(tx, input.keys!, {
+        merchantId,
+        currency: request.sender_currency!,
+        kind: "invoice",
+        invoiceId: Number(row.id),
+      });
+      await tx
+        .update(invoices)
+        .set({ depositAddressId: address.id })
+        .where(eq(invoices.transactionId, Number(row.id)));
+      return { ...row, address };
+    });
+
   try {
-    const row = await withRetries(write);
+    const row = isAddressedNow
+      ? await writeAddressed()
+      : { ...(await withRetries(() => write(db))), address: null };
     const id = Number(row.id);
     const createdAt = new Date(row.created_at);
     return {
       id,
       merchantId,
       merchantName: row.merchant_name,
-      status: "created",
+      status,
       foreignId: request.foreign_id,
       endUserReference: request.end_user_reference,
       currency: currency.code,
       amount: request.amount,
       createdAt,
-      invoice: { ...fields, transactionId: id, createdAt },
-      address: null,
+      invoice: { ...fields, depositAddressId: row.address?.id ?? null, transactionId: id, createdAt },
+      address: row.address
+        ? {
+            id: row.address.id,
+            address: row.address.address,
+            tag: row.address.tag,
+            currency: row.address.currency,
+          }
+        : null,
     };
   } catch (error) {
     if (isUniqueViolation(error, "transactions_merchant_foreign_id_key")) throw fieldError(FOREIGN_ID_TAKEN);

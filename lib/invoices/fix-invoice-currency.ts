@@ -1,11 +1,12 @@
 import "server-only";
 
 import { eq } from "drizzle-orm";
+import { queueCallback } from "@/lib/callbacks/queue-callback";
 import type { AccountKeys } from "@/lib/chain/account-keys";
 import { allocateDepositAddress } from "@/lib/chain/allocate-deposit-address";
 import { systemClock } from "@/lib/clock";
-import type { Db } from "@/lib/db/client";
-import { invoices } from "@/lib/db/schema";
+import type { Db, Tx } from "@/lib/db/client";
+import { invoices, transactionEvents } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { fieldError, notFound } from "@/lib/errors";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
@@ -19,10 +20,30 @@ import { repriceInvoiceIn } from "./reprice-invoice";
 import { setInvoiceStatus } from "./set-invoice-status";
 
 /**
+ * A timer invoice is `pending` from creation, so choosing its currency changes no status; the
+ * merchant still hears of it as of any invoice becoming payable (an `invoice.pending` callback, now
+ * with its address), and the timeline says when it happened.
+ */
+async function announceCurrencyFixed(tx: Tx, record: InvoiceRecord): Promise<void> {
+  await tx
+    .update(invoices)
+    .set({ statusReason: "currency_fixed" })
+    .where(eq(invoices.transactionId, record.id));
+  await tx.insert(transactionEvents).values({
+    transactionId: record.id,
+    merchantId: record.merchantId,
+    fromStatus: "pending",
+    toStatus: "pending",
+    reason: "currency_fixed",
+  });
+  await queueCallback(tx, { transactionId: record.id, status: "pending" });
+}
+
+/**
  * The customer chooses how to pay (DESIGN.md section 8, POST /api/checkout/<token>/currency): the
  * rate is locked (a merchant-fixed currency keeps the rate of creation only while its lock holds),
- * a deposit address that was never handed out before is assigned, the invoice becomes `pending`,
- * and with a timer the clock to pay starts. Choosing the same currency again
+ * a deposit address that was never handed out before is assigned, and the invoice becomes `pending`
+ * (a timer invoice already is, its clock running since creation). Choosing the same currency again
  * (a second tab, a reload) answers the same invoice; a different one once fixed is refused.
  */
 export async function fixInvoiceCurrency(
@@ -39,11 +60,12 @@ export async function fixInvoiceCurrency(
         currency: `This invoice is paid in ${invoice.senderCurrency}; the currency cannot be changed.`,
       });
     }
-    if (record.status !== "created") {
-      // Already fixed with this currency: answered as it is, re-priced if its lock expired unpaid.
-      if (record.address) return repriceInvoiceIn(tx, record, input.settings);
+    // Already fixed with this currency: answered as it is, re-priced if its lock expired unpaid.
+    if (record.address) return repriceInvoiceIn(tx, record, input.settings);
+    // Waiting for a currency: `created`, or a timer invoice `pending` since creation with its clock running.
+    if (record.status !== "created" && record.status !== "pending")
       throw fieldError({ currency: "This invoice can no longer be paid." });
-    }
+    const isClockRunning = record.status === "pending";
     const now = (input.settings.clock ?? systemClock).now();
     if (invoice.expiresAt && invoice.expiresAt <= now)
       throw fieldError({ currency: "This invoice has expired." });
@@ -68,9 +90,10 @@ export async function fixInvoiceCurrency(
       kind: "invoice",
       invoiceId: record.id,
     });
-    // A merchant-fixed currency kept its clock from creation; a customer's choice starts the clock to pay.
+    // A timer invoice's clock runs from creation (DESIGN.md section 6). Only an invoice created
+    // `created` with a timer before that rule (its deadline was to choose a currency) starts it now.
     const expiresAt =
-      invoice.hasTimer && !isFixed
+      invoice.hasTimer && !isFixed && !isClockRunning
         ? new Date(now.getTime() + input.settings.timerSeconds * 1000)
         : invoice.expiresAt;
     await tx
@@ -81,12 +104,14 @@ export async function fixInvoiceCurrency(
         rateNumerator: price.rate.numerator,
         rateDenominator: price.rate.denominator,
         spreadPpm: price.spreadPpm,
-        fixedAt: isStoredLive ? invoice.fixedAt : now,
+        // A running clock keeps the `fixed_at` it started at (`release_at` stays 15 minutes after it).
+        fixedAt: isStoredLive || isClockRunning ? invoice.fixedAt : now,
         depositAddressId: address.id,
         expiresAt,
       })
       .where(eq(invoices.transactionId, record.id));
-    await setInvoiceStatus(tx, record.id, "pending", "currency_fixed");
+    if (isClockRunning) await announceCurrencyFixed(tx, record);
+    else await setInvoiceStatus(tx, record.id, "pending", "currency_fixed");
     if (expiresAt && expiresAt.getTime() !== invoice.expiresAt?.getTime()) {
       await enqueueJob(tx, {
         queue: INVOICE_EXPIRY_QUEUE,

@@ -11,6 +11,8 @@ import "server-only";
  * - platform:sandbox_faucet   sandbox-only credits (never used in production mode)
  * - platform:owner            the operator's own money sent to the hot wallet (`cli chain fund`), so
  *                             what the chain holds reconciles with the ledger (docs/OPERATIONS.md)
+ * - platform:below_minimum    confirmed deposits below the currency's minimum, held (not the merchant's
+ *                             balance) until an operator returns or releases them
  *
  * Accounts are created on first use by the posting function (kassa_post_journals, drizzle/0010).
  */
@@ -21,7 +23,8 @@ export type PlatformAccountKind =
   | "platform:clearing"
   | "platform:network_fees"
   | "platform:sandbox_faucet"
-  | "platform:owner";
+  | "platform:owner"
+  | "platform:below_minimum";
 
 export type AccountRef =
   | { merchantId: number; kind: "balance"; currency: string }

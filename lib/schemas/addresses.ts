@@ -60,6 +60,10 @@ export const addressResponse = z
       .nullable()
       .meta({ description: "Destination tag (XRP); the customer must send it with the payment." }),
     foreign_id: z.string(),
+    end_user_reference: z.string().nullable().meta({
+      description:
+        "The customer the address was taken for (the first request that named one); reported on its deposits too.",
+    }),
   })
   .meta({ id: "DepositAddress" });
 
@@ -69,7 +73,9 @@ export const takeAddressEndpoint = defineEndpoint({
   summary: "Take a permanent deposit address",
   description:
     "One address per customer (`foreign_id`) and currency, reusable without limit; asking again returns the same " +
-    "address. Every payment to it becomes a `deposit` transaction credited to your balance.",
+    "address. Every payment to it becomes a `deposit` transaction credited to your balance; a payment below the " +
+    "currency's `minimum_amount` is held instead (status `cancelled`, error `Transaction amount less than minimum " +
+    "deposit.`), with a callback only when the below-minimum callback is turned on.",
   tag: "Deposits",
   isSigned: true,
   request: takeAddressRequest,

@@ -23,6 +23,9 @@ export const apiKeyRequest = z.object({ label: z.string().trim().min(1).max(100)
 /** An empty `callback_url` removes it. */
 export const callbackUrlRequest = z.object({ callback_url: callbackUrl });
 
+/** The optional callbacks a merchant turns on (Callbacks page). */
+export const callbackSettingsRequest = z.object({ is_below_minimum_callback_on: z.boolean() });
+
 export const passwordRequest = z.object({
   current_password: z.string().min(1).max(200),
   new_password: z.string().min(10, { error: "The :attribute must be at least 10 characters." }).max(200),

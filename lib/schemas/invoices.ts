@@ -48,7 +48,11 @@ export const invoiceResponse = z
     address: z
       .string()
       .nullable()
-      .meta({ description: "The deposit address, once the payment currency is fixed." }),
+      .meta({
+        description:
+          "The deposit address, once the payment currency is fixed: at creation for a `timer: true` invoice with " +
+          "`sender_currency`, else when the customer chooses (or, without a timer, opens) the checkout.",
+      }),
     title: z.string(),
     status: z.enum(["created", "pending", "processing", "confirmed", "failed", "cancelled"]),
     currency: z.string(),
@@ -57,7 +61,14 @@ export const invoiceResponse = z
     sender_amount: wireAmount
       .nullable()
       .meta({ description: "What the customer must send, in sender_currency." }),
-    fixed_at: z.int().nullable().meta({ description: "Unix seconds when the currency and rate were fixed." }),
+    fixed_at: z
+      .int()
+      .nullable()
+      .meta({
+        description:
+          "Unix seconds when the invoice was fixed: its timer started (a `timer: true` invoice, at creation) or, " +
+          "without a timer, its currency and rate were fixed.",
+      }),
     release_at: z
       .int()
       .nullable()
@@ -71,7 +82,9 @@ export const createInvoiceEndpoint = defineEndpoint({
   path: "/invoices/create",
   summary: "Create an invoice",
   description:
-    "Creates an invoice and its hosted payment page. `foreign_id` is unique per merchant across all transactions; " +
+    "Creates an invoice and its hosted payment page. Without a timer it starts `created`; with `timer: true` it " +
+    "starts `pending` with its 15-minute clock running (`fixed_at`, `release_at`, `seconds_left`), and with " +
+    "`sender_currency` also its `address`. `foreign_id` is unique per merchant across all transactions; " +
     "a repeat is refused with `The foreign id has already been taken.`",
   tag: "Invoices",
   isSigned: true,
@@ -85,11 +98,17 @@ export const cancelInvoiceEndpoint = defineEndpoint({
   method: "POST",
   path: "/invoices/{foreign_id}/cancel",
   summary: "Cancel an invoice",
-  description: "Only while the invoice is `created` or `pending` (no payment seen). Answers the invoice.",
+  description:
+    "Allowed while the invoice is `created`, `pending` or `processing`, as the public API allows; answers `[]`. " +
+    "A payment already on its way is still credited when it confirms, as a late payment with its callback. " +
+    "A `confirmed`, `failed` or `cancelled` invoice is refused with 400 " +
+    '`{"errors": {"error": "Invoice cannot be cancelled in its current state.", "code": "invalid_invoice_state"}}`. ' +
+    "The path may end with a slash, as the public API's does.",
   tag: "Invoices",
   isSigned: true,
+  isUnwrapped: true,
   request: z.object({}),
-  response: invoiceResponse,
+  response: z.tuple([]).meta({ description: "An empty array, as the public API answers." }),
   isIdempotent: true,
   successStatus: 200,
 });

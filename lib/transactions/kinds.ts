@@ -18,4 +18,5 @@ export const TRANSACTION_STATUSES = [
   "error",
   "rejected",
   "declined",
+  "below_minimum",
 ];

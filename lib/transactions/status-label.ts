@@ -5,6 +5,8 @@
  */
 const LABELS: Record<string, string> = {
   sending: "being sent",
+  // Less than the currency's minimum deposit: held in a platform account, not on the balance.
+  below_minimum: "below minimum (held, not credited)",
 };
 
 export function statusLabel(status: string): string {

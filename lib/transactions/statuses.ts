@@ -11,8 +11,9 @@ export const TRANSITIONS = {
     created: ["pending", "cancelled", "failed"],
     // pending: currency, rate and address fixed; waiting for a payment
     pending: ["processing", "cancelled", "failed"],
-    // processing: a payment is seen and not yet confirmed; a partial-pay invoice returns to pending
-    processing: ["confirmed", "failed", "pending"],
+    // processing: a payment is seen and not yet confirmed; a partial-pay invoice returns to pending;
+    // the merchant may cancel it (the public API allows it), the payment then credited as late
+    processing: ["confirmed", "failed", "pending", "cancelled"],
     confirmed: [],
     failed: [],
     cancelled: [],
@@ -20,6 +21,9 @@ export const TRANSITIONS = {
   deposit: {
     // failed: a reorganisation removed the payment's block before it was confirmed
     processing: ["confirmed", "failed"],
+    // below_minimum: less than the currency's minimum deposit; held, never credited to the merchant
+    // (lib/deposits/hold-below-minimum.ts); failed if a reorganisation removes it before it confirms
+    below_minimum: ["failed"],
     failed: [],
     confirmed: [],
   },

@@ -23,6 +23,8 @@ const MAP: Record<string, WireStatus> = {
   rejected: "cancelled",
   // A withdrawal an approver declined (or whose approval time ran out): the spec's `declined`.
   declined: "declined",
+  // A deposit below the minimum: the public API reports it `cancelled` with its error text.
+  below_minimum: "cancelled",
 };
 
 export function wireStatus(status: string): WireStatus {

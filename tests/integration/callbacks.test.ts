@@ -18,6 +18,7 @@ import {
   invoiceRequest,
   settings as invoiceSettings,
   pay,
+  testKeys,
 } from "../support/invoices";
 import { startReceiver } from "../support/receiver";
 
@@ -246,6 +247,7 @@ describe(`callbacks over real HTTP on ${testDriver}`, () => {
     const override = await createInvoice(database.db, {
       merchantId: quiet.merchantId,
       request: invoiceRequest({ callback_url: receiver.url("/per-invoice"), sender_currency: "BTC" }),
+      keys: testKeys,
       settings: invoiceSettings,
     });
     await inTransaction(database.db, (tx) =>

@@ -5,6 +5,7 @@ import { queryRows } from "@/lib/db/client";
 import { emails, transactionEvents } from "@/lib/db/schema";
 import { cancelInvoice } from "@/lib/invoices/cancel-invoice";
 import { createInvoice } from "@/lib/invoices/create-invoice";
+import { fixInvoiceCurrency } from "@/lib/invoices/fix-invoice-currency";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { toInvoiceResponse } from "@/lib/invoices/to-invoice-response";
 import { runDueJobs } from "@/lib/jobs/runner";
@@ -13,7 +14,15 @@ import { createMerchant } from "@/lib/merchants/create-merchant";
 import { divide, formatAmount, parseDecimal, percentOf } from "@/lib/money";
 import { testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { confirm, createFixedInvoice, handlers, invoiceRequest, pay, settings } from "../support/invoices";
+import {
+  confirm,
+  createFixedInvoice,
+  handlers,
+  invoiceRequest,
+  pay,
+  settings,
+  testKeys,
+} from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 
 describe(`invoice life cycle on ${testDriver}`, () => {
@@ -47,7 +56,11 @@ describe(`invoice life cycle on ${testDriver}`, () => {
   afterAll(() => database.drop());
 
   it("answers creation with exactly the fields of spec 2.3", async () => {
-    const created = await createInvoice(database.db, { merchantId, request: invoiceRequest(), settings });
+    const created = await createInvoice(database.db, {
+      merchantId,
+      request: invoiceRequest({ timer: false }),
+      settings,
+    });
     const response = toInvoiceResponse(created, "https://pay.example");
     expect(Object.keys(response).sort()).toEqual(
       [
@@ -81,18 +94,83 @@ describe(`invoice life cycle on ${testDriver}`, () => {
     expect(response.url).toMatch(/^https:\/\/pay\.example\/pay\/[A-Za-z0-9_-]{24}$/);
   });
 
+  it("starts a timer invoice pending with its clock running, and its address when the currency is given", async () => {
+    const start = Math.floor(Date.now() / 1000);
+    const open = toInvoiceResponse(
+      await createInvoice(database.db, { merchantId, request: invoiceRequest({ timer: true }), settings }),
+      "https://pay.example",
+    );
+    // The public API's types 2 and 3: pending at once, fixed_at and release_at as unix seconds, 15 minutes apart.
+    expect(open).toMatchObject({
+      status: "pending",
+      address: null,
+      sender_currency: null,
+      sender_amount: null,
+    });
+    expect(open.fixed_at).toBeGreaterThanOrEqual(start);
+    expect(open.release_at! - open.fixed_at!).toBe(900);
+    expect(open.seconds_left).toBeGreaterThanOrEqual(899);
+    expect(open.seconds_left).toBeLessThanOrEqual(900);
+
+    const fixed = await createInvoice(database.db, {
+      merchantId,
+      request: invoiceRequest({ timer: true, sender_currency: "BTC" }),
+      settings,
+      keys: testKeys,
+    });
+    const response = toInvoiceResponse(fixed, "https://pay.example");
+    expect(response.status).toBe("pending");
+    expect(response.address).toMatch(/^bc1q/);
+    expect(response.sender_currency).toBe("BTC");
+    // 100 EUR at 1.08 USD/EUR over 65000 USD/BTC with the 0.5 % spread, rounded up to the satoshi.
+    const due = divide(
+      parseDecimal("100") * parseDecimal("1.08") * 1_000_000n,
+      parseDecimal("65000") * 995_000n,
+      "up",
+    );
+    expect(response.sender_amount).toBe(formatAmount(due));
+    expect(response.release_at! - response.fixed_at!).toBe(900);
+    expect(fixed).toEqual(await reload(fixed.id));
+    expect(await timeline(fixed.id)).toEqual(["pending:currency_fixed"]);
+    // A payment to the address handed out at creation moves it on without the checkout ever opening.
+    await pay(database.db, fixed, fixed.invoice.senderAmount!);
+    expect((await reload(fixed.id)).status).toBe("processing");
+    await confirm(database.db, "BTC");
+    expect((await reload(fixed.id)).status).toBe("confirmed");
+  });
+
+  it("lets the customer choose the currency of a pending timer invoice within its clock, which keeps running", async () => {
+    const created = await createInvoice(database.db, { merchantId, request: invoiceRequest(), settings });
+    const chosen = await fixInvoiceCurrency(database.db, {
+      token: created.invoice.token,
+      currency: "LTC",
+      settings,
+      keys: testKeys,
+    });
+    expect(chosen.status).toBe("pending");
+    expect(chosen.address?.currency).toBe("LTC");
+    expect(chosen.invoice.expiresAt).toEqual(created.invoice.expiresAt);
+    expect(chosen.invoice.fixedAt).toEqual(created.invoice.fixedAt);
+    expect(await timeline(created.id)).toEqual(["pending:timer_started", "pending:currency_fixed"]);
+    const jobs = await queryRows<{ n: number | string }>(
+      database.db,
+      sql`select count(*) as n from jobs where payload->>'invoiceId' = ${String(created.id)}`,
+    );
+    expect(Number(jobs[0]!.n)).toBe(1); // the one expiry job of creation, not a second clock
+  });
+
   it("returns the invoice exactly as it reads back, with its first event and expiry job", async () => {
-    for (const overrides of [
-      {},
-      { timer: false, sender_currency: "BTC", callback_url: "https://shop.example/cb" },
-    ]) {
+    for (const [overrides, events] of [
+      [{}, ["pending:timer_started"]],
+      [{ timer: false, sender_currency: "BTC", callback_url: "https://shop.example/cb" }, ["created"]],
+    ] as const) {
       const created = await createInvoice(database.db, {
         merchantId,
         request: invoiceRequest(overrides),
         settings,
       });
       expect(created).toEqual(await reload(created.id));
-      expect(await timeline(created.id)).toEqual(["created"]);
+      expect(await timeline(created.id)).toEqual(events);
       const jobs = await queryRows<{ run_at: string | Date; dedupe_key: string }>(
         database.db,
         sql`select run_at, dedupe_key from jobs where payload->>'invoiceId' = ${String(created.id)}`,
@@ -138,7 +216,7 @@ describe(`invoice life cycle on ${testDriver}`, () => {
     await confirm(database.db, "BTC");
     expect(await balance("EUR")).toBe(before + gross - fee);
     expect(await timeline(invoice.id)).toEqual([
-      "created",
+      "pending:timer_started",
       "pending:currency_fixed",
       "processing:payment_seen",
       "confirmed:paid",
@@ -300,28 +378,62 @@ describe(`invoice life cycle on ${testDriver}`, () => {
     expect((await mailsFor(invoice.id)).map((m) => m.kind)).toContain("late_payment");
   });
 
-  it("cancels only before a payment is seen, and only the merchant's own invoices", async () => {
-    const created = await createInvoice(database.db, { merchantId, request: invoiceRequest(), settings });
-    expect((await cancelInvoice(database.db, { merchantId, foreignId: created.foreignId })).status).toBe(
-      "cancelled",
-    );
+  it("cancels created, pending and processing invoices of the merchant's own, and credits a payment in flight as late", async () => {
+    const status = async (foreignId: string) =>
+      (await database.db.query.transactions.findFirst({
+        where: (t, { and, eq }) => and(eq(t.merchantId, merchantId), eq(t.foreignId, foreignId)),
+      }))!.status;
+    const created = await createInvoice(database.db, {
+      merchantId,
+      request: invoiceRequest({ timer: false }),
+      settings,
+    });
+    await cancelInvoice(database.db, { merchantId, foreignId: created.foreignId });
+    expect(await status(created.foreignId)).toBe("cancelled");
 
     const pending = await createFixedInvoice(database.db, merchantId, "BTC");
-    expect((await cancelInvoice(database.db, { merchantId, foreignId: pending.foreignId })).status).toBe(
-      "cancelled",
-    );
+    await cancelInvoice(database.db, { merchantId, foreignId: pending.foreignId });
+    expect(await status(pending.foreignId)).toBe("cancelled");
 
+    // Processing: the public API allows it. The payment on its way still reaches the merchant, flagged late.
     const paying = await createFixedInvoice(database.db, merchantId, "BTC");
     await pay(database.db, paying, paying.invoice.senderAmount!);
     await expect(
-      cancelInvoice(database.db, { merchantId, foreignId: paying.foreignId }),
-    ).rejects.toMatchObject({
-      code: "validation_failed",
-      fields: { status: expect.stringContaining("being confirmed") },
-    });
-    await expect(
       cancelInvoice(database.db, { merchantId: merchantId + 999, foreignId: paying.foreignId }),
     ).rejects.toMatchObject({ code: "not_found" });
+    await cancelInvoice(database.db, { merchantId, foreignId: paying.foreignId });
+    expect(await status(paying.foreignId)).toBe("cancelled");
+    const before = await balance("EUR");
+    await confirm(database.db, "BTC");
+    const late = await reload(paying.id);
+    expect(late.status).toBe("cancelled");
+    expect(late.invoice.confirmedAmount).toBe(paying.invoice.senderAmount);
+    expect(late.invoice.creditedAmount > 0n).toBe(true);
+    expect(await balance("EUR")).toBe(before + late.invoice.creditedAmount);
+    expect((await mailsFor(paying.id)).map((m) => m.kind)).toContain("late_payment");
+    expect(await timeline(paying.id)).toEqual([
+      "pending:timer_started",
+      "pending:currency_fixed",
+      "processing:payment_seen",
+      "cancelled:cancelled_by_merchant",
+    ]);
+
+    // Confirmed, failed and cancelled ones are refused in the public API's shape.
+    const paid = await createFixedInvoice(database.db, merchantId, "LTC");
+    await pay(database.db, paid, paid.invoice.senderAmount!);
+    await confirm(database.db, "LTC");
+    const clock = testClock();
+    const failed = await createInvoice(database.db, { merchantId, request: invoiceRequest(), settings });
+    clock.advance(settings.timerSeconds + 1);
+    await runDueJobs(database.db, handlers, { clock });
+    expect(await status(failed.foreignId)).toBe("failed");
+    for (const foreignId of [paid.foreignId, failed.foreignId, paying.foreignId]) {
+      await expect(cancelInvoice(database.db, { merchantId, foreignId })).rejects.toMatchObject({
+        code: "validation_failed",
+        fields: { error: "Invoice cannot be cancelled in its current state.", code: "invalid_invoice_state" },
+      });
+    }
+    expect(await status(paid.foreignId)).toBe("confirmed");
   });
 
   it("gives every invoice its own never-reused address, and XRP a shared address with a unique tag", async () => {

@@ -341,6 +341,7 @@ describe(`rate locks on ${testDriver}`, () => {
       merchantId,
       request: invoiceRequest({ sender_currency: "BTC" }),
       settings,
+      keys: testKeys,
     });
     await database.db
       .update(invoices)

@@ -99,8 +99,9 @@ describe("the server's request handler on the fast path", () => {
   });
 
   /** A real node:http server with the production request handler over one route. */
+  let nextAnswered: string[] = [];
   async function serve(route: ApiRoute): Promise<string> {
-    const nextAnswered: string[] = [];
+    nextAnswered = [];
     const handle = createRequestHandler({
       handleNext: async (req, res) => {
         nextAnswered.push(req.url ?? "");
@@ -114,6 +115,32 @@ describe("the server's request handler on the fast path", () => {
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
+
+  it("answers an /api/v2 path with a trailing slash directly, on the fast path and through Next.js", async () => {
+    const seen: string[] = [];
+    const base = await serve({
+      path: "/api/v2/invoices/[foreign_id]/cancel",
+      handlers: {
+        POST: async (request, { params }) => {
+          seen.push(`${new URL(request.url).pathname} ${(await params).foreign_id}`);
+          return Response.json([]);
+        },
+      },
+    });
+    for (const target of ["/api/v2/invoices/order-7/cancel/", "/api/v2/invoices/order-7/cancel"]) {
+      const response = await fetch(`${base}${target}`, { method: "POST", body: "{}", redirect: "manual" });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual([]);
+    }
+    expect(seen).toEqual([
+      "/api/v2/invoices/order-7/cancel order-7",
+      "/api/v2/invoices/order-7/cancel order-7",
+    ]);
+    // What the fast path does not serve reaches Next.js without the slash (so no 308), the query kept.
+    expect(await (await fetch(`${base}/api/v2/ping/?x=1`)).text()).toBe("next");
+    expect(await (await fetch(`${base}/dashboard/`)).text()).toBe("next");
+    expect(nextAnswered).toEqual(["/api/v2/ping?x=1", "/dashboard/"]);
+  });
 
   it("aborts request.signal when the client goes away before the answer", async () => {
     let entered!: () => void;

@@ -90,6 +90,8 @@ export const depositAddresses = pgTable(
     invoiceId: bigint("invoice_id", { mode: "number" }),
     foreignId: text("foreign_id"),
     convertTo: text("convert_to").references(() => currencies.code),
+    /** The customer a permanent address was taken for, when addresses/take named one. */
+    endUserReference: text("end_user_reference"),
     createdAt: createdAt(),
   },
   (t) => [

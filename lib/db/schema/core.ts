@@ -18,6 +18,8 @@ export const merchants = pgTable("merchants", {
   name: text("name").notNull(),
   email: text("email").notNull(),
   callbackUrl: text("callback_url"),
+  /** The public API's optional callback for deposits below the currency's minimum (off by default). */
+  isBelowMinimumCallbackOn: boolean("is_below_minimum_callback_on").notNull().default(false),
   /** Set when the merchant finished onboarding in the dashboard (sign-ups go there first). */
   onboardedAt: timestamp("onboarded_at", { withTimezone: true }),
   createdAt: createdAt(),

@@ -2,13 +2,15 @@
 
 import type { z } from "zod";
 import { buttonClass, Field } from "@/components/forms/field";
-import { FormError } from "@/components/forms/form-error";
+import { errorMessage, FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import {
   useCallbackLog,
+  useCallbackSettings,
   useCallbackUrl,
   useRetryPendingCallbacks,
+  useSaveCallbackSettings,
   useSaveCallbackUrl,
 } from "@/components/query/use-callbacks";
 import type { callbackUrlRequest } from "@/lib/schemas/dashboard";
@@ -63,6 +65,40 @@ function CallbackUrlForm() {
   );
 }
 
+/** The public API's optional callbacks, each turned on or off at once (no Save button). */
+function AdditionalCallbacks() {
+  const settings = useCallbackSettings();
+  const save = useSaveCallbackSettings();
+  const isOn = save.isPending
+    ? save.variables.is_below_minimum_callback_on
+    : (settings.data?.is_below_minimum_callback_on ?? false);
+  return (
+    <section className="mt-8 max-w-2xl" aria-labelledby="additional-callbacks">
+      <h2 id="additional-callbacks" className="text-xl font-semibold">
+        Additional callbacks
+      </h2>
+      <label className="mt-2 flex items-start gap-2">
+        <input
+          type="checkbox"
+          className="mt-1"
+          checked={isOn}
+          disabled={!settings.data || save.isPending}
+          onChange={(event) => save.mutate({ is_below_minimum_callback_on: event.target.checked })}
+        />
+        <span>
+          Deposits less than the minimum amount
+          <span className="block text-sm text-slate-600 dark:text-slate-400">
+            A payment to an address from <code>addresses/take</code> below its currency&apos;s minimum deposit
+            is held, not credited to your balance. With this on, you get a deposit callback for it with status{" "}
+            <code>cancelled</code> and the error &ldquo;Transaction amount less than minimum deposit.&rdquo;
+          </span>
+        </span>
+      </label>
+      <FormError message={save.error ? errorMessage(save.error) : null} />
+    </section>
+  );
+}
+
 /** Pending callbacks and the offer to send them all now: shown under the URL, where it is fixed. */
 function PendingOffer() {
   const log = useCallbackLog();
@@ -89,6 +125,7 @@ export function CallbacksClient() {
       <CallbackUrlForm />
       <TestCallback />
       <PendingOffer />
+      <AdditionalCallbacks />
       <DeliveryLog />
       <SigningHelp />
     </>

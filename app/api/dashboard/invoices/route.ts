@@ -1,4 +1,4 @@
-import { baseUrlFor, invoiceSettings } from "@/lib/api/runtime-values";
+import { accountKeys, baseUrlFor, invoiceSettings } from "@/lib/api/runtime-values";
 import { withSession } from "@/lib/api/with-session";
 import { createInvoice } from "@/lib/invoices/create-invoice";
 import { toInvoiceResponse } from "@/lib/invoices/to-invoice-response";
@@ -12,6 +12,7 @@ export const POST = withSession(
       merchantId: session.merchantId,
       request: body,
       settings: invoiceSettings(),
+      keys: await accountKeys(db),
     });
     return { ...toInvoiceResponse(invoice, baseUrlFor(request)), token: invoice.invoice.token };
   },

@@ -68,6 +68,8 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
       <p className="mt-1">
         Status <strong>{t.status}</strong>
         {t.additional_details?.withdrawal_status === "sending" && ` (${statusLabel("sending")})`}
+        {t.additional_details?.status === "below_minimum" &&
+          ` (${statusLabel("below_minimum")}: the minimum is ${String(t.additional_details.minimum_amount)} ${t.currency_sent?.currency ?? ""})`}
         {t.error ? ` · ${t.error}` : ""}
         {t.foreign_id !== undefined && (
           <>

@@ -23,5 +23,6 @@ export const POST = withMerchantSignature(takeAddressEndpoint, async ({ db, merc
     address: address.address,
     tag: address.tag || null,
     foreign_id: address.foreignId ?? body.foreign_id,
+    end_user_reference: address.endUserReference,
   };
 });

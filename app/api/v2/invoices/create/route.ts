@@ -1,4 +1,4 @@
-import { baseUrlFor, invoiceSettings } from "@/lib/api/runtime-values";
+import { accountKeys, baseUrlFor, invoiceSettings } from "@/lib/api/runtime-values";
 import { withMerchantSignature } from "@/lib/api/with-merchant-signature";
 import { createInvoice } from "@/lib/invoices/create-invoice";
 import { toInvoiceResponse } from "@/lib/invoices/to-invoice-response";
@@ -6,7 +6,12 @@ import { createInvoiceEndpoint } from "@/lib/schemas/invoices";
 
 export const POST = withMerchantSignature(createInvoiceEndpoint, async ({ db, merchantId, body, request }) =>
   toInvoiceResponse(
-    await createInvoice(db, { merchantId, request: body, settings: invoiceSettings() }),
+    await createInvoice(db, {
+      merchantId,
+      request: body,
+      settings: invoiceSettings(),
+      keys: await accountKeys(db),
+    }),
     baseUrlFor(request),
   ),
 );

@@ -1,14 +1,10 @@
-import { baseUrlFor } from "@/lib/api/runtime-values";
 import { withMerchantSignature } from "@/lib/api/with-merchant-signature";
 import { cancelInvoice } from "@/lib/invoices/cancel-invoice";
-import { toInvoiceResponse } from "@/lib/invoices/to-invoice-response";
 import { cancelInvoiceEndpoint } from "@/lib/schemas/invoices";
 
-export const POST = withMerchantSignature(
-  cancelInvoiceEndpoint,
-  async ({ db, merchantId, params, request }) =>
-    toInvoiceResponse(
-      await cancelInvoice(db, { merchantId, foreignId: params.foreign_id ?? "" }),
-      baseUrlFor(request),
-    ),
-);
+/** Answers `[]`, as the public API does; also served at `.../cancel/` (server/strip-api-trailing-slash.ts). */
+export const POST = withMerchantSignature(cancelInvoiceEndpoint, async ({ db, merchantId, params }) => {
+  await cancelInvoice(db, { merchantId, foreignId: params.foreign_id ?? "" });
+  const empty: [] = [];
+  return empty;
+});

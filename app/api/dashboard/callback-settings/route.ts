@@ -1,0 +1,21 @@
+import { eq } from "drizzle-orm";
+import { withSession } from "@/lib/api/with-session";
+import { merchants } from "@/lib/db/schema";
+import { setBelowMinimumCallback } from "@/lib/merchants/set-below-minimum-callback";
+import { callbackSettingsRequest } from "@/lib/schemas/dashboard";
+
+export const GET = withSession({}, async ({ db, session }) => {
+  const [merchant] = await db
+    .select({ isOn: merchants.isBelowMinimumCallbackOn })
+    .from(merchants)
+    .where(eq(merchants.id, session.merchantId));
+  return { is_below_minimum_callback_on: merchant?.isOn ?? false };
+});
+
+export const PUT = withSession({ request: callbackSettingsRequest }, async ({ db, session, body }) => {
+  await setBelowMinimumCallback(db, {
+    merchantId: session.merchantId,
+    isOn: body.is_below_minimum_callback_on,
+  });
+  return { is_below_minimum_callback_on: body.is_below_minimum_callback_on };
+});

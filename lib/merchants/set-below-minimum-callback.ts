@@ -1,0 +1,23 @@
+import "server-only";
+
+import { eq } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { merchants } from "@/lib/db/schema";
+import { notFound } from "@/lib/errors";
+
+/**
+ * Turns the public API's optional "deposits less than minimum amount" callback on or off for a
+ * merchant (lib/deposits/announce-below-minimum.ts). Off by default: Kassa's choice, since a
+ * handler written for the ordinary deposit callbacks would not expect a `cancelled` deposit.
+ */
+export async function setBelowMinimumCallback(
+  db: Db,
+  input: { merchantId: number; isOn: boolean },
+): Promise<void> {
+  const updated = await db
+    .update(merchants)
+    .set({ isBelowMinimumCallbackOn: input.isOn })
+    .where(eq(merchants.id, input.merchantId))
+    .returning({ id: merchants.id });
+  if (updated.length === 0) throw notFound("No such merchant.");
+}
