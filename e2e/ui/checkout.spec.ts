@@ -26,6 +26,20 @@ async function createInvoice(client: SignedClient, baseURL: string, overrides: R
   return { ...data, path: new URL(data.url).pathname as string };
 }
 
+const SHOTS = "/tmp/shots-checkout";
+
+/** Attaches a full-page screenshot to the report and keeps a copy in /tmp/shots-checkout. */
+async function shot(page: Page, name: string) {
+  const body = await page.screenshot({ fullPage: true, path: `${SHOTS}/${name}.png` });
+  await test.info().attach(name, { body, contentType: "image/png" });
+}
+
+/** Minor units (10^-8) from a decimal amount as the page shows it. */
+function units(text: string): bigint {
+  const [whole, decimals = ""] = text.trim().split(" ")[0]!.split(".");
+  return BigInt(whole!) * 100_000_000n + BigInt(decimals.padEnd(8, "0"));
+}
+
 async function expectAccessible(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
@@ -225,6 +239,84 @@ test.describe("hosted checkout", () => {
   });
 });
 
+test.describe("hosted checkout: what is owed", () => {
+  for (const width of [375, 1280]) {
+    test(`at ${width} px a short payment says at once what is still due, and where`, async ({
+      page,
+      client,
+      baseURL,
+    }) => {
+      const invoice = await createInvoice(client, baseURL!);
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(invoice.path);
+      await expect(page.getByTestId("amount-due")).toHaveText("120.00 EUR");
+      // Choosing a coin makes its amount the header at once, fiat on the line below, without a reload.
+      await page.getByRole("button", { name: /^BTC/ }).click();
+      await expect(page.getByText("Amount to send")).toBeVisible();
+      const toSend = (await page.getByRole("status").filter({ hasText: /^\d/ }).first().textContent())!;
+      await expect(page.getByTestId("amount-due")).toHaveText(`${toSend.trim()} BTC`);
+      await expect(page.getByTestId("amount-fiat")).toHaveText("= 120.00 EUR");
+
+      const { address } = await readAndPay(page, client, { times: 2n });
+      const remaining = units(toSend) - units(toSend) / 2n;
+      const remainingText =
+        `${remaining / 100_000_000n}.${(remaining % 100_000_000n).toString().padStart(8, "0")}`.replace(
+          /\.?0+$/,
+          "",
+        );
+      // No block mined: the payment is only seen, and the page already asks for the rest.
+      await expect(page.getByRole("heading", { name: "Not paid in full yet" })).toBeVisible();
+      await expect(page.getByText("Confirmations: 0 of 2")).toBeVisible();
+      await expect(page.getByText(/close this page/)).toHaveCount(0);
+      await expect(page.getByTestId("amount-due")).toHaveText(`${remainingText} BTC`);
+      await expect(page.getByTestId("amount-fiat")).toHaveText(`of ${toSend.trim()} BTC = 120.00 EUR`);
+      await expect(page.getByText("Amount still due")).toBeVisible();
+      await expect(page.getByRole("status").filter({ hasText: /^\d/ }).first()).toHaveText(remainingText);
+      await expect(page.locator("output").nth(1)).toHaveText(address);
+      await expect(page.getByRole("link", { name: "Open in wallet" })).toHaveAttribute(
+        "href",
+        `bitcoin:${address}?amount=${remainingText}`,
+      );
+      // Only the status notice is announced: not the countdown, not the amounts.
+      const liveAncestor = (selector: string) =>
+        page
+          .locator(selector)
+          .first()
+          .evaluate((el) => el.parentElement?.closest("[aria-live]")?.tagName ?? null);
+      expect(await liveAncestor("[data-testid=countdown]")).toBeNull();
+      expect(await liveAncestor("[data-testid=amount-due]")).toBeNull();
+      expect(await liveAncestor("h2:text('Not paid in full yet')")).not.toBeNull();
+      await expectAccessible(page);
+      await shot(page, `short-payment-seen-${width}`);
+
+      // The rest arrives: nothing is owed any more, and only now may the customer close the page.
+      await readAndPay(page, client);
+      await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+      await expect(page.getByText(/You can close this page/)).toBeVisible();
+      await expect(page.getByTestId("amount-due")).toHaveText(`${toSend.trim()} BTC`);
+      await expectAccessible(page);
+    });
+  }
+
+  test("offers 'Open in wallet' only where the network has a URI scheme", async ({
+    page,
+    client,
+    baseURL,
+  }) => {
+    for (const currency of ["TRX", "USDTT", "XRP"]) {
+      const invoice = await createInvoice(client, baseURL!, { sender_currency: currency });
+      await page.goto(invoice.path);
+      await expect(page.getByText("Amount to send")).toBeVisible();
+      await expect(page.getByTestId("amount-due")).toHaveText(new RegExp(` ${currency}$`));
+      await expect(page.getByRole("link", { name: "Open in wallet" })).toHaveCount(0);
+    }
+    await shot(page, "no-wallet-link-xrp-375");
+    const invoice = await createInvoice(client, baseURL!, { sender_currency: "LTC" });
+    await page.goto(invoice.path);
+    await expect(page.getByRole("link", { name: "Open in wallet" })).toHaveAttribute("href", /^litecoin:/);
+  });
+});
+
 test.describe("hosted checkout with a short timer", () => {
   let api: APIRequestContext;
   test.beforeAll(async () => {
@@ -259,5 +351,33 @@ test.describe("hosted checkout with a short timer", () => {
       "href",
       `${shortTimer.baseURL}/?failed=${counter}`,
     );
+  });
+
+  test("a payment after expiry shows at once, as one message, and after a reload", async ({ page }) => {
+    const client = signedClient(api, await createMerchant("Short Timer Shop", shortTimer.dataDir));
+    const invoice = await createInvoice(client, shortTimer.baseURL, { sender_currency: "BTC" });
+    await page.goto(`${shortTimer.baseURL}${invoice.path}`);
+    const amount = (await page.getByRole("status").filter({ hasText: /^\d/ }).first().textContent())!.trim();
+    const address = (await page.locator("output").nth(1).textContent())!.trim();
+    await expect(page.getByRole("heading", { name: "This invoice has expired" })).toBeVisible({
+      timeout: 20_000,
+    });
+    const paid = await client.post("/sandbox/payments", { address, currency: "BTC", amount });
+    expect((await paid.json()).data.is_recognized).toBe(true);
+    const late = page.getByRole("heading", { name: "Payment received after the invoice closed" });
+    await expect(late).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText(`${amount} BTC arrived after this invoice expired`)).toBeVisible();
+    await expect(page.getByText(/Short Timer Shop, who will be in touch/)).toBeVisible();
+    await expect(page.getByRole("heading", { name: "This invoice has expired" })).toHaveCount(0);
+    await expect(page.getByText("Amount to send")).toHaveCount(0);
+    await expectAccessible(page);
+    await shot(page, "late-payment-375");
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.reload();
+    await expect(late).toBeVisible();
+    await expect(page.getByRole("heading", { level: 2 })).toHaveCount(1);
+    await expect(page.getByText(/ask the shop for a new invoice/)).toHaveCount(0);
+    await expectAccessible(page);
+    await shot(page, "late-payment-1280");
   });
 });
