@@ -56,9 +56,11 @@ function PaidActions({ view }: { view: CheckoutView }) {
 export function CheckoutClient({
   initial,
   sandboxCurrencies,
+  choiceError = null,
 }: {
   initial: CheckoutView;
   sandboxCurrencies: readonly string[];
+  choiceError?: string | null;
 }) {
   const [view, setView] = useLiveInvoice(initial);
   const isSandbox = view.sender_currency !== null && sandboxCurrencies.includes(view.sender_currency);
@@ -69,7 +71,9 @@ export function CheckoutClient({
       <div aria-live="polite" data-testid="status-notices">
         <StatusNotice view={view} />
       </div>
-      {view.is_awaiting_currency && <CurrencyPicker view={view} onFixed={setView} />}
+      {view.is_awaiting_currency && (
+        <CurrencyPicker view={view} onFixed={setView} initialError={choiceError} />
+      )}
       {isPayable && <PaymentInstructions view={view} isSandbox={isSandbox} />}
       {view.status === "confirmed" && <PaidActions view={view} />}
       {(view.status === "failed" || view.status === "cancelled") && (

@@ -1,8 +1,16 @@
 import { SandboxBadge } from "@/components/ui/sandbox-badge";
 import type { CheckoutView } from "@/lib/checkout/checkout-view";
-import { displayAmount, hasUriScheme, isStillOwed, networkName, shortAmount } from "@/lib/checkout/present";
+import {
+  customerAmount,
+  customerCode,
+  hasUriScheme,
+  isStillOwed,
+  networkName,
+  shortAmount,
+} from "@/lib/checkout/present";
 import { CopyField } from "./copy-field";
 import { Countdown } from "./countdown";
+import { QrCopy } from "./qr-copy";
 
 /** What to send and where: shown while the invoice is open and something is owed. */
 export function PaymentInstructions({ view, isSandbox }: { view: CheckoutView; isSandbox: boolean }) {
@@ -12,8 +20,8 @@ export function PaymentInstructions({ view, isSandbox }: { view: CheckoutView; i
     <>
       <CopyField label={isPartial ? "Amount still due" : "Amount to send"} value={`${shortAmount(due)}`} />
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-        {view.sender_currency} on the {networkName(view.sender_currency)} network. Your wallet&apos;s network
-        fee comes on top: the amount above must arrive in full.
+        {customerCode(view.sender_currency ?? "")} on the {networkName(view.sender_currency)} network. Your
+        wallet&apos;s network fee comes on top: the amount above must arrive in full.
       </p>
       <CopyField label="Address" value={view.address ?? ""} badge={isSandbox && <SandboxBadge />} />
       {view.tag && (
@@ -24,13 +32,10 @@ export function PaymentInstructions({ view, isSandbox }: { view: CheckoutView; i
         />
       )}
       <div className="mt-4 flex flex-col items-center gap-3 sm:flex-row sm:items-start">
-        {/* biome-ignore lint/performance/noImgElement: a server-drawn SVG, no optimisation to gain */}
-        <img
+        <QrCopy
           src={`/api/checkout/${view.token}/qr.svg?paid=${view.paid_amount}`}
-          alt={`QR code for paying ${displayAmount(due, view.sender_currency)} to ${view.address}${isSandbox ? " (sandbox)" : ""}`}
-          width={192}
-          height={192}
-          className="rounded-md bg-white p-1"
+          alt={`QR code for paying ${customerAmount(due, view.sender_currency)} to ${view.address}${isSandbox ? " (sandbox)" : ""}`}
+          value={hasUriScheme(view.payment_uri) ? view.payment_uri! : (view.address ?? "")}
         />
         {hasUriScheme(view.payment_uri) && (
           <a

@@ -1,5 +1,5 @@
 import type { CheckoutView } from "@/lib/checkout/checkout-view";
-import { displayAmount, isStillOwed, lateAmount, networkName } from "@/lib/checkout/present";
+import { customerAmount, isStillOwed, lateAmount, networkName } from "@/lib/checkout/present";
 import { Notice } from "./notice";
 
 function Confirmations({ view }: { view: CheckoutView }) {
@@ -22,14 +22,14 @@ function Confirmations({ view }: { view: CheckoutView }) {
 }
 
 function Closed({ view }: { view: CheckoutView }) {
-  const paid = displayAmount(view.confirmed_amount, view.sender_currency);
+  const paid = customerAmount(view.confirmed_amount, view.sender_currency);
   const late = lateAmount(view.payments);
   // A payment after the invoice closed: one message, never the "expired, pay again" one beside it.
   if (late !== null) {
     return (
       <Notice tone="info" title="Payment received after the invoice closed">
         <p>
-          {displayAmount(late, view.sender_currency)} arrived after this invoice{" "}
+          {customerAmount(late, view.sender_currency)} arrived after this invoice{" "}
           {view.status === "cancelled" ? "was cancelled" : "expired"}. It is safe with {view.merchant_name},
           who will be in touch about it. Please send nothing more to this address.
         </p>
@@ -89,8 +89,8 @@ export function StatusNotice({ view }: { view: CheckoutView }) {
     return (
       <Notice tone="warning" title="Not paid in full yet">
         <p>
-          Received so far: {displayAmount(view.paid_amount, view.sender_currency)}. Send the remaining{" "}
-          <strong>{displayAmount(view.remaining_amount, view.sender_currency)}</strong> to the same address
+          Received so far: {customerAmount(view.paid_amount, view.sender_currency)}. Send the remaining{" "}
+          <strong>{customerAmount(view.remaining_amount, view.sender_currency)}</strong> to the same address
           below.
         </p>
         {view.status === "processing" && <Confirmations view={view} />}
@@ -101,7 +101,7 @@ export function StatusNotice({ view }: { view: CheckoutView }) {
     return (
       <Notice tone="info" title="Payment received">
         <p>
-          {displayAmount(view.paid_amount, view.sender_currency)} seen on the {network} network. It settles
+          {customerAmount(view.paid_amount, view.sender_currency)} seen on the {network} network. It settles
           after {view.confirmations_required} confirmations.
         </p>
         <Confirmations view={view} />
@@ -112,10 +112,12 @@ export function StatusNotice({ view }: { view: CheckoutView }) {
   if (view.status === "confirmed") {
     return (
       <Notice tone="success" title="Invoice paid">
-        <p>{displayAmount(view.confirmed_amount, view.sender_currency)} received and confirmed. Thank you.</p>
+        <p>
+          {customerAmount(view.confirmed_amount, view.sender_currency)} received and confirmed. Thank you.
+        </p>
         {view.status_reason === "overpaid" && (
           <p className="mt-1">
-            You sent {displayAmount(view.overpaid_amount, view.sender_currency)} more than was due. Refund
+            You sent {customerAmount(view.overpaid_amount, view.sender_currency)} more than was due. Refund
             instructions for the difference were sent by e-mail.
           </p>
         )}

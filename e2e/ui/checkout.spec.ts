@@ -256,6 +256,13 @@ test.describe("hosted checkout: what is owed", () => {
       const toSend = (await page.getByRole("status").filter({ hasText: /^\d/ }).first().textContent())!;
       await expect(page.getByTestId("amount-due")).toHaveText(`${toSend.trim()} BTC`);
       await expect(page.getByTestId("amount-fiat")).toHaveText("= 120.00 EUR");
+      // A tap on the QR code copies what it encodes: the same URI as "Open in wallet".
+      await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+      await page.getByRole("button", { name: /^QR code for paying/ }).click();
+      await expect(page.getByText("Copied", { exact: true })).toBeVisible();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+        await page.getByRole("link", { name: "Open in wallet" }).getAttribute("href"),
+      );
 
       const { address } = await readAndPay(page, client, { times: 2n });
       const remaining = units(toSend) - units(toSend) / 2n;
@@ -298,16 +305,57 @@ test.describe("hosted checkout: what is owed", () => {
     });
   }
 
+  test("without JavaScript the coin is chosen with a form and the status shows on reload", async ({
+    browser,
+    client,
+    baseURL,
+  }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
+    const page = await context.newPage();
+    const invoice = await createInvoice(client, baseURL!);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto(invoice.path);
+    await page.getByRole("button", { name: /^LTC/ }).click();
+    await expect(page).toHaveURL(`${baseURL}${invoice.path}`);
+    await expect(page.getByText("Amount to send")).toBeVisible();
+    await expect(page.getByTestId("amount-due")).toHaveText(/^[\d.]+ LTC$/);
+    const amount = (await page.getByRole("status").filter({ hasText: /^\d/ }).first().textContent())!.trim();
+    const address = (await page.locator("output").nth(1).textContent())!.trim();
+    await shot(page, "no-js-chosen-375");
+    const paid = await client.post("/sandbox/payments", { address, currency: "LTC", amount });
+    expect((await paid.json()).data.is_recognized).toBe(true);
+    await page.reload();
+    await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+
+    // A refused choice comes back to the page with a message, never an error page.
+    const other = await createInvoice(client, baseURL!);
+    const refused = await page.request.post(`${other.path}/currency`, {
+      form: { currency: "NOPE" },
+      maxRedirects: 0,
+    });
+    expect(refused.status()).toBe(303);
+    await page.goto(refused.headers().location!);
+    await expect(page.getByRole("alert")).toHaveText(/could not be chosen/);
+    await expect(page.getByRole("button", { name: /^BTC/ })).toBeVisible();
+    await context.close();
+  });
+
   test("offers 'Open in wallet' only where the network has a URI scheme", async ({
     page,
     client,
     baseURL,
   }) => {
-    for (const currency of ["TRX", "USDTT", "XRP"]) {
+    // Customers see token names as wallets show them, not Kassa's codes.
+    for (const [currency, shown] of [
+      ["TRX", "TRX"],
+      ["USDTT", "USDT (TRC-20)"],
+      ["XRP", "XRP"],
+    ] as const) {
       const invoice = await createInvoice(client, baseURL!, { sender_currency: currency });
       await page.goto(invoice.path);
       await expect(page.getByText("Amount to send")).toBeVisible();
-      await expect(page.getByTestId("amount-due")).toHaveText(new RegExp(` ${currency}$`));
+      await expect(page.getByTestId("amount-due")).toHaveText(/^[\d.]+ [A-Z]+/);
+      expect((await page.getByTestId("amount-due").textContent())!.replace(/^[\d.]+ /, "")).toBe(shown);
       await expect(page.getByRole("link", { name: "Open in wallet" })).toHaveCount(0);
     }
     await shot(page, "no-wallet-link-xrp-375");

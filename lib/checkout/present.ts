@@ -17,6 +17,26 @@ export function displayAmount(wire: string | null, code: string | null): string 
   return `${whole}${digits ? `.${digits}` : ""} ${code}`;
 }
 
+/** Money on the checkout: as displayAmount, the currency named as the customer knows it. */
+export function customerAmount(wire: string | null, code: string | null): string {
+  if (code === null) return "";
+  const amount = displayAmount(wire, code);
+  return amount && `${amount.slice(0, -code.length)}${customerCode(code)}`;
+}
+
+/**
+ * A currency as wallets and exchanges name it: Kassa's codes for tokens (USDTE, USDTT) say which
+ * network in a way no customer knows, so they read as the token plus its network standard.
+ */
+export function customerCode(code: string): string {
+  const names: Record<string, string> = {
+    USDTE: "USDT (ERC-20)",
+    USDTT: "USDT (TRC-20)",
+    USDC: "USDC (ERC-20)",
+  };
+  return names[code] ?? code;
+}
+
 export function networkName(code: string | null): string {
   const network = code ? findCurrency(code)?.network : null;
   if (!network) return "";

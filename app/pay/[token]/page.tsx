@@ -11,7 +11,10 @@ import { getDb } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
 import { loadInvoiceByToken } from "@/lib/invoices/load-invoice";
 
-type Props = { params: Promise<{ token: string }> };
+type Props = {
+  params: Promise<{ token: string }>;
+  searchParams: Promise<{ choice?: string | string[] }>;
+};
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { token } = await params;
@@ -26,8 +29,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
  * The hosted checkout. Rendered on the server with everything the customer needs (the amount, the
  * address, the state of the payment) before any JavaScript runs; the client part keeps it live.
  */
-export default async function PayPage({ params }: Props) {
+export default async function PayPage({ params, searchParams }: Props) {
   const { token } = await params;
+  const { choice } = await searchParams;
   if (hasUnstorableText(token)) notFound(); // NUL: a token no invoice has, and text PostgreSQL refuses
   const db = getDb();
   const settings = invoiceSettings();
@@ -50,6 +54,9 @@ export default async function PayPage({ params }: Props) {
       )}
       <CheckoutClient
         initial={view}
+        choiceError={
+          choice === "refused" ? "That currency could not be chosen just now. Please choose again." : null
+        }
         sandboxCurrencies={CURRENCIES.filter((c) => isOnSandboxChain(c.code)).map((c) => c.code)}
       />
       <p className="mt-10 text-center text-xs text-slate-500 dark:text-slate-400">
