@@ -6,6 +6,7 @@ import { isHttpUrl, isStillOwed } from "@/lib/checkout/present";
 import { AmountHeader } from "./amount-header";
 import { CurrencyPicker } from "./currency-picker";
 import { PaymentInstructions } from "./payment-instructions";
+import { Receipt } from "./receipt";
 import { StatusNotice } from "./status-notice";
 import { useLiveInvoice } from "./use-live-invoice";
 
@@ -26,7 +27,8 @@ function ReturnLink({ href, label }: { href: string; label: string }) {
 /** After payment: back to the shop, by itself after a few seconds when the shop gave a URL. */
 function PaidActions({ view }: { view: CheckoutView }) {
   const [left, setLeft] = useState(REDIRECT_SECONDS);
-  const canRedirect = isHttpUrl(view.url_success);
+  const [isStaying, setIsStaying] = useState(false);
+  const canRedirect = isHttpUrl(view.url_success) && !isStaying;
   useEffect(() => {
     if (!canRedirect) return;
     const timer = setInterval(() => setLeft((s) => s - 1), 1_000);
@@ -38,12 +40,17 @@ function PaidActions({ view }: { view: CheckoutView }) {
   return (
     <>
       {/* Not a live region: a second-by-second count would be read out at every tick. */}
+      {/* The customer can stop the automatic return, to read or print the receipt (WCAG 2.2.1). */}
       {canRedirect && (
         <p className="mt-4 text-sm">
-          Returning to {view.merchant_name} in {Math.max(0, left)} s…
+          Returning to {view.merchant_name} in {Math.max(0, left)} s…{" "}
+          <button type="button" onClick={() => setIsStaying(true)} className="font-medium underline">
+            Stay on this page
+          </button>
         </p>
       )}
       <ReturnLink href={view.url_success} label={`Return to ${view.merchant_name}`} />
+      <Receipt view={view} />
     </>
   );
 }

@@ -340,6 +340,45 @@ test.describe("hosted checkout: what is owed", () => {
     await context.close();
   });
 
+  for (const width of [375, 1280]) {
+    test(`at ${width} px a paid invoice keeps a printable receipt, the return to the shop can wait`, async ({
+      page,
+      client,
+      baseURL,
+    }) => {
+      const invoice = await createInvoice(client, baseURL!, { sender_currency: "BTC" });
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(invoice.path);
+      const amount = (await page
+        .getByRole("status")
+        .filter({ hasText: /^\d/ })
+        .first()
+        .textContent())!.trim();
+      const address = (await page.locator("output").nth(1).textContent())!.trim();
+      const paid = (
+        await (await client.post("/sandbox/payments", { address, currency: "BTC", amount })).json()
+      ).data;
+      await client.post("/sandbox/blocks", { currency: "BTC", count: 2 });
+      await expect(page.getByRole("heading", { name: "Invoice paid" })).toBeVisible({ timeout: 15_000 });
+      await page.getByRole("button", { name: "Stay on this page" }).click();
+      await expect(page.getByText(/Returning to/)).toHaveCount(0);
+      const receipt = page.getByRole("region", { name: "Receipt" });
+      await expect(receipt.getByTestId("receipt-txid")).toHaveText(paid.txid);
+      await expect(receipt.getByText(`${amount} BTC`).first()).toBeVisible();
+      await expect(receipt.getByText("120.00 EUR")).toBeVisible();
+      await expect(receipt.getByText(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/)).toBeVisible();
+      // The rate shown is the one the amount was priced at: amount × rate is 120 EUR to one satoshi's worth.
+      const rateText = (await receipt.getByText(/^1 BTC = /).textContent())!.replace(/^1 BTC = /, "");
+      const rate = units(rateText);
+      const worth = units(amount) * rate;
+      expect(worth >= 120n * 100_000_000n * 100_000_000n - rate).toBe(true);
+      expect(worth <= 120n * 100_000_000n * 100_000_000n + rate).toBe(true);
+      await expect(receipt.getByRole("button", { name: "Print" })).toBeVisible();
+      await expectAccessible(page);
+      await shot(page, `receipt-${width}`);
+    });
+  }
+
   test("offers 'Open in wallet' only where the network has a URI scheme", async ({
     page,
     client,
