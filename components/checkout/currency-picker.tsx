@@ -2,19 +2,22 @@
 
 import { useState } from "react";
 import type { CheckoutView } from "@/lib/checkout/checkout-view";
-import { shortAmount } from "@/lib/checkout/present";
+import { customerCode, shortAmount } from "@/lib/checkout/present";
 import { Countdown } from "./countdown";
 
 /** The customer's choice of how to pay: each currency with what it costs now. Choosing locks the rate. */
 export function CurrencyPicker({
   view,
   onFixed,
+  initialError = null,
 }: {
   view: CheckoutView;
   onFixed: (view: CheckoutView) => void;
+  /** A refusal of the no-JavaScript form, shown after its redirect. */
+  initialError?: string | null;
 }) {
   const [pending, setPending] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(initialError);
   const choose = async (currency: string) => {
     setPending(currency);
     setError(null);
@@ -45,32 +48,40 @@ export function CurrencyPicker({
       <h2 id="pay-with" className="text-lg font-semibold">
         Pay with
       </h2>
-      <ul className="mt-2 grid gap-2">
-        {view.currencies.map((choice) => (
-          <li key={choice.currency}>
-            <button
-              type="button"
-              disabled={!choice.is_available || pending !== null}
-              onClick={() => choose(choice.currency)}
-              aria-describedby={choice.is_available ? undefined : `why-${choice.currency}`}
-              className="flex w-full items-center justify-between gap-3 rounded-md border border-slate-300 px-4 py-3 text-left hover:border-indigo-600 disabled:cursor-not-allowed disabled:opacity-60 dark:border-slate-600"
-            >
-              <span>
-                <span className="font-semibold">{choice.currency}</span>{" "}
-                <span className="text-sm text-slate-600 dark:text-slate-400">{choice.name}</span>
-              </span>
-              <span className="font-mono text-sm">
-                {pending === choice.currency ? "Locking the rate…" : shortAmount(choice.amount)}
-              </span>
-            </button>
-            {!choice.is_available && (
-              <p id={`why-${choice.currency}`} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-                {choice.reason}
-              </p>
-            )}
-          </li>
-        ))}
-      </ul>
+      {/* Without JavaScript the buttons submit this form (app/pay/[token]/currency/route.ts). */}
+      <form method="post" action={`/pay/${view.token}/currency`}>
+        <ul className="mt-2 grid gap-2">
+          {view.currencies.map((choice) => (
+            <li key={choice.currency}>
+              <button
+                type="submit"
+                name="currency"
+                value={choice.currency}
+                disabled={!choice.is_available || pending !== null}
+                onClick={(event) => {
+                  event.preventDefault();
+                  void choose(choice.currency);
+                }}
+                aria-describedby={choice.is_available ? undefined : `why-${choice.currency}`}
+                className="flex w-full items-center justify-between gap-3 rounded-md border border-slate-300 px-4 py-3 text-left hover:border-indigo-600 disabled:cursor-not-allowed disabled:opacity-60 dark:border-slate-600"
+              >
+                <span>
+                  <span className="font-semibold">{customerCode(choice.currency)}</span>{" "}
+                  <span className="text-sm text-slate-600 dark:text-slate-400">{choice.name}</span>
+                </span>
+                <span className="font-mono text-sm">
+                  {pending === choice.currency ? "Locking the rate…" : shortAmount(choice.amount)}
+                </span>
+              </button>
+              {!choice.is_available && (
+                <p id={`why-${choice.currency}`} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+                  {choice.reason}
+                </p>
+              )}
+            </li>
+          ))}
+        </ul>
+      </form>
       {error && (
         <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-300">
           {error}

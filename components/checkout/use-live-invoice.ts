@@ -5,13 +5,14 @@ import type { CheckoutView } from "@/lib/checkout/checkout-view";
 
 /**
  * The invoice as it changes: server-sent events from /api/checkout/<token>/events, falling back to
- * polling every 3 seconds where the stream is not available. Stops once the invoice is final.
+ * polling every 3 seconds where the stream is not available. Stops once the invoice is paid: an
+ * expired or cancelled invoice is still watched, so a payment arriving late is shown at once.
  */
 export function useLiveInvoice(initial: CheckoutView): [CheckoutView, (view: CheckoutView) => void] {
   const [view, setView] = useState(initial);
-  const isFinal = view.is_final;
+  const isDone = view.status === "confirmed";
   useEffect(() => {
-    if (isFinal) return;
+    if (isDone) return;
     let poll: ReturnType<typeof setInterval> | undefined;
     let source: EventSource | undefined;
     const startPolling = () => {
@@ -39,6 +40,6 @@ export function useLiveInvoice(initial: CheckoutView): [CheckoutView, (view: Che
       source?.close();
       if (poll) clearInterval(poll);
     };
-  }, [isFinal, view.token]);
+  }, [isDone, view.token]);
   return [view, setView];
 }

@@ -26,6 +26,20 @@ async function createInvoice(client: SignedClient, baseURL: string, overrides: R
   return { ...data, path: new URL(data.url).pathname as string };
 }
 
+const SHOTS = "/tmp/shots-checkout";
+
+/** Attaches a full-page screenshot to the report and keeps a copy in /tmp/shots-checkout. */
+async function shot(page: Page, name: string) {
+  const body = await page.screenshot({ fullPage: true, path: `${SHOTS}/${name}.png` });
+  await test.info().attach(name, { body, contentType: "image/png" });
+}
+
+/** Minor units (10^-8) from a decimal amount as the page shows it. */
+function units(text: string): bigint {
+  const [whole, decimals = ""] = text.trim().split(" ")[0]!.split(".");
+  return BigInt(whole!) * 100_000_000n + BigInt(decimals.padEnd(8, "0"));
+}
+
 async function expectAccessible(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
@@ -225,6 +239,171 @@ test.describe("hosted checkout", () => {
   });
 });
 
+test.describe("hosted checkout: what is owed", () => {
+  for (const width of [375, 1280]) {
+    test(`at ${width} px a short payment says at once what is still due, and where`, async ({
+      page,
+      client,
+      baseURL,
+    }) => {
+      const invoice = await createInvoice(client, baseURL!);
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(invoice.path);
+      await expect(page.getByTestId("amount-due")).toHaveText("120.00 EUR");
+      // Choosing a coin makes its amount the header at once, fiat on the line below, without a reload.
+      await page.getByRole("button", { name: /^BTC/ }).click();
+      await expect(page.getByText("Amount to send")).toBeVisible();
+      const toSend = (await page.getByRole("status").filter({ hasText: /^\d/ }).first().textContent())!;
+      await expect(page.getByTestId("amount-due")).toHaveText(`${toSend.trim()} BTC`);
+      await expect(page.getByTestId("amount-fiat")).toHaveText("= 120.00 EUR");
+      // A tap on the QR code copies what it encodes: the same URI as "Open in wallet".
+      await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+      await page.getByRole("button", { name: /^QR code for paying/ }).click();
+      await expect(page.getByText("Copied", { exact: true })).toBeVisible();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+        await page.getByRole("link", { name: "Open in wallet" }).getAttribute("href"),
+      );
+
+      const { address } = await readAndPay(page, client, { times: 2n });
+      const remaining = units(toSend) - units(toSend) / 2n;
+      const remainingText =
+        `${remaining / 100_000_000n}.${(remaining % 100_000_000n).toString().padStart(8, "0")}`.replace(
+          /\.?0+$/,
+          "",
+        );
+      // No block mined: the payment is only seen, and the page already asks for the rest.
+      await expect(page.getByRole("heading", { name: "Not paid in full yet" })).toBeVisible();
+      await expect(page.getByText("Confirmations: 0 of 2")).toBeVisible();
+      await expect(page.getByText(/close this page/)).toHaveCount(0);
+      await expect(page.getByTestId("amount-due")).toHaveText(`${remainingText} BTC`);
+      await expect(page.getByTestId("amount-fiat")).toHaveText(`of ${toSend.trim()} BTC = 120.00 EUR`);
+      await expect(page.getByText("Amount still due")).toBeVisible();
+      await expect(page.getByRole("status").filter({ hasText: /^\d/ }).first()).toHaveText(remainingText);
+      await expect(page.locator("output").nth(1)).toHaveText(address);
+      await expect(page.getByRole("link", { name: "Open in wallet" })).toHaveAttribute(
+        "href",
+        `bitcoin:${address}?amount=${remainingText}`,
+      );
+      // Only the status notice is announced: not the countdown, not the amounts.
+      const liveAncestor = (selector: string) =>
+        page
+          .locator(selector)
+          .first()
+          .evaluate((el) => el.parentElement?.closest("[aria-live]")?.tagName ?? null);
+      expect(await liveAncestor("[data-testid=countdown]")).toBeNull();
+      expect(await liveAncestor("[data-testid=amount-due]")).toBeNull();
+      expect(await liveAncestor("h2:text('Not paid in full yet')")).not.toBeNull();
+      await expectAccessible(page);
+      await shot(page, `short-payment-seen-${width}`);
+
+      // The rest arrives: nothing is owed any more, and only now may the customer close the page.
+      await readAndPay(page, client);
+      await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+      await expect(page.getByText(/You can close this page/)).toBeVisible();
+      await expect(page.getByTestId("amount-due")).toHaveText(`${toSend.trim()} BTC`);
+      await expectAccessible(page);
+    });
+  }
+
+  test("without JavaScript the coin is chosen with a form and the status shows on reload", async ({
+    browser,
+    client,
+    baseURL,
+  }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
+    const page = await context.newPage();
+    const invoice = await createInvoice(client, baseURL!);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto(invoice.path);
+    await page.getByRole("button", { name: /^LTC/ }).click();
+    await expect(page).toHaveURL(`${baseURL}${invoice.path}`);
+    await expect(page.getByText("Amount to send")).toBeVisible();
+    await expect(page.getByTestId("amount-due")).toHaveText(/^[\d.]+ LTC$/);
+    const amount = (await page.getByRole("status").filter({ hasText: /^\d/ }).first().textContent())!.trim();
+    const address = (await page.locator("output").nth(1).textContent())!.trim();
+    await shot(page, "no-js-chosen-375");
+    const paid = await client.post("/sandbox/payments", { address, currency: "LTC", amount });
+    expect((await paid.json()).data.is_recognized).toBe(true);
+    await page.reload();
+    await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+
+    // A refused choice comes back to the page with a message, never an error page.
+    const other = await createInvoice(client, baseURL!);
+    const refused = await page.request.post(`${other.path}/currency`, {
+      form: { currency: "NOPE" },
+      maxRedirects: 0,
+    });
+    expect(refused.status()).toBe(303);
+    await page.goto(refused.headers().location!);
+    await expect(page.getByRole("alert")).toHaveText(/could not be chosen/);
+    await expect(page.getByRole("button", { name: /^BTC/ })).toBeVisible();
+    await context.close();
+  });
+
+  for (const width of [375, 1280]) {
+    test(`at ${width} px a paid invoice keeps a printable receipt, the return to the shop can wait`, async ({
+      page,
+      client,
+      baseURL,
+    }) => {
+      const invoice = await createInvoice(client, baseURL!, { sender_currency: "BTC" });
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(invoice.path);
+      const amount = (await page
+        .getByRole("status")
+        .filter({ hasText: /^\d/ })
+        .first()
+        .textContent())!.trim();
+      const address = (await page.locator("output").nth(1).textContent())!.trim();
+      const paid = (
+        await (await client.post("/sandbox/payments", { address, currency: "BTC", amount })).json()
+      ).data;
+      await client.post("/sandbox/blocks", { currency: "BTC", count: 2 });
+      await expect(page.getByRole("heading", { name: "Invoice paid" })).toBeVisible({ timeout: 15_000 });
+      await page.getByRole("button", { name: "Stay on this page" }).click();
+      await expect(page.getByText(/Returning to/)).toHaveCount(0);
+      const receipt = page.getByRole("region", { name: "Receipt" });
+      await expect(receipt.getByTestId("receipt-txid")).toHaveText(paid.txid);
+      await expect(receipt.getByText(`${amount} BTC`).first()).toBeVisible();
+      await expect(receipt.getByText("120.00 EUR")).toBeVisible();
+      await expect(receipt.getByText(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/)).toBeVisible();
+      // The rate shown is the one the amount was priced at: amount × rate is 120 EUR to one satoshi's worth.
+      const rateText = (await receipt.getByText(/^1 BTC = /).textContent())!.replace(/^1 BTC = /, "");
+      const rate = units(rateText);
+      const worth = units(amount) * rate;
+      expect(worth >= 120n * 100_000_000n * 100_000_000n - rate).toBe(true);
+      expect(worth <= 120n * 100_000_000n * 100_000_000n + rate).toBe(true);
+      await expect(receipt.getByRole("button", { name: "Print" })).toBeVisible();
+      await expectAccessible(page);
+      await shot(page, `receipt-${width}`);
+    });
+  }
+
+  test("offers 'Open in wallet' only where the network has a URI scheme", async ({
+    page,
+    client,
+    baseURL,
+  }) => {
+    // Customers see token names as wallets show them, not Kassa's codes.
+    for (const [currency, shown] of [
+      ["TRX", "TRX"],
+      ["USDTT", "USDT (TRC-20)"],
+      ["XRP", "XRP"],
+    ] as const) {
+      const invoice = await createInvoice(client, baseURL!, { sender_currency: currency });
+      await page.goto(invoice.path);
+      await expect(page.getByText("Amount to send")).toBeVisible();
+      await expect(page.getByTestId("amount-due")).toHaveText(/^[\d.]+ [A-Z]+/);
+      expect((await page.getByTestId("amount-due").textContent())!.replace(/^[\d.]+ /, "")).toBe(shown);
+      await expect(page.getByRole("link", { name: "Open in wallet" })).toHaveCount(0);
+    }
+    await shot(page, "no-wallet-link-xrp-375");
+    const invoice = await createInvoice(client, baseURL!, { sender_currency: "LTC" });
+    await page.goto(invoice.path);
+    await expect(page.getByRole("link", { name: "Open in wallet" })).toHaveAttribute("href", /^litecoin:/);
+  });
+});
+
 test.describe("hosted checkout with a short timer", () => {
   let api: APIRequestContext;
   test.beforeAll(async () => {
@@ -259,5 +438,33 @@ test.describe("hosted checkout with a short timer", () => {
       "href",
       `${shortTimer.baseURL}/?failed=${counter}`,
     );
+  });
+
+  test("a payment after expiry shows at once, as one message, and after a reload", async ({ page }) => {
+    const client = signedClient(api, await createMerchant("Short Timer Shop", shortTimer.dataDir));
+    const invoice = await createInvoice(client, shortTimer.baseURL, { sender_currency: "BTC" });
+    await page.goto(`${shortTimer.baseURL}${invoice.path}`);
+    const amount = (await page.getByRole("status").filter({ hasText: /^\d/ }).first().textContent())!.trim();
+    const address = (await page.locator("output").nth(1).textContent())!.trim();
+    await expect(page.getByRole("heading", { name: "This invoice has expired" })).toBeVisible({
+      timeout: 20_000,
+    });
+    const paid = await client.post("/sandbox/payments", { address, currency: "BTC", amount });
+    expect((await paid.json()).data.is_recognized).toBe(true);
+    const late = page.getByRole("heading", { name: "Payment received after the invoice closed" });
+    await expect(late).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText(`${amount} BTC arrived after this invoice expired`)).toBeVisible();
+    await expect(page.getByText(/Short Timer Shop, who will be in touch/)).toBeVisible();
+    await expect(page.getByRole("heading", { name: "This invoice has expired" })).toHaveCount(0);
+    await expect(page.getByText("Amount to send")).toHaveCount(0);
+    await expectAccessible(page);
+    await shot(page, "late-payment-375");
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.reload();
+    await expect(late).toBeVisible();
+    await expect(page.getByRole("heading", { level: 2 })).toHaveCount(1);
+    await expect(page.getByText(/ask the shop for a new invoice/)).toHaveCount(0);
+    await expectAccessible(page);
+    await shot(page, "late-payment-1280");
   });
 });

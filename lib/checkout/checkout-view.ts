@@ -42,6 +42,7 @@ export async function checkoutView(
       tip: chainTips.height,
       network: chainTransactions.network,
       confirmations: deposits.confirmations,
+      seenAt: deposits.createdAt,
     })
     .from(deposits)
     .innerJoin(chainTransactions, eq(chainTransactions.id, deposits.chainTransactionId))
@@ -103,6 +104,7 @@ export async function checkoutView(
             : Math.max(0, p.tip - p.height + 1),
       is_confirmed: p.status === "credited",
       is_late: p.isLate,
+      seen_at: seconds(p.seenAt),
     })),
     currencies,
     fixed_at: seconds(invoice.fixedAt),

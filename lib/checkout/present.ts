@@ -1,5 +1,5 @@
 import { findCurrency } from "@/lib/currencies/registry";
-import { formatAmountShort, parseStoredAmount } from "@/lib/money";
+import { formatAmount, formatAmountShort, parseStoredAmount } from "@/lib/money";
 
 /** Display helpers shared by the checkout page's server and client parts. */
 export function shortAmount(wire: string | null): string {
@@ -15,6 +15,26 @@ export function displayAmount(wire: string | null, code: string | null): string 
   const [whole, fraction = ""] = shortAmount(wire).split(".");
   const digits = fraction.padEnd(findCurrency(code)?.minorUnit ?? 0, "0");
   return `${whole}${digits ? `.${digits}` : ""} ${code}`;
+}
+
+/** Money on the checkout: as displayAmount, the currency named as the customer knows it. */
+export function customerAmount(wire: string | null, code: string | null): string {
+  if (code === null) return "";
+  const amount = displayAmount(wire, code);
+  return amount && `${amount.slice(0, -code.length)}${customerCode(code)}`;
+}
+
+/**
+ * A currency as wallets and exchanges name it: Kassa's codes for tokens (USDTE, USDTT) say which
+ * network in a way no customer knows, so they read as the token plus its network standard.
+ */
+export function customerCode(code: string): string {
+  const names: Record<string, string> = {
+    USDTE: "USDT (ERC-20)",
+    USDTT: "USDT (TRC-20)",
+    USDC: "USDC (ERC-20)",
+  };
+  return names[code] ?? code;
 }
 
 export function networkName(code: string | null): string {
@@ -45,4 +65,38 @@ export function formatClock(totalSeconds: number): string {
   const seconds = Math.max(0, Math.floor(totalSeconds));
   const minutes = Math.floor(seconds / 60);
   return `${String(minutes).padStart(2, "0")}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+/**
+ * Whether a payment URI names a scheme a wallet registers (bitcoin:, ethereum:, a CashAddr prefix).
+ * Tron has none and XRP's `rADDR?dt=` is not a URL: as a link either would be relative and leave
+ * the checkout for a page that does not exist, so they get no "Open in wallet" button.
+ */
+export function hasUriScheme(uri: string | null): boolean {
+  return uri !== null && /^[a-z][a-z0-9+.-]*:/i.test(uri);
+}
+
+/**
+ * Whether the customer should still send money: an open invoice (pending, or processing a payment
+ * already seen) with a remainder left after what has arrived. A closed invoice owes nothing more
+ * here: its page says what happens to what was paid.
+ */
+export function isStillOwed(view: {
+  status: string;
+  remaining_amount: string | null;
+  paid_amount: string;
+}): boolean {
+  return (
+    (view.status === "pending" || view.status === "processing") &&
+    view.remaining_amount !== null &&
+    parseStoredAmount(view.remaining_amount) > 0n &&
+    parseStoredAmount(view.paid_amount) > 0n
+  );
+}
+
+/** The sum of the payments that arrived after the invoice closed, in the wire format. */
+export function lateAmount(payments: readonly { amount: string; is_late: boolean }[]): string | null {
+  const late = payments.filter((p) => p.is_late);
+  if (late.length === 0) return null;
+  return formatAmount(late.reduce((sum, p) => sum + parseStoredAmount(p.amount), 0n));
 }

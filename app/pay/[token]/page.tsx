@@ -6,13 +6,15 @@ import { accountKeys, invoiceSettings } from "@/lib/api/runtime-values";
 import { isOnSandboxChain } from "@/lib/chain/sandbox/address-nets";
 import { checkoutView } from "@/lib/checkout/checkout-view";
 import { openCheckout } from "@/lib/checkout/open-checkout";
-import { displayAmount } from "@/lib/checkout/present";
 import { CURRENCIES } from "@/lib/currencies/registry";
 import { getDb } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
 import { loadInvoiceByToken } from "@/lib/invoices/load-invoice";
 
-type Props = { params: Promise<{ token: string }> };
+type Props = {
+  params: Promise<{ token: string }>;
+  searchParams: Promise<{ choice?: string | string[] }>;
+};
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { token } = await params;
@@ -27,8 +29,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
  * The hosted checkout. Rendered on the server with everything the customer needs (the amount, the
  * address, the state of the payment) before any JavaScript runs; the client part keeps it live.
  */
-export default async function PayPage({ params }: Props) {
+export default async function PayPage({ params, searchParams }: Props) {
   const { token } = await params;
+  const { choice } = await searchParams;
   if (hasUnstorableText(token)) notFound(); // NUL: a token no invoice has, and text PostgreSQL refuses
   const db = getDb();
   const settings = invoiceSettings();
@@ -40,7 +43,6 @@ export default async function PayPage({ params }: Props) {
     throw error;
   }
   const view = await checkoutView(db, record, settings);
-  const hasPayCurrency = view.sender_currency !== null && view.sender_amount !== null;
   return (
     <main id="main" className="mx-auto w-full max-w-md px-4 py-6 sm:py-10">
       <p className="text-sm font-medium text-slate-600 dark:text-slate-400">{view.merchant_name}</p>
@@ -50,21 +52,11 @@ export default async function PayPage({ params }: Props) {
           {view.description}
         </p>
       )}
-      <div className="mt-4 rounded-md bg-slate-50 px-4 py-3 dark:bg-slate-900">
-        <div className="text-sm text-slate-600 dark:text-slate-400">Amount due</div>
-        <div className="text-2xl font-semibold" data-testid="amount-due">
-          {hasPayCurrency
-            ? displayAmount(view.sender_amount, view.sender_currency)
-            : displayAmount(view.amount, view.currency)}
-        </div>
-        {hasPayCurrency && view.sender_currency !== view.currency && (
-          <div className="text-sm text-slate-600 dark:text-slate-400">
-            = {displayAmount(view.amount, view.currency)}
-          </div>
-        )}
-      </div>
       <CheckoutClient
         initial={view}
+        choiceError={
+          choice === "refused" ? "That currency could not be chosen just now. Please choose again." : null
+        }
         sandboxCurrencies={CURRENCIES.filter((c) => isOnSandboxChain(c.code)).map((c) => c.code)}
       />
       <p className="mt-10 text-center text-xs text-slate-500 dark:text-slate-400">

@@ -15,7 +15,8 @@ const MAX_OPEN_MS = 30 * 60_000;
 /**
  * Server-sent events for the checkout page: the invoice's view whenever it changes (checked once a
  * second), a heartbeat comment against idle proxies, and the end of the stream once the invoice is
- * final. The browser's EventSource reconnects by itself; the page falls back to polling otherwise.
+ * paid (an expired or cancelled one stays watched: a late payment is shown as it arrives). The
+ * browser's EventSource reconnects by itself; the page falls back to polling otherwise.
  */
 export async function GET(
   request: Request,
@@ -64,7 +65,8 @@ export async function GET(
               lockEndsAt = needsNewPriceAt(record, settings);
               const view = await checkoutView(db, record, settings);
               controller.enqueue(encoder.encode(`event: invoice\ndata: ${JSON.stringify(view)}\n\n`));
-              if (view.is_final) return close();
+              // A closed invoice can still receive a late payment: the stream ends only once it is paid.
+              if (view.status === "confirmed") return close();
             }
           } else if (Date.now() - lastBeat > HEARTBEAT_EVERY_MS) {
             lastBeat = Date.now();

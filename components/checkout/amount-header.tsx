@@ -1,0 +1,29 @@
+import type { CheckoutView } from "@/lib/checkout/checkout-view";
+import { customerAmount, isStillOwed } from "@/lib/checkout/present";
+
+/**
+ * The figure the customer acts on, kept live: the invoice's fiat amount until a coin is chosen,
+ * then the crypto amount (what the wallet must send) with fiat on a second line, and after a short
+ * payment the remainder. Wallets asked for a fiat amount pay the wrong sum, so crypto leads (UX.md).
+ */
+export function AmountHeader({ view }: { view: CheckoutView }) {
+  const fiat = customerAmount(view.amount, view.currency);
+  const hasPayCurrency = view.sender_currency !== null && view.sender_amount !== null;
+  const isOwed = hasPayCurrency && isStillOwed(view);
+  const total = hasPayCurrency ? customerAmount(view.sender_amount, view.sender_currency) : fiat;
+  const isConverted = hasPayCurrency && view.sender_currency !== view.currency;
+  const label = isOwed ? "Still due" : view.status === "confirmed" ? "Amount paid" : "Amount due";
+  return (
+    <div className="mt-4 rounded-md bg-slate-50 px-4 py-3 dark:bg-slate-900">
+      <div className="text-sm text-slate-600 dark:text-slate-400">{label}</div>
+      <div className="break-all text-2xl font-semibold" data-testid="amount-due">
+        {isOwed ? customerAmount(view.remaining_amount, view.sender_currency) : total}
+      </div>
+      {hasPayCurrency && (isOwed || isConverted) && (
+        <div className="text-sm text-slate-600 dark:text-slate-400" data-testid="amount-fiat">
+          {isOwed ? `of ${total}${isConverted ? ` = ${fiat}` : ""}` : `= ${fiat}`}
+        </div>
+      )}
+    </div>
+  );
+}
