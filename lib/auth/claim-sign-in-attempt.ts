@@ -24,6 +24,13 @@ export const SIGN_IN_THROTTLES = {
   device: perAccount,
   /** Per client address, across accounts: 30 attempts, then 15 minutes of silence. */
   ip: { free: 30, baseSeconds: 15 * 60, capSeconds: 15 * 60, resetSeconds: 15 * 60 },
+  /**
+   * E-mails anyone can ask for (password reset, sign-up), per address they go to: 3, then a delay of
+   * 15 minutes that doubles up to an hour. Counted whether the address has an account or not.
+   */
+  mail: { free: 3, baseSeconds: 15 * 60, capSeconds: 60 * 60, resetSeconds: 60 * 60 },
+  /** Those e-mails per client address, across recipients: 10, then 15 minutes of silence. */
+  mailIp: { free: 10, baseSeconds: 15 * 60, capSeconds: 15 * 60, resetSeconds: 15 * 60 },
 } satisfies Record<string, ThrottlePolicy>;
 
 /** Rows untouched for this long say nothing any policy still needs. */
