@@ -90,7 +90,12 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 120_000,
       stdout: "pipe",
-      env: { ...serverEnv(quiet.port, quiet.dataDir), SMTP_URL: `smtp://127.0.0.1:${quiet.smtpPort}` },
+      env: {
+        ...serverEnv(quiet.port, quiet.dataDir),
+        SMTP_URL: `smtp://127.0.0.1:${quiet.smtpPort}`,
+        // Links in e-mails name the address the tests browse.
+        KASSA_PUBLIC_URL: quiet.baseURL,
+      },
     },
     {
       command: `rm -rf ${nextPipeline.dataDir} && node --import ./scripts/server-only-hook.mjs --import tsx server.ts`,
