@@ -24,7 +24,7 @@ export async function requestPasswordReset(
   const clock = input.clock ?? systemClock;
   await claimMailRequest(db, { email, ip: input.ip });
   const [user] = await db
-    .select({ id: users.id, merchantId: users.merchantId, email: users.email })
+    .select({ id: users.id, email: users.email })
     .from(users)
     .where(sql`lower(${users.email}) = ${email}`);
   if (!user) return;
@@ -34,8 +34,10 @@ export async function requestPasswordReset(
       link: `${input.baseUrl}/reset-password#token=${token}`,
       minutes: AUTH_TOKEN_SECONDS.password_reset / 60,
     });
+    // Kept out of the merchant's sandbox outbox: a session alone must not be able to read a reset
+    // link there and set a password without knowing the current one.
     await queueEmail(tx, {
-      merchantId: user.merchantId,
+      merchantId: null,
       kind: "password_reset",
       recipient: user.email,
       ...message,

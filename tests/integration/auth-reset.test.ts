@@ -64,6 +64,9 @@ describe(`password reset by e-mail on ${testDriver}`, () => {
     const stored = await database.db.select().from(authTokens).where(eq(authTokens.userId, before.id));
     expect(stored).toHaveLength(1);
     expect(stored[0]!.tokenHash).not.toContain(token);
+    // Not in the merchant's sandbox outbox, where a session alone could read it.
+    const [queued] = await database.db.select().from(emails).where(eq(emails.kind, "password_reset"));
+    expect(queued!.merchantId).toBeNull();
 
     expect(await resetPassword(database.db, { token, password: "a brand new password" })).toEqual({
       email: "forgetful@example.com",
