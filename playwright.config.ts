@@ -21,11 +21,16 @@ export const shortTimer = {
   seconds: 8,
 };
 
-/** A server (and so a sandbox chain) for one test only: no other test mines blocks on it. */
+/**
+ * A server (and so a sandbox chain) for one test only: no other test mines blocks on it. It sends
+ * its e-mail over SMTP to `smtpPort`, where the sign-up and password-reset tests listen
+ * (e2e/ui/auth-mail.spec.ts) to follow the links a merchant would get.
+ */
 export const quiet = {
   port: port - 2,
   dataDir: path.join(os.tmpdir(), `kassa-e2e-${port - 2}`),
   baseURL: `http://127.0.0.1:${port - 2}`,
+  smtpPort: port + 1000,
 };
 
 /** The server behind the `api-next` project: every /api/v2 request through Next.js's pipeline. */
@@ -85,7 +90,12 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 120_000,
       stdout: "pipe",
-      env: serverEnv(quiet.port, quiet.dataDir),
+      env: {
+        ...serverEnv(quiet.port, quiet.dataDir),
+        SMTP_URL: `smtp://127.0.0.1:${quiet.smtpPort}`,
+        // Links in e-mails name the address the tests browse.
+        KASSA_PUBLIC_URL: quiet.baseURL,
+      },
     },
     {
       command: `rm -rf ${nextPipeline.dataDir} && node --import ./scripts/server-only-hook.mjs --import tsx server.ts`,

@@ -14,9 +14,10 @@ async function attach(page: Page, testInfo: TestInfo, name: string) {
   await testInfo.attach(name, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
 }
 
-/** Saves the callback URL through the form, as a merchant would. */
-async function saveUrl(page: Page, url: string) {
+/** Saves the callback URL through the form, as a merchant would, confirming with the password. */
+async function saveUrl(page: Page, url: string, password: string) {
   await page.getByLabel("Callback URL").fill(url);
+  await page.getByLabel("Your password, to confirm").fill(password);
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByText("Saved. Pending callbacks go to this URL from their next try.")).toBeVisible();
 }
@@ -42,7 +43,7 @@ test("a merchant recovers callbacks after a broken URL: test, fix, retry everyth
       page.getByText("Save a callback URL first: the test callback goes to the saved URL."),
     ).toBeVisible();
 
-    await saveUrl(page, broken.url("/kassa"));
+    await saveUrl(page, broken.url("/kassa"), merchant.password);
     await page.getByRole("button", { name: "Send test callback" }).click();
     await expect(
       page.getByText("Test callback not delivered. Your endpoint answered HTTP 500.", { exact: false }),
@@ -92,7 +93,7 @@ test("a merchant recovers callbacks after a broken URL: test, fix, retry everyth
     await attach(page, testInfo, "callbacks-broken-desktop");
 
     // The merchant fixes the URL and sends everything pending now, by keyboard.
-    await saveUrl(page, fixed.url("/kassa"));
+    await saveUrl(page, fixed.url("/kassa"), merchant.password);
     await page.getByRole("button", { name: "Retry everything pending now" }).focus();
     await page.keyboard.press("Enter");
     await expect(page.getByText("2 callbacks sent for delivery now.")).toBeVisible();

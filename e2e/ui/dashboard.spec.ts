@@ -28,39 +28,6 @@ async function expectAccessible(page: Page) {
 }
 
 test.describe("merchant dashboard", () => {
-  test("sign-up, onboarding and a first API key that works", async ({ page, request }) => {
-    const email = `signup-${Date.now()}@example.com`;
-    await page.goto("/signup");
-    await page.getByLabel("Business name").fill("Corner Bakery");
-    await page.getByLabel("E-mail").fill(email);
-    await page.getByLabel("Password").fill("short");
-    await page.getByRole("button", { name: "Create account" }).click();
-    await expect(page.getByText("The password must be at least 10 characters.")).toBeVisible();
-    await page.getByLabel("Password").fill("a long enough password");
-    await page.getByRole("button", { name: "Create account" }).click();
-    await expect(page).toHaveURL(/\/onboarding$/);
-    await expectAccessible(page);
-    await page.getByLabel("Name of your first API key").fill("Till");
-    await page.getByRole("button", { name: "Finish and create the key" }).click();
-    await expect(page.getByText("Copy the secret now: it will not be shown again.")).toBeVisible();
-    const key = (await page.locator("output").nth(0).textContent())!.trim();
-    const secret = (await page.locator("output").nth(1).textContent())!.trim();
-    const client = signedClient(request, {
-      merchantId: 0,
-      apiKey: key,
-      apiSecret: secret,
-      email,
-      password: "",
-    });
-    expect((await client.post("/accounts/list")).status()).toBe(200);
-
-    await page.getByRole("link", { name: "Go to the dashboard" }).click();
-    await expect(page.getByRole("heading", { name: "Balances" })).toBeVisible();
-    const cookies = await page.context().cookies();
-    const session = cookies.find((c) => c.name.includes("next-auth.session-token"))!;
-    expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax" });
-  });
-
   test("an invoice created in the form shows up in the explorer", async ({ page }, testInfo) => {
     const merchant = await createMerchant("Form Shop");
     await signIn(page, merchant);

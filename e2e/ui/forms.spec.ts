@@ -48,7 +48,8 @@ test.describe("dashboard forms and queries", () => {
   });
 
   test("the API's field errors land under their field, with the message for the form", async ({ page }) => {
-    await signIn(page, await createMerchant("Hook Shop"));
+    const merchant = await createMerchant("Hook Shop");
+    await signIn(page, merchant);
     await page.goto("/dashboard/callbacks");
     const url = page.getByLabel("Callback URL");
     await url.fill("not a url");
@@ -58,6 +59,8 @@ test.describe("dashboard forms and queries", () => {
     await expect(page.locator("form").getByRole("alert")).toHaveText("Check the highlighted fields.");
     const save = async (value: string) => {
       await url.fill(value);
+      // Changing where callbacks go asks for the password (or the authenticator code, when on).
+      await page.getByLabel("Your password, to confirm").fill(merchant.password);
       const answer = page.waitForResponse(
         (r) => r.url().endsWith("/api/dashboard/callback-url") && r.request().method() === "PUT",
       );

@@ -1,22 +1,24 @@
 import "server-only";
 
-import { verify } from "@node-rs/argon2";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 import { fieldError } from "@/lib/errors";
 import { hashPassword } from "@/lib/merchants/create-merchant";
+import { confirmUser } from "./confirm-user";
 import { NEXT_SESSION_VERSION } from "./end-sessions";
 
-/** Changes a user's password and ends every session of theirs (the caller keeps its own: lib/auth/keep-session.ts). */
+/** Changes a user's password (the current one confirmed, rate-limited: lib/auth/confirm-user.ts) and ends every session of theirs (the caller keeps its own: lib/auth/keep-session.ts). */
 export async function changePassword(
   db: Db,
   input: { userId: number; current: string; next: string },
 ): Promise<void> {
-  const [user] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, input.userId));
-  if (!user || !(await verify(user.hash, input.current).catch(() => false))) {
-    throw fieldError({ current_password: "The current password is not right." });
-  }
+  await confirmUser(db, {
+    userId: input.userId,
+    ask: "password",
+    password: input.current,
+    field: "current_password",
+  });
   if (input.current === input.next)
     throw fieldError({ new_password: "Choose a password different from the current one." });
   await db

@@ -24,6 +24,19 @@ export const SIGN_IN_THROTTLES = {
   device: perAccount,
   /** Per client address, across accounts: 30 attempts, then 15 minutes of silence. */
   ip: { free: 30, baseSeconds: 15 * 60, capSeconds: 15 * 60, resetSeconds: 15 * 60 },
+  /**
+   * E-mails anyone can ask for (password reset, sign-up), per address they go to: 3, then a delay of
+   * 15 minutes that doubles up to an hour. Counted whether the address has an account or not.
+   */
+  mail: { free: 3, baseSeconds: 15 * 60, capSeconds: 60 * 60, resetSeconds: 60 * 60 },
+  /** Those e-mails per client address, across recipients: 10, then 15 minutes of silence. */
+  mailIp: { free: 10, baseSeconds: 15 * 60, capSeconds: 15 * 60, resetSeconds: 15 * 60 },
+  /**
+   * A signed-in user confirming a sensitive change with their password or code (lib/auth/confirm-user.ts),
+   * per user: 5 wrong, then a delay of 30 seconds that doubles up to 15 minutes, so a stolen session
+   * cannot guess the password through these forms.
+   */
+  reauth: perAccount,
 } satisfies Record<string, ThrottlePolicy>;
 
 /** Rows untouched for this long say nothing any policy still needs. */

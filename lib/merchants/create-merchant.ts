@@ -4,7 +4,7 @@ import { hash } from "@node-rs/argon2";
 import { type CreatedApiKey, createApiKey } from "@/lib/api-keys/create-api-key";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { CURRENCIES } from "@/lib/currencies/registry";
-import type { Db } from "@/lib/db/client";
+import type { Db, Executor } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { ledgerAccounts, merchants, users } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
@@ -26,36 +26,31 @@ export function hashPassword(password: string): Promise<string> {
   return hash(password, { memoryCost: 19_456, timeCost: 2, parallelism: 1 });
 }
 
-async function insertMerchant(
-  db: Db,
+/**
+ * The rows of a new merchant, in the caller's transaction: the merchant, its first user (the
+ * sign-in), a zero balance account per currency and, for a ready merchant, a first API key pair.
+ * A sign-up gets no key: onboarding creates the first one and shows its secret.
+ */
+export async function insertMerchantRows(
+  tx: Executor,
   box: SecretBox,
-  input: CreateMerchantInput,
-  isSignUp: boolean,
+  input: { name: string; email: string; passwordHash: string; isSignUp: boolean },
 ): Promise<SignedUpMerchant & { apiKey?: CreatedApiKey }> {
-  const passwordHash = await hashPassword(input.password);
-  const email = input.email.trim().toLowerCase();
-  try {
-    return await inTransaction(db, async (tx) => {
-      const [merchant] = await tx
-        .insert(merchants)
-        .values({ name: input.name, email, onboardedAt: isSignUp ? null : new Date() })
-        .returning({ id: merchants.id });
-      const merchantId = merchant!.id;
-      const [user] = await tx
-        .insert(users)
-        .values({ merchantId, email, passwordHash })
-        .returning({ id: users.id });
-      await tx
-        .insert(ledgerAccounts)
-        .values(CURRENCIES.map((currency) => ({ merchantId, kind: "balance", currency: currency.code })));
-      const apiKey = isSignUp ? undefined : await createApiKey(tx, box, { merchantId, label: "Default key" });
-      return { merchantId, userId: user!.id, name: input.name, email, apiKey };
-    });
-  } catch (error) {
-    if (isUniqueViolation(error, "users_email_key"))
-      throw fieldError({ email: "The email has already been taken." });
-    throw error;
-  }
+  const { name, email, passwordHash, isSignUp } = input;
+  const [merchant] = await tx
+    .insert(merchants)
+    .values({ name, email, onboardedAt: isSignUp ? null : new Date() })
+    .returning({ id: merchants.id });
+  const merchantId = merchant!.id;
+  const [user] = await tx
+    .insert(users)
+    .values({ merchantId, email, passwordHash })
+    .returning({ id: users.id });
+  await tx
+    .insert(ledgerAccounts)
+    .values(CURRENCIES.map((currency) => ({ merchantId, kind: "balance", currency: currency.code })));
+  const apiKey = isSignUp ? undefined : await createApiKey(tx, box, { merchantId, label: "Default key" });
+  return { merchantId, userId: user!.id, name, email, apiKey };
 }
 
 /**
@@ -68,14 +63,15 @@ export async function createMerchant(
   box: SecretBox,
   input: CreateMerchantInput,
 ): Promise<CreatedMerchant> {
-  return (await insertMerchant(db, box, input, false)) as CreatedMerchant;
-}
-
-/** A dashboard sign-up: no key yet; onboarding creates the first key and shows its secret. */
-export function signUpMerchant(
-  db: Db,
-  box: SecretBox,
-  input: CreateMerchantInput,
-): Promise<SignedUpMerchant> {
-  return insertMerchant(db, box, input, true);
+  const passwordHash = await hashPassword(input.password);
+  const email = input.email.trim().toLowerCase();
+  try {
+    return (await inTransaction(db, (tx) =>
+      insertMerchantRows(tx, box, { name: input.name, email, passwordHash, isSignUp: false }),
+    )) as CreatedMerchant;
+  } catch (error) {
+    if (isUniqueViolation(error, "users_email_key"))
+      throw fieldError({ email: "The email has already been taken." });
+    throw error;
+  }
 }

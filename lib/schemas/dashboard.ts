@@ -2,7 +2,7 @@ import { z } from "zod";
 import { amount, refinePrecision } from "./amount";
 import { callbackUrl, currencyCode } from "./fields";
 import { sandboxBlocksRequest, sandboxPaymentRequest } from "./sandbox";
-import { refineOneAmount, withdrawalFields, withdrawalPrecision } from "./withdrawals";
+import { refineOneAmount, secondFactorFields, withdrawalFields, withdrawalPrecision } from "./withdrawals";
 import "./messages";
 
 /**
@@ -18,10 +18,11 @@ export const onboardingRequest = z.object({
   key_label: z.string().trim().max(100).optional(),
 });
 
-export const apiKeyRequest = z.object({ label: z.string().trim().min(1).max(100) });
+/** A new API key; the user confirms with their code, or password without two-factor sign-in (lib/auth/confirm-user.ts). */
+export const apiKeyRequest = z.object({ label: z.string().trim().min(1).max(100), ...secondFactorFields });
 
-/** An empty `callback_url` removes it. */
-export const callbackUrlRequest = z.object({ callback_url: callbackUrl });
+/** An empty `callback_url` removes it. Confirmed like a new API key. */
+export const callbackUrlRequest = z.object({ callback_url: callbackUrl, ...secondFactorFields });
 
 /** The optional callbacks a merchant turns on (Callbacks page). */
 export const callbackSettingsRequest = z.object({ is_below_minimum_callback_on: z.boolean() });

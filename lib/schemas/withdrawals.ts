@@ -188,7 +188,7 @@ export const instantWithdrawalEndpoint = defineEndpoint({
 });
 
 /** The second factor a sensitive dashboard change asks for: the app's code, or the password without one. */
-const secondFactorFields = {
+export const secondFactorFields = {
   code: z.string().trim().max(20).optional(),
   password: z.string().max(200).optional(),
 };

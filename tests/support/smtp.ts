@@ -2,8 +2,8 @@ import { SMTPServer } from "smtp-server";
 
 export type Mail = { to: string; data: string };
 
-/** A real SMTP server on a loopback port, keeping every message it receives. */
-export async function startSmtpServer() {
+/** A real SMTP server on a loopback port (any free one unless `port` is given), keeping every message it receives. */
+export async function startSmtpServer(options: { port?: number } = {}) {
   const received: Mail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -19,7 +19,7 @@ export async function startSmtpServer() {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.server.address() as { port: number };
   return {
     port,

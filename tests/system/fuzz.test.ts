@@ -275,6 +275,13 @@ describe(`hostile input on ${driver}`, () => {
       valid: { name: "Fuzz", email: "fuzz-signup@example.com", password: "a long password 1" },
       isPublic: true,
     },
+    { path: "/api/dashboard/signup/confirm", valid: { token: "not-a-real-token" }, isPublic: true },
+    { path: "/api/dashboard/password-reset", valid: { email: "fuzz-reset@example.com" }, isPublic: true },
+    {
+      path: "/api/dashboard/password-reset/confirm",
+      valid: { token: "not-a-real-token", password: "a long password 2" },
+      isPublic: true,
+    },
   ];
 
   for (const endpoint of dashboardEndpoints) {

@@ -68,6 +68,11 @@ export function LoginForm() {
           <input id="code" name="code" inputMode="numeric" autoComplete="one-time-code" className={input} />
         </>
       )}
+      <p className="mt-2 text-sm">
+        <Link href="/forgot-password" className="text-indigo-700 underline dark:text-indigo-300">
+          Forgot your password?
+        </Link>
+      </p>
       <FormError message={error} />
       <button type="submit" disabled={isBusy} className={`mt-4 w-full ${buttonClass}`}>
         {isBusy ? "Signing in…" : "Sign in"}

@@ -1,8 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useRouter } from "next/navigation";
-import { signIn } from "next-auth/react";
+import { useState } from "react";
 import type { z } from "zod";
 import { buttonClass, Field } from "@/components/forms/field";
 import { FormError } from "@/components/forms/form-error";
@@ -15,19 +14,24 @@ import type { createMerchantInput } from "@/lib/schemas/merchant";
 const schema = formSchema(() => import("@/lib/schemas/merchant").then((m) => m.createMerchantInput));
 
 export function SignupForm() {
-  const router = useRouter();
   const form = useKassaForm<z.input<typeof createMerchantInput>>(schema);
+  const [sentTo, setSentTo] = useState<string | null>(null);
   const submit = form.submitWith(async (values) => {
     await dashboardFetch("/api/dashboard/signup", { body: values });
-    const result = await signIn("credentials", {
-      redirect: false,
-      email: values.email,
-      password: values.password,
-    });
-    if (!result?.ok || result.error) throw new Error("sign-in after sign-up failed");
-    router.push("/onboarding");
+    setSentTo(values.email);
   });
   const { errors, isSubmitting } = form.formState;
+  // The same words whether or not the address already had an account: the e-mail tells its owner which.
+  if (sentTo)
+    return (
+      <section className="mt-6" aria-live="polite">
+        <h1 className="text-2xl font-bold tracking-tight">Check your e-mail</h1>
+        <p className="mt-4">
+          We sent a message to <strong>{sentTo}</strong>. Open the link in it to finish creating your account;
+          it works once, for 24 hours.
+        </p>
+      </section>
+    );
   return (
     <form onSubmit={submit} className="mt-6" noValidate>
       <h1 className="text-2xl font-bold tracking-tight">Create your Kassa account</h1>

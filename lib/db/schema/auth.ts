@@ -1,5 +1,17 @@
-import { index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
-import { updatedAt } from "./columns";
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
+import { createdAt, updatedAt } from "./columns";
+import { users } from "./core";
 
 /**
  * Sign-in throttles, one row per e-mail (`email:<address>`) and per client address (`ip:<address>`):
@@ -33,5 +45,32 @@ export const signInAddresses = pgTable(
   (t) => [
     primaryKey({ name: "sign_in_addresses_pkey", columns: [t.email, t.ip] }),
     index("sign_in_addresses_last_success_idx").on(t.lastSuccessAt),
+  ],
+);
+
+/** What a sign-up link carries until it is opened: the account to create. */
+export type SignUpPayload = { name: string; passwordHash: string };
+
+/**
+ * Links sent by e-mail to finish an action without a session: a password reset (30 minutes) or a
+ * sign-up's confirmation (24 hours). Only the token's SHA-256 is stored; `used_at` makes each link
+ * single use. Rows past their expiry are deleted as new ones are written.
+ */
+export const authTokens = pgTable(
+  "auth_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    purpose: text("purpose", { enum: ["password_reset", "sign_up"] }).notNull(),
+    email: text("email").notNull(),
+    userId: bigint("user_id", { mode: "number" }).references(() => users.id, { onDelete: "cascade" }),
+    payload: jsonb("payload").$type<SignUpPayload>(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("auth_tokens_purpose_check", sql`${t.purpose} in ('password_reset', 'sign_up')`),
+    index("auth_tokens_expires_idx").on(t.expiresAt),
+    index("auth_tokens_user_idx").on(t.userId),
   ],
 );

@@ -14,6 +14,7 @@ import {
   useSaveCallbackUrl,
 } from "@/components/query/use-callbacks";
 import type { callbackUrlRequest } from "@/lib/schemas/dashboard";
+import { SecondFactorField } from "../approvals/second-factor-field";
 import { DeliveryLog } from "./delivery-log";
 import { RetryPending } from "./retry-pending";
 import { SigningHelp } from "./signing-help";
@@ -23,17 +24,21 @@ const schema = formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.
   isEmptyMeaningful: true, // an empty URL stops callbacks
 });
 
-function CallbackUrlForm() {
+/** A change of URL is confirmed with the authenticator code, or the password without two-factor sign-in. */
+function CallbackUrlForm({ hasTotp }: { hasTotp: boolean }) {
   const setting = useCallbackUrl();
   const save = useSaveCallbackUrl();
+  const confirmation = hasTotp ? { code: "" } : { password: "" };
   const form = useKassaForm<z.input<typeof callbackUrlRequest>>(schema, {
-    defaultValues: { callback_url: "" },
+    defaultValues: { callback_url: "", ...confirmation },
     // The saved URL fills the field when it arrives, without undoing what the merchant typed meanwhile.
-    values: setting.data && { callback_url: setting.data.callback_url ?? "" },
+    values: setting.data && { callback_url: setting.data.callback_url ?? "", ...confirmation },
     resetOptions: { keepDirtyValues: true },
   });
   const submit = form.submitWith(async (values) => {
     await save.mutateAsync(values);
+    // The confirmation is for this change only.
+    form.setValue(hasTotp ? "code" : "password", "");
   });
   return (
     <form className="mt-1 max-w-2xl" onSubmit={submit} noValidate>
@@ -49,6 +54,12 @@ function CallbackUrlForm() {
             ? "Must be https and public."
             : "Sandbox mode also allows http and localhost."
         } Leave it empty to stop callbacks.`}
+      />
+      <SecondFactorField
+        hasTotp={hasTotp}
+        idPrefix="callback-url"
+        errors={form.formState.errors}
+        register={form.register}
       />
       <FormError message={form.formError} />
       <p className="mt-1 text-sm" role="status">
@@ -118,11 +129,11 @@ function PendingOffer() {
   );
 }
 
-export function CallbacksClient() {
+export function CallbacksClient({ hasTotp }: { hasTotp: boolean }) {
   return (
     <>
       <h1 className="text-2xl font-bold tracking-tight">Callbacks</h1>
-      <CallbackUrlForm />
+      <CallbackUrlForm hasTotp={hasTotp} />
       <TestCallback />
       <PendingOffer />
       <AdditionalCallbacks />

@@ -1,8 +1,12 @@
 import type { Metadata } from "next";
+import { hasSecondFactor } from "@/lib/auth/has-second-factor";
+import { requireSession } from "@/lib/auth/session";
+import { getDb } from "@/lib/db/client";
 import { CallbacksClient } from "./callbacks-client";
 
 export const metadata: Metadata = { title: "Callbacks" };
 
-export default function CallbacksPage() {
-  return <CallbacksClient />;
+export default async function CallbacksPage() {
+  const session = await requireSession();
+  return <CallbacksClient hasTotp={await hasSecondFactor(getDb(), session.userId)} />;
 }

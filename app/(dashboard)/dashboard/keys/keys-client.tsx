@@ -14,16 +14,20 @@ import {
   useRevokeApiKey,
 } from "@/components/query/use-api-keys";
 import type { apiKeyRequest } from "@/lib/schemas/dashboard";
+import { SecondFactorField } from "../approvals/second-factor-field";
 
 const schema = formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.apiKeyRequest));
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "never");
 
-export function KeysClient() {
+/** A new key is confirmed with the authenticator code, or the password without two-factor sign-in. */
+export function KeysClient({ hasTotp }: { hasTotp: boolean }) {
   const keys = useApiKeys();
   const create = useCreateApiKey();
   const revoke = useRevokeApiKey();
-  const form = useKassaForm<z.input<typeof apiKeyRequest>>(schema, { defaultValues: { label: "" } });
+  const form = useKassaForm<z.input<typeof apiKeyRequest>>(schema, {
+    defaultValues: hasTotp ? { label: "", code: "" } : { label: "", password: "" },
+  });
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const submit = form.submitWith(async (values) => {
     setCreated(await create.mutateAsync(values));
@@ -44,6 +48,14 @@ export function KeysClient() {
             errors={form.formState.errors}
             register={form.register("label")}
             placeholder="Checkout server"
+          />
+        </div>
+        <div className="min-w-64">
+          <SecondFactorField
+            hasTotp={hasTotp}
+            idPrefix="new-key"
+            errors={form.formState.errors}
+            register={form.register}
           />
         </div>
         <button type="submit" disabled={create.isPending} className={`mt-9 ${buttonClass}`}>

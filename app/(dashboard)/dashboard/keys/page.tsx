@@ -1,8 +1,12 @@
 import type { Metadata } from "next";
+import { hasSecondFactor } from "@/lib/auth/has-second-factor";
+import { requireSession } from "@/lib/auth/session";
+import { getDb } from "@/lib/db/client";
 import { KeysClient } from "./keys-client";
 
 export const metadata: Metadata = { title: "API keys" };
 
-export default function KeysPage() {
-  return <KeysClient />;
+export default async function KeysPage() {
+  const session = await requireSession();
+  return <KeysClient hasTotp={await hasSecondFactor(getDb(), session.userId)} />;
 }

@@ -1,6 +1,7 @@
 import { withSession } from "@/lib/api/with-session";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { listApiKeys } from "@/lib/api-keys/list-api-keys";
+import { confirmUser } from "@/lib/auth/confirm-user";
 import { getSecretBox } from "@/lib/runtime";
 import { apiKeyRequest } from "@/lib/schemas/dashboard";
 
@@ -18,6 +19,7 @@ export const GET = withSession({}, async ({ db, session }) => ({
 export const POST = withSession(
   { request: apiKeyRequest, successStatus: 201 },
   async ({ db, session, body }) => {
+    await confirmUser(db, { userId: session.userId, ask: "second_factor", box: getSecretBox(), ...body });
     const key = await createApiKey(db, getSecretBox(), { merchantId: session.merchantId, label: body.label });
     return { id: key.id, api_key: key.key, api_secret: key.secret, label: key.label };
   },

@@ -1,8 +1,9 @@
 import { eq } from "drizzle-orm";
 import { withSession } from "@/lib/api/with-session";
+import { confirmUser } from "@/lib/auth/confirm-user";
 import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
 import { merchants } from "@/lib/db/schema";
-import { getConfig } from "@/lib/runtime";
+import { getConfig, getSecretBox } from "@/lib/runtime";
 import { callbackUrlRequest } from "@/lib/schemas/dashboard";
 
 export const GET = withSession({}, async ({ db, session }) => {
@@ -14,6 +15,7 @@ export const GET = withSession({}, async ({ db, session }) => {
 });
 
 export const PUT = withSession({ request: callbackUrlRequest }, async ({ db, session, body }) => {
+  await confirmUser(db, { userId: session.userId, ask: "second_factor", box: getSecretBox(), ...body });
   const url = body.callback_url || null;
   await setCallbackUrl(db, { merchantId: session.merchantId, url, mode: getConfig().mode });
   return { callback_url: url };

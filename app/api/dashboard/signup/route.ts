@@ -1,13 +1,17 @@
 import { withSession } from "@/lib/api/with-session";
-import { signUpMerchant } from "@/lib/merchants/create-merchant";
-import { getSecretBox } from "@/lib/runtime";
+import { mailLinkBase } from "@/lib/auth/mail-link-base";
+import { requestAddress } from "@/lib/auth/request-address";
+import { requestSignUp } from "@/lib/auth/request-sign-up";
 import { createMerchantInput } from "@/lib/schemas/merchant";
 
-/** Public: creates the merchant and its sign-in; the page then signs in and continues to onboarding. */
+/**
+ * Public: e-mails a link that finishes the account, or, when the address already has one, a note
+ * saying so. The answer is the same either way, so the form cannot be used to find accounts.
+ */
 export const POST = withSession(
-  { request: createMerchantInput, isPublic: true, successStatus: 201 },
-  async ({ db, body }) => {
-    const merchant = await signUpMerchant(db, getSecretBox(), body);
-    return { merchant_id: merchant.merchantId, email: merchant.email };
+  { request: createMerchantInput, isPublic: true },
+  async ({ db, body, request }) => {
+    await requestSignUp(db, { ...body, ip: requestAddress(request), baseUrl: mailLinkBase(request) });
+    return { sent: true };
   },
 );

@@ -1,21 +1,13 @@
-import { verify } from "@node-rs/argon2";
-import { eq } from "drizzle-orm";
 import { cookies } from "next/headers";
 import { withSession } from "@/lib/api/with-session";
+import { confirmUser } from "@/lib/auth/confirm-user";
 import { renewSessionCookie } from "@/lib/auth/renew-session-cookie";
 import { disableTotp } from "@/lib/auth/totp";
-import { users } from "@/lib/db/schema";
-import { fieldError } from "@/lib/errors";
 import { totpDisableRequest } from "@/lib/schemas/dashboard";
 
 export const POST = withSession({ request: totpDisableRequest }, async ({ db, session, body }) => {
-  const [user] = await db
-    .select({ hash: users.passwordHash })
-    .from(users)
-    .where(eq(users.id, session.userId));
-  if (!user || !(await verify(user.hash, body.password).catch(() => false))) {
-    throw fieldError({ password: "The password is not right." });
-  }
+  // The current password, rate-limited per user: a session on its own cannot take the second factor off.
+  await confirmUser(db, { userId: session.userId, ask: "password", password: body.password });
   await disableTotp(db, session.userId);
   const cookie = await renewSessionCookie(db, session);
   if (cookie) (await cookies()).set(cookie);

@@ -1,0 +1,89 @@
+"use client";
+
+import Link from "next/link";
+import { useEffect, useState } from "react";
+import type { z } from "zod";
+import { buttonClass, Field } from "@/components/forms/field";
+import { FormError } from "@/components/forms/form-error";
+import { formSchema } from "@/components/forms/form-schema";
+import { useKassaForm } from "@/components/forms/use-kassa-form";
+import { dashboardFetch } from "@/components/query/dashboard-fetch";
+import type { passwordResetConfirm } from "@/lib/schemas/auth";
+
+const schema = formSchema(() => import("@/lib/schemas/auth").then((m) => m.passwordResetConfirm));
+
+const link = "text-indigo-700 underline dark:text-indigo-300";
+
+export function ResetPasswordForm() {
+  const form = useKassaForm<z.input<typeof passwordResetConfirm>>(schema, {
+    defaultValues: { token: "", password: "" },
+  });
+  const [isDone, setIsDone] = useState(false);
+  const [hasToken, setHasToken] = useState<boolean | null>(null);
+  useEffect(() => {
+    const token = new URLSearchParams(window.location.hash.slice(1)).get("token") ?? "";
+    form.setValue("token", token);
+    setHasToken(token !== "");
+    // The token is in the form now: take it out of the address bar and the history.
+    window.history.replaceState(null, "", window.location.pathname);
+  }, [form.setValue]);
+  const submit = form.submitWith(async (values) => {
+    await dashboardFetch("/api/dashboard/password-reset/confirm", { body: values });
+    setIsDone(true);
+  });
+  const { errors, isSubmitting } = form.formState;
+  if (isDone)
+    return (
+      <section className="mt-6" aria-live="polite">
+        <h1 className="text-2xl font-bold tracking-tight">Password changed</h1>
+        <p className="mt-4">Every session of your account has ended. Sign in with the new password.</p>
+        <p className="mt-4">
+          <Link href="/login" className={`block w-full text-center ${buttonClass}`}>
+            Sign in
+          </Link>
+        </p>
+      </section>
+    );
+  if (hasToken === false)
+    return (
+      <section className="mt-6">
+        <h1 className="text-2xl font-bold tracking-tight">This link is incomplete</h1>
+        <p className="mt-4">
+          Open the link from the e-mail as it is, or{" "}
+          <Link href="/forgot-password" className={link}>
+            ask for a new one
+          </Link>
+          .
+        </p>
+      </section>
+    );
+  const tokenError = errors.token?.message;
+  return (
+    <form onSubmit={submit} className="mt-6" noValidate>
+      <h1 className="text-2xl font-bold tracking-tight">Choose a new password</h1>
+      <input type="hidden" {...form.register("token")} />
+      <Field
+        label="New password"
+        name="password"
+        type="password"
+        errors={errors}
+        register={form.register("password")}
+        autoComplete="new-password"
+        hint="At least 10 characters."
+      />
+      {tokenError && (
+        <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-300">
+          {tokenError}{" "}
+          <Link href="/forgot-password" className={link}>
+            Ask for a new link
+          </Link>
+          .
+        </p>
+      )}
+      <FormError message={tokenError ? null : form.formError} />
+      <button type="submit" disabled={isSubmitting} className={`mt-4 w-full ${buttonClass}`}>
+        {isSubmitting ? "Saving…" : "Set the new password"}
+      </button>
+    </form>
+  );
+}

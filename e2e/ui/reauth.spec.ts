@@ -1,0 +1,31 @@
+import AxeBuilder from "@axe-core/playwright";
+import { createMerchant, expect, test } from "../fixtures";
+import { signIn } from "./sign-in";
+
+test("a new API key asks for the password again; a wrong one is refused under its field", async ({
+  page,
+}) => {
+  const merchant = await createMerchant("Reauth Shop");
+  await signIn(page, merchant);
+  await page.goto("/dashboard/keys");
+  const password = page.getByLabel("Your password, to confirm");
+  await page.getByLabel("Name for the new key").fill("Till");
+  await page.getByRole("button", { name: "Create key" }).click();
+  await expect(page.getByText("Type your password to confirm.")).toBeVisible();
+  await expect(password).toHaveAttribute("aria-invalid", "true");
+
+  await password.fill("not my password");
+  await page.getByRole("button", { name: "Create key" }).click();
+  await expect(page.getByText("The password is not right.")).toBeVisible();
+  await expect(page.getByText("Copy the secret now: it will not be shown again.")).toHaveCount(0);
+  const serious = (await new AxeBuilder({ page }).analyze()).violations.filter(
+    (v) => v.impact === "serious" || v.impact === "critical",
+  );
+  expect(serious.map((v) => v.id)).toEqual([]);
+
+  await password.fill(merchant.password);
+  await page.getByRole("button", { name: "Create key" }).click();
+  await expect(page.getByText("Copy the secret now: it will not be shown again.")).toBeVisible();
+  // The confirmation was for that key only.
+  await expect(password).toHaveValue("");
+});
