@@ -7,25 +7,30 @@ import { FormError } from "@/components/forms/form-error";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { DashboardRequestError } from "@/components/query/dashboard-fetch";
 import { fetchQuote, type Quote, useCreatePayout } from "@/components/query/use-payouts";
+import { findCurrency } from "@/lib/currencies/registry";
 import { AmountFields } from "./amount-fields";
 import { DestinationFields } from "./destination-fields";
-import { PayoutAccepted, PayoutReview } from "./payout-review";
+import { describeReceiver, PayoutAccepted, PayoutReview } from "./payout-review";
 import { type AmountField, type PayoutKind, type PayoutValues, payoutSchemas } from "./payout-values";
 
 /** A payout in two steps: the form, then a review of the figures the server quotes, then confirmed. */
 export function PayoutForm({
   kind,
   sandboxCurrencies,
+  merchantName,
 }: {
   kind: PayoutKind;
   sandboxCurrencies: readonly string[];
+  merchantName: string;
 }) {
   const isInstant = kind === "instant";
   const form = useKassaForm<PayoutValues>(payoutSchemas[kind], {
     shouldUnregister: true,
     defaultValues: {
       foreign_id: `payout-${Date.now().toString(36)}`,
+      // The merchant sends its own payouts: prefilled from the account, editable.
       sender_type: "legal",
+      sender_data: { legal_name: merchantName },
       receiver_type: "natural",
       ...(isInstant ? { sender_currency: "BTC" } : { currency: "BTC", convert_to: "" }),
     },
@@ -50,7 +55,21 @@ export function PayoutForm({
       ? "amount_to"
       : "amount";
 
+  const targetCurrency = findCurrency(target);
+  const tagName = targetCurrency?.tagName ?? "Tag";
+  const isTagMissing = targetCurrency?.tagSupport === "required" && !String(watch("tag") ?? "").trim();
+  const tagProblem = isTagMissing
+    ? `${target} needs a ${tagName.toLowerCase()}: enter it below, or the payout is refused.`
+    : undefined;
+
   const toReview = form.submitWith(async () => {
+    if (isTagMissing) {
+      form.setError("tag", {
+        type: "required",
+        message: `Enter the ${tagName.toLowerCase()} for ${target}.`,
+      });
+      return;
+    }
     const amountValue = String(watch(amountField) ?? "");
     try {
       setReview(await fetchQuote({ source, target, amountField, amountValue }));
@@ -80,6 +99,7 @@ export function PayoutForm({
         source={source}
         convertTo={convertTo}
         amountField={amountField}
+        tagProblem={tagProblem}
         onAmountField={(field) => {
           setAmountMode(field);
           setReview(null);
@@ -88,6 +108,7 @@ export function PayoutForm({
       <DestinationFields form={form} target={target} isSandboxChain={sandboxCurrencies.includes(target)} />
       <PartyFields
         side="sender"
+        title="You (sender)"
         type={watch("sender_type")}
         typeField={register("sender_type")}
         dataField={(key) => register(`sender_data.${key}`)}
@@ -103,7 +124,17 @@ export function PayoutForm({
       />
       <FormError message={form.formError} />
       {review ? (
-        <PayoutReview review={review} isSubmitting={isSubmitting} onChange={() => setReview(null)} />
+        <PayoutReview
+          review={review}
+          destination={{
+            address: String(watch("address") ?? ""),
+            tag: String(watch("tag") ?? ""),
+            tagName,
+            receiver: describeReceiver(watch("receiver_type"), watch("receiver_data")),
+          }}
+          isSubmitting={isSubmitting}
+          onChange={() => setReview(null)}
+        />
       ) : (
         <button type="submit" disabled={isSubmitting} className={`mt-4 ${buttonClass}`}>
           {isSubmitting ? "Checking…" : "Review payout"}

@@ -3,7 +3,13 @@
 import { useState } from "react";
 import { PayoutForm } from "./payout-form";
 
-export function PayoutPage({ sandboxCurrencies }: { sandboxCurrencies: readonly string[] }) {
+export function PayoutPage({
+  sandboxCurrencies,
+  merchantName,
+}: {
+  sandboxCurrencies: readonly string[];
+  merchantName: string;
+}) {
   const [kind, setKind] = useState<"withdrawal" | "instant">("withdrawal");
   return (
     <>
@@ -31,7 +37,7 @@ export function PayoutPage({ sandboxCurrencies }: { sandboxCurrencies: readonly 
           </label>
         </div>
       </fieldset>
-      <PayoutForm key={kind} kind={kind} sandboxCurrencies={sandboxCurrencies} />
+      <PayoutForm key={kind} kind={kind} sandboxCurrencies={sandboxCurrencies} merchantName={merchantName} />
     </>
   );
 }
