@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { type BaseSyntheticEvent, useEffect, useState } from "react";
 import { PartyFields } from "@/components/dashboard/sender-fields";
 import { buttonClass } from "@/components/forms/field";
 import { FormError } from "@/components/forms/form-error";
@@ -62,14 +62,8 @@ export function PayoutForm({
     ? `${target} needs a ${tagName.toLowerCase()}: enter it below, or the payout is refused.`
     : undefined;
 
-  const toReview = form.submitWith(async () => {
-    if (isTagMissing) {
-      form.setError("tag", {
-        type: "required",
-        message: `Enter the ${tagName.toLowerCase()} for ${target}.`,
-      });
-      return;
-    }
+  const quoteForReview = form.submitWith(async () => {
+    if (isTagMissing) return;
     const amountValue = String(watch(amountField) ?? "");
     try {
       setReview(await fetchQuote({ source, target, amountField, amountValue }));
@@ -80,6 +74,15 @@ export function PayoutForm({
       throw caught;
     }
   });
+  // A missing tag is flagged after the schema's checks, since handleSubmit resets the form's errors.
+  const toReview = async (event?: BaseSyntheticEvent) => {
+    await quoteForReview(event);
+    if (isTagMissing)
+      form.setError("tag", {
+        type: "required",
+        message: `Enter the ${tagName.toLowerCase()} for ${target}.`,
+      });
+  };
   const confirm = form.submitWith(async (values) => {
     try {
       setResult(await createPayout.mutateAsync({ kind, values }));
