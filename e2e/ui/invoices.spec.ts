@@ -103,7 +103,10 @@ for (const width of [1280, 375]) {
     await expect(page.getByText("Paid (more than asked)", { exact: true })).toBeVisible();
     const amounts = page.getByRole("region", { name: "Amounts" });
     const row = (label: string) =>
-      amounts.locator("dt", { hasText: label }).locator("xpath=following-sibling::dd[1]");
+      amounts
+        .locator("dt")
+        .filter({ hasText: new RegExp(`^${label}$`) })
+        .locator("xpath=following-sibling::dd[1]");
     await expect(row("Invoiced")).toHaveText("120.00 EUR");
     await expect(row("Invoiced in BTC")).toHaveText(`${shown(over.due)} BTC`);
     await expect(row("Received")).toHaveText(`${shown(over.due * 2n)} BTC`);
@@ -118,6 +121,23 @@ for (const width of [1280, 375]) {
     await expect(page.getByRole("button", { name: "Cancel invoice" })).toHaveCount(0);
     await expectAccessible(page);
     await shoot(page, testInfo, `invoice-overpaid-${width}`);
+
+    // Refund owed: the excess, sent from the EUR balance converted to the coin the customer paid.
+    const refundLink = page
+      .getByRole("region", { name: "Refund owed" })
+      .getByRole("link", { name: /^Refund / });
+    const excess = /^Refund ([\d.]+) BTC$/.exec((await refundLink.textContent())!.trim())![1]!;
+    await expect(row("Excess")).toHaveText(`${excess} BTC`);
+    expect(units(excess)).toBeGreaterThan(0n);
+    expect(units(excess)).toBeLessThanOrEqual(over.due);
+    await refundLink.click();
+    await expect(page.getByLabel("Pay from balance")).toHaveValue("EUR");
+    await expect(page.getByLabel("Convert to (optional)")).toHaveValue("BTC");
+    await expect(page.getByLabel("Amount (BTC)")).toHaveValue(excess);
+    await expect(page.getByLabel("Your payout id (foreign_id)")).toHaveValue(`refund-${over.foreign_id}`);
+    await expect(page.getByLabel("Customer reference (end_user_reference)")).toHaveValue("cust-42");
+    await expectAccessible(page);
+    await shoot(page, testInfo, `refund-prefilled-${width}`);
   });
 
   test(`an open invoice shows its payment link and QR, and Cancel stops it (${width} px)`, async ({

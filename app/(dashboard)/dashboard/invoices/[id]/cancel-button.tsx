@@ -9,7 +9,7 @@ import { DashboardRequestError, dashboardFetch } from "@/components/query/dashbo
  * Cancel asks once more, since it cannot be undone; a payment already on its way is still credited
  * when it confirms (the public API's rule), which the question says.
  */
-export function CancelButton({ invoiceId }: { invoiceId: number }) {
+export function CancelButton({ invoiceId, isOpen }: { invoiceId: number; isOpen: boolean }) {
   const router = useRouter();
   const [isAsking, setIsAsking] = useState(false);
   const [isPending, setIsPending] = useState(false);
@@ -30,7 +30,7 @@ export function CancelButton({ invoiceId }: { invoiceId: number }) {
   };
   return (
     <div>
-      {isAsking ? (
+      {!isOpen ? null : isAsking ? (
         <div className="rounded-md border border-amber-400 p-3 text-sm">
           <p>
             Cancel this invoice? The customer can no longer pay it. A payment already sent is still credited

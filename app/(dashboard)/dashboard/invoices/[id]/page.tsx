@@ -18,6 +18,7 @@ import { getConfig } from "@/lib/runtime";
 import { ResendButton } from "../../transactions/[id]/resend-button";
 import { CancelButton } from "./cancel-button";
 import { invoicePageData } from "./invoice-page-data";
+import { refundOwed } from "./refund-owed";
 
 export const metadata: Metadata = { title: "Invoice" };
 
@@ -58,6 +59,16 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
   const url = checkoutUrl(await origin(), invoice.token);
   const pay = invoice.senderCurrency;
   const isOpen = ["created", "pending", "processing"].includes(record.status);
+  const refund = refundOwed({
+    status: record.status,
+    reason: invoice.statusReason,
+    invoiceCurrency: record.currency,
+    payCurrency: pay,
+    received: invoice.confirmedAmount,
+    excess: owed?.overpaid ?? 0n,
+    foreignId: record.foreignId,
+    reference: record.endUserReference,
+  });
   return (
     <>
       <p className="text-sm">
@@ -176,16 +187,23 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           />
         </div>
       </section>
-      {isOpen && (
-        <section aria-labelledby="actions" className="mt-4">
-          <h2 id="actions" className="font-semibold">
-            Actions
+      {refund && (
+        <section aria-labelledby="refund" className={`mt-4 ${sectionClass}`}>
+          <h2 id="refund" className="font-semibold">
+            Refund owed
           </h2>
-          <div className="mt-2">
-            <CancelButton invoiceId={record.id} />
-          </div>
+          <p className="mt-1 text-sm">
+            {refund.why} The customer was e-mailed to reply with a refund address: put it in the payout.
+          </p>
+          <a href={refund.href} className={`mt-2 inline-block ${secondaryButtonClass}`}>
+            Refund {money(refund.amount, pay)}
+          </a>
         </section>
       )}
+      {/* Always mounted, so its "Invoice cancelled." outlives the refresh that closes the invoice. */}
+      <div className="mt-4">
+        <CancelButton invoiceId={record.id} isOpen={isOpen} />
+      </div>
       <section aria-labelledby="timeline" className={`mt-4 ${sectionClass}`}>
         <h2 id="timeline" className="font-semibold">
           Timeline

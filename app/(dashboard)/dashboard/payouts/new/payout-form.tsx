@@ -11,17 +11,25 @@ import { findCurrency } from "@/lib/currencies/registry";
 import { AmountFields } from "./amount-fields";
 import { DestinationFields } from "./destination-fields";
 import { describeReceiver, PayoutAccepted, PayoutReview } from "./payout-review";
-import { type AmountField, type PayoutKind, type PayoutValues, payoutSchemas } from "./payout-values";
+import {
+  type AmountField,
+  type PayoutKind,
+  type PayoutPrefill,
+  type PayoutValues,
+  payoutSchemas,
+} from "./payout-values";
 
 /** A payout in two steps: the form, then a review of the figures the server quotes, then confirmed. */
 export function PayoutForm({
   kind,
   sandboxCurrencies,
   merchantName,
+  prefill = {},
 }: {
   kind: PayoutKind;
   sandboxCurrencies: readonly string[];
   merchantName: string;
+  prefill?: PayoutPrefill;
 }) {
   const isInstant = kind === "instant";
   const form = useKassaForm<PayoutValues>(payoutSchemas[kind], {
@@ -33,10 +41,13 @@ export function PayoutForm({
       sender_data: { legal_name: merchantName },
       receiver_type: "natural",
       ...(isInstant ? { sender_currency: "BTC" } : { currency: "BTC", convert_to: "" }),
+      ...prefill,
     },
   });
   const { register, watch, formState } = form;
-  const [amountMode, setAmountMode] = useState<"amount" | "amount_to">("amount");
+  const [amountMode, setAmountMode] = useState<"amount" | "amount_to">(
+    prefill.amount_to ? "amount_to" : "amount",
+  );
   const [review, setReview] = useState<Quote | null>(null);
   const [result, setResult] = useState<{ id: number; status?: string } | null>(null);
   const createPayout = useCreatePayout();

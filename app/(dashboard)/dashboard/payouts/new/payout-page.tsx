@@ -2,13 +2,16 @@
 
 import { useState } from "react";
 import { PayoutForm } from "./payout-form";
+import type { PayoutPrefill } from "./payout-values";
 
 export function PayoutPage({
   sandboxCurrencies,
   merchantName,
+  prefill = {},
 }: {
   sandboxCurrencies: readonly string[];
   merchantName: string;
+  prefill?: PayoutPrefill;
 }) {
   const [kind, setKind] = useState<"withdrawal" | "instant">("withdrawal");
   return (
@@ -37,7 +40,9 @@ export function PayoutPage({
           </label>
         </div>
       </fieldset>
-      <PayoutForm key={kind} kind={kind} sandboxCurrencies={sandboxCurrencies} merchantName={merchantName} />
+      <PayoutForm key={kind} kind={kind} sandboxCurrencies={sandboxCurrencies} merchantName={merchantName}
+        prefill={kind === "withdrawal" ? prefill : {}}
+      />
     </>
   );
 }
