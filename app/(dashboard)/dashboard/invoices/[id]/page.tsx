@@ -166,7 +166,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           Payment link
         </h2>
         <div className="flex flex-wrap items-start gap-4">
-          <div className="min-w-0 flex-1">
+          <div className="min-w-64 flex-1">
             <CopyField label="Payment link" value={url} />
             <div className="mt-3 flex flex-wrap gap-2">
               <a href={url} target="_blank" rel="noreferrer" className={secondaryButtonClass}>
