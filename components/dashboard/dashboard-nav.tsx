@@ -29,6 +29,10 @@ export function DashboardNav({
     }
   };
   const links = DASHBOARD_PAGES.filter((page) => isSandbox || !("isSandboxOnly" in page));
+  // The longest matching link is the current page: /dashboard/invoices/new is "New invoice", not "Invoices".
+  const current = links
+    .filter((link) => (link.href === "/dashboard" ? pathname === link.href : pathname.startsWith(link.href)))
+    .sort((a, b) => b.href.length - a.href.length)[0]?.href;
   return (
     <header className="border-b border-slate-200 dark:border-slate-800">
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-3">
@@ -48,8 +52,7 @@ export function DashboardNav({
       <nav aria-label="Dashboard" className="mx-auto max-w-6xl overflow-x-auto px-4">
         <ul className="flex gap-1 whitespace-nowrap text-sm">
           {links.map((link) => {
-            const isActive =
-              link.href === "/dashboard" ? pathname === link.href : pathname.startsWith(link.href);
+            const isActive = link.href === current;
             return (
               <li key={link.href}>
                 <Link

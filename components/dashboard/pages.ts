@@ -2,6 +2,7 @@
 export const DASHBOARD_PAGES = [
   { href: "/dashboard", label: "Overview" },
   { href: "/dashboard/transactions", label: "Transactions" },
+  { href: "/dashboard/invoices", label: "Invoices" },
   { href: "/dashboard/invoices/new", label: "New invoice" },
   { href: "/dashboard/payouts/new", label: "New payout" },
   { href: "/dashboard/approvals", label: "Approvals" },

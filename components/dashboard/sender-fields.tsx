@@ -23,6 +23,7 @@ export function PartyFields({
   dataField,
   errors,
   allowSelf = false,
+  title,
 }: {
   side: "sender" | "receiver";
   type: string | undefined;
@@ -30,12 +31,14 @@ export function PartyFields({
   dataField: (key: PartyDataKey) => UseFormRegisterReturn;
   errors: FieldErrors;
   allowSelf?: boolean;
+  /** The fieldset's legend, where the default ("Sender (your customer)") is not who sends. */
+  title?: string;
 }) {
   const data = `${side}_data`;
-  const title = side === "sender" ? "Sender (your customer)" : "Receiver";
+  const legend = title ?? (side === "sender" ? "Sender (your customer)" : "Receiver");
   return (
     <fieldset className="mt-4 rounded-md border border-slate-200 p-3 dark:border-slate-800">
-      <legend className="px-1 font-semibold">{title}</legend>
+      <legend className="px-1 font-semibold">{legend}</legend>
       <Field
         label={`${side === "sender" ? "Sender" : "Receiver"} type`}
         name={`${side}_type`}

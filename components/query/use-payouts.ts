@@ -17,7 +17,18 @@ export type Quote = {
   network_fee: string;
   total_debit: string;
   rate: string | null;
+  /** The balance of the source currency now, and whether the debit exceeds it. */
+  available: string;
+  is_insufficient: boolean;
 };
+
+export type MaxPayout = { currency: string; available: string; max_amount: string | null };
+
+/** The largest amount whose fees still fit the balance (the form's "Max"). */
+export function fetchMaxPayout(source: string, target: string): Promise<MaxPayout> {
+  const query = new URLSearchParams({ currency: source, convert_to: target });
+  return dashboardFetch<MaxPayout>(`/api/dashboard/quote/max?${query}`);
+}
 export type QuoteInput = { source: string; target: string; amountField: string; amountValue: string };
 
 function quoteBody(input: QuoteInput): z.input<typeof quoteRequest> {

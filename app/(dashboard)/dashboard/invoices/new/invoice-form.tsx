@@ -71,8 +71,8 @@ export function InvoiceForm() {
           <a href={created.url} target="_blank" rel="noreferrer" className={secondaryButtonClass}>
             Open the payment page
           </a>
-          <a href={`/dashboard/transactions/${created.id}`} className={secondaryButtonClass}>
-            View in transactions
+          <a href={`/dashboard/invoices/${created.id}`} className={secondaryButtonClass}>
+            View the invoice
           </a>
           <button
             type="button"

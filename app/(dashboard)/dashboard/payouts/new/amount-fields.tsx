@@ -1,8 +1,11 @@
 "use client";
 
+import { useState } from "react";
 import type { UseFormReturn } from "react-hook-form";
-import { Field, selectClass } from "@/components/forms/field";
+import { Field, secondaryButtonClass, selectClass } from "@/components/forms/field";
+import { errorMessage } from "@/components/forms/form-error";
 import { useBalances } from "@/components/query/use-balances";
+import { fetchMaxPayout } from "@/components/query/use-payouts";
 import { displayAmount } from "@/lib/checkout/present";
 import { CURRENCIES } from "@/lib/currencies/registry";
 import type { AmountField, PayoutValues } from "./payout-values";
@@ -21,6 +24,7 @@ export function AmountFields({
   convertTo,
   amountField,
   onAmountField,
+  tagProblem,
 }: {
   form: UseFormReturn<PayoutValues>;
   isInstant: boolean;
@@ -28,6 +32,7 @@ export function AmountFields({
   convertTo: string;
   amountField: AmountField;
   onAmountField: (field: "amount" | "amount_to") => void;
+  tagProblem?: string;
 }) {
   const { register, formState, watch } = form;
   const errors = formState.errors;
@@ -35,6 +40,24 @@ export function AmountFields({
   const balanceOf = (code: string) =>
     balances.data?.balances.find((b) => b.currency === code)?.balance ?? null;
   const sourceField = isInstant ? "sender_currency" : "currency";
+  const [maxNote, setMaxNote] = useState("");
+  const available = balanceOf(source);
+  // Max: the largest amount whose fees still fit the balance, from the server's own pricing.
+  const fillMax = async () => {
+    setMaxNote("");
+    try {
+      const max = await fetchMaxPayout(source, convertTo || source);
+      if (max.max_amount === null) {
+        setMaxNote(`Your ${source} balance does not cover the smallest payout with its fees.`);
+        return;
+      }
+      if (amountField === "amount_to") onAmountField("amount");
+      const field = isInstant ? "sender_amount" : "amount";
+      form.setValue(field, max.max_amount.replace(/\.?0+$/, ""), { shouldValidate: true });
+    } catch (caught) {
+      setMaxNote(errorMessage(caught));
+    }
+  };
   return (
     <>
       <div className="grid gap-x-4 sm:grid-cols-2">
@@ -99,11 +122,22 @@ export function AmountFields({
         errors={errors}
         register={register(amountField)}
       />
+      <div className="mt-1 flex flex-wrap items-center gap-3 text-sm">
+        <span>
+          Available:{" "}
+          <span className="font-mono">{available === null ? "…" : displayAmount(available, source)}</span>
+        </span>
+        <button type="button" className={secondaryButtonClass} onClick={fillMax}>
+          Max
+        </button>
+        {maxNote && <span className="text-amber-800 dark:text-amber-300">{maxNote}</span>}
+      </div>
       <QuoteLine
         source={source}
         target={convertTo || source}
         amountField={amountField}
         amountValue={String(watch(amountField) ?? "")}
+        tagProblem={tagProblem}
       />
     </>
   );

@@ -1,37 +1,53 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { type BaseSyntheticEvent, useEffect, useState } from "react";
 import { PartyFields } from "@/components/dashboard/sender-fields";
 import { buttonClass } from "@/components/forms/field";
 import { FormError } from "@/components/forms/form-error";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { DashboardRequestError } from "@/components/query/dashboard-fetch";
 import { fetchQuote, type Quote, useCreatePayout } from "@/components/query/use-payouts";
+import { findCurrency } from "@/lib/currencies/registry";
 import { AmountFields } from "./amount-fields";
 import { DestinationFields } from "./destination-fields";
-import { PayoutAccepted, PayoutReview } from "./payout-review";
-import { type AmountField, type PayoutKind, type PayoutValues, payoutSchemas } from "./payout-values";
+import { describeReceiver, PayoutAccepted, PayoutReview } from "./payout-review";
+import {
+  type AmountField,
+  type PayoutKind,
+  type PayoutPrefill,
+  type PayoutValues,
+  payoutSchemas,
+} from "./payout-values";
 
 /** A payout in two steps: the form, then a review of the figures the server quotes, then confirmed. */
 export function PayoutForm({
   kind,
   sandboxCurrencies,
+  merchantName,
+  prefill = {},
 }: {
   kind: PayoutKind;
   sandboxCurrencies: readonly string[];
+  merchantName: string;
+  prefill?: PayoutPrefill;
 }) {
   const isInstant = kind === "instant";
   const form = useKassaForm<PayoutValues>(payoutSchemas[kind], {
     shouldUnregister: true,
     defaultValues: {
       foreign_id: `payout-${Date.now().toString(36)}`,
+      // The merchant sends its own payouts: prefilled from the account, editable.
       sender_type: "legal",
+      sender_data: { legal_name: merchantName },
       receiver_type: "natural",
       ...(isInstant ? { sender_currency: "BTC" } : { currency: "BTC", convert_to: "" }),
+      ...prefill,
     },
   });
   const { register, watch, formState } = form;
-  const [amountMode, setAmountMode] = useState<"amount" | "amount_to">("amount");
+  const [amountMode, setAmountMode] = useState<"amount" | "amount_to">(
+    prefill.amount_to ? "amount_to" : "amount",
+  );
   const [review, setReview] = useState<Quote | null>(null);
   const [result, setResult] = useState<{ id: number; status?: string } | null>(null);
   const createPayout = useCreatePayout();
@@ -50,7 +66,15 @@ export function PayoutForm({
       ? "amount_to"
       : "amount";
 
-  const toReview = form.submitWith(async () => {
+  const targetCurrency = findCurrency(target);
+  const tagName = targetCurrency?.tagName ?? "Tag";
+  const isTagMissing = targetCurrency?.tagSupport === "required" && !String(watch("tag") ?? "").trim();
+  const tagProblem = isTagMissing
+    ? `${target} needs a ${tagName.toLowerCase()}: enter it below, or the payout is refused.`
+    : undefined;
+
+  const quoteForReview = form.submitWith(async () => {
+    if (isTagMissing) return;
     const amountValue = String(watch(amountField) ?? "");
     try {
       setReview(await fetchQuote({ source, target, amountField, amountValue }));
@@ -61,6 +85,15 @@ export function PayoutForm({
       throw caught;
     }
   });
+  // A missing tag is flagged after the schema's checks, since handleSubmit resets the form's errors.
+  const toReview = async (event?: BaseSyntheticEvent) => {
+    await quoteForReview(event);
+    if (isTagMissing)
+      form.setError("tag", {
+        type: "required",
+        message: `Enter the ${tagName.toLowerCase()} for ${target}.`,
+      });
+  };
   const confirm = form.submitWith(async (values) => {
     try {
       setResult(await createPayout.mutateAsync({ kind, values }));
@@ -80,6 +113,7 @@ export function PayoutForm({
         source={source}
         convertTo={convertTo}
         amountField={amountField}
+        tagProblem={tagProblem}
         onAmountField={(field) => {
           setAmountMode(field);
           setReview(null);
@@ -88,6 +122,7 @@ export function PayoutForm({
       <DestinationFields form={form} target={target} isSandboxChain={sandboxCurrencies.includes(target)} />
       <PartyFields
         side="sender"
+        title="You (sender)"
         type={watch("sender_type")}
         typeField={register("sender_type")}
         dataField={(key) => register(`sender_data.${key}`)}
@@ -103,7 +138,17 @@ export function PayoutForm({
       />
       <FormError message={form.formError} />
       {review ? (
-        <PayoutReview review={review} isSubmitting={isSubmitting} onChange={() => setReview(null)} />
+        <PayoutReview
+          review={review}
+          destination={{
+            address: String(watch("address") ?? ""),
+            tag: String(watch("tag") ?? ""),
+            tagName,
+            receiver: describeReceiver(watch("receiver_type"), watch("receiver_data")),
+          }}
+          isSubmitting={isSubmitting}
+          onChange={() => setReview(null)}
+        />
       ) : (
         <button type="submit" disabled={isSubmitting} className={`mt-4 ${buttonClass}`}>
           {isSubmitting ? "Checking…" : "Review payout"}

@@ -2,8 +2,17 @@
 
 import { useState } from "react";
 import { PayoutForm } from "./payout-form";
+import type { PayoutPrefill } from "./payout-values";
 
-export function PayoutPage({ sandboxCurrencies }: { sandboxCurrencies: readonly string[] }) {
+export function PayoutPage({
+  sandboxCurrencies,
+  merchantName,
+  prefill = {},
+}: {
+  sandboxCurrencies: readonly string[];
+  merchantName: string;
+  prefill?: PayoutPrefill;
+}) {
   const [kind, setKind] = useState<"withdrawal" | "instant">("withdrawal");
   return (
     <>
@@ -31,7 +40,9 @@ export function PayoutPage({ sandboxCurrencies }: { sandboxCurrencies: readonly 
           </label>
         </div>
       </fieldset>
-      <PayoutForm key={kind} kind={kind} sandboxCurrencies={sandboxCurrencies} />
+      <PayoutForm key={kind} kind={kind} sandboxCurrencies={sandboxCurrencies} merchantName={merchantName}
+        prefill={kind === "withdrawal" ? prefill : {}}
+      />
     </>
   );
 }

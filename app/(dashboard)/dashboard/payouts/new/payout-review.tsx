@@ -2,13 +2,29 @@ import { buttonClass, secondaryButtonClass } from "@/components/forms/field";
 import type { Quote } from "@/components/query/use-payouts";
 import { displayAmount } from "@/lib/checkout/present";
 
-/** The review step: what leaves the balance and what arrives, before anything is sent. */
+export type ReviewDestination = { address: string; tag: string; tagName: string; receiver: string };
+
+/** The receiver as the review repeats it: a name, a company, or the merchant's own wallet. */
+export function describeReceiver(type: unknown, data: unknown): string {
+  const d = (data ?? {}) as Record<string, string | undefined>;
+  if (type === "self") return "Your own wallet";
+  if (type === "legal") return d.legal_name || "A company (no name given)";
+  return [d.first_name, d.last_name].filter(Boolean).join(" ") || "A person (no name given)";
+}
+
+/**
+ * The review step: where it goes (address, tag and receiver repeated, to check against the
+ * receiver's), what leaves the balance and what arrives, before anything is sent. A debit over the
+ * balance is said here and cannot be confirmed.
+ */
 export function PayoutReview({
   review,
+  destination,
   isSubmitting,
   onChange,
 }: {
   review: Quote;
+  destination: ReviewDestination;
   isSubmitting: boolean;
   onChange: () => void;
 }) {
@@ -21,6 +37,16 @@ export function PayoutReview({
         Confirm the payout
       </h2>
       <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+        <dt>To address</dt>
+        <dd className="break-all font-mono">{destination.address}</dd>
+        {destination.tag && (
+          <>
+            <dt>{destination.tagName}</dt>
+            <dd className="font-mono">{destination.tag}</dd>
+          </>
+        )}
+        <dt>Receiver</dt>
+        <dd>{destination.receiver}</dd>
         <dt>Sent to the address</dt>
         <dd className="font-mono">{displayAmount(review.sent, review.target)}</dd>
         <dt>Withdrawn</dt>
@@ -32,8 +58,14 @@ export function PayoutReview({
         <dt className="font-semibold">Debited from your balance</dt>
         <dd className="font-mono font-semibold">{displayAmount(review.total_debit, review.source)}</dd>
       </dl>
+      {review.is_insufficient && (
+        <p className="mt-2 text-sm font-medium text-red-800 dark:text-red-300">
+          Not enough funds: this debits {displayAmount(review.total_debit, review.source)}, your available
+          balance is {displayAmount(review.available, review.source)}. Lower the amount (or use Max).
+        </p>
+      )}
       <div className="mt-3 flex gap-2">
-        <button type="submit" disabled={isSubmitting} className={buttonClass}>
+        <button type="submit" disabled={isSubmitting || review.is_insufficient} className={buttonClass}>
           {isSubmitting ? "Sending…" : "Confirm payout"}
         </button>
         <button type="button" className={secondaryButtonClass} onClick={onChange}>

@@ -4,6 +4,11 @@ import type { instantWithdrawalRequest, withdrawalRequest } from "@/lib/schemas/
 
 export type PayoutKind = "withdrawal" | "instant";
 
+/** Values a link may prefill (a refund from the invoice page). */
+export type PayoutPrefill = Partial<
+  Record<"currency" | "convert_to" | "amount" | "amount_to" | "foreign_id" | "end_user_reference", string>
+>;
+
 /** The payout form holds either request, as its endpoint's schema types it. */
 export type PayoutValues = z.input<typeof withdrawalRequest> | z.input<typeof instantWithdrawalRequest>;
 

@@ -16,7 +16,7 @@ function useDebounced<T>(value: T, ms: number): T {
 }
 
 /** What the amount typed would send and debit, asked for a moment after typing stops. */
-export function QuoteLine(input: QuoteInput) {
+export function QuoteLine({ tagProblem, ...input }: QuoteInput & { tagProblem?: string }) {
   const debounced = useDebounced(input, 400);
   const quote = useQuote(
     debounced,
@@ -34,6 +34,13 @@ export function QuoteLine(input: QuoteInput) {
           .
         </p>
       )}
+      {quote.data?.is_insufficient && (
+        <p className="mt-1 text-sm font-medium text-red-800 dark:text-red-300">
+          Not enough funds: this debits {displayAmount(quote.data.total_debit, quote.data.source)}, your
+          available balance is {displayAmount(quote.data.available, quote.data.source)}.
+        </p>
+      )}
+      {tagProblem && <p className="mt-1 text-sm font-medium text-red-800 dark:text-red-300">{tagProblem}</p>}
       {quote.error && (
         <p className="mt-1 text-sm text-amber-800 dark:text-amber-300">{errorMessage(quote.error)}</p>
       )}

@@ -1,0 +1,58 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { secondaryButtonClass } from "@/components/forms/field";
+import { DashboardRequestError, dashboardFetch } from "@/components/query/dashboard-fetch";
+
+/**
+ * Cancel asks once more, since it cannot be undone; a payment already on its way is still credited
+ * when it confirms (the public API's rule), which the question says.
+ */
+export function CancelButton({ invoiceId, isOpen }: { invoiceId: number; isOpen: boolean }) {
+  const router = useRouter();
+  const [isAsking, setIsAsking] = useState(false);
+  const [isPending, setIsPending] = useState(false);
+  const [message, setMessage] = useState("");
+  const cancel = async () => {
+    setIsPending(true);
+    setMessage("");
+    try {
+      await dashboardFetch(`/api/dashboard/invoices/${invoiceId}/cancel`, { method: "POST", body: {} });
+      setIsAsking(false);
+      setMessage("Invoice cancelled.");
+      router.refresh();
+    } catch (error) {
+      setMessage(error instanceof DashboardRequestError ? error.message : "Could not cancel it; try again.");
+    } finally {
+      setIsPending(false);
+    }
+  };
+  return (
+    <div>
+      {!isOpen ? null : isAsking ? (
+        <div className="rounded-md border border-amber-400 p-3 text-sm">
+          <p>
+            Cancel this invoice? The customer can no longer pay it. A payment already sent is still credited
+            to your balance when it confirms.
+          </p>
+          <div className="mt-2 flex flex-wrap gap-2">
+            <button type="button" className={secondaryButtonClass} disabled={isPending} onClick={cancel}>
+              {isPending ? "Cancelling…" : "Yes, cancel the invoice"}
+            </button>
+            <button type="button" className={secondaryButtonClass} onClick={() => setIsAsking(false)}>
+              Keep it
+            </button>
+          </div>
+        </div>
+      ) : (
+        <button type="button" className={secondaryButtonClass} onClick={() => setIsAsking(true)}>
+          Cancel invoice
+        </button>
+      )}
+      <p role="status" className="mt-1 text-sm">
+        {message}
+      </p>
+    </div>
+  );
+}

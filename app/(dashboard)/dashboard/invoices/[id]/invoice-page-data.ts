@@ -1,0 +1,29 @@
+import "server-only";
+
+import { and, eq } from "drizzle-orm";
+import { invoiceExceptions } from "@/components/dashboard/invoice-status";
+import { amountsDue } from "@/lib/checkout/amounts-due";
+import type { Db } from "@/lib/db/client";
+import { deposits } from "@/lib/db/schema";
+import { loadInvoiceById } from "@/lib/invoices/load-invoice";
+import { transactionDetail } from "@/lib/transactions/transaction-detail";
+
+/** Everything the invoice page shows, or undefined when the invoice is not this merchant's. */
+export async function invoicePageData(db: Db, input: { merchantId: number; id: number; spreadPpm: number }) {
+  const record = await loadInvoiceById(db, input.id);
+  if (!record || record.merchantId !== input.merchantId) return undefined;
+  const detail = await transactionDetail(db, input.merchantId, input.id);
+  if (!detail) return undefined;
+  const late = await db
+    .select({ id: deposits.id })
+    .from(deposits)
+    .where(and(eq(deposits.transactionId, input.id), eq(deposits.isLate, true)))
+    .limit(1);
+  const reason = record.invoice.statusReason;
+  return {
+    record,
+    detail,
+    owed: await amountsDue(db, record, { spreadPpm: input.spreadPpm }),
+    exceptions: invoiceExceptions({ status: record.status, reason, hasLatePayment: late.length > 0 }),
+  };
+}

@@ -1,0 +1,245 @@
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import { notFound } from "next/navigation";
+import { CopyField } from "@/components/checkout/copy-field";
+import { InvoiceBadges } from "@/components/dashboard/invoice-badges";
+import {
+  EXCEPTION_ADVICE,
+  EXCEPTION_LABELS,
+  invoiceStatusLabel,
+} from "@/components/dashboard/invoice-status";
+import { secondaryButtonClass } from "@/components/forms/field";
+import { requireSession } from "@/lib/auth/session";
+import { displayAmount } from "@/lib/checkout/present";
+import { getDb } from "@/lib/db/client";
+import { checkoutUrl } from "@/lib/invoices/to-invoice-response";
+import { formatAmount } from "@/lib/money";
+import { getConfig } from "@/lib/runtime";
+import { ResendButton } from "../../transactions/[id]/resend-button";
+import { CancelButton } from "./cancel-button";
+import { invoicePageData } from "./invoice-page-data";
+import { refundOwed } from "./refund-owed";
+
+export const metadata: Metadata = { title: "Invoice" };
+
+const money = (units: bigint | null, code: string | null) =>
+  units === null ? "" : displayAmount(formatAmount(units), code);
+
+/** Times in UTC, labelled, so the list, this page and the API's timestamps agree. */
+const utc = (iso: string | Date) => `${new Date(iso).toISOString().slice(0, 19).replace("T", " ")} UTC`;
+
+const sectionClass = "rounded-md border border-slate-200 p-3 dark:border-slate-800";
+
+async function origin(): Promise<string> {
+  const configured = getConfig().publicUrl;
+  if (configured) return configured;
+  const h = await headers();
+  return `${h.get("x-forwarded-proto") ?? "http"}://${h.get("x-forwarded-host") ?? h.get("host")}`;
+}
+
+function customerName(data: unknown): string {
+  const d = (data ?? {}) as Record<string, unknown>;
+  if (typeof d.company_name === "string") return d.company_name;
+  return [d.first_name, d.last_name].filter((part) => typeof part === "string").join(" ");
+}
+
+export default async function InvoicePage({ params }: { params: Promise<{ id: string }> }) {
+  const session = await requireSession();
+  const id = Number((await params).id);
+  const data = Number.isSafeInteger(id)
+    ? await invoicePageData(getDb(), {
+        merchantId: session.merchantId,
+        id,
+        spreadPpm: getConfig().spreadPpm,
+      })
+    : undefined;
+  if (!data) notFound();
+  const { record, detail, owed, exceptions } = data;
+  const { invoice } = record;
+  const url = checkoutUrl(await origin(), invoice.token);
+  const pay = invoice.senderCurrency;
+  const isOpen = ["created", "pending", "processing"].includes(record.status);
+  const refund = refundOwed({
+    status: record.status,
+    reason: invoice.statusReason,
+    invoiceCurrency: record.currency,
+    payCurrency: pay,
+    received: invoice.confirmedAmount,
+    excess: owed?.overpaid ?? 0n,
+    foreignId: record.foreignId,
+    reference: record.endUserReference,
+  });
+  return (
+    <>
+      <p className="text-sm">
+        <a href="/dashboard/invoices" className="underline">
+          Invoices
+        </a>{" "}
+        / {record.foreignId}
+      </p>
+      <h1 className="mt-1 text-2xl font-bold tracking-tight">{invoice.title}</h1>
+      <p className="mt-1 flex flex-wrap items-center gap-2">
+        <span>
+          Invoice {record.id} · your id <span className="font-mono">{record.foreignId}</span> ·{" "}
+          <strong>{invoiceStatusLabel(record.status, invoice.statusReason)}</strong>
+        </span>
+        <InvoiceBadges exceptions={exceptions} />
+      </p>
+      {exceptions.length > 0 && (
+        <ul className="mt-2 space-y-1 text-sm">
+          {exceptions.map((exception) => (
+            <li key={exception}>
+              <strong>{EXCEPTION_LABELS[exception]}:</strong> {EXCEPTION_ADVICE[exception]}
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="mt-4 grid gap-4 md:grid-cols-2">
+        <section aria-labelledby="amounts" className={sectionClass}>
+          <h2 id="amounts" className="font-semibold">
+            Amounts
+          </h2>
+          <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+            <dt>Invoiced</dt>
+            <dd className="font-mono">{money(record.amount, record.currency)}</dd>
+            <dt>Invoiced in {pay ?? "crypto"}</dt>
+            <dd className="font-mono">
+              {pay ? money(invoice.senderAmount, pay) : "not chosen yet (the customer picks the currency)"}
+            </dd>
+            {pay && (
+              <>
+                <dt>Received</dt>
+                <dd className="font-mono">
+                  {money(invoice.paidAmount, pay)}
+                  {invoice.confirmedAmount !== invoice.paidAmount &&
+                    ` (${money(invoice.confirmedAmount, pay)} confirmed)`}
+                </dd>
+              </>
+            )}
+            {owed && owed.remaining > 0n && invoice.paidAmount > 0n && (
+              <>
+                <dt>Shortfall</dt>
+                <dd className="font-mono">{money(owed.remaining, pay)}</dd>
+              </>
+            )}
+            {owed && owed.overpaid > 0n && (
+              <>
+                <dt>Excess</dt>
+                <dd className="font-mono">{money(owed.overpaid, pay)}</dd>
+              </>
+            )}
+            {detail.transaction.fees.map((fee) => (
+              <div key={`${fee.type}-${fee.currency}`} className="contents">
+                <dt>Fee ({fee.type})</dt>
+                <dd className="font-mono">{displayAmount(fee.amount, fee.currency)}</dd>
+              </div>
+            ))}
+            <dt className="font-semibold">Net credited</dt>
+            <dd className="font-mono font-semibold">{money(invoice.creditedAmount, record.currency)}</dd>
+          </dl>
+        </section>
+        <section aria-labelledby="customer" className={sectionClass}>
+          <h2 id="customer" className="font-semibold">
+            Customer
+          </h2>
+          <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+            <dt>Name</dt>
+            <dd>{customerName(invoice.senderData) || "not given"}</dd>
+            <dt>E-mail</dt>
+            <dd className="break-all">{invoice.emailUser}</dd>
+            <dt>Reference</dt>
+            <dd className="break-all font-mono">{record.endUserReference}</dd>
+            {record.address && (
+              <>
+                <dt>Pays to</dt>
+                <dd className="break-all font-mono">
+                  {record.address.address}
+                  {record.address.tag ? ` (tag ${record.address.tag})` : ""}
+                </dd>
+              </>
+            )}
+          </dl>
+        </section>
+      </div>
+      <section aria-labelledby="link" className={`mt-4 ${sectionClass}`}>
+        <h2 id="link" className="font-semibold">
+          Payment link
+        </h2>
+        <div className="flex flex-wrap items-start gap-4">
+          <div className="min-w-64 flex-1">
+            <CopyField label="Payment link" value={url} />
+            <div className="mt-3 flex flex-wrap gap-2">
+              <a href={url} target="_blank" rel="noreferrer" className={secondaryButtonClass}>
+                Open checkout
+              </a>
+              <a href={`/dashboard/transactions/${record.id}`} className={secondaryButtonClass}>
+                Payments and ledger
+              </a>
+            </div>
+          </div>
+          {/* biome-ignore lint/performance/noImgElement: a server-drawn SVG */}
+          <img
+            src={`/api/checkout/${invoice.token}/link.svg`}
+            alt="QR code of the payment link"
+            width={144}
+            height={144}
+            className="rounded-md bg-white p-1"
+          />
+        </div>
+      </section>
+      {refund && (
+        <section aria-labelledby="refund" className={`mt-4 ${sectionClass}`}>
+          <h2 id="refund" className="font-semibold">
+            Refund owed
+          </h2>
+          <p className="mt-1 text-sm">
+            {refund.why} The customer was e-mailed to reply with a refund address: put it in the payout.
+          </p>
+          <a href={refund.href} className={`mt-2 inline-block ${secondaryButtonClass}`}>
+            Refund {money(refund.amount, pay)}
+          </a>
+        </section>
+      )}
+      {/* Always mounted, so its "Invoice cancelled." outlives the refresh that closes the invoice. */}
+      <div className="mt-4">
+        <CancelButton invoiceId={record.id} isOpen={isOpen} />
+      </div>
+      <section aria-labelledby="timeline" className={`mt-4 ${sectionClass}`}>
+        <h2 id="timeline" className="font-semibold">
+          Timeline
+        </h2>
+        <ol className="mt-2 space-y-1 text-sm">
+          <li>
+            <time dateTime={record.createdAt.toISOString()}>{utc(record.createdAt)}</time>: Created
+          </li>
+          {detail.timeline.map((event) => (
+            <li key={event.at + event.to}>
+              <time dateTime={event.at}>{utc(event.at)}</time>: {invoiceStatusLabel(event.to, event.reason)}
+            </li>
+          ))}
+        </ol>
+      </section>
+      <section aria-labelledby="callbacks" className="mt-4">
+        <h2 id="callbacks" className="font-semibold">
+          Callbacks
+        </h2>
+        {detail.callbacks.length === 0 ? (
+          <p className="text-sm">No callbacks for this invoice yet (is a callback URL set?).</p>
+        ) : (
+          <ul className="mt-2 space-y-2 text-sm">
+            {detail.callbacks.map((callback) => (
+              <li key={callback.id} className="rounded-md border border-slate-200 p-2 dark:border-slate-800">
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <span>
+                    {callback.event} · {callback.status} · {callback.attempts.length} attempts
+                  </span>
+                  <ResendButton callbackId={callback.id} />
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}

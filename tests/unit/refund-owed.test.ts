@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { refundOwed } from "@/app/(dashboard)/dashboard/invoices/[id]/refund-owed";
+
+const base = {
+  invoiceCurrency: "EUR",
+  payCurrency: "BTC",
+  received: 300_000n,
+  excess: 100_000n,
+  foreignId: "order-7",
+  reference: "cust-7",
+};
+
+describe("refund owed on an invoice", () => {
+  it("refunds the excess of an overpaid invoice from the invoice currency's balance, converted to the coin paid", () => {
+    const refund = refundOwed({ ...base, status: "confirmed", reason: "overpaid" })!;
+    expect(refund.amount).toBe(100_000n);
+    const query = new URL(refund.href, "http://x").searchParams;
+    expect(Object.fromEntries(query)).toEqual({
+      currency: "EUR",
+      convert_to: "BTC",
+      amount_to: "0.001",
+      foreign_id: "refund-order-7",
+      end_user_reference: "cust-7",
+    });
+  });
+
+  it("refunds everything received when an invoice failed short, without conversion when it was priced in the coin", () => {
+    const refund = refundOwed({
+      ...base,
+      invoiceCurrency: "BTC",
+      status: "failed",
+      reason: "underpaid",
+    })!;
+    expect(refund.amount).toBe(300_000n);
+    const query = new URL(refund.href, "http://x").searchParams;
+    expect(query.get("currency")).toBe("BTC");
+    expect(query.get("amount")).toBe("0.003");
+    expect(query.has("convert_to")).toBe(false);
+  });
+
+  it("owes nothing on a paid, expired, cancelled or still open invoice", () => {
+    for (const [status, reason] of [
+      ["confirmed", "paid"],
+      ["failed", "expired"],
+      ["cancelled", "cancelled_by_merchant"],
+      ["pending", "awaiting_remainder"],
+    ]) {
+      expect(refundOwed({ ...base, status: status!, reason: reason! })).toBeNull();
+    }
+    expect(refundOwed({ ...base, status: "failed", reason: "underpaid", received: 0n })).toBeNull();
+  });
+});
