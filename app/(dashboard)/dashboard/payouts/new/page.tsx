@@ -9,7 +9,14 @@ export const metadata: Metadata = { title: "New payout" };
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
-const PREFILLED = ["currency", "convert_to", "amount", "amount_to", "foreign_id", "end_user_reference"] as const;
+const PREFILLED = [
+  "currency",
+  "convert_to",
+  "amount",
+  "amount_to",
+  "foreign_id",
+  "end_user_reference",
+] as const;
 
 export default async function NewPayoutPage({ searchParams }: { searchParams: Search }) {
   const session = await requireSession();

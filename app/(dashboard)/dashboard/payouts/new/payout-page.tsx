@@ -40,7 +40,11 @@ export function PayoutPage({
           </label>
         </div>
       </fieldset>
-      <PayoutForm key={kind} kind={kind} sandboxCurrencies={sandboxCurrencies} merchantName={merchantName}
+      <PayoutForm
+        key={kind}
+        kind={kind}
+        sandboxCurrencies={sandboxCurrencies}
+        merchantName={merchantName}
         prefill={kind === "withdrawal" ? prefill : {}}
       />
     </>
