@@ -31,7 +31,13 @@ function rateLimiter(config: Config): TokenBuckets {
   return limiter;
 }
 
-export type SignedContext<Body> = HandlerContext<Body> & { merchantId: number; apiKeyId: number };
+export type SignedContext<Body> = HandlerContext<Body> & {
+  merchantId: number;
+  apiKeyId: number;
+  /** The key's public half and the client's address, for the audit trail. */
+  apiKey: string;
+  clientAddress: string;
+};
 
 /**
  * The one wrapper for merchant API routes: body under the size cap, X-Processing-Key and
@@ -89,6 +95,8 @@ export function withMerchantSignature<Req extends z.ZodType, Res extends z.ZodTy
         request,
         merchantId: apiKey.merchantId,
         apiKeyId: apiKey.id,
+        apiKey: key,
+        clientAddress: address,
       };
       const answer = async (on: Db) => {
         const result = await handler({ ...signed, db: on });

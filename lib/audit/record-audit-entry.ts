@@ -29,7 +29,11 @@ export const AUDIT_ACTIONS = [
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-function actorText(actor: AuditActor): string {
+/** Who asked for an action and from which client address, for actions that record themselves. */
+export type AuditSource = { actor: AuditActor; address?: string };
+
+/** The actor as the trail shows it. */
+export function actorText(actor: AuditActor): string {
   if (actor.kind === "user") return actor.email;
   if (actor.kind === "api_key") return `API key ${actor.key}`;
   return "operator CLI";
