@@ -3,6 +3,7 @@ import Link from "next/link";
 import { AUDIT_ACTION_LABELS } from "@/components/dashboard/audit-action-labels";
 import { AuditFilterForm } from "@/components/dashboard/audit-filter-form";
 import { selectClass } from "@/components/forms/field";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import { listAuditEntries } from "@/lib/audit/list-audit-entries";
 import { parseAuditFilter } from "@/lib/audit/parse-audit-filter";
 import { requireSession } from "@/lib/auth/session";
@@ -84,7 +85,7 @@ export default async function AuditPage({
       )}
       {result && result.entries.length === 0 && <p className="mt-4">No entries match.</p>}
       {result && result.entries.length > 0 && (
-        <div className="mt-4 overflow-x-auto">
+        <ScrollRegion label="Audit entries" className="mt-4">
           <table className="w-full min-w-[40rem] text-left text-sm">
             <caption className="sr-only">Audit entries, newest first</caption>
             <thead>
@@ -120,7 +121,7 @@ export default async function AuditPage({
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
       {result && (page > 1 || result.hasMore) && (
         <nav aria-label="Audit pages" className="mt-4 flex gap-4">
