@@ -118,8 +118,10 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     if (api) {
       const { body, isTooLarge } = await bufferBody(req, options.bodyLimitBytes());
       if (isTooLarge) res.setHeader("connection", "close");
-      return storage.run({ requestId, rawBody: body, bodyTooLarge: isTooLarge }, () =>
-        serveApiRoute(api, req, res),
+      // The peer too: API key allowlists and the audit trail judge the client address.
+      return storage.run(
+        { requestId, rawBody: body, bodyTooLarge: isTooLarge, peerAddress: req.socket.remoteAddress },
+        () => serveApiRoute(api, req, res),
       );
     }
     // Next.js drops the body of a GET, and GET /api/v2/transactions/info carries one: buffer it
@@ -127,8 +129,9 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     if (req.method === "GET" && url.startsWith("/api/v2/") && hasBody(req)) {
       const { body, isTooLarge } = await bufferBody(req, options.bodyLimitBytes());
       if (isTooLarge) res.setHeader("connection", "close");
-      return storage.run({ requestId, rawBody: body, bodyTooLarge: isTooLarge }, () =>
-        options.handleNext(req, res),
+      return storage.run(
+        { requestId, rawBody: body, bodyTooLarge: isTooLarge, peerAddress: req.socket.remoteAddress },
+        () => options.handleNext(req, res),
       );
     }
     return storage.run({ requestId, peerAddress: req.socket.remoteAddress }, () =>

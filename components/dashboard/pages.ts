@@ -8,6 +8,7 @@ export const DASHBOARD_PAGES = [
   { href: "/dashboard/approvals", label: "Approvals" },
   { href: "/dashboard/keys", label: "API keys" },
   { href: "/dashboard/callbacks", label: "Callbacks" },
+  { href: "/dashboard/audit", label: "Audit trail" },
   { href: "/dashboard/sandbox", label: "Sandbox", isSandboxOnly: true },
   { href: "/dashboard/settings", label: "Settings" },
 ] as const;

@@ -12,9 +12,15 @@ export type ApiKey = {
   label: string;
   created_at: string;
   last_used_at: string | null;
+  last_used_ip: string | null;
   revoked_at: string | null;
+  /** CIDR ranges; empty: any address. */
+  allowed_ips: string[];
+  /** A rolled key's end of overlap. */
+  expires_at: string | null;
 };
 export type CreatedApiKey = { api_key: string; api_secret: string };
+export type RolledApiKey = CreatedApiKey & { replaced_key: string; replaced_until: string };
 
 export function useApiKeys() {
   return useQuery({
@@ -36,6 +42,29 @@ export function useRevokeApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => dashboardFetch(`/api/dashboard/api-keys/${id}/revoke`, { body: {} }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.apiKeys }),
+  });
+}
+
+export function useSetKeyAllowlist() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { id: number; allowedIps: string[] }) =>
+      dashboardFetch<{ allowed_ips: string[] }>(`/api/dashboard/api-keys/${input.id}/allowlist`, {
+        method: "PUT",
+        body: { allowed_ips: input.allowedIps },
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.apiKeys }),
+  });
+}
+
+export function useRollApiKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { id: number; overlapSeconds: number }) =>
+      dashboardFetch<RolledApiKey>(`/api/dashboard/api-keys/${input.id}/roll`, {
+        body: { overlap_seconds: input.overlapSeconds },
+      }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.apiKeys }),
   });
 }

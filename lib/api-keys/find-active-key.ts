@@ -1,35 +1,53 @@
 import "server-only";
 
 import { eq, sql } from "drizzle-orm";
+import { type Clock, systemClock } from "@/lib/clock";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { type Db, queryRowsPrepared } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema";
 import { apiSecretContext } from "./create-api-key";
 
-export type ActiveKey = { id: number; merchantId: number; secret: string };
+export type ActiveKey = {
+  id: number;
+  merchantId: number;
+  secret: string;
+  /** CIDR ranges the key may be used from; null: any address. */
+  allowedIps: string[] | null;
+};
 
 /**
  * Looks a key up on every request (no cache of the row), so a revocation applies to the very next
  * request.
- * A revoked key and an unknown key give the same answer.
+ * A revoked key, a rolled key past its overlap and an unknown key give the same answer.
  */
-export async function findActiveKey(db: Db, box: SecretBox, key: string): Promise<ActiveKey | undefined> {
+export async function findActiveKey(
+  db: Db,
+  box: SecretBox,
+  key: string,
+  clock: Clock = systemClock,
+): Promise<ActiveKey | undefined> {
   // Raw: a named prepared statement on every signed request (docs/BENCHMARKS.md, the key lookup).
   const [row] = await queryRowsPrepared<{
     id: string | number;
     merchant_id: string | number;
     secret_sealed: string;
     is_revoked: boolean;
+    allowed_ips: string[] | null;
+    expires_at: string | Date | null;
   }>(
     db,
-    sql`select id, merchant_id, secret_sealed, revoked_at is not null as is_revoked
+    sql`select id, merchant_id, secret_sealed, revoked_at is not null as is_revoked, allowed_ips, expires_at
         from api_keys where key = ${key} limit 1`,
   );
   if (!row || row.is_revoked) return undefined;
+  // Compared here, not in SQL, so the statement stays one prepared text and a test's clock decides.
+  if (row.expires_at !== null && new Date(row.expires_at).getTime() <= clock.now().getTime())
+    return undefined;
   return {
     id: Number(row.id),
     merchantId: Number(row.merchant_id),
     secret: openSecret(box, key, row.secret_sealed),
+    allowedIps: row.allowed_ips,
   };
 }
 
@@ -51,15 +69,16 @@ function openSecret(box: SecretBox, key: string, sealed: string): string {
 }
 
 const TOUCH_INTERVAL_MS = 60_000;
-const lastTouched = new Map<number, number>();
+const lastTouched = new Map<number, { at: number; address: string }>();
 
 /**
- * Records when a key was last used, at most once a minute per key and process, so the hot path
- * does not write a row on every request.
+ * Records when and from where a key was last used, at most once a minute per key and process
+ * (sooner when the address changes), so the hot path does not write a row on every request.
  */
-export async function touchApiKey(db: Db, keyId: number): Promise<void> {
+export async function touchApiKey(db: Db, keyId: number, address: string): Promise<void> {
   const now = Date.now();
-  if (now - (lastTouched.get(keyId) ?? 0) < TOUCH_INTERVAL_MS) return;
-  lastTouched.set(keyId, now);
-  await db.update(apiKeys).set({ lastUsedAt: sql`now()` }).where(eq(apiKeys.id, keyId));
+  const last = lastTouched.get(keyId);
+  if (last && last.address === address && now - last.at < TOUCH_INTERVAL_MS) return;
+  lastTouched.set(keyId, { at: now, address });
+  await db.update(apiKeys).set({ lastUsedAt: sql`now()`, lastUsedIp: address }).where(eq(apiKeys.id, keyId));
 }

@@ -11,6 +11,10 @@ export type ApiKeySummary = {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  lastUsedIp: string | null;
+  allowedIps: string[] | null;
+  /** A rolled key's end of overlap. */
+  expiresAt: Date | null;
 };
 
 export async function listApiKeys(db: Db, merchantId: number): Promise<ApiKeySummary[]> {
@@ -22,6 +26,9 @@ export async function listApiKeys(db: Db, merchantId: number): Promise<ApiKeySum
       createdAt: apiKeys.createdAt,
       lastUsedAt: apiKeys.lastUsedAt,
       revokedAt: apiKeys.revokedAt,
+      lastUsedIp: apiKeys.lastUsedIp,
+      allowedIps: apiKeys.allowedIps,
+      expiresAt: apiKeys.expiresAt,
     })
     .from(apiKeys)
     .where(eq(apiKeys.merchantId, merchantId))

@@ -1,12 +1,12 @@
 import "server-only";
 
 import { and, eq, isNull } from "drizzle-orm";
-import type { Db } from "@/lib/db/client";
+import type { Executor } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
 
 /** Revokes a key of this merchant. Takes effect on the next request: keys are not cached. */
-export async function revokeApiKey(db: Db, input: { merchantId: number; key: string }): Promise<void> {
+export async function revokeApiKey(db: Executor, input: { merchantId: number; key: string }): Promise<void> {
   const revoked = await db
     .update(apiKeys)
     .set({ revokedAt: new Date() })

@@ -13,7 +13,7 @@ export type RequestContext = {
   requestId: string;
   rawBody?: Buffer;
   bodyTooLarge?: boolean;
-  /** The connection's peer address: sign-in limits count against it (lib/auth/client-address.ts). */
+  /** The connection's peer address: sign-in limits, API key allowlists and the audit trail read it (lib/auth/client-address.ts). */
   peerAddress?: string;
 };
 

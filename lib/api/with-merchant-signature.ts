@@ -2,6 +2,8 @@ import "server-only";
 
 import type { z } from "zod";
 import { findActiveKey, touchApiKey } from "@/lib/api-keys/find-active-key";
+import { isAddressAllowed } from "@/lib/api-keys/is-address-allowed";
+import { clientAddress } from "@/lib/auth/client-address";
 import type { Config } from "@/lib/config";
 import { type Db, getDb } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
@@ -12,6 +14,7 @@ import type { Endpoint } from "./endpoint";
 import { errorResponse } from "./error-response";
 import { TokenBuckets } from "./rate-limit";
 import { parseJsonObject, readRawBody, routeParams, validate } from "./read-body";
+import { currentRequestContext } from "./request-context";
 import { json } from "./respond";
 import type { HandlerContext, RouteHandler } from "./route-handler";
 import { isValidSignature } from "./signature";
@@ -28,7 +31,13 @@ function rateLimiter(config: Config): TokenBuckets {
   return limiter;
 }
 
-export type SignedContext<Body> = HandlerContext<Body> & { merchantId: number; apiKeyId: number };
+export type SignedContext<Body> = HandlerContext<Body> & {
+  merchantId: number;
+  apiKeyId: number;
+  /** The key's public half and the client's address, for the audit trail. */
+  apiKey: string;
+  clientAddress: string;
+};
 
 /**
  * The one wrapper for merchant API routes: body under the size cap, X-Processing-Key and
@@ -56,6 +65,14 @@ export function withMerchantSignature<Req extends z.ZodType, Res extends z.ZodTy
       if (!isValidSignature(raw, apiKey.secret, signature)) {
         throw new KassaError("bad_header_signature", "Bad signature header");
       }
+      const address = clientAddress({
+        peer: currentRequestContext()?.peerAddress,
+        forwardedFor: request.headers.get("x-forwarded-for"),
+        trustedProxies: config.trustedProxies,
+      });
+      // Outside the key's allowlist the key is not valid here: the public API's answer for a bad key.
+      if (!isAddressAllowed(apiKey.allowedIps, address))
+        throw new KassaError("bad_header_key", "Bad key header");
       const limit = rateLimiter(config).take(String(apiKey.id));
       if (!limit.isAllowed) {
         const error = new KassaError(
@@ -65,7 +82,9 @@ export function withMerchantSignature<Req extends z.ZodType, Res extends z.ZodTy
         error.retryAfterSeconds = limit.retryAfterSeconds;
         throw error;
       }
-      touchApiKey(db, apiKey.id).catch((error) => console.error("[api] could not record key use:", error));
+      touchApiKey(db, apiKey.id, address).catch((error) =>
+        console.error("[api] could not record key use:", error),
+      );
 
       const object = parseJsonObject(raw);
       const body = validate(endpoint, object);
@@ -76,6 +95,8 @@ export function withMerchantSignature<Req extends z.ZodType, Res extends z.ZodTy
         request,
         merchantId: apiKey.merchantId,
         apiKeyId: apiKey.id,
+        apiKey: key,
+        clientAddress: address,
       };
       const answer = async (on: Db) => {
         const result = await handler({ ...signed, db: on });

@@ -4,6 +4,7 @@ import { createHmac } from "node:crypto";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { currentRequestContext } from "@/lib/api/request-context";
+import { recordSignIn } from "@/lib/audit/record-sign-in";
 import { loadMasterKey } from "@/lib/crypto/master-key";
 import { getDb } from "@/lib/db/client";
 import { getConfig, getSecretBox } from "@/lib/runtime";
@@ -65,13 +66,16 @@ export function authOptions(): NextAuthOptions {
           code: { label: "Authenticator code", type: "text" },
         },
         async authorize(credentials, request) {
+          const email = credentials?.email ?? "";
+          const ip = clientIp(request?.headers as Record<string, unknown> | undefined);
           try {
             const user = await verifySignIn(getDb(), getSecretBox(), {
-              email: credentials?.email ?? "",
+              email,
               password: credentials?.password ?? "",
               code: credentials?.code || undefined,
-              ip: clientIp(request?.headers as Record<string, unknown> | undefined),
+              ip,
             });
+            await recordSignIn(getDb(), { email, address: ip, isSuccess: true });
             const signedIn: SignedInUser = {
               id: String(user.userId),
               merchantId: user.merchantId,
@@ -80,7 +84,12 @@ export function authOptions(): NextAuthOptions {
             return { ...signedIn, email: user.email };
           } catch (error) {
             // next-auth passes the message to the client as the error code: one of SignInFailure.
-            if (error instanceof SignInError) throw new Error(error.reason);
+            if (error instanceof SignInError) {
+              // "Enter your code" is the first step of a two-factor sign-in, not a failure.
+              if (error.reason !== "second_factor_required")
+                await recordSignIn(getDb(), { email, address: ip, isSuccess: false, reason: error.reason });
+              throw new Error(error.reason);
+            }
             throw error;
           }
         },

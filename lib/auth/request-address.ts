@@ -4,7 +4,7 @@ import { currentRequestContext } from "@/lib/api/request-context";
 import { getConfig } from "@/lib/runtime";
 import { clientAddress } from "./client-address";
 
-/** A route's client address for per-address limits: the peer, or a configured proxy's word (lib/auth/client-address.ts). */
+/** A route's client address, for per-address limits and the audit trail: the peer, or a configured proxy's word (lib/auth/client-address.ts). */
 export function requestAddress(request: Request): string {
   return clientAddress({
     peer: currentRequestContext()?.peerAddress,

@@ -173,16 +173,20 @@ export async function runCliCommand(input: unknown, env: CliEnvironment): Promis
         merchantId: command.args.merchant,
         url,
         mode: env.isSandbox ? "sandbox" : "production",
+        audit: { actor: { kind: "cli" } },
       });
       return { merchant_id: command.args.merchant, callback_url: url };
     }
     case "merchants.limits": {
-      const limits = await setWithdrawalLimits(env.db, {
-        merchantId: command.args.merchant,
-        currency: command.args.currency,
-        perWithdrawal: command.args["per-withdrawal"],
-        perDay: command.args["per-day"],
-      });
+      const limits = await env.db.transaction((tx) =>
+        setWithdrawalLimits(tx, {
+          merchantId: command.args.merchant,
+          currency: command.args.currency,
+          perWithdrawal: command.args["per-withdrawal"],
+          perDay: command.args["per-day"],
+          audit: { actor: { kind: "cli" } },
+        }),
+      );
       return { merchant_id: command.args.merchant, ...limits };
     }
     case "merchants.below-minimum-callback": {

@@ -1,6 +1,7 @@
 import "server-only";
 
 import { eq, sql } from "drizzle-orm";
+import { type AuditSource, recordAuditEntry } from "@/lib/audit/record-audit-entry";
 import { findCurrency } from "@/lib/currencies/registry";
 import type { Executor } from "@/lib/db/client";
 import { merchants, withdrawalLimits } from "@/lib/db/schema";
@@ -27,11 +28,18 @@ function parseLimit(field: string, text: string, precision: number): bigint {
 /**
  * Sets a merchant's withdrawal limits in one currency (replacing the ones it had). The currency is
  * the one a withdrawal's balance is in (for a conversion withdrawal, `currency`, not `convert_to`).
- * Field names are the CLI's and the dashboard's: `per_withdrawal`, `per_day`.
+ * Field names are the CLI's and the dashboard's: `per_withdrawal`, `per_day`. With `audit`, the
+ * change is recorded in the audit trail: pass a transaction as `db` so both happen together.
  */
 export async function setWithdrawalLimits(
   db: Executor,
-  input: { merchantId: number; currency: string; perWithdrawal: string; perDay?: string | null },
+  input: {
+    merchantId: number;
+    currency: string;
+    perWithdrawal: string;
+    perDay?: string | null;
+    audit?: AuditSource;
+  },
 ): Promise<WithdrawalLimitsView> {
   const currency = findCurrency(input.currency);
   if (!currency) throw fieldError({ currency: `Unknown currency ${input.currency}.` });
@@ -54,6 +62,13 @@ export async function setWithdrawalLimits(
     .onConflictDoUpdate({
       target: [withdrawalLimits.merchantId, withdrawalLimits.currency],
       set: { perWithdrawal, perDay, updatedAt: sql`now()` },
+    });
+  if (input.audit)
+    await recordAuditEntry(db, {
+      merchantId: input.merchantId,
+      ...input.audit,
+      action: "limit_changed",
+      detail: `${currency.code}: ${formatAmount(perWithdrawal)} per withdrawal, ${perDay === null ? "no" : formatAmount(perDay)} per day`,
     });
   return {
     currency: currency.code,

@@ -73,3 +73,11 @@ export const sandboxCreditRequest = z
 
 /** Sandbox only: a currency's USD price (rates are their own type, not amounts of the currency). */
 export const sandboxRateRequest = z.object({ currency: currencyCode, usd_price: amount });
+
+/** A key's IP allowlist: addresses or CIDR ranges (an empty list: any address). */
+export const apiKeyAllowlistRequest = z.object({ allowed_ips: z.array(z.string().max(100)).max(200) });
+
+/** Rolling a key: how long the old key keeps working, in seconds (0 to 7 days; default 24 hours). */
+export const apiKeyRollRequest = z.object({
+  overlap_seconds: z.number().int().min(0).max(604_800).default(86_400),
+});

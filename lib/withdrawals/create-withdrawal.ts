@@ -1,6 +1,7 @@
 import "server-only";
 
 import { type SQL, sql } from "drizzle-orm";
+import { type AuditSource, actorText } from "@/lib/audit/record-audit-entry";
 import { queueCallback } from "@/lib/callbacks/queue-callback";
 import { checkAddress } from "@/lib/chain/address-codec";
 import { checkTag } from "@/lib/chain/check-tag";
@@ -55,6 +56,8 @@ export type CreateWithdrawalInput = {
   createdByUserId?: number;
   /** How long a withdrawal over a limit waits for an approver (KASSA_WITHDRAWAL_APPROVAL_SECONDS). */
   approvalSeconds?: number;
+  /** Who asked for it, for the audit trail (written by the same statement as the withdrawal). */
+  audit?: AuditSource;
   clock?: Clock;
 };
 
@@ -117,6 +120,8 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
   } as CustomerInput;
   const receiverData = input.receiver.receiver_type === "self" ? null : input.receiver.receiver_data;
   const total = amountSql(price.totalDebit);
+  const audit = input.audit;
+  const auditDetail = `${formatAmountShort(price.principal)} ${source.code} to ${input.address}`;
 
   const debit = journalJson({
     merchantId: input.merchantId,
@@ -193,13 +198,20 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
             from created where not ${isPending}::boolean
             ${QUEUED_DEDUPE_CONFLICT}
             returning 1),
+          audited as (
+            insert into audit_entries (merchant_id, actor, user_id, address, action, detail)
+            select ${input.merchantId}, ${audit ? actorText(audit.actor) : ""}::text,
+                   ${audit?.actor.kind === "user" ? audit.actor.userId : null}::bigint, ${audit?.address ?? null}::text,
+                   'payout_created', 'withdrawal ' || id || ': ' || ${auditDetail}::text
+            from created where ${audit !== undefined}::boolean
+            returning 1),
           posted as (
             select ${postJournalsSql(sql`jsonb_build_array(${debit}::jsonb || jsonb_build_object(
                      'transaction_id', id, 'memo', 'Withdrawal ' || id || ' to ' || ${input.address}::text))`)}
                    as journal_ids
             from created
             where (select count(*) from withdrawal) + (select count(*) from event)
-                  + (select count(*) from broadcast) > 0)
+                  + (select count(*) from broadcast) + (select count(*) from audited) > 0)
           select created.id, kassa_refuse(case when posted.journal_ids is null then 'not posted' end)
           from created left join posted on true`,
     );

@@ -1,6 +1,7 @@
 import "server-only";
 
 import { eq } from "drizzle-orm";
+import { type AuditSource, recordAuditEntry } from "@/lib/audit/record-audit-entry";
 import type { Clock } from "@/lib/clock";
 import type { Db, Tx } from "@/lib/db/client";
 import { withdrawals } from "@/lib/db/schema";
@@ -34,7 +35,15 @@ const DECIDED: Record<string, string> = {
  */
 export async function decideWithdrawal(
   db: Db,
-  input: { merchantId: number; withdrawalId: number; userId: number; decision: Decision; clock?: Clock },
+  input: {
+    merchantId: number;
+    withdrawalId: number;
+    userId: number;
+    decision: Decision;
+    /** Who decided, for the audit trail (recorded in the decision's transaction). */
+    audit?: AuditSource;
+    clock?: Clock;
+  },
 ): Promise<WithdrawalRecord> {
   return inTransaction(db, async (tx) => {
     const record = await loadWithdrawal(tx, input.withdrawalId, true);
@@ -61,6 +70,13 @@ export async function decideWithdrawal(
       .where(eq(withdrawals.transactionId, record.id));
     if (input.decision === "approve") await approveIn(tx, record);
     else await failWithdrawal(tx, record, "declined", "Declined by an approver.");
+    if (input.audit)
+      await recordAuditEntry(tx, {
+        merchantId: input.merchantId,
+        ...input.audit,
+        action: input.decision === "approve" ? "payout_approved" : "payout_declined",
+        detail: `withdrawal ${record.id}`,
+      });
     return (await loadWithdrawal(tx, record.id))!;
   });
 }

@@ -35,7 +35,12 @@ describe(`merchants and API keys on ${testDriver}`, () => {
     expect(stored).not.toContain(shop.apiKey.secret.slice(3, 20));
     expect(row!.secretSealed).toMatch(/^v1\./);
     const found = await findActiveKey(database.db, database.box, shop.apiKey.key);
-    expect(found).toEqual({ id: row!.id, merchantId: shop.merchantId, secret: shop.apiKey.secret });
+    expect(found).toEqual({
+      id: row!.id,
+      merchantId: shop.merchantId,
+      secret: shop.apiKey.secret,
+      allowedIps: null,
+    });
   });
 
   it("hashes the password with argon2id and keeps the e-mail case-insensitive unique", async () => {

@@ -65,7 +65,13 @@ export const apiKeys = pgTable(
     label: text("label").notNull().default("API key"),
     createdAt: createdAt(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    /** The client address of the last recorded use (recorded at most once a minute, with lastUsedAt). */
+    lastUsedIp: text("last_used_ip"),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /** CIDR ranges the key may be used from; null: any address. */
+    allowedIps: text("allowed_ips").array(),
+    /** A rolled key's end of overlap: after it the key answers like a revoked one. */
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
   },
   (t) => [uniqueIndex("api_keys_key_key").on(t.key), index("api_keys_merchant_idx").on(t.merchantId)],
 );
@@ -95,3 +101,23 @@ export const settings = pgTable("settings", {
   value: text("value").notNull(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The audit trail: one row per sensitive action of a merchant (who, when, from where, what),
+ * written in the same transaction as the action where there is one, never updated.
+ */
+export const auditEntries = pgTable(
+  "audit_entries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    merchantId: merchantRef(),
+    occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull().defaultNow(),
+    /** "owner@example.com", "API key pk_…" or "operator CLI". */
+    actor: text("actor").notNull(),
+    userId: bigint("user_id", { mode: "number" }),
+    address: text("address"),
+    action: text("action").notNull(),
+    detail: text("detail").notNull().default(""),
+  },
+  (t) => [index("audit_entries_merchant_idx").on(t.merchantId, t.id)],
+);

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import type { z } from "zod";
+import { KeyControls } from "@/components/dashboard/key-controls";
 import { SecretReveal } from "@/components/dashboard/secret-reveal";
 import { buttonClass, Field, secondaryButtonClass } from "@/components/forms/field";
 import { errorMessage, FormError } from "@/components/forms/form-error";
@@ -89,6 +90,15 @@ export function KeysClient({ hasTotp }: { hasTotp: boolean }) {
                 <div className="break-all font-mono text-sm">{key.api_key}</div>
                 <div className="text-xs text-slate-600 dark:text-slate-400">
                   Created {when(key.created_at)} · last used {when(key.last_used_at)}
+                  {key.last_used_ip && <> from {key.last_used_ip}</>}
+                  {key.expires_at && !key.revoked_at && (
+                    <>
+                      {" "}
+                      · rolled: {new Date(key.expires_at) > new Date() ? "works until" : "ended"}{" "}
+                      {when(key.expires_at)}
+                    </>
+                  )}
+                  {key.allowed_ips.length > 0 && <> · only from {key.allowed_ips.join(", ")}</>}
                 </div>
               </div>
               {!key.revoked_at && (
@@ -107,6 +117,11 @@ export function KeysClient({ hasTotp }: { hasTotp: boolean }) {
                 >
                   Revoke
                 </button>
+              )}
+              {!key.revoked_at && (
+                <div className="w-full">
+                  <KeyControls apiKey={key} />
+                </div>
               )}
             </li>
           ))}

@@ -1,7 +1,10 @@
 import { withSession } from "@/lib/api/with-session";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { listApiKeys } from "@/lib/api-keys/list-api-keys";
+import { recordAuditEntry } from "@/lib/audit/record-audit-entry";
+import { sessionActor } from "@/lib/audit/session-actor";
 import { confirmUser } from "@/lib/auth/confirm-user";
+import { requestAddress } from "@/lib/auth/request-address";
 import { getSecretBox } from "@/lib/runtime";
 import { apiKeyRequest } from "@/lib/schemas/dashboard";
 
@@ -12,15 +15,31 @@ export const GET = withSession({}, async ({ db, session }) => ({
     label: k.label,
     created_at: k.createdAt.toISOString(),
     last_used_at: k.lastUsedAt?.toISOString() ?? null,
+    last_used_ip: k.lastUsedIp,
     revoked_at: k.revokedAt?.toISOString() ?? null,
+    allowed_ips: k.allowedIps ?? [],
+    expires_at: k.expiresAt?.toISOString() ?? null,
   })),
 }));
 
 export const POST = withSession(
   { request: apiKeyRequest, successStatus: 201 },
-  async ({ db, session, body }) => {
+  async ({ db, session, body, request }) => {
     await confirmUser(db, { userId: session.userId, ask: "second_factor", box: getSecretBox(), ...body });
-    const key = await createApiKey(db, getSecretBox(), { merchantId: session.merchantId, label: body.label });
+    const key = await db.transaction(async (tx) => {
+      const created = await createApiKey(tx, getSecretBox(), {
+        merchantId: session.merchantId,
+        label: body.label,
+      });
+      await recordAuditEntry(tx, {
+        merchantId: session.merchantId,
+        actor: sessionActor(session),
+        address: requestAddress(request),
+        action: "api_key_created",
+        detail: `${created.key} (${created.label})`,
+      });
+      return created;
+    });
     return { id: key.id, api_key: key.key, api_secret: key.secret, label: key.label };
   },
 );

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { withSession } from "@/lib/api/with-session";
+import { sessionSource } from "@/lib/audit/session-source";
 import { confirmUser } from "@/lib/auth/confirm-user";
 import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
 import { merchants } from "@/lib/db/schema";
@@ -14,9 +15,14 @@ export const GET = withSession({}, async ({ db, session }) => {
   return { callback_url: merchant?.url ?? null, mode: getConfig().mode };
 });
 
-export const PUT = withSession({ request: callbackUrlRequest }, async ({ db, session, body }) => {
+export const PUT = withSession({ request: callbackUrlRequest }, async ({ db, session, body, request }) => {
   await confirmUser(db, { userId: session.userId, ask: "second_factor", box: getSecretBox(), ...body });
   const url = body.callback_url || null;
-  await setCallbackUrl(db, { merchantId: session.merchantId, url, mode: getConfig().mode });
+  await setCallbackUrl(db, {
+    merchantId: session.merchantId,
+    url,
+    mode: getConfig().mode,
+    audit: sessionSource(session, request),
+  });
   return { callback_url: url };
 });

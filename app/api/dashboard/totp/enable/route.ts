@@ -1,12 +1,13 @@
 import { cookies } from "next/headers";
 import { withSession } from "@/lib/api/with-session";
+import { recordSessionAction } from "@/lib/audit/record-session-action";
 import { renewSessionCookie } from "@/lib/auth/renew-session-cookie";
 import { enableTotp } from "@/lib/auth/totp";
 import { fieldError } from "@/lib/errors";
 import { getSecretBox } from "@/lib/runtime";
 import { totpEnableRequest } from "@/lib/schemas/dashboard";
 
-export const POST = withSession({ request: totpEnableRequest }, async ({ db, session, body }) => {
+export const POST = withSession({ request: totpEnableRequest }, async ({ db, session, body, request }) => {
   const codes = await enableTotp(db, getSecretBox(), {
     userId: session.userId,
     secret: body.secret,
@@ -16,6 +17,7 @@ export const POST = withSession({ request: totpEnableRequest }, async ({ db, ses
     throw fieldError({
       code: "That code does not match. Check the time on your phone and try the next code.",
     });
+  await recordSessionAction(db, { session, request, action: "two_factor_enabled" });
   // Sessions signed in without the second factor ended: this browser stays signed in.
   const cookie = await renewSessionCookie(db, session);
   if (cookie) (await cookies()).set(cookie);

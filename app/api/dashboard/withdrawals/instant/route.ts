@@ -1,4 +1,5 @@
 import { withSession } from "@/lib/api/with-session";
+import { sessionSource } from "@/lib/audit/session-source";
 import { getConfig } from "@/lib/runtime";
 import { instantWithdrawalRequest } from "@/lib/schemas/withdrawals";
 import { acceptPayout } from "@/lib/withdrawals/accept-payout";
@@ -6,10 +7,11 @@ import { instantWithdrawalInput } from "@/lib/withdrawals/from-request";
 
 export const POST = withSession(
   { request: instantWithdrawalRequest, successStatus: 201 },
-  ({ db, session, body }) =>
+  ({ db, session, body, request }) =>
     acceptPayout(db, {
       ...instantWithdrawalInput(session.merchantId, body, getConfig().spreadPpm),
       createdByUserId: session.userId,
+      audit: sessionSource(session, request),
       approvalSeconds: getConfig().withdrawalApprovalSeconds,
     }),
 );

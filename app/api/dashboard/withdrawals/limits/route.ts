@@ -1,5 +1,6 @@
 import { withSession } from "@/lib/api/with-session";
 import { verifySecondFactor } from "@/lib/approvals/verify-second-factor";
+import { sessionSource } from "@/lib/audit/session-source";
 import { listWithdrawalLimits } from "@/lib/limits/list-withdrawal-limits";
 import { setWithdrawalLimits } from "@/lib/limits/set-withdrawal-limits";
 import { getSecretBox } from "@/lib/runtime";
@@ -10,16 +11,22 @@ export const GET = withSession({}, async ({ db, session }) => ({
 }));
 
 /** Sets one currency's limits, after the second factor (the code, or the password without one). */
-export const POST = withSession({ request: withdrawalLimitsRequest }, async ({ db, session, body }) => {
-  await verifySecondFactor(db, getSecretBox(), {
-    userId: session.userId,
-    code: body.code,
-    password: body.password,
-  });
-  return setWithdrawalLimits(db, {
-    merchantId: session.merchantId,
-    currency: body.currency,
-    perWithdrawal: body.per_withdrawal,
-    perDay: body.per_day,
-  });
-});
+export const POST = withSession(
+  { request: withdrawalLimitsRequest },
+  async ({ db, session, body, request }) => {
+    await verifySecondFactor(db, getSecretBox(), {
+      userId: session.userId,
+      code: body.code,
+      password: body.password,
+    });
+    return db.transaction((tx) =>
+      setWithdrawalLimits(tx, {
+        merchantId: session.merchantId,
+        currency: body.currency,
+        perWithdrawal: body.per_withdrawal,
+        perDay: body.per_day,
+        audit: sessionSource(session, request),
+      }),
+    );
+  },
+);

@@ -5,19 +5,23 @@ import { instantWithdrawalEndpoint } from "@/lib/schemas/withdrawals";
 import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { instantWithdrawalInput } from "@/lib/withdrawals/from-request";
 
-export const POST = withMerchantSignature(instantWithdrawalEndpoint, async ({ db, merchantId, body }) => {
-  const config = getConfig();
-  const { id, price, status } = await createWithdrawal(db, {
-    ...instantWithdrawalInput(merchantId, body, config.spreadPpm),
-    approvalSeconds: config.withdrawalApprovalSeconds,
-  });
-  return {
-    id,
-    foreign_id: body.foreign_id,
-    end_user_reference: body.end_user_reference,
-    type: "withdrawal_instant" as const,
-    status,
-    sender_currency: price.source,
-    sender_amount: formatAmount(price.principal),
-  };
-});
+export const POST = withMerchantSignature(
+  instantWithdrawalEndpoint,
+  async ({ db, merchantId, body, apiKey, clientAddress }) => {
+    const config = getConfig();
+    const { id, price, status } = await createWithdrawal(db, {
+      ...instantWithdrawalInput(merchantId, body, config.spreadPpm),
+      approvalSeconds: config.withdrawalApprovalSeconds,
+      audit: { actor: { kind: "api_key" as const, key: apiKey }, address: clientAddress },
+    });
+    return {
+      id,
+      foreign_id: body.foreign_id,
+      end_user_reference: body.end_user_reference,
+      type: "withdrawal_instant" as const,
+      status,
+      sender_currency: price.source,
+      sender_amount: formatAmount(price.principal),
+    };
+  },
+);

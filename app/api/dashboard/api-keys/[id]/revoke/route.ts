@@ -1,10 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import { withSession } from "@/lib/api/with-session";
 import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
+import { recordAuditEntry } from "@/lib/audit/record-audit-entry";
+import { sessionActor } from "@/lib/audit/session-actor";
+import { requestAddress } from "@/lib/auth/request-address";
 import { apiKeys } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
 
-export const POST = withSession({}, async ({ db, session, params }) => {
+export const POST = withSession({}, async ({ db, session, params, request }) => {
   const id = Number(params.id);
   const [key] = Number.isSafeInteger(id)
     ? await db
@@ -13,6 +16,15 @@ export const POST = withSession({}, async ({ db, session, params }) => {
         .where(and(eq(apiKeys.id, id), eq(apiKeys.merchantId, session.merchantId)))
     : [];
   if (!key) throw notFound("No such API key.");
-  await revokeApiKey(db, { merchantId: session.merchantId, key: key.key });
+  await db.transaction(async (tx) => {
+    await revokeApiKey(tx, { merchantId: session.merchantId, key: key.key });
+    await recordAuditEntry(tx, {
+      merchantId: session.merchantId,
+      actor: sessionActor(session),
+      address: requestAddress(request),
+      action: "api_key_revoked",
+      detail: key.key,
+    });
+  });
   return { id, revoked: true };
 });

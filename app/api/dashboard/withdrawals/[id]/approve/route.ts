@@ -1,5 +1,6 @@
 import { withSession } from "@/lib/api/with-session";
 import { verifySecondFactor } from "@/lib/approvals/verify-second-factor";
+import { sessionSource } from "@/lib/audit/session-source";
 import { notFound } from "@/lib/errors";
 import { getSecretBox } from "@/lib/runtime";
 import { withdrawalDecisionRequest } from "@/lib/schemas/withdrawals";
@@ -8,7 +9,7 @@ import { decideWithdrawal } from "@/lib/withdrawals/decide-withdrawal";
 /** Approves a pending withdrawal: it is sent as any other. Asks for the second factor first. */
 export const POST = withSession(
   { request: withdrawalDecisionRequest },
-  async ({ db, session, body, params }) => {
+  async ({ db, session, body, params, request }) => {
     const withdrawalId = Number(params.id);
     if (!Number.isSafeInteger(withdrawalId) || withdrawalId <= 0) throw notFound("No such withdrawal.");
     await verifySecondFactor(db, getSecretBox(), { userId: session.userId, ...body });
@@ -17,6 +18,7 @@ export const POST = withSession(
       withdrawalId,
       userId: session.userId,
       decision: "approve",
+      audit: sessionSource(session, request),
     });
     return { id: record.id, status: record.status };
   },

@@ -1,0 +1,30 @@
+import { withSession } from "@/lib/api/with-session";
+import { rollApiKey } from "@/lib/api-keys/roll-api-key";
+import { sessionActor } from "@/lib/audit/session-actor";
+import { requestAddress } from "@/lib/auth/request-address";
+import { notFound } from "@/lib/errors";
+import { getSecretBox } from "@/lib/runtime";
+import { apiKeyRollRequest } from "@/lib/schemas/dashboard";
+
+export const POST = withSession(
+  { request: apiKeyRollRequest, successStatus: 201 },
+  async ({ db, session, params, body, request }) => {
+    const keyId = Number(params.id);
+    if (!Number.isSafeInteger(keyId)) throw notFound("No such API key.");
+    const rolled = await rollApiKey(db, getSecretBox(), {
+      merchantId: session.merchantId,
+      keyId,
+      overlapSeconds: body.overlap_seconds,
+      actor: sessionActor(session),
+      address: requestAddress(request),
+    });
+    return {
+      id: rolled.id,
+      api_key: rolled.key,
+      api_secret: rolled.secret,
+      label: rolled.label,
+      replaced_key: rolled.replacedKey,
+      replaced_until: rolled.replacedUntil.toISOString(),
+    };
+  },
+);

@@ -1,0 +1,112 @@
+"use client";
+
+import { useId, useState } from "react";
+import { secondaryButtonClass, selectClass } from "@/components/forms/field";
+import { errorMessage, FormError } from "@/components/forms/form-error";
+import {
+  type ApiKey,
+  type RolledApiKey,
+  useRollApiKey,
+  useSetKeyAllowlist,
+} from "@/components/query/use-api-keys";
+import { SecretReveal } from "./secret-reveal";
+
+/** The overlaps a roll offers: long enough to deploy the new secret, short enough to end a leak. */
+const OVERLAPS = [
+  { seconds: 0, label: "End the old key now" },
+  { seconds: 3600, label: "1 hour" },
+  { seconds: 86_400, label: "24 hours" },
+  { seconds: 604_800, label: "7 days" },
+];
+
+/** One active key's IP allowlist and roll, under its row on the API keys page. */
+export function KeyControls({ apiKey }: { apiKey: ApiKey }) {
+  const id = useId();
+  const allowlist = useSetKeyAllowlist();
+  const roll = useRollApiKey();
+  const [ranges, setRanges] = useState(apiKey.allowed_ips.join("\n"));
+  const [overlap, setOverlap] = useState(86_400);
+  const [rolled, setRolled] = useState<RolledApiKey | null>(null);
+  const fieldError =
+    allowlist.error && "fields" in allowlist.error
+      ? (allowlist.error.fields as Record<string, string>).allowed_ips
+      : undefined;
+  return (
+    <div className="mt-3 grid gap-4 sm:grid-cols-2">
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          allowlist.mutate({ id: apiKey.id, allowedIps: ranges.split(/[\s,]+/).filter(Boolean) });
+        }}
+      >
+        <label htmlFor={`${id}-ips`} className="block text-sm font-medium">
+          Allowed IP addresses
+        </label>
+        <p id={`${id}-ips-hint`} className="text-xs text-slate-600 dark:text-slate-400">
+          Addresses or CIDR ranges (IPv4 or IPv6), one per line. Empty: any address.
+        </p>
+        <textarea
+          id={`${id}-ips`}
+          rows={3}
+          value={ranges}
+          onChange={(event) => setRanges(event.target.value)}
+          aria-describedby={`${id}-ips-hint${fieldError ? ` ${id}-ips-error` : ""}`}
+          aria-invalid={fieldError ? true : undefined}
+          className={`mt-1 font-mono text-sm ${selectClass}`}
+          placeholder="203.0.113.0/24"
+        />
+        {fieldError && (
+          <p id={`${id}-ips-error`} className="mt-1 text-sm text-red-700 dark:text-red-300">
+            {fieldError}
+          </p>
+        )}
+        <button type="submit" className={`mt-2 ${secondaryButtonClass}`} disabled={allowlist.isPending}>
+          {allowlist.isPending ? "Saving…" : "Save allowed addresses"}
+        </button>
+        {allowlist.isSuccess && (
+          <p className="mt-1 text-sm" role="status">
+            Saved. It applies from the next request.
+          </p>
+        )}
+        {allowlist.error && !fieldError && <FormError message={errorMessage(allowlist.error)} />}
+      </form>
+      {!apiKey.expires_at && (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            roll.mutate({ id: apiKey.id, overlapSeconds: overlap }, { onSuccess: setRolled });
+          }}
+        >
+          <label htmlFor={`${id}-overlap`} className="block text-sm font-medium">
+            Roll: the old key keeps working for
+          </label>
+          <select
+            id={`${id}-overlap`}
+            value={overlap}
+            onChange={(event) => setOverlap(Number(event.target.value))}
+            className={`mt-1 ${selectClass}`}
+          >
+            {OVERLAPS.map((o) => (
+              <option key={o.seconds} value={o.seconds}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+          <button type="submit" className={`mt-2 ${secondaryButtonClass}`} disabled={roll.isPending}>
+            {roll.isPending ? "Rolling…" : "Roll key"}
+          </button>
+          <FormError message={roll.error ? errorMessage(roll.error) : null} />
+        </form>
+      )}
+      {rolled && (
+        <div className="sm:col-span-2">
+          <p className="text-sm" role="status">
+            New key created. {rolled.replaced_key} works until{" "}
+            {new Date(rolled.replaced_until).toLocaleString()}.
+          </p>
+          <SecretReveal apiKey={rolled.api_key} secret={rolled.api_secret} />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import "server-only";
+
+import { and, eq, isNull } from "drizzle-orm";
+import { type AuditActor, recordAuditEntry } from "@/lib/audit/record-audit-entry";
+import { type Clock, systemClock } from "@/lib/clock";
+import type { SecretBox } from "@/lib/crypto/secret-box";
+import type { Db } from "@/lib/db/client";
+import { apiKeys } from "@/lib/db/schema";
+import { notFound } from "@/lib/errors";
+import { type CreatedApiKey, createApiKey } from "./create-api-key";
+
+/** The longest overlap a roll may ask for: a week covers any deploy window. */
+export const MAX_ROLL_OVERLAP_SECONDS = 7 * 24 * 60 * 60;
+
+/**
+ * Rolls a key: a new key (new `pk_…` and secret, the same label and allowlist) is created, and the
+ * old one keeps working until the overlap ends, then answers like a revoked key. A new key id
+ * rather than a new secret for the same id, so every request during the overlap still says which
+ * secret signed it, and a leaked pair stops at a known time. Rolling the old key again is refused
+ * (it is already on its way out); roll the new one.
+ */
+export async function rollApiKey(
+  db: Db,
+  box: SecretBox,
+  input: {
+    merchantId: number;
+    keyId: number;
+    overlapSeconds: number;
+    actor: AuditActor;
+    address: string;
+    clock?: Clock;
+  },
+): Promise<CreatedApiKey & { replacedKey: string; replacedUntil: Date }> {
+  const clock = input.clock ?? systemClock;
+  const until = new Date(clock.now().getTime() + input.overlapSeconds * 1000);
+  return db.transaction(async (tx) => {
+    const [old] = await tx
+      .update(apiKeys)
+      .set({ expiresAt: until })
+      .where(
+        and(
+          eq(apiKeys.id, input.keyId),
+          eq(apiKeys.merchantId, input.merchantId),
+          isNull(apiKeys.revokedAt),
+          // A key already rolled is not rolled again (its end would move).
+          isNull(apiKeys.expiresAt),
+        ),
+      )
+      .returning({ key: apiKeys.key, label: apiKeys.label, allowedIps: apiKeys.allowedIps });
+    if (!old)
+      throw notFound(
+        "No active API key with that id for this merchant (a rolled key cannot be rolled again).",
+      );
+    const created = await createApiKey(tx, box, { merchantId: input.merchantId, label: old.label });
+    if (old.allowedIps)
+      await tx.update(apiKeys).set({ allowedIps: old.allowedIps }).where(eq(apiKeys.id, created.id));
+    await recordAuditEntry(tx, {
+      merchantId: input.merchantId,
+      actor: input.actor,
+      address: input.address,
+      action: "api_key_rolled",
+      detail: `${old.key} → ${created.key}; old key valid until ${until.toISOString()}`,
+    });
+    return { ...created, replacedKey: old.key, replacedUntil: until };
+  });
+}
