@@ -1,18 +1,15 @@
 import "server-only";
 
 import { and, eq, sql } from "drizzle-orm";
-import { keccak256, parseTransaction } from "viem";
-import { type Clock, sqlNow, systemClock } from "@/lib/clock";
+import { keccak256 } from "viem";
+import { type Clock, sqlNow } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { depositAddresses, evmSweeps } from "@/lib/db/schema";
 import type { EvmNetwork } from "../evm-network";
-import { estimateFees } from "../payout/estimate-fees";
-import { bumpFee } from "../payout/replace-stuck-payout";
 import { sendStoredPayout } from "../payout/send-stored-payout";
+import { raiseReplacementFees } from "../raise-replacement-fees";
 import { deriveDepositAccount } from "./derive-deposit-account";
 import type { StoredSweep } from "./store-signed-sweep";
-
-const GWEI = 1_000_000_000n;
 
 /** How the sweep tracker replaces a stuck sweep: the seed its deposit keys come from, after how long, the fee ceiling. */
 export type SweepReplacement = {
@@ -21,11 +18,6 @@ export type SweepReplacement = {
   ceilingGwei: number;
   clock?: Clock;
 };
-
-export function isSweepReplacementDue(sweep: StoredSweep, replacement: SweepReplacement): boolean {
-  const now = (replacement.clock ?? systemClock).now().getTime();
-  return sweep.signedAt.getTime() + replacement.afterSeconds * 1000 <= now;
-}
 
 /**
  * Replaces a sweep that has not been mined, as stuck payouts are (replace-stuck-payout.ts): the same
@@ -42,16 +34,12 @@ export async function replaceStuckSweep(
 ): Promise<{ replaced: StoredSweep } | { reason: string }> {
   const { network, sweep, replacement } = input;
   const { client } = network;
-  const old = parseTransaction(sweep.rawTransaction as `0x${string}`);
-  if (old.type !== "eip1559" || old.maxFeePerGas === undefined || old.maxPriorityFeePerGas === undefined)
-    return { reason: "its stored transaction is not an EIP-1559 transaction" };
-  const current = await estimateFees(client, { ceilingGwei: replacement.ceilingGwei });
-  const max = (a: bigint, b: bigint) => (a > b ? a : b);
-  const maxFeePerGas = max(bumpFee(old.maxFeePerGas), current.maxFeePerGas);
-  const maxPriorityFeePerGas = max(bumpFee(old.maxPriorityFeePerGas), current.maxPriorityFeePerGas);
-  const ceiling = BigInt(replacement.ceilingGwei) * GWEI;
-  if (maxFeePerGas > ceiling)
-    return { reason: `a raised fee of ${maxFeePerGas} wei per gas would pass the ceiling of ${ceiling}` };
+  const fees = await raiseReplacementFees(client, {
+    rawTransaction: sweep.rawTransaction,
+    ceilingGwei: replacement.ceilingGwei,
+  });
+  if ("reason" in fees) return fees;
+  const { old, maxFeePerGas, maxPriorityFeePerGas } = fees;
   const gas = old.gas ?? sweep.gasLimit;
   const oldValue = old.value ?? 0n;
   // An ETH sweep sends what the address holds minus the gas: more gas, less amount.
