@@ -3,21 +3,17 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { keccak256 } from "viem";
 import type { PrivateKeyAccount } from "viem/accounts";
-import { type Clock, sqlNow } from "@/lib/clock";
+import { sqlNow } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { evmPayouts } from "@/lib/db/schema";
 import type { EvmNetwork } from "../evm-network";
-import { raiseReplacementFees } from "../raise-replacement-fees";
+import type { ReplacementPolicy } from "../is-replacement-due";
+import { prepareReplacement } from "../prepare-replacement";
 import { sendStoredPayout } from "./send-stored-payout";
 import type { StoredPayout } from "./store-signed-payout";
 
 /** How the payout tracker replaces a stuck payout: who signs, after how long, and the fee ceiling. */
-export type PayoutReplacement = {
-  wallet: (db: Db) => Promise<PrivateKeyAccount>;
-  afterSeconds: number;
-  ceilingGwei: number;
-  clock?: Clock;
-};
+export type PayoutReplacement = ReplacementPolicy & { wallet: (db: Db) => Promise<PrivateKeyAccount> };
 
 /**
  * Replaces a payout that has not been mined: the same transaction (same nonce, recipient, amount,
@@ -33,31 +29,21 @@ export async function replaceStuckPayout(
 ): Promise<{ replaced: StoredPayout } | { reason: string }> {
   const { network, payout, replacement } = input;
   const { client } = network;
-  const fees = await raiseReplacementFees(client, {
-    rawTransaction: payout.rawTransaction,
+  const prepared = await prepareReplacement(client, {
+    stored: payout,
+    chainId: network.chainId,
     ceilingGwei: replacement.ceilingGwei,
   });
-  if ("reason" in fees) return fees;
-  const { old, maxFeePerGas, maxPriorityFeePerGas } = fees;
+  if ("reason" in prepared) return prepared;
+  const { transaction } = prepared;
+  const { value, gas, maxFeePerGas } = transaction;
   const wallet = await replacement.wallet(db);
   if (wallet.address.toLowerCase() !== payout.fromAddress)
     return { reason: `the hot wallet is no longer ${payout.fromAddress}` };
-  const gas = old.gas ?? payout.gasLimit;
-  const value = old.value ?? 0n;
   const needed = value + gas * maxFeePerGas;
   if ((await client.getBalance({ address: wallet.address })) < needed)
     return { reason: "the hot wallet holds too little ETH for the raised fee" };
-  const raw = await wallet.signTransaction({
-    type: "eip1559",
-    chainId: network.chainId,
-    nonce: Number(payout.nonce),
-    to: old.to,
-    value,
-    data: old.data,
-    gas,
-    maxFeePerGas,
-    maxPriorityFeePerGas,
-  });
+  const raw = await wallet.signTransaction(transaction);
   const [replaced] = await db
     .update(evmPayouts)
     .set({

@@ -2,22 +2,18 @@ import "server-only";
 
 import { and, eq, sql } from "drizzle-orm";
 import { keccak256 } from "viem";
-import { type Clock, sqlNow } from "@/lib/clock";
+import { sqlNow } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { depositAddresses, evmSweeps } from "@/lib/db/schema";
 import type { EvmNetwork } from "../evm-network";
+import type { ReplacementPolicy } from "../is-replacement-due";
 import { sendStoredPayout } from "../payout/send-stored-payout";
-import { raiseReplacementFees } from "../raise-replacement-fees";
+import { prepareReplacement } from "../prepare-replacement";
 import { deriveDepositAccount } from "./derive-deposit-account";
 import type { StoredSweep } from "./store-signed-sweep";
 
 /** How the sweep tracker replaces a stuck sweep: the seed its deposit keys come from, after how long, the fee ceiling. */
-export type SweepReplacement = {
-  seed: (db: Db) => Promise<Uint8Array>;
-  afterSeconds: number;
-  ceilingGwei: number;
-  clock?: Clock;
-};
+export type SweepReplacement = ReplacementPolicy & { seed: (db: Db) => Promise<Uint8Array> };
 
 /**
  * Replaces a sweep that has not been mined, as stuck payouts are (replace-stuck-payout.ts): the same
@@ -34,16 +30,18 @@ export async function replaceStuckSweep(
 ): Promise<{ replaced: StoredSweep } | { reason: string }> {
   const { network, sweep, replacement } = input;
   const { client } = network;
-  const fees = await raiseReplacementFees(client, {
-    rawTransaction: sweep.rawTransaction,
+  const prepared = await prepareReplacement(client, {
+    stored: sweep,
+    chainId: network.chainId,
     ceilingGwei: replacement.ceilingGwei,
   });
-  if ("reason" in fees) return fees;
-  const { old, maxFeePerGas, maxPriorityFeePerGas } = fees;
-  const gas = old.gas ?? sweep.gasLimit;
-  const oldValue = old.value ?? 0n;
+  if ("reason" in prepared) return prepared;
+  const { gas, maxFeePerGas } = prepared.transaction;
   // An ETH sweep sends what the address holds minus the gas: more gas, less amount.
-  const value = sweep.currency === "ETH" ? oldValue - gas * (maxFeePerGas - old.maxFeePerGas) : oldValue;
+  const value =
+    sweep.currency === "ETH"
+      ? prepared.transaction.value - gas * (maxFeePerGas - prepared.oldMaxFeePerGas)
+      : prepared.transaction.value;
   if (value <= 0n) return { reason: "the raised fee would take the whole amount" };
   if ((await client.getBalance({ address: sweep.fromAddress as `0x${string}` })) < value + gas * maxFeePerGas)
     return { reason: "the deposit address holds too little ETH for the raised fee" };
@@ -54,17 +52,7 @@ export async function replaceStuckSweep(
   const account = deriveDepositAccount(await replacement.seed(db), address!.path);
   if (account.address.toLowerCase() !== sweep.fromAddress)
     return { reason: `deposit address ${sweep.depositAddressId} does not derive from ${address!.path}` };
-  const raw = await account.signTransaction({
-    type: "eip1559",
-    chainId: network.chainId,
-    nonce: Number(sweep.nonce),
-    to: old.to,
-    value,
-    data: old.data,
-    gas,
-    maxFeePerGas,
-    maxPriorityFeePerGas,
-  });
+  const raw = await account.signTransaction({ ...prepared.transaction, value });
   const [replaced] = await db
     .update(evmSweeps)
     .set({
