@@ -3,9 +3,10 @@
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import type { z } from "zod";
-import { buttonClass, Field } from "@/components/forms/field";
+import { buttonClass } from "@/components/forms/field";
 import { formSchema } from "@/components/forms/form-schema";
 import { FormSubmit } from "@/components/forms/form-submit";
+import { NewPasswordField } from "@/components/forms/new-password-field";
 import type { passwordResetConfirm } from "@/lib/schemas/auth";
 import { AuthNotice } from "../auth-notice";
 import { useAuthForm } from "../use-auth-form";
@@ -61,14 +62,11 @@ export function ResetPasswordForm() {
     <form onSubmit={submit} className="mt-6" noValidate>
       <h1 className="text-2xl font-bold tracking-tight">Choose a new password</h1>
       <input type="hidden" {...form.register("token")} />
-      <Field
+      <NewPasswordField
         label="New password"
         name="password"
-        type="password"
         errors={errors}
         register={form.register("password")}
-        autoComplete="new-password"
-        hint="At least 10 characters."
       />
       {tokenError && (
         <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-300">

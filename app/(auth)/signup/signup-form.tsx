@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { Field } from "@/components/forms/field";
 import { formSchema } from "@/components/forms/form-schema";
 import { FormSubmit } from "@/components/forms/form-submit";
+import { NewPasswordField } from "@/components/forms/new-password-field";
 import type { createMerchantInput } from "@/lib/schemas/merchant";
 import { AuthNotice } from "../auth-notice";
 import { useAuthForm } from "../use-auth-form";
@@ -49,14 +50,11 @@ export function SignupForm() {
         register={form.register("email")}
         autoComplete="email"
       />
-      <Field
+      <NewPasswordField
         label="Password"
         name="password"
-        type="password"
         errors={errors}
         register={form.register("password")}
-        autoComplete="new-password"
-        hint="At least 10 characters."
       />
       <FormSubmit
         error={form.formError}
