@@ -1,6 +1,7 @@
 "use client";
 
-import { type ReactNode, useState } from "react";
+import type { ReactNode } from "react";
+import { useCopy } from "./use-copy";
 
 /**
  * A value the customer copies into a wallet: shown in full (wrapped, never truncated) with a copy
@@ -17,16 +18,7 @@ export function CopyField({
   hint?: string;
   badge?: ReactNode;
 }) {
-  const [isCopied, setIsCopied] = useState(false);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      setIsCopied(true);
-      setTimeout(() => setIsCopied(false), 2_000);
-    } catch {
-      setIsCopied(false);
-    }
-  };
+  const { isCopied, copy } = useCopy(value);
   return (
     <div className="mt-4">
       <div className="text-sm font-medium text-slate-600 dark:text-slate-300">

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useCopy } from "./use-copy";
 
 /**
  * The QR code, which also copies on a tap: on a phone the customer cannot scan their own screen,
@@ -8,16 +8,7 @@ import { useState } from "react";
  * no URI scheme). The hint below says what a tap does and confirms it.
  */
 export function QrCopy({ src, alt, value }: { src: string; alt: string; value: string }) {
-  const [isCopied, setIsCopied] = useState(false);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      setIsCopied(true);
-      setTimeout(() => setIsCopied(false), 2_000);
-    } catch {
-      setIsCopied(false);
-    }
-  };
+  const { isCopied, copy } = useCopy(value);
   return (
     <figure className="flex flex-col items-center">
       <button type="button" onClick={copy} className="rounded-md" aria-describedby="qr-hint">

@@ -13,16 +13,11 @@ import type { AcceptedExchange } from "./exchange-now";
 import { mapExchangeError } from "./map-exchange-error";
 import { CRYPTO_TO_CRYPTO_FEE, type ExchangePrice } from "./price-exchange";
 import { recordExchange } from "./record-exchange";
+import type { ExchangeOrder } from "./to-exchange-order";
 
 type Quote = typeof exchangeQuotes.$inferSelect;
 
-export type ExchangeFixedInput = {
-  merchantId: number;
-  foreignId: string;
-  senderCurrency: string;
-  receiverCurrency: string;
-  senderAmount?: bigint;
-  receiverAmount?: bigint;
+export type ExchangeFixedInput = ExchangeOrder & {
   /** The `price` an /exchange/calculate answered, in minor units. */
   price: bigint;
   clock?: Clock;

@@ -5,6 +5,7 @@ import { inTransaction } from "@/lib/db/transaction";
 import { mapExchangeError } from "./map-exchange-error";
 import { type ExchangePrice, priceExchange } from "./price-exchange";
 import { recordExchange } from "./record-exchange";
+import type { ExchangeOrder } from "./to-exchange-order";
 
 export type AcceptedExchange = { id: number; foreignId: string; price: ExchangePrice };
 
@@ -14,15 +15,7 @@ export type AcceptedExchange = { id: number; foreignId: string; price: ExchangeP
  */
 export async function exchangeNow(
   db: Db,
-  input: {
-    merchantId: number;
-    foreignId: string;
-    senderCurrency: string;
-    receiverCurrency: string;
-    senderAmount?: bigint;
-    receiverAmount?: bigint;
-    spreadPpm: number;
-  },
+  input: ExchangeOrder & { spreadPpm: number },
 ): Promise<AcceptedExchange> {
   const price = await priceExchange(db, input);
   try {

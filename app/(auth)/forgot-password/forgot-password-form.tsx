@@ -1,39 +1,43 @@
 "use client";
 
 import Link from "next/link";
-import { useState } from "react";
 import type { z } from "zod";
-import { buttonClass, Field } from "@/components/forms/field";
-import { FormError } from "@/components/forms/form-error";
+import { Field } from "@/components/forms/field";
 import { formSchema } from "@/components/forms/form-schema";
-import { useKassaForm } from "@/components/forms/use-kassa-form";
-import { dashboardFetch } from "@/components/query/dashboard-fetch";
+import { FormSubmit } from "@/components/forms/form-submit";
 import type { passwordResetRequest } from "@/lib/schemas/auth";
+import { AuthNotice } from "../auth-notice";
+import { useAuthForm } from "../use-auth-form";
 
 const schema = formSchema(() => import("@/lib/schemas/auth").then((m) => m.passwordResetRequest));
 
+const backToSignIn = (
+  <p className="mt-4 text-sm">
+    <Link href="/login" className="text-indigo-700 underline dark:text-indigo-300">
+      Back to sign in
+    </Link>
+  </p>
+);
+
 export function ForgotPasswordForm() {
-  const form = useKassaForm<z.input<typeof passwordResetRequest>>(schema);
-  const [sentTo, setSentTo] = useState<string | null>(null);
-  const submit = form.submitWith(async (values) => {
-    await dashboardFetch("/api/dashboard/password-reset", { body: values });
-    setSentTo(values.email);
+  const {
+    form,
+    submit,
+    done: sentTo,
+  } = useAuthForm<z.input<typeof passwordResetRequest>, string>(schema, {
+    path: "/api/dashboard/password-reset",
+    done: (values) => values.email,
   });
   const { errors, isSubmitting } = form.formState;
   if (sentTo)
     return (
-      <section className="mt-6" aria-live="polite">
-        <h1 className="text-2xl font-bold tracking-tight">Check your e-mail</h1>
+      <AuthNotice title="Check your e-mail">
         <p className="mt-4">
           If <strong>{sentTo}</strong> has a Kassa account, a link to choose a new password is on its way. It
           works once, for 30 minutes.
         </p>
-        <p className="mt-4 text-sm">
-          <Link href="/login" className="text-indigo-700 underline dark:text-indigo-300">
-            Back to sign in
-          </Link>
-        </p>
-      </section>
+        {backToSignIn}
+      </AuthNotice>
     );
   return (
     <form onSubmit={submit} className="mt-6" noValidate>
@@ -49,15 +53,13 @@ export function ForgotPasswordForm() {
         register={form.register("email")}
         autoComplete="email"
       />
-      <FormError message={form.formError} />
-      <button type="submit" disabled={isSubmitting} className={`mt-4 w-full ${buttonClass}`}>
-        {isSubmitting ? "Sending…" : "Send the link"}
-      </button>
-      <p className="mt-4 text-sm">
-        <Link href="/login" className="text-indigo-700 underline dark:text-indigo-300">
-          Back to sign in
-        </Link>
-      </p>
+      <FormSubmit
+        error={form.formError}
+        isSubmitting={isSubmitting}
+        label="Send the link"
+        busyLabel="Sending…"
+      />
+      {backToSignIn}
     </form>
   );
 }

@@ -3,22 +3,28 @@
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import type { z } from "zod";
-import { buttonClass, Field } from "@/components/forms/field";
-import { FormError } from "@/components/forms/form-error";
+import { buttonClass } from "@/components/forms/field";
 import { formSchema } from "@/components/forms/form-schema";
-import { useKassaForm } from "@/components/forms/use-kassa-form";
-import { dashboardFetch } from "@/components/query/dashboard-fetch";
+import { FormSubmit } from "@/components/forms/form-submit";
+import { NewPasswordField } from "@/components/forms/new-password-field";
 import type { passwordResetConfirm } from "@/lib/schemas/auth";
+import { AuthNotice } from "../auth-notice";
+import { useAuthForm } from "../use-auth-form";
 
 const schema = formSchema(() => import("@/lib/schemas/auth").then((m) => m.passwordResetConfirm));
 
 const link = "text-indigo-700 underline dark:text-indigo-300";
 
 export function ResetPasswordForm() {
-  const form = useKassaForm<z.input<typeof passwordResetConfirm>>(schema, {
-    defaultValues: { token: "", password: "" },
+  const {
+    form,
+    submit,
+    done: isDone,
+  } = useAuthForm<z.input<typeof passwordResetConfirm>, boolean>(schema, {
+    path: "/api/dashboard/password-reset/confirm",
+    done: () => true,
+    options: { defaultValues: { token: "", password: "" } },
   });
-  const [isDone, setIsDone] = useState(false);
   const [hasToken, setHasToken] = useState<boolean | null>(null);
   useEffect(() => {
     const token = new URLSearchParams(window.location.hash.slice(1)).get("token") ?? "";
@@ -27,27 +33,21 @@ export function ResetPasswordForm() {
     // The token is in the form now: take it out of the address bar and the history.
     window.history.replaceState(null, "", window.location.pathname);
   }, [form.setValue]);
-  const submit = form.submitWith(async (values) => {
-    await dashboardFetch("/api/dashboard/password-reset/confirm", { body: values });
-    setIsDone(true);
-  });
   const { errors, isSubmitting } = form.formState;
   if (isDone)
     return (
-      <section className="mt-6" aria-live="polite">
-        <h1 className="text-2xl font-bold tracking-tight">Password changed</h1>
+      <AuthNotice title="Password changed">
         <p className="mt-4">Every session of your account has ended. Sign in with the new password.</p>
         <p className="mt-4">
           <Link href="/login" className={`block w-full text-center ${buttonClass}`}>
             Sign in
           </Link>
         </p>
-      </section>
+      </AuthNotice>
     );
   if (hasToken === false)
     return (
-      <section className="mt-6">
-        <h1 className="text-2xl font-bold tracking-tight">This link is incomplete</h1>
+      <AuthNotice title="This link is incomplete" isLive={false}>
         <p className="mt-4">
           Open the link from the e-mail as it is, or{" "}
           <Link href="/forgot-password" className={link}>
@@ -55,21 +55,18 @@ export function ResetPasswordForm() {
           </Link>
           .
         </p>
-      </section>
+      </AuthNotice>
     );
   const tokenError = errors.token?.message;
   return (
     <form onSubmit={submit} className="mt-6" noValidate>
       <h1 className="text-2xl font-bold tracking-tight">Choose a new password</h1>
       <input type="hidden" {...form.register("token")} />
-      <Field
+      <NewPasswordField
         label="New password"
         name="password"
-        type="password"
         errors={errors}
         register={form.register("password")}
-        autoComplete="new-password"
-        hint="At least 10 characters."
       />
       {tokenError && (
         <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-300">
@@ -80,10 +77,12 @@ export function ResetPasswordForm() {
           .
         </p>
       )}
-      <FormError message={tokenError ? null : form.formError} />
-      <button type="submit" disabled={isSubmitting} className={`mt-4 w-full ${buttonClass}`}>
-        {isSubmitting ? "Saving…" : "Set the new password"}
-      </button>
+      <FormSubmit
+        error={tokenError ? null : form.formError}
+        isSubmitting={isSubmitting}
+        label="Set the new password"
+        busyLabel="Saving…"
+      />
     </form>
   );
 }

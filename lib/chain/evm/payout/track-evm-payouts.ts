@@ -10,9 +10,10 @@ import { transitionStatus } from "@/lib/transactions/transition-status";
 import { loadWithdrawal } from "@/lib/withdrawals/load-withdrawal";
 import { revertSentWithdrawal } from "@/lib/withdrawals/settle-withdrawal";
 import type { EvmNetwork } from "../evm-network";
+import { isReplacementDue } from "../is-replacement-due";
 import { bookChainGas } from "../sweep/book-chain-gas";
 import { bookNetworkFee } from "./book-network-fee";
-import { isReplacementDue, type PayoutReplacement, replaceStuckPayout } from "./replace-stuck-payout";
+import { type PayoutReplacement, replaceStuckPayout } from "./replace-stuck-payout";
 import { sendStoredPayout } from "./send-stored-payout";
 import type { StoredPayout } from "./store-signed-payout";
 

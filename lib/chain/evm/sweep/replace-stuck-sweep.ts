@@ -1,31 +1,19 @@
 import "server-only";
 
 import { and, eq, sql } from "drizzle-orm";
-import { keccak256, parseTransaction } from "viem";
-import { type Clock, sqlNow, systemClock } from "@/lib/clock";
+import { keccak256 } from "viem";
+import { sqlNow } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { depositAddresses, evmSweeps } from "@/lib/db/schema";
 import type { EvmNetwork } from "../evm-network";
-import { estimateFees } from "../payout/estimate-fees";
-import { bumpFee } from "../payout/replace-stuck-payout";
+import type { ReplacementPolicy } from "../is-replacement-due";
 import { sendStoredPayout } from "../payout/send-stored-payout";
+import { prepareReplacement } from "../prepare-replacement";
 import { deriveDepositAccount } from "./derive-deposit-account";
 import type { StoredSweep } from "./store-signed-sweep";
 
-const GWEI = 1_000_000_000n;
-
 /** How the sweep tracker replaces a stuck sweep: the seed its deposit keys come from, after how long, the fee ceiling. */
-export type SweepReplacement = {
-  seed: (db: Db) => Promise<Uint8Array>;
-  afterSeconds: number;
-  ceilingGwei: number;
-  clock?: Clock;
-};
-
-export function isSweepReplacementDue(sweep: StoredSweep, replacement: SweepReplacement): boolean {
-  const now = (replacement.clock ?? systemClock).now().getTime();
-  return sweep.signedAt.getTime() + replacement.afterSeconds * 1000 <= now;
-}
+export type SweepReplacement = ReplacementPolicy & { seed: (db: Db) => Promise<Uint8Array> };
 
 /**
  * Replaces a sweep that has not been mined, as stuck payouts are (replace-stuck-payout.ts): the same
@@ -42,20 +30,18 @@ export async function replaceStuckSweep(
 ): Promise<{ replaced: StoredSweep } | { reason: string }> {
   const { network, sweep, replacement } = input;
   const { client } = network;
-  const old = parseTransaction(sweep.rawTransaction as `0x${string}`);
-  if (old.type !== "eip1559" || old.maxFeePerGas === undefined || old.maxPriorityFeePerGas === undefined)
-    return { reason: "its stored transaction is not an EIP-1559 transaction" };
-  const current = await estimateFees(client, { ceilingGwei: replacement.ceilingGwei });
-  const max = (a: bigint, b: bigint) => (a > b ? a : b);
-  const maxFeePerGas = max(bumpFee(old.maxFeePerGas), current.maxFeePerGas);
-  const maxPriorityFeePerGas = max(bumpFee(old.maxPriorityFeePerGas), current.maxPriorityFeePerGas);
-  const ceiling = BigInt(replacement.ceilingGwei) * GWEI;
-  if (maxFeePerGas > ceiling)
-    return { reason: `a raised fee of ${maxFeePerGas} wei per gas would pass the ceiling of ${ceiling}` };
-  const gas = old.gas ?? sweep.gasLimit;
-  const oldValue = old.value ?? 0n;
+  const prepared = await prepareReplacement(client, {
+    stored: sweep,
+    chainId: network.chainId,
+    ceilingGwei: replacement.ceilingGwei,
+  });
+  if ("reason" in prepared) return prepared;
+  const { gas, maxFeePerGas } = prepared.transaction;
   // An ETH sweep sends what the address holds minus the gas: more gas, less amount.
-  const value = sweep.currency === "ETH" ? oldValue - gas * (maxFeePerGas - old.maxFeePerGas) : oldValue;
+  const value =
+    sweep.currency === "ETH"
+      ? prepared.transaction.value - gas * (maxFeePerGas - prepared.oldMaxFeePerGas)
+      : prepared.transaction.value;
   if (value <= 0n) return { reason: "the raised fee would take the whole amount" };
   if ((await client.getBalance({ address: sweep.fromAddress as `0x${string}` })) < value + gas * maxFeePerGas)
     return { reason: "the deposit address holds too little ETH for the raised fee" };
@@ -66,17 +52,7 @@ export async function replaceStuckSweep(
   const account = deriveDepositAccount(await replacement.seed(db), address!.path);
   if (account.address.toLowerCase() !== sweep.fromAddress)
     return { reason: `deposit address ${sweep.depositAddressId} does not derive from ${address!.path}` };
-  const raw = await account.signTransaction({
-    type: "eip1559",
-    chainId: network.chainId,
-    nonce: Number(sweep.nonce),
-    to: old.to,
-    value,
-    data: old.data,
-    gas,
-    maxFeePerGas,
-    maxPriorityFeePerGas,
-  });
+  const raw = await account.signTransaction({ ...prepared.transaction, value });
   const [replaced] = await db
     .update(evmSweeps)
     .set({

@@ -7,9 +7,10 @@ import { evmSweeps } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { runEach } from "@/lib/jobs/run-each";
 import type { EvmNetwork } from "../evm-network";
+import { isReplacementDue } from "../is-replacement-due";
 import { sendStoredPayout } from "../payout/send-stored-payout";
 import { bookChainGas } from "./book-chain-gas";
-import { isSweepReplacementDue, replaceStuckSweep, type SweepReplacement } from "./replace-stuck-sweep";
+import { replaceStuckSweep, type SweepReplacement } from "./replace-stuck-sweep";
 import type { StoredSweep } from "./store-signed-sweep";
 
 export type SweepPass = { confirmed: number; reverted: number; resent: number; replaced: number };
@@ -57,7 +58,7 @@ export async function trackEvmSweeps(
     async (sweep) => {
       const mined = await findMinedAttempt(network, sweep);
       if (!mined) {
-        if (replacement && isSweepReplacementDue(sweep, replacement)) {
+        if (replacement && isReplacementDue(sweep, replacement)) {
           const outcome = await replaceStuckSweep(db, { network, sweep, replacement });
           if ("replaced" in outcome) {
             notReplacedLogged.delete(sweep.id);

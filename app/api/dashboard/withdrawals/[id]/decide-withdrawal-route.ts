@@ -1,0 +1,30 @@
+import { withSession } from "@/lib/api/with-session";
+import { verifySecondFactor } from "@/lib/approvals/verify-second-factor";
+import { sessionSource } from "@/lib/audit/session-source";
+import { notFound } from "@/lib/errors";
+import { getSecretBox } from "@/lib/runtime";
+import { withdrawalDecisionRequest } from "@/lib/schemas/withdrawals";
+import { type Decision, decideWithdrawal } from "@/lib/withdrawals/decide-withdrawal";
+
+/**
+ * The handler of one decision on a pending withdrawal (approve and decline differ only in it): asks
+ * for the second factor first, then records the decision for the session's merchant.
+ */
+export function decideWithdrawalRoute(decision: Decision) {
+  return withSession(
+    { request: withdrawalDecisionRequest },
+    async ({ db, session, body, params, request }) => {
+      const withdrawalId = Number(params.id);
+      if (!Number.isSafeInteger(withdrawalId) || withdrawalId <= 0) throw notFound("No such withdrawal.");
+      await verifySecondFactor(db, getSecretBox(), { userId: session.userId, ...body });
+      const record = await decideWithdrawal(db, {
+        merchantId: session.merchantId,
+        withdrawalId,
+        userId: session.userId,
+        decision,
+        audit: sessionSource(session, request),
+      });
+      return { id: record.id, status: record.status };
+    },
+  );
+}
