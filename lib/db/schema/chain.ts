@@ -220,6 +220,37 @@ export const evmHotWallets = pgTable(
 );
 
 /**
+ * The columns a stored, signed EVM transaction of ours has, payout or sweep: what it moves and the
+ * exact signed bytes (so a retry resends them), the current attempt and the ones it replaced (same
+ * nonce, higher fees: any may be mined), and how it settled.
+ */
+const signedEvmTransactionColumns = () => ({
+  network: text("network").notNull(),
+  currency: text("currency").notNull(),
+  fromAddress: text("from_address").notNull(),
+  toAddress: text("to_address").notNull(),
+  baseAmount: wholeNumber("base_amount").notNull(),
+  nonce: bigint("nonce", { mode: "bigint" }).notNull(),
+  maxFeePerGas: wholeNumber("max_fee_per_gas").notNull(),
+  gasLimit: wholeNumber("gas_limit").notNull(),
+  rawTransaction: text("raw_transaction").notNull(),
+  /** The current attempt's hash; once mined, the hash of whichever attempt was mined. */
+  txHash: text("tx_hash").notNull(),
+  /** The hashes of earlier attempts this one replaced (drizzle/0016 for payouts, 0023 for sweeps). */
+  replacedHashes: text("replaced_hashes").array().notNull().default(sql`'{}'`),
+  /** When the current attempt was signed; a replacement is due KASSA_EVM_REPLACE_AFTER_SECONDS later. */
+  signedAt: timestamp("signed_at", { withTimezone: true }).notNull().defaultNow(),
+  status: text("status", { enum: ["signed", "confirmed", "reverted"] })
+    .notNull()
+    .default("signed"),
+  blockNumber: bigint("block_number", { mode: "bigint" }),
+  /** The fee really paid, in wei (gas used times the effective gas price), once mined. */
+  feePaid: wholeNumber("fee_paid"),
+  createdAt: createdAt(),
+  settledAt: timestamp("settled_at", { withTimezone: true }),
+});
+
+/**
  * A payout's signed transaction, stored (keyed by the payout reference) before it is sent, so a
  * retry sends the same bytes again. `signed` until its receipt has the required confirmations, then
  * `confirmed` or `reverted`.
@@ -228,30 +259,8 @@ export const evmPayouts = pgTable(
   "evm_payouts",
   {
     reference: text("reference").primaryKey(),
-    network: text("network").notNull(),
-    currency: text("currency").notNull(),
-    fromAddress: text("from_address").notNull(),
-    toAddress: text("to_address").notNull(),
-    baseAmount: wholeNumber("base_amount").notNull(),
-    nonce: bigint("nonce", { mode: "bigint" }).notNull(),
-    maxFeePerGas: wholeNumber("max_fee_per_gas").notNull(),
-    gasLimit: wholeNumber("gas_limit").notNull(),
-    rawTransaction: text("raw_transaction").notNull(),
-    /** The current attempt's hash; once mined, the hash of whichever attempt was mined. */
-    txHash: text("tx_hash").notNull(),
-    /** The hashes of earlier attempts this payout replaced (same nonce, higher fees): any may be mined. */
-    replacedHashes: text("replaced_hashes").array().notNull().default(sql`'{}'`),
-    /** When the current attempt was signed; a replacement is due KASSA_EVM_REPLACE_AFTER_SECONDS later. */
-    signedAt: timestamp("signed_at", { withTimezone: true }).notNull().defaultNow(),
-    status: text("status", { enum: ["signed", "confirmed", "reverted"] })
-      .notNull()
-      .default("signed"),
-    blockNumber: bigint("block_number", { mode: "bigint" }),
+    ...signedEvmTransactionColumns(),
     gasUsed: wholeNumber("gas_used"),
-    /** The fee really paid, in wei (gas used times the effective gas price), once mined. */
-    feePaid: wholeNumber("fee_paid"),
-    createdAt: createdAt(),
-    settledAt: timestamp("settled_at", { withTimezone: true }),
   },
   (t) => [
     uniqueIndex("evm_payouts_nonce_key").on(t.network, t.fromAddress, t.nonce),
@@ -268,31 +277,10 @@ export const evmSweeps = pgTable(
   "evm_sweeps",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    network: text("network").notNull(),
-    currency: text("currency").notNull(),
+    ...signedEvmTransactionColumns(),
     depositAddressId: bigint("deposit_address_id", { mode: "number" })
       .notNull()
       .references(() => depositAddresses.id),
-    fromAddress: text("from_address").notNull(),
-    toAddress: text("to_address").notNull(),
-    baseAmount: wholeNumber("base_amount").notNull(),
-    nonce: bigint("nonce", { mode: "bigint" }).notNull(),
-    maxFeePerGas: wholeNumber("max_fee_per_gas").notNull(),
-    gasLimit: wholeNumber("gas_limit").notNull(),
-    rawTransaction: text("raw_transaction").notNull(),
-    /** The current attempt's hash; once mined, the hash of whichever attempt was mined. */
-    txHash: text("tx_hash").notNull(),
-    /** The hashes of earlier attempts this sweep replaced (drizzle/0023): any may be mined. */
-    replacedHashes: text("replaced_hashes").array().notNull().default(sql`'{}'`),
-    /** When the current attempt was signed; a replacement is due KASSA_EVM_REPLACE_AFTER_SECONDS later. */
-    signedAt: timestamp("signed_at", { withTimezone: true }).notNull().defaultNow(),
-    status: text("status", { enum: ["signed", "confirmed", "reverted"] })
-      .notNull()
-      .default("signed"),
-    blockNumber: bigint("block_number", { mode: "bigint" }),
-    feePaid: wholeNumber("fee_paid"),
-    createdAt: createdAt(),
-    settledAt: timestamp("settled_at", { withTimezone: true }),
   },
   (t) => [
     uniqueIndex("evm_sweeps_nonce_key").on(t.network, t.fromAddress, t.nonce),

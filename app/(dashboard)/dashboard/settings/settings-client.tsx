@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { buttonClass, Field } from "@/components/forms/field";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
+import { NewPasswordField } from "@/components/forms/new-password-field";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { useChangePassword } from "@/components/query/use-settings";
 import type { passwordRequest } from "@/lib/schemas/dashboard";
@@ -32,14 +33,11 @@ function PasswordForm() {
         errors={errors}
         register={form.register("current_password")}
       />
-      <Field
+      <NewPasswordField
         label="New password"
         name="new_password"
-        type="password"
-        autoComplete="new-password"
         errors={errors}
         register={form.register("new_password")}
-        hint="At least 10 characters."
       />
       <button type="submit" disabled={isSubmitting} className={`mt-3 ${buttonClass}`}>
         {isSubmitting ? "Saving…" : "Change password"}
