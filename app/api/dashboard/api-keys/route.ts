@@ -1,10 +1,8 @@
 import { withSession } from "@/lib/api/with-session";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { listApiKeys } from "@/lib/api-keys/list-api-keys";
-import { recordAuditEntry } from "@/lib/audit/record-audit-entry";
-import { sessionActor } from "@/lib/audit/session-actor";
+import { recordSessionAction } from "@/lib/audit/record-session-action";
 import { confirmUser } from "@/lib/auth/confirm-user";
-import { requestAddress } from "@/lib/auth/request-address";
 import { getSecretBox } from "@/lib/runtime";
 import { apiKeyRequest } from "@/lib/schemas/dashboard";
 
@@ -31,10 +29,9 @@ export const POST = withSession(
         merchantId: session.merchantId,
         label: body.label,
       });
-      await recordAuditEntry(tx, {
-        merchantId: session.merchantId,
-        actor: sessionActor(session),
-        address: requestAddress(request),
+      await recordSessionAction(tx, {
+        session,
+        request,
         action: "api_key_created",
         detail: `${created.key} (${created.label})`,
       });

@@ -1,9 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { withSession } from "@/lib/api/with-session";
 import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
-import { recordAuditEntry } from "@/lib/audit/record-audit-entry";
-import { sessionActor } from "@/lib/audit/session-actor";
-import { requestAddress } from "@/lib/auth/request-address";
+import { recordSessionAction } from "@/lib/audit/record-session-action";
 import { apiKeys } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
 
@@ -18,13 +16,7 @@ export const POST = withSession({}, async ({ db, session, params, request }) => 
   if (!key) throw notFound("No such API key.");
   await db.transaction(async (tx) => {
     await revokeApiKey(tx, { merchantId: session.merchantId, key: key.key });
-    await recordAuditEntry(tx, {
-      merchantId: session.merchantId,
-      actor: sessionActor(session),
-      address: requestAddress(request),
-      action: "api_key_revoked",
-      detail: key.key,
-    });
+    await recordSessionAction(tx, { session, request, action: "api_key_revoked", detail: key.key });
   });
   return { id, revoked: true };
 });
