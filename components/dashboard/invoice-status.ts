@@ -33,6 +33,9 @@ export function invoiceStatusLabel(status: string, reason: string | null): strin
   return LABELS[`${status}:${reason ?? ""}`] ?? BY_STATUS[status] ?? status;
 }
 
+/** The reasons an invoice was paid short (the list's "underpaid" filter and badge). */
+export const UNDERPAID_REASONS = ["underpaid", "partially_paid", "awaiting_remainder"];
+
 /** The exceptions an invoice carries: underpaid while money is still short, overpaid, a payment after closing. */
 export function invoiceExceptions(input: {
   status: string;
@@ -40,12 +43,7 @@ export function invoiceExceptions(input: {
   hasLatePayment: boolean;
 }): InvoiceException[] {
   const found: InvoiceException[] = [];
-  if (
-    input.reason === "underpaid" ||
-    input.reason === "partially_paid" ||
-    input.reason === "awaiting_remainder"
-  )
-    found.push("underpaid");
+  if (UNDERPAID_REASONS.includes(input.reason ?? "")) found.push("underpaid");
   if (input.reason === "overpaid") found.push("overpaid");
   if (input.hasLatePayment) found.push("late");
   return found;

@@ -1,7 +1,11 @@
 import "server-only";
 
 import { and, desc, eq, exists, ilike, inArray, or, type SQL } from "drizzle-orm";
-import { type InvoiceException, invoiceExceptions } from "@/components/dashboard/invoice-status";
+import {
+  type InvoiceException,
+  invoiceExceptions,
+  UNDERPAID_REASONS,
+} from "@/components/dashboard/invoice-status";
 import type { Db } from "@/lib/db/client";
 import { deposits, invoices, transactions } from "@/lib/db/schema";
 
@@ -11,8 +15,6 @@ const PAGE_SIZE = 100;
 
 /** LIKE's wildcards in the merchant's text are matched literally: the search is a prefix search. */
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-const UNDERPAID_REASONS = ["underpaid", "partially_paid", "awaiting_remainder"];
 
 /** The newest invoices of a merchant, filtered by status, exception and a prefix of the title or your id. */
 export async function listInvoices(db: Db, input: { merchantId: number; filter: InvoiceFilter }) {
