@@ -20,3 +20,14 @@ export const EMAIL_QUEUE = "email.send";
 export const CALLBACK_QUEUE = "callback.deliver";
 /** Credit an accepted exchange's receiver balance and confirm it: `{ transactionId }`. */
 export const EXCHANGE_SETTLE_QUEUE = "exchange.settle";
+
+/** Every queue, for what reports on all of them (the /metrics queue depth). */
+export const ALL_QUEUES = [
+  INVOICE_EXPIRY_QUEUE,
+  CHAIN_SCAN_QUEUE,
+  WITHDRAWAL_BROADCAST_QUEUE,
+  WITHDRAWAL_APPROVAL_EXPIRY_QUEUE,
+  EMAIL_QUEUE,
+  CALLBACK_QUEUE,
+  EXCHANGE_SETTLE_QUEUE,
+] as const;

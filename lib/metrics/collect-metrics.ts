@@ -8,21 +8,7 @@ import { hotWalletAddress } from "@/lib/chain/evm/payout/hot-wallet";
 import { readHotWallet } from "@/lib/chain/evm/payout/read-hot-wallet";
 import type { EvmConfig } from "@/lib/config";
 import { type Db, queryRows } from "@/lib/db/client";
-import {
-  CALLBACK_QUEUE,
-  CHAIN_SCAN_QUEUE,
-  EMAIL_QUEUE,
-  INVOICE_EXPIRY_QUEUE,
-  WITHDRAWAL_BROADCAST_QUEUE,
-} from "@/lib/jobs/queues";
-
-const KNOWN_QUEUES = [
-  INVOICE_EXPIRY_QUEUE,
-  CHAIN_SCAN_QUEUE,
-  WITHDRAWAL_BROADCAST_QUEUE,
-  EMAIL_QUEUE,
-  CALLBACK_QUEUE,
-];
+import { ALL_QUEUES } from "@/lib/jobs/queues";
 
 let evmNetwork: Promise<EvmNetwork> | undefined;
 
@@ -58,7 +44,7 @@ export async function collectMetrics(input: {
     sql`select queue, count(*)::int as queued, count(*) filter (where run_at <= now())::int as due
        from jobs where status = 'queued' group by queue`,
   );
-  for (const queue of KNOWN_QUEUES) {
+  for (const queue of ALL_QUEUES) {
     depth.set({ queue }, 0);
     due.set({ queue }, 0);
   }
