@@ -3,7 +3,7 @@ import "server-only";
 import type { z } from "zod";
 import { findActiveKey, touchApiKey } from "@/lib/api-keys/find-active-key";
 import { isAddressAllowed } from "@/lib/api-keys/is-address-allowed";
-import { clientAddress } from "@/lib/auth/client-address";
+import { requestAddress } from "@/lib/auth/request-address";
 import type { Config } from "@/lib/config";
 import { type Db, getDb } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
@@ -14,7 +14,6 @@ import type { Endpoint } from "./endpoint";
 import { errorResponse } from "./error-response";
 import { TokenBuckets } from "./rate-limit";
 import { parseJsonObject, readRawBody, routeParams, validate } from "./read-body";
-import { currentRequestContext } from "./request-context";
 import { json } from "./respond";
 import type { HandlerContext, RouteHandler } from "./route-handler";
 import { isValidSignature } from "./signature";
@@ -65,11 +64,7 @@ export function withMerchantSignature<Req extends z.ZodType, Res extends z.ZodTy
       if (!isValidSignature(raw, apiKey.secret, signature)) {
         throw new KassaError("bad_header_signature", "Bad signature header");
       }
-      const address = clientAddress({
-        peer: currentRequestContext()?.peerAddress,
-        forwardedFor: request.headers.get("x-forwarded-for"),
-        trustedProxies: config.trustedProxies,
-      });
+      const address = requestAddress(request);
       // Outside the key's allowlist the key is not valid here: the public API's answer for a bad key.
       if (!isAddressAllowed(apiKey.allowedIps, address))
         throw new KassaError("bad_header_key", "Bad key header");

@@ -6,7 +6,7 @@ import { listApiKeys } from "@/lib/api-keys/list-api-keys";
 import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
 import { resendCallback } from "@/lib/callbacks/resend-callback";
 import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
-import { connectEvmNetwork } from "@/lib/chain/evm/evm-network";
+import { connectEvmNetwork, EVM_CURRENCIES } from "@/lib/chain/evm/evm-network";
 import { DEFAULT_MAX_FEE_GWEI } from "@/lib/chain/evm/payout/evm-payout-adapter-for";
 import { hotWalletAddress } from "@/lib/chain/evm/payout/hot-wallet";
 import { listWaitingPayouts } from "@/lib/chain/evm/payout/list-waiting-payouts";
@@ -80,7 +80,7 @@ export const cliCommand = z.discriminatedUnion("name", [
   z.object({ name: z.literal("chain.payouts"), args: z.object({}) }),
   z.object({
     name: z.literal("chain.fund"),
-    args: z.object({ currency: z.enum(["ETH", "USDTE", "USDC"]), txid: z.string().trim() }),
+    args: z.object({ currency: z.enum(EVM_CURRENCIES), txid: z.string().trim() }),
   }),
   z.object({
     name: z.literal("withdrawals.reject"),

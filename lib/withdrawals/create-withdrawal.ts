@@ -32,7 +32,11 @@ import { foreignIdText } from "@/lib/schemas/withdrawals";
 import { priceWithdrawal, type WithdrawalPrice } from "./price-withdrawal";
 
 /** The dedupe key of a withdrawal's broadcast job, as SQL over the expression that holds its id. */
-export const broadcastDedupeKeySql = (id: SQL) => sql`'withdrawal-broadcast:' || ${id}`;
+const BROADCAST_DEDUPE_PREFIX = "withdrawal-broadcast:";
+// A literal in the statement, as before (not a bound parameter): the prefix is a constant.
+export const broadcastDedupeKeySql = (id: SQL) => sql`${sql.raw(`'${BROADCAST_DEDUPE_PREFIX}'`)} || ${id}`;
+/** The same key for a job queued from TypeScript (an approved withdrawal's broadcast). */
+export const broadcastDedupeKey = (id: number) => `${BROADCAST_DEDUPE_PREFIX}${id}`;
 
 export type WithdrawalKind = "withdrawal" | "withdrawal_exchange" | "withdrawal_instant";
 

@@ -10,6 +10,7 @@ import { fieldError, KassaError, notFound } from "@/lib/errors";
 import { enqueueJob, JOB_MAX_ATTEMPTS } from "@/lib/jobs/enqueue-job";
 import { WITHDRAWAL_BROADCAST_QUEUE } from "@/lib/jobs/queues";
 import { transitionStatus } from "@/lib/transactions/transition-status";
+import { broadcastDedupeKey } from "./create-withdrawal";
 import { loadWithdrawal, type WithdrawalRecord } from "./load-withdrawal";
 import { failWithdrawal } from "./settle-withdrawal";
 
@@ -92,7 +93,7 @@ async function approveIn(tx: Tx, record: WithdrawalRecord): Promise<void> {
   await enqueueJob(tx, {
     queue: WITHDRAWAL_BROADCAST_QUEUE,
     payload: { withdrawalId: record.id },
-    dedupeKey: `withdrawal-broadcast:${record.id}`,
+    dedupeKey: broadcastDedupeKey(record.id),
     maxAttempts: JOB_MAX_ATTEMPTS,
   });
 }
