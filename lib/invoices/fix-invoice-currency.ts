@@ -55,8 +55,11 @@ export async function fixInvoiceCurrency(
   input: { token: string; currency: string; settings: InvoiceSettings; keys: AccountKeys },
 ): Promise<InvoiceRecord> {
   return inTransaction(db, async (tx) => {
-    const record = await loadInvoiceByToken(tx, input.token, true);
-    if (!record) throw notFound("No such invoice.");
+    const locked = await loadInvoiceByToken(tx, input.token, true);
+    if (!locked) throw notFound("No such invoice.");
+    // Read again once the lock is ours: a row lock that had to wait (another tab switching coins)
+    // returns the invoice's new row but the joined address as the statement first saw it (none).
+    const record = (await loadInvoiceById(tx, locked.id))!;
     const { invoice } = record;
     if (record.address) {
       // Already fixed with this currency (a second tab, a reload): answered as it is, re-priced if

@@ -254,7 +254,10 @@ describe(`switching the pay currency on the checkout, on ${testDriver}`, () => {
       choose(btc.invoice.token, "LTC"),
       choose(btc.invoice.token, "ETH"),
     ]);
-    expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled"]);
+    expect(results.map((r) => (r.status === "rejected" ? String(r.reason) : "switched"))).toEqual([
+      "switched",
+      "switched",
+    ]);
     const final = await reload(btc.id);
     const current = (await addressesOf(btc.id)).find((a) => a.id === final.invoice.depositAddressId)!;
     // The invoice's currency, price and address agree with each other, whichever tab went last.
