@@ -51,7 +51,10 @@ export async function checkoutView(
     .leftJoin(chainTips, eq(chainTips.currency, deposits.currency))
     .where(and(eq(deposits.transactionId, record.id), ne(deposits.status, "unwound")))
     .orderBy(deposits.id);
-  const required = payCurrency ? confirmationsOf(payCurrency.code) : 0;
+  // Counted in the coin of the payment still confirming: one sent to an address shown before a
+  // switch of coins settles on its own network.
+  const confirming = [...payments].reverse().find((p) => p.status === "seen")?.currency ?? payCurrency?.code;
+  const required = confirming ? confirmationsOf(confirming) : 0;
   const due = invoice.senderAmount;
   const owed = await amountsDue(db, record, options);
   // The customer chooses the currency: a `created` invoice, or a timer invoice `pending` since

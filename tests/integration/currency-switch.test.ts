@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
 import { checkoutView } from "@/lib/checkout/checkout-view";
 import { openCheckout } from "@/lib/checkout/open-checkout";
+import { getCurrency } from "@/lib/currencies/registry";
 import { callbacks, depositAddresses, invoices, transactionEvents } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create-invoice";
 import { fixInvoiceCurrency } from "@/lib/invoices/fix-invoice-currency";
@@ -196,16 +197,23 @@ describe(`switching the pay currency on the checkout, on ${testDriver}`, () => {
     expect(view.payments).toMatchObject([{ currency: "BTC", amount: formatAmount(due) }]);
     expect(view.remaining_amount).toBe(formatAmount(0n));
     expect(view.can_switch_currency).toBe(false);
+    // Confirmations are counted on the network of the payment, not of the coin now shown.
+    expect(view.confirmations_required).toBe(getCurrency("BTC").confirmations);
+    expect(getCurrency("BTC").confirmations).not.toBe(getCurrency("LTC").confirmations);
 
     await confirm(db(), "BTC");
     const paid = await reload(ltc.id);
     expect(paid.status).toBe("confirmed");
     expect(paid.invoice.statusReason).toBe("paid");
     expect(paid.invoice.creditedAmount).toBe(netOf(worthOf(due, USD.BTC)));
-    const events = (await db().select().from(callbacks).where(eq(callbacks.transactionId, ltc.id))).map(
-      (c) => c.event,
-    );
-    expect(events).toContain("invoice.confirmed");
+    const sent = await db().select().from(callbacks).where(eq(callbacks.transactionId, ltc.id));
+    const confirmed = sent.find((c) => c.event === "invoice.confirmed")!;
+    // The merchant is told what the BTC brought, in the invoice currency.
+    expect(JSON.parse(confirmed.body).currency_received).toMatchObject({
+      currency: "EUR",
+      amount: formatAmount(worthOf(due, USD.BTC)),
+      amount_minus_fee: formatAmount(netOf(worthOf(due, USD.BTC))),
+    });
   });
 
   it("judges an old-address payment at the rate of its own moment and asks the rest in the new coin", async () => {
