@@ -4,7 +4,8 @@ import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
 import { checkoutView } from "@/lib/checkout/checkout-view";
 import { openCheckout } from "@/lib/checkout/open-checkout";
 import { getCurrency } from "@/lib/currencies/registry";
-import { callbacks, depositAddresses, invoices, transactionEvents } from "@/lib/db/schema";
+import { callbacks, depositAddresses, deposits, invoices, transactionEvents } from "@/lib/db/schema";
+import { unwindDeposit } from "@/lib/deposits/unwind-deposit";
 import { createInvoice } from "@/lib/invoices/create-invoice";
 import { fixInvoiceCurrency } from "@/lib/invoices/fix-invoice-currency";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
@@ -254,6 +255,22 @@ describe(`switching the pay currency on the checkout, on ${testDriver}`, () => {
     const failed = await reload(ltc.id);
     expect(failed.status).toBe("failed");
     expect(failed.invoice.statusReason).toBe("partially_paid");
+  });
+
+  it("takes back an old-address payment a reorganisation removed without touching the new coin's sums", async () => {
+    const btc = await chosen("BTC");
+    const ltc = await choose(btc.invoice.token, "LTC");
+    await pay(db(), btc, btc.invoice.senderAmount!);
+    expect((await reload(ltc.id)).status).toBe("processing");
+    const [seen] = await db().select().from(deposits).where(eq(deposits.transactionId, ltc.id));
+    expect(await db().transaction((tx) => unwindDeposit(tx, seen!.id))).toBe(true);
+    const back = await reload(ltc.id);
+    expect(back.status).toBe("pending");
+    expect(back.invoice.statusReason).toBe("payment_removed");
+    expect(back.invoice.paidAmount).toBe(0n);
+    expect((await checkoutView(db(), back, settings)).remaining_amount).toBe(
+      formatAmount(dueIn(INVOICED, USD.LTC)),
+    );
   });
 
   it("ends two tabs switching at once with one consistent invoice", async () => {
