@@ -1,10 +1,11 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { CheckoutView } from "@/lib/checkout/checkout-view";
-import { isHttpUrl, isStillOwed } from "@/lib/checkout/present";
+import { customerAmount, isHttpUrl, isStillOwed } from "@/lib/checkout/present";
 import { AmountHeader } from "./amount-header";
 import { CurrencyPicker } from "./currency-picker";
+import { CurrencySwitch } from "./currency-switch";
 import { PaymentInstructions } from "./payment-instructions";
 import { Receipt } from "./receipt";
 import { StatusNotice } from "./status-notice";
@@ -70,18 +71,64 @@ export function CheckoutClient({
   choiceError?: string | null;
 }) {
   const [view, setView] = useLiveInvoice(initial);
+  const [isSwitching, setIsSwitching] = useState(false);
+  // What a switch of coins told the customer, for the address it was said about (announced once).
+  const [switched, setSwitched] = useState<{ address: string; text: string } | null>(null);
+  const switchButton = useRef<HTMLButtonElement>(null);
+  const amount = useRef<HTMLDivElement>(null);
   const isSandbox = view.sender_currency !== null && sandboxCurrencies.includes(view.sender_currency);
   const isPayable = view.address !== null && (view.status === "pending" || isStillOwed(view));
+  // A payment seen meanwhile (another tab, the wallet was quicker) closes the list by itself.
+  const isChoosing = isSwitching && view.can_switch_currency;
+  const canSwitch = view.can_switch_currency && !isSwitching;
+  const closeSwitch = () => {
+    setIsSwitching(false);
+    // The button is back once the list closes: focus returns where the customer left.
+    requestAnimationFrame(() => switchButton.current?.focus());
+  };
+  const onSwitched = (next: CheckoutView) => {
+    setView(next);
+    setIsSwitching(false);
+    setSwitched({
+      address: next.address ?? "",
+      text: `Now paying with ${customerAmount(next.sender_amount, next.sender_currency)}, to the new address below.`,
+    });
+    requestAnimationFrame(() => amount.current?.focus());
+  };
+  const isSwitchNewsCurrent =
+    switched !== null && switched.address === view.address && view.status === "pending";
   return (
     <>
-      <AmountHeader view={view} />
+      <div
+        ref={amount}
+        tabIndex={-1}
+        className="outline-none focus-visible:ring-2 focus-visible:ring-indigo-600"
+      >
+        <AmountHeader view={view} />
+      </div>
+      {canSwitch && (
+        <button
+          ref={switchButton}
+          type="button"
+          onClick={() => setIsSwitching(true)}
+          className="mt-2 text-sm font-medium text-indigo-700 underline hover:text-indigo-900 dark:text-indigo-300"
+        >
+          Pay with another currency
+        </button>
+      )}
       <div aria-live="polite" data-testid="status-notices">
+        {isSwitchNewsCurrent && (
+          <p className="mt-3 text-sm" data-testid="switch-news">
+            {switched.text}
+          </p>
+        )}
         <StatusNotice view={view} />
       </div>
       {view.is_awaiting_currency && (
         <CurrencyPicker view={view} onFixed={setView} initialError={choiceError} />
       )}
-      {isPayable && <PaymentInstructions view={view} isSandbox={isSandbox} />}
+      {isChoosing && <CurrencySwitch view={view} onSwitched={onSwitched} onClose={closeSwitch} />}
+      {isPayable && !isChoosing && <PaymentInstructions view={view} isSandbox={isSandbox} />}
       {view.status === "confirmed" && <PaidActions view={view} />}
       {(view.status === "failed" || view.status === "cancelled") && (
         <ReturnLink href={view.url_failed} label={`Back to ${view.merchant_name}`} />

@@ -1,20 +1,32 @@
 "use client";
 
-import { useState } from "react";
+import { type ReactNode, type Ref, useState } from "react";
 import type { CheckoutView } from "@/lib/checkout/checkout-view";
 import { customerCode, shortAmount } from "@/lib/checkout/present";
 import { Countdown } from "./countdown";
 
-/** The customer's choice of how to pay: each currency with what it costs now. Choosing locks the rate. */
+/**
+ * The customer's choice of how to pay: each currency with what it costs now. Choosing locks the rate.
+ * `choices` defaults to the view's (offered while no coin is chosen); "Pay with another currency"
+ * passes the ones it fetched, a heading it moves focus to, and its way back (`children`).
+ */
 export function CurrencyPicker({
   view,
   onFixed,
   initialError = null,
+  choices = view.currencies,
+  heading = "Pay with",
+  headingRef,
+  children,
 }: {
   view: CheckoutView;
   onFixed: (view: CheckoutView) => void;
   /** A refusal of the no-JavaScript form, shown after its redirect. */
   initialError?: string | null;
+  choices?: CheckoutView["currencies"];
+  heading?: string;
+  headingRef?: Ref<HTMLHeadingElement>;
+  children?: ReactNode;
 }) {
   const [pending, setPending] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(initialError);
@@ -45,13 +57,13 @@ export function CurrencyPicker({
   };
   return (
     <section aria-labelledby="pay-with" className="mt-6">
-      <h2 id="pay-with" className="text-lg font-semibold">
-        Pay with
+      <h2 id="pay-with" ref={headingRef} tabIndex={-1} className="text-lg font-semibold">
+        {heading}
       </h2>
       {/* Without JavaScript the buttons submit this form (app/pay/[token]/currency/route.ts). */}
       <form method="post" action={`/pay/${view.token}/currency`}>
         <ul className="mt-2 grid gap-2">
-          {view.currencies.map((choice) => (
+          {choices.map((choice) => (
             <li key={choice.currency}>
               <button
                 type="submit"
@@ -82,6 +94,7 @@ export function CurrencyPicker({
           ))}
         </ul>
       </form>
+      {children}
       {error && (
         <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-300">
           {error}

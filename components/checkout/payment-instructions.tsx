@@ -33,7 +33,8 @@ export function PaymentInstructions({ view, isSandbox }: { view: CheckoutView; i
       )}
       <div className="mt-4 flex flex-col items-center gap-3 sm:flex-row sm:items-start">
         <QrCopy
-          src={`/api/checkout/${view.token}/qr.svg?paid=${view.paid_amount}`}
+          // The address is in the URL so that a switch of coins never shows a cached QR of the old one.
+          src={`/api/checkout/${view.token}/qr.svg?paid=${view.paid_amount}&to=${encodeURIComponent(view.address ?? "")}`}
           alt={`QR code for paying ${customerAmount(due, view.sender_currency)} to ${view.address}${isSandbox ? " (sandbox)" : ""}`}
           value={hasUriScheme(view.payment_uri) ? view.payment_uri! : (view.address ?? "")}
         />

@@ -1,7 +1,7 @@
 "use client";
 
 import type { CheckoutView } from "@/lib/checkout/checkout-view";
-import { customerAmount, customerCode, shortAmount } from "@/lib/checkout/present";
+import { customerAmount, customerCode, receivedText, shortAmount } from "@/lib/checkout/present";
 
 /** A unix time as UTC, the same on the server and in the browser (labelled, so never ambiguous). */
 function utc(seconds: number | null): string {
@@ -38,7 +38,7 @@ export function Receipt({ view }: { view: CheckoutView }) {
         </div>
         <div className={row}>
           <dt>Paid</dt>
-          <dd className="font-mono">{customerAmount(view.confirmed_amount, pay)}</dd>
+          <dd className="font-mono">{receivedText(view.payments.filter((p) => p.is_confirmed))}</dd>
         </div>
         {view.rate !== null && pay !== view.currency && (
           <div className={row}>
@@ -54,7 +54,7 @@ export function Receipt({ view }: { view: CheckoutView }) {
         {view.payments.map((p) => (
           <li key={p.txid} className="border-t border-slate-200 py-2 dark:border-slate-700">
             <div className={row}>
-              <span className="font-mono">{customerAmount(p.amount, pay)}</span>
+              <span className="font-mono">{customerAmount(p.amount, p.currency)}</span>
               <span>{utc(p.seen_at)}</span>
             </div>
             <div className="break-all font-mono text-xs" data-testid="receipt-txid">

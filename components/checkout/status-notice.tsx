@@ -1,5 +1,5 @@
 import type { CheckoutView } from "@/lib/checkout/checkout-view";
-import { customerAmount, isStillOwed, lateAmount, networkName } from "@/lib/checkout/present";
+import { customerAmount, isStillOwed, networkName, receivedText } from "@/lib/checkout/present";
 import { Notice } from "./notice";
 
 function Confirmations({ view }: { view: CheckoutView }) {
@@ -22,16 +22,16 @@ function Confirmations({ view }: { view: CheckoutView }) {
 }
 
 function Closed({ view }: { view: CheckoutView }) {
-  const paid = customerAmount(view.confirmed_amount, view.sender_currency);
-  const late = lateAmount(view.payments);
+  const paid = receivedText(view.payments.filter((p) => p.is_confirmed && !p.is_late));
+  const late = receivedText(view.payments.filter((p) => p.is_late));
   // A payment after the invoice closed: one message, never the "expired, pay again" one beside it.
-  if (late !== null) {
+  if (late !== "") {
     return (
       <Notice tone="info" title="Payment received after the invoice closed">
         <p>
-          {customerAmount(late, view.sender_currency)} arrived after this invoice{" "}
-          {view.status === "cancelled" ? "was cancelled" : "expired"}. It is safe with {view.merchant_name},
-          who will be in touch about it. Please send nothing more to this address.
+          {late} arrived after this invoice {view.status === "cancelled" ? "was cancelled" : "expired"}. It is
+          safe with {view.merchant_name}, who will be in touch about it. Please send nothing more to this
+          address.
         </p>
       </Notice>
     );
@@ -74,7 +74,8 @@ function Closed({ view }: { view: CheckoutView }) {
  * payment is seen, not after its confirmations; "you can close this page" only once nothing is owed.
  */
 export function StatusNotice({ view }: { view: CheckoutView }) {
-  const network = networkName(view.sender_currency);
+  // The coin of the latest payment: one sent before a switch of coins moves on its own network.
+  const network = networkName(view.payments.at(-1)?.currency ?? view.sender_currency);
   if (view.status === "pending" && view.status_reason === "payment_removed") {
     return (
       <Notice tone="warning" title="Your payment is no longer on the network">
@@ -89,7 +90,7 @@ export function StatusNotice({ view }: { view: CheckoutView }) {
     return (
       <Notice tone="warning" title="Not paid in full yet">
         <p>
-          Received so far: {customerAmount(view.paid_amount, view.sender_currency)}. Send the remaining{" "}
+          Received so far: {receivedText(view.payments)}. Send the remaining{" "}
           <strong>{customerAmount(view.remaining_amount, view.sender_currency)}</strong> to the same address
           below.
         </p>
@@ -101,8 +102,8 @@ export function StatusNotice({ view }: { view: CheckoutView }) {
     return (
       <Notice tone="info" title="Payment received">
         <p>
-          {customerAmount(view.paid_amount, view.sender_currency)} seen on the {network} network. It settles
-          after {view.confirmations_required} confirmations.
+          {receivedText(view.payments)} seen on the {network} network. It settles after{" "}
+          {view.confirmations_required} confirmations.
         </p>
         <Confirmations view={view} />
         <p className="mt-2">You can close this page: the shop is told when the payment is confirmed.</p>
@@ -112,9 +113,7 @@ export function StatusNotice({ view }: { view: CheckoutView }) {
   if (view.status === "confirmed") {
     return (
       <Notice tone="success" title="Invoice paid">
-        <p>
-          {customerAmount(view.confirmed_amount, view.sender_currency)} received and confirmed. Thank you.
-        </p>
+        <p>{receivedText(view.payments.filter((p) => p.is_confirmed))} received and confirmed. Thank you.</p>
         {view.status_reason === "overpaid" && (
           <p className="mt-1">
             You sent {customerAmount(view.overpaid_amount, view.sender_currency)} more than was due. Refund

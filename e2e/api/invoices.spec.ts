@@ -183,22 +183,41 @@ test.describe("an invoice paid on the sandbox chain, over HTTP", () => {
     expect(eurAfter - eurBefore).toBeCloseTo(199, 0); // 200 EUR less the 0.5% deposit fee
   });
 
-  test("the checkout refuses a second, different currency and unknown tokens", async ({
+  test("the checkout switches a customer's coin until a payment is seen, never a merchant's, and knows no other tokens", async ({
     client,
     request,
   }) => {
     const created = (await (await client.post("/invoices/create", invoice())).json()).data;
     const token = created.url.split("/pay/")[1];
-    expect(
-      (await request.post(`/api/checkout/${token}/currency`, { data: { currency: "LTC" } })).status(),
-    ).toBe(200);
-    expect(
-      (await request.post(`/api/checkout/${token}/currency`, { data: { currency: "LTC" } })).status(),
-    ).toBe(200);
-    const other = await request.post(`/api/checkout/${token}/currency`, { data: { currency: "BTC" } });
-    expect(other.status()).toBe(400);
-    expect((await other.json()).errors.currency).toMatch(/cannot be changed/);
+    const choose = (currency: string, path = token) =>
+      request.post(`/api/checkout/${path}/currency`, { data: { currency } });
+    const ltc = await choose("LTC");
+    expect(ltc.status()).toBe(200);
+    const first = await ltc.json();
+    expect((await choose("LTC")).status()).toBe(200);
+    // The customer chose LTC: another coin switches, with a new address ("pay with another currency").
+    const btc = await choose("BTC");
+    expect(btc.status()).toBe(200);
+    const switched = await btc.json();
+    expect(switched).toMatchObject({ sender_currency: "BTC", can_switch_currency: true });
+    expect(switched.address).not.toBe(first.address);
+    expect(switched.expires_at).toBe(first.expires_at);
+    const choices = await request.get(`/api/checkout/${token}/currency`);
+    expect(choices.status()).toBe(200);
+    expect((await choices.json()).currencies.map((c: { currency: string }) => c.currency)).toContain("LTC");
+    // Once a payment is seen (here, to the LTC address shown first), no more switching.
+    await client.post("/sandbox/payments", { address: first.address, currency: "LTC", amount: "0.1" });
+    const late = await choose("ETH");
+    expect(late.status()).toBe(400);
+    expect((await late.json()).errors.currency).toMatch(/already seen/);
+    // A currency the merchant fixed never switches.
+    const fixed = (await (await client.post("/invoices/create", invoice({ sender_currency: "BTC" }))).json())
+      .data;
+    const refused = await choose("LTC", fixed.url.split("/pay/")[1]);
+    expect(refused.status()).toBe(400);
+    expect((await refused.json()).errors.currency).toMatch(/cannot be changed/);
     expect((await request.get("/api/checkout/not-a-real-token")).status()).toBe(404);
+    expect((await request.get("/api/checkout/not-a-real-token/currency")).status()).toBe(404);
   });
 });
 

@@ -468,3 +468,124 @@ test.describe("hosted checkout with a short timer", () => {
     await shot(page, "late-payment-1280");
   });
 });
+
+test.describe("hosted checkout: pay with another currency", () => {
+  const SWITCH_SHOTS = "/tmp/shots-switch";
+  const switchShot = async (page: Page, name: string) => {
+    const body = await page.screenshot({ fullPage: true, path: `${SWITCH_SHOTS}/${name}.png` });
+    await test.info().attach(name, { body, contentType: "image/png" });
+  };
+  const amountToSend = async (page: Page) =>
+    (await page.getByRole("status").filter({ hasText: /^\d/ }).first().textContent())!.trim();
+  const shownAddress = async (page: Page) => (await page.locator("output").nth(1).textContent())!.trim();
+
+  for (const width of [375, 1280]) {
+    test(`at ${width} px the customer switches coins without a reload, and money sent before still counts`, async ({
+      page,
+      client,
+      baseURL,
+    }) => {
+      const invoice = await createInvoice(client, baseURL!);
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(invoice.path);
+      await page.getByRole("button", { name: /^BTC/ }).click();
+      await expect(page.getByText("Amount to send")).toBeVisible();
+      const btcAmount = await amountToSend(page);
+      const btcAddress = await shownAddress(page);
+      await expect(page.getByTestId("amount-due")).toHaveText(`${btcAmount} BTC`);
+      await page.evaluate(() => {
+        (window as unknown as { marker: string }).marker = "same page";
+      });
+
+      // The list opens below the amount, focus on its heading; the address is put away meanwhile.
+      const switchButton = page.getByRole("button", { name: "Pay with another currency" });
+      await switchButton.click();
+      const heading = page.getByRole("heading", { name: "Pay with another currency" });
+      await expect(heading).toBeFocused();
+      await expect(page.getByRole("button", { name: /^LTC/ })).toBeVisible();
+      await expect(page.getByRole("button", { name: /^BTC/ })).toHaveCount(0);
+      await expect(page.getByText("Amount to send")).toHaveCount(0);
+      await expect(page.getByTestId("countdown")).toBeVisible();
+      await expectAccessible(page);
+      await switchShot(page, `switch-list-${width}`);
+
+      // Keeping the coin goes back, focus on the button that opened the list.
+      await page.getByRole("button", { name: "Keep paying with BTC" }).click();
+      await expect(switchButton).toBeFocused();
+      expect(await shownAddress(page)).toBe(btcAddress);
+
+      // By keyboard: open, move to LTC, choose it.
+      await switchButton.press("Enter");
+      await expect(heading).toBeFocused();
+      await page.getByRole("button", { name: /^LTC/ }).focus();
+      await page.keyboard.press("Enter");
+      await expect(page.getByTestId("amount-due")).toHaveText(/ LTC$/);
+      const ltcAmount = await amountToSend(page);
+      await expect(page.getByTestId("amount-due")).toHaveText(`${ltcAmount} LTC`);
+      await expect(page.getByTestId("amount-fiat")).toHaveText("= 120.00 EUR");
+      const ltcAddress = await shownAddress(page);
+      expect(ltcAddress).not.toBe(btcAddress);
+      // Focus lands on the new amount, and the live region says it once.
+      await expect(page.getByTestId("amount-due")).toBeVisible();
+      expect(
+        await page.evaluate(() =>
+          document.activeElement?.contains(document.querySelector("[data-testid=amount-due]")),
+        ),
+      ).toBe(true);
+      const live = page.getByTestId("status-notices");
+      await expect(live).toHaveText(`Now paying with ${ltcAmount} LTC, to the new address below.`);
+      await expect(page.getByTestId("switch-news")).toHaveCount(1);
+      await expect(page.getByRole("link", { name: "Open in wallet" })).toHaveAttribute(
+        "href",
+        new RegExp(`^litecoin:${ltcAddress}\\?amount=${ltcAmount.replace(".", "\\.")}$`),
+      );
+      await expect(page.getByTestId("countdown")).toHaveText(/^1[45]:\d\d$/);
+      expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe("same page");
+      await expectAccessible(page);
+      await switchShot(page, `switched-to-ltc-${width}`);
+
+      // The BTC the customer had already sent to the first address arrives: it counts for this invoice.
+      const paid = await client.post("/sandbox/payments", {
+        address: btcAddress,
+        currency: "BTC",
+        amount: btcAmount,
+      });
+      expect((await paid.json()).data.is_recognized).toBe(true);
+      await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 15_000 });
+      await expect(page.getByText(`${btcAmount} BTC seen on the Bitcoin network`)).toBeVisible();
+      // Its confirmations are Bitcoin's (2 here), not Litecoin's.
+      await expect(page.getByText(/^Confirmations: \d of 2$/)).toBeVisible();
+      await expect(switchButton).toHaveCount(0);
+      await expect(page.getByTestId("switch-news")).toHaveCount(0);
+      await expectAccessible(page);
+      await switchShot(page, `old-address-paid-${width}`);
+
+      // Switching once a payment was seen is refused, with a clear 400.
+      const token = invoice.path.split("/").pop();
+      const refused = await page.request.post(`/api/checkout/${token}/currency`, {
+        data: { currency: "ETH" },
+      });
+      expect(refused.status()).toBe(400);
+      expect((await refused.json()).errors.currency).toMatch(/already seen/);
+    });
+  }
+
+  test("a currency the merchant fixed offers no switch, and the API refuses one", async ({
+    page,
+    client,
+    baseURL,
+  }) => {
+    const invoice = await createInvoice(client, baseURL!, { sender_currency: "BTC" });
+    await page.goto(invoice.path);
+    await expect(page.getByText("Amount to send")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Pay with another currency" })).toHaveCount(0);
+    const token = invoice.path.split("/").pop();
+    const refused = await page.request.post(`/api/checkout/${token}/currency`, { data: { currency: "LTC" } });
+    expect(refused.status()).toBe(400);
+    expect(await refused.json()).toEqual({
+      errors: { currency: "This invoice is paid in BTC; the currency cannot be changed." },
+    });
+    await expectAccessible(page);
+    await switchShot(page, "merchant-fixed-375");
+  });
+});

@@ -31,7 +31,10 @@ export async function amountsDue(
     remaining: due > paid ? due - paid : 0n,
     overpaid: paid > due ? paid - due : 0n,
   };
-  if (paid === 0n) return inPayCurrency;
+  // Nothing arrived yet; payments to an address shown before a switch of coins are not in `paid`,
+  // but one of them moves the invoice out of its first `pending` (it is processing, or owes a rest).
+  const isFirstWait = record.status === "pending" && invoice.statusReason !== "awaiting_remainder";
+  if (paid === 0n && isFirstWait) return inPayCurrency;
   let rate: Awaited<ReturnType<typeof quote>>["rate"];
   try {
     ({ rate } = await quote(db, {

@@ -7,6 +7,7 @@ import { CURRENCIES, getCurrency } from "@/lib/currencies/registry";
 import type { Executor } from "@/lib/db/client";
 import { chainTips, chainTransactions, deposits } from "@/lib/db/schema";
 import { KassaError } from "@/lib/errors";
+import { isChosenByCustomer } from "@/lib/invoices/currency-choice";
 import type { InvoiceRecord } from "@/lib/invoices/load-invoice";
 import { priceInvoice } from "@/lib/invoices/price-invoice";
 import { secondsLeft } from "@/lib/invoices/to-invoice-response";
@@ -36,6 +37,7 @@ export async function checkoutView(
     .select({
       txid: chainTransactions.txid,
       amount: deposits.amount,
+      currency: deposits.currency,
       status: deposits.status,
       isLate: deposits.isLate,
       height: chainTransactions.blockHeight,
@@ -49,7 +51,10 @@ export async function checkoutView(
     .leftJoin(chainTips, eq(chainTips.currency, deposits.currency))
     .where(and(eq(deposits.transactionId, record.id), ne(deposits.status, "unwound")))
     .orderBy(deposits.id);
-  const required = payCurrency ? confirmationsOf(payCurrency.code) : 0;
+  // Counted in the coin of the payment still confirming: one sent to an address shown before a
+  // switch of coins settles on its own network.
+  const confirming = [...payments].reverse().find((p) => p.status === "seen")?.currency ?? payCurrency?.code;
+  const required = confirming ? confirmationsOf(confirming) : 0;
   const due = invoice.senderAmount;
   const owed = await amountsDue(db, record, options);
   // The customer chooses the currency: a `created` invoice, or a timer invoice `pending` since
@@ -59,6 +64,13 @@ export async function checkoutView(
     !invoice.senderCurrency &&
     !record.address;
   const currencies = isAwaitingCurrency ? await currencyChoices(db, record, options.spreadPpm) : [];
+  // "Pay with another currency": only the customer's own choice, and only before anything was paid.
+  const canSwitchCurrency =
+    record.status === "pending" &&
+    record.address !== null &&
+    payments.length === 0 &&
+    (invoice.expiresAt === null || invoice.expiresAt > now) &&
+    (await isChosenByCustomer(db, record.id));
   return {
     token: invoice.token,
     status: record.status,
@@ -73,6 +85,7 @@ export async function checkoutView(
     amount: formatAmount(record.amount),
     sender_currency: invoice.senderCurrency,
     is_currency_fixed_by_merchant: invoice.senderCurrency !== null && record.address === null,
+    can_switch_currency: canSwitchCurrency,
     sender_amount: due === null ? null : formatAmount(due),
     rate: formatStoredRate(invoice.rateNumerator, invoice.rateDenominator),
     address: record.address?.address ?? null,
@@ -95,6 +108,8 @@ export async function checkoutView(
     payments: payments.map((p) => ({
       txid: p.txid,
       amount: formatAmount(p.amount),
+      // Not the pay currency when sent to an address shown before the customer switched coins.
+      currency: p.currency,
       // A real chain's watcher counts confirmations against the node; the sandbox's tip is its own.
       confirmations:
         p.network !== null
@@ -117,7 +132,7 @@ export async function checkoutView(
 }
 
 /** The currencies a customer can choose, each with the amount it would cost at the current rate. */
-async function currencyChoices(db: Executor, record: InvoiceRecord, spreadPpm: number) {
+export async function currencyChoices(db: Executor, record: InvoiceRecord, spreadPpm: number) {
   const choices = [];
   for (const currency of CURRENCIES) {
     if (currency.kind !== "crypto" || !isOffered(currency.code)) continue;

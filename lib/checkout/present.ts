@@ -85,18 +85,23 @@ export function isStillOwed(view: {
   status: string;
   remaining_amount: string | null;
   paid_amount: string;
+  payments: readonly unknown[];
 }): boolean {
   return (
     (view.status === "pending" || view.status === "processing") &&
     view.remaining_amount !== null &&
     parseStoredAmount(view.remaining_amount) > 0n &&
-    parseStoredAmount(view.paid_amount) > 0n
+    // A payment to the address shown before a switch of coins is not in `paid_amount` (another coin).
+    (parseStoredAmount(view.paid_amount) > 0n || view.payments.length > 0)
   );
 }
 
-/** The sum of the payments that arrived after the invoice closed, in the wire format. */
-export function lateAmount(payments: readonly { amount: string; is_late: boolean }[]): string | null {
-  const late = payments.filter((p) => p.is_late);
-  if (late.length === 0) return null;
-  return formatAmount(late.reduce((sum, p) => sum + parseStoredAmount(p.amount), 0n));
+/**
+ * What arrived, summed per coin: "0.0015 BTC", or "0.0015 BTC and 0.2 LTC" when part was sent to the
+ * address shown before the customer switched coins. Empty when nothing did.
+ */
+export function receivedText(payments: readonly { amount: string; currency: string }[]): string {
+  const sums = new Map<string, bigint>();
+  for (const p of payments) sums.set(p.currency, (sums.get(p.currency) ?? 0n) + parseStoredAmount(p.amount));
+  return [...sums].map(([code, sum]) => customerAmount(formatAmount(sum), code)).join(" and ");
 }

@@ -115,10 +115,15 @@ export async function creditDeposit(
           credit,
         }),
       });
+      // A payment to an address shown before the customer switched coins is in another currency
+      // than the confirmed sum; it counts by its worth (lib/invoices/judge-payments.ts).
+      const isPayCurrency = deposit.currency === record.invoice.senderCurrency;
       await tx
         .update(invoices)
         .set({
-          confirmedAmount: sql`${invoices.confirmedAmount} + ${amountSql(deposit.amount)}`,
+          ...(isPayCurrency && {
+            confirmedAmount: sql`${invoices.confirmedAmount} + ${amountSql(deposit.amount)}`,
+          }),
           creditedAmount: sql`${invoices.creditedAmount} + ${amountSql(credit.net)}`,
         })
         .where(eq(invoices.transactionId, record.id));

@@ -77,23 +77,34 @@ export async function recordIncomingPayment(
     address.kind === "permanent" && payment.amount < getCurrency(payment.currency).minimumAmount;
   let transactionId: number;
   let isLate = false;
+  let isOtherCurrency = false;
   let rates: PaymentRates;
   if (address.kind === "invoice") {
     const invoice = await loadInvoiceById(tx, address.invoiceId!, true);
     if (!invoice) throw new Error(`deposit address ${address.id} has no invoice`);
     transactionId = invoice.id;
     isLate = invoice.status !== "pending" && invoice.status !== "processing";
-    if (options.isCapEnforced && !fitsCap(invoice.invoice.paidAmount + payment.amount))
+    // Sent to an address shown before the customer switched coins: the invoice's paid sums are in
+    // its current pay currency, so this one is not added to them; it converts at the rate of its
+    // moment and the invoice is judged by value (lib/invoices/judge-payments.ts). Nothing is lost.
+    isOtherCurrency = payment.currency !== invoice.invoice.senderCurrency;
+    if (options.isCapEnforced && !isOtherCurrency && !fitsCap(invoice.invoice.paidAmount + payment.amount))
       throw fieldError({
         amount: "This payment would take the invoice's paid amount past the largest amount Kassa keeps.",
       });
-    rates = await rateInvoicePayment(tx, {
-      record: invoice,
-      amount: payment.amount,
-      paidBefore: invoice.invoice.paidAmount,
-      now,
-      settings,
-    });
+    rates = isOtherCurrency
+      ? await rateAddressPayment(tx, {
+          payCurrency: payment.currency,
+          creditCurrency: invoice.currency,
+          settings,
+        })
+      : await rateInvoicePayment(tx, {
+          record: invoice,
+          amount: payment.amount,
+          paidBefore: invoice.invoice.paidAmount,
+          now,
+          settings,
+        });
     if (options.isCapEnforced)
       await assertCreditFits(tx, {
         merchantId: address.merchantId,
@@ -157,10 +168,11 @@ export async function recordIncomingPayment(
     .returning({ id: deposits.id });
 
   if (address.kind === "invoice") {
-    await tx
-      .update(invoices)
-      .set({ paidAmount: sql`${invoices.paidAmount} + ${amountSql(payment.amount)}` })
-      .where(eq(invoices.transactionId, transactionId));
+    if (!isOtherCurrency)
+      await tx
+        .update(invoices)
+        .set({ paidAmount: sql`${invoices.paidAmount} + ${amountSql(payment.amount)}` })
+        .where(eq(invoices.transactionId, transactionId));
     const invoice = await loadInvoiceById(tx, transactionId);
     if (invoice?.status === "pending")
       await setInvoiceStatus(tx, transactionId, "processing", "payment_seen");

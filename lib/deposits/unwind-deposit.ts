@@ -37,10 +37,14 @@ export async function unwindDeposit(tx: Tx, depositId: number): Promise<boolean>
     });
     return true;
   }
+  // Only payments in the invoice's current pay currency were added to its paid sum (a payment to an
+  // address shown before the customer switched coins was not: lib/deposits/record-incoming-payment.ts).
   await tx
     .update(invoices)
     .set({ paidAmount: sql`${invoices.paidAmount} - ${amountSql(deposit.amount)}` })
-    .where(eq(invoices.transactionId, deposit.transactionId));
+    .where(
+      and(eq(invoices.transactionId, deposit.transactionId), eq(invoices.senderCurrency, deposit.currency)),
+    );
   const [inFlight] = await tx
     .select({ id: deposits.id })
     .from(deposits)

@@ -13,11 +13,13 @@ import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import { INVOICE_EXPIRY_QUEUE } from "@/lib/jobs/queues";
 import { storedRate } from "@/lib/rates/rate";
 import { type InvoiceSettings, rateLockSecondsOf } from "./create-invoice";
+import { markChosenByCustomer } from "./currency-choice";
 import { type InvoiceRecord, loadInvoiceById, loadInvoiceByToken } from "./load-invoice";
 import { priceInvoice } from "./price-invoice";
 import { isLockLive } from "./rate-lock";
 import { repriceInvoiceIn } from "./reprice-invoice";
 import { setInvoiceStatus } from "./set-invoice-status";
+import { switchInvoiceCurrencyIn } from "./switch-invoice-currency";
 
 /**
  * A timer invoice is `pending` from creation, so choosing its currency changes no status; the
@@ -44,24 +46,33 @@ async function announceCurrencyFixed(tx: Tx, record: InvoiceRecord): Promise<voi
  * rate is locked (a merchant-fixed currency keeps the rate of creation only while its lock holds),
  * a deposit address that was never handed out before is assigned, and the invoice becomes `pending`
  * (a timer invoice already is, its clock running since creation). Choosing the same currency again
- * (a second tab, a reload) answers the same invoice; a different one once fixed is refused.
+ * (a second tab, a reload) answers the same invoice; a different one once fixed switches coins when
+ * the customer chose the first and nothing was paid (lib/invoices/switch-invoice-currency.ts), and is
+ * refused otherwise.
  */
 export async function fixInvoiceCurrency(
   db: Db,
   input: { token: string; currency: string; settings: InvoiceSettings; keys: AccountKeys },
 ): Promise<InvoiceRecord> {
   return inTransaction(db, async (tx) => {
-    const record = await loadInvoiceByToken(tx, input.token, true);
-    if (!record) throw notFound("No such invoice.");
+    const locked = await loadInvoiceByToken(tx, input.token, true);
+    if (!locked) throw notFound("No such invoice.");
+    // Read again once the lock is ours: a row lock that had to wait (another tab switching coins)
+    // returns the invoice's new row but the joined address as the statement first saw it (none).
+    const record = (await loadInvoiceById(tx, locked.id))!;
     const { invoice } = record;
+    if (record.address) {
+      // Already fixed with this currency (a second tab, a reload): answered as it is, re-priced if
+      // its lock expired unpaid. Another one: the customer switches coins, while that is allowed.
+      if (invoice.senderCurrency === input.currency) return repriceInvoiceIn(tx, record, input.settings);
+      return switchInvoiceCurrencyIn(tx, record, input);
+    }
     const isFixed = invoice.senderCurrency !== null;
     if (isFixed && invoice.senderCurrency !== input.currency) {
       throw fieldError({
         currency: `This invoice is paid in ${invoice.senderCurrency}; the currency cannot be changed.`,
       });
     }
-    // Already fixed with this currency: answered as it is, re-priced if its lock expired unpaid.
-    if (record.address) return repriceInvoiceIn(tx, record, input.settings);
     // Waiting for a currency: `created`, or a timer invoice `pending` since creation with its clock running.
     if (record.status !== "created" && record.status !== "pending")
       throw fieldError({ currency: "This invoice can no longer be paid." });
@@ -110,6 +121,8 @@ export async function fixInvoiceCurrency(
         expiresAt,
       })
       .where(eq(invoices.transactionId, record.id));
+    // Only a customer's own choice may be switched later (lib/invoices/switch-invoice-currency.ts).
+    if (!isFixed) await markChosenByCustomer(tx, record.id);
     if (isClockRunning) await announceCurrencyFixed(tx, record);
     else await setInvoiceStatus(tx, record.id, "pending", "currency_fixed");
     if (expiresAt && expiresAt.getTime() !== invoice.expiresAt?.getTime()) {

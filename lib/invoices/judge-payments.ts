@@ -15,7 +15,15 @@ import { paymentTolerance } from "./price-invoice";
  * gross credits, before the deposit fee, each at the rates recorded for it), and `net`, the same
  * after the fee: for credited payments exactly what the merchant's balance received.
  */
-export type PaymentsWorth = { lockedPaid: bigint; isAllLocked: boolean; worth: bigint; net: bigint };
+export type PaymentsWorth = {
+  lockedPaid: bigint;
+  isAllLocked: boolean;
+  worth: bigint;
+  net: bigint;
+  /** Some payment is in another currency than the pay currency (sent to an address shown before a switch). */
+  hasOtherCurrency: boolean;
+  count: number;
+};
 
 /**
  * The worth of an invoice's payments in `statuses` (credited ones by default). A payment without a
@@ -37,7 +45,9 @@ export async function paymentsWorth(
   let worth = 0n;
   let net = 0n;
   let isAllLocked = true;
+  let hasOtherCurrency = false;
   for (const row of rows) {
+    if (row.currency !== record.invoice.senderCurrency) hasOtherCurrency = true;
     if (row.lockedRateNumerator !== null) lockedPaid += row.lockedAmount;
     if (!isFullyLocked(row)) isAllLocked = false;
     const parts = recordedParts(row, record.currency, options.fallback ?? null);
@@ -46,7 +56,7 @@ export async function paymentsWorth(
     worth += credit.gross;
     net += credit.net;
   }
-  return { lockedPaid, isAllLocked, worth, net };
+  return { lockedPaid, isAllLocked, worth, net, hasOtherCurrency, count: rows.length };
 }
 
 /**
@@ -54,7 +64,8 @@ export async function paymentsWorth(
  * covered the amount due, or every payment was covered by it), it is judged as it always was, in
  * the pay currency against the amount due. Otherwise part of the money converted at a later rate,
  * so it is judged by value: the payments' gross worth in the invoice currency against the invoice
- * amount. Either way a difference within one smallest unit counts as exact.
+ * amount. So is an invoice paid partly to an address shown before the customer switched coins (each
+ * payment at its own rates). Either way a difference within one smallest unit counts as exact.
  */
 export type PaymentJudgement = {
   isComplete: boolean;
@@ -71,7 +82,9 @@ export function judgePayments(
   const { invoice } = record;
   const due = invoice.senderAmount!;
   const payTolerance = paymentTolerance(invoice.senderCurrency!);
-  if (payments.isAllLocked || payments.lockedPaid + payTolerance >= due) {
+  const isUnderLock = payments.isAllLocked || payments.lockedPaid + payTolerance >= due;
+  // Money in another coin cannot be summed with the pay currency's: such an invoice is judged by value.
+  if (isUnderLock && !payments.hasOtherCurrency) {
     return {
       isComplete: paid + payTolerance >= due,
       isOverpaid: paid > due + payTolerance,

@@ -1,6 +1,6 @@
 import "server-only";
 
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { queueCallback } from "@/lib/callbacks/queue-callback";
 import { loadSeenUntil } from "@/lib/chain/evm/load-seen-until";
 import { type Clock, systemClock } from "@/lib/clock";
@@ -84,7 +84,8 @@ export async function settleInvoice(
     });
     return;
   }
-  if (invoice.paidAmount > invoice.confirmedAmount) {
+  // Payments to an address shown before a switch of coins are not in the paid sums: asked apart.
+  if (invoice.paidAmount > invoice.confirmedAmount || (await hasPaymentInFlight(tx, record.id))) {
     await queueCallback(tx, {
       transactionId: record.id,
       status: record.status,
@@ -111,6 +112,16 @@ export async function settleInvoice(
     return;
   }
   await failShort(tx, record, figures);
+}
+
+/** Whether a payment to the invoice is still only seen (unconfirmed), whatever its currency. */
+async function hasPaymentInFlight(tx: Tx, invoiceId: number): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: deposits.id })
+    .from(deposits)
+    .where(and(eq(deposits.transactionId, invoiceId), eq(deposits.status, "seen")))
+    .limit(1);
+  return row !== undefined;
 }
 
 /** A short invoice whose time ran out fails, and the customer is told how the refund works. */
@@ -158,8 +169,9 @@ export async function expireInvoiceIn(tx: Tx, invoiceId: number, clock: Clock = 
     await setInvoiceStatus(tx, record.id, "failed", "processing_expired");
     return;
   }
-  const { confirmedAmount } = record.invoice;
-  if (confirmedAmount > 0n) {
+  const { confirmedAmount, creditedAmount } = record.invoice;
+  // A payment to an address shown before a switch of coins is credited without adding to confirmedAmount.
+  if (confirmedAmount > 0n || creditedAmount > 0n) {
     const { worth } = judgePayments(record, await paymentsWorth(tx, record));
     await failShort(tx, record, facts(record, confirmedAmount, worth));
     return;

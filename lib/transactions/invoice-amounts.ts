@@ -27,13 +27,17 @@ export async function invoiceAmounts(db: Executor, record: InvoiceRecord): Promi
   const { invoice } = record;
   if (invoice.senderCurrency === null || invoice.senderAmount === null) return null;
   const owed = await amountsDue(db, record, { spreadPpm: invoice.spreadPpm ?? 0 });
-  const received =
-    invoice.paidAmount > 0n
+  // A payment to an address shown before a switch of coins is not in `paidAmount` (another coin), but
+  // it moved the invoice on from waiting for its first payment.
+  const isFirstWait = record.status === "pending" && invoice.statusReason !== "awaiting_remainder";
+  const payments =
+    invoice.paidAmount > 0n || !isFirstWait
       ? await paymentsWorth(db, record, {
           statuses: ["seen", "credited"],
           fallback: storedRate(invoice.rateNumerator, invoice.rateDenominator),
         })
       : null;
+  const received = payments && payments.count > 0 ? payments : null;
   const expected = computeCredit({
     parts: [{ amount: record.amount, rate: IDENTITY_RATE }],
     payCurrency: invoice.senderCurrency,

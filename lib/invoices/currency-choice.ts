@@ -1,0 +1,26 @@
+import "server-only";
+
+import { eq, sql } from "drizzle-orm";
+import type { Executor, Tx } from "@/lib/db/client";
+import { transactions } from "@/lib/db/schema";
+
+/**
+ * Who fixed an invoice's pay currency is kept on its transaction row (`details.currency_chosen_by`),
+ * because the invoice's columns look the same either way once an address is handed out. Only a
+ * customer's own choice may be switched later; a merchant's `sender_currency` never. Invoices whose
+ * customer chose before this was recorded count as merchant-fixed: the safe side.
+ */
+export async function markChosenByCustomer(tx: Tx, invoiceId: number): Promise<void> {
+  await tx
+    .update(transactions)
+    .set({ details: sql`${transactions.details} || '{"currency_chosen_by":"customer"}'::jsonb` })
+    .where(eq(transactions.id, invoiceId));
+}
+
+export async function isChosenByCustomer(db: Executor, invoiceId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ chosenBy: sql<string | null>`${transactions.details} ->> 'currency_chosen_by'` })
+    .from(transactions)
+    .where(eq(transactions.id, invoiceId));
+  return row?.chosenBy === "customer";
+}

@@ -1,0 +1,87 @@
+import "server-only";
+
+import { eq } from "drizzle-orm";
+import { queueCallback } from "@/lib/callbacks/queue-callback";
+import type { AccountKeys } from "@/lib/chain/account-keys";
+import { allocateDepositAddress } from "@/lib/chain/allocate-deposit-address";
+import { systemClock } from "@/lib/clock";
+import type { Tx } from "@/lib/db/client";
+import { invoices, transactionEvents } from "@/lib/db/schema";
+import { fieldError } from "@/lib/errors";
+import type { InvoiceSettings } from "./create-invoice";
+import { isChosenByCustomer } from "./currency-choice";
+import { hasSeenPayment } from "./has-seen-payment";
+import { type InvoiceRecord, loadInvoiceById } from "./load-invoice";
+import { priceInvoice } from "./price-invoice";
+
+/**
+ * "Pay with another currency" (issue 19): a customer who chose a coin picks another before paying.
+ * In the caller's transaction, on the invoice row it holds locked (FOR UPDATE), so two tabs
+ * switching at once take turns and the second switches from what the first left: one current
+ * address, never a half-written invoice. A payment seen meanwhile holds the same row lock, so it is
+ * either recorded first (and the switch is refused) or after (and counted as a payment to an
+ * address shown before, lib/deposits/record-incoming-payment.ts).
+ *
+ * The invoice is priced afresh in the new coin (a fresh rate, and without a timer a fresh lock from
+ * now); a timer invoice keeps its deadline and `fixed_at`, so its clock never restarts. A new,
+ * never-used address is handed out; the previous ones stay tied to the invoice, so money already on
+ * its way to them is still credited. The merchant hears of it as of any invoice becoming payable:
+ * an `invoice.pending` callback with the new address.
+ */
+export async function switchInvoiceCurrencyIn(
+  tx: Tx,
+  record: InvoiceRecord,
+  input: { currency: string; settings: InvoiceSettings; keys: AccountKeys },
+): Promise<InvoiceRecord> {
+  const { invoice } = record;
+  if (!(await isChosenByCustomer(tx, record.id)))
+    throw fieldError({
+      currency: `This invoice is paid in ${invoice.senderCurrency}; the currency cannot be changed.`,
+    });
+  if (record.status === "processing" || (await hasSeenPayment(tx, record.id)))
+    throw fieldError({
+      currency: "A payment to this invoice was already seen, so its currency can no longer be changed.",
+    });
+  if (record.status !== "pending") throw fieldError({ currency: "This invoice can no longer be paid." });
+  const now = (input.settings.clock ?? systemClock).now();
+  if (invoice.expiresAt && invoice.expiresAt <= now)
+    throw fieldError({ currency: "This invoice has expired." });
+
+  const price = await priceInvoice(tx, {
+    invoiceCurrency: record.currency,
+    amount: record.amount,
+    payCurrency: input.currency,
+    spreadPpm: input.settings.spreadPpm,
+    field: "currency",
+  });
+  const address = await allocateDepositAddress(tx, input.keys, {
+    merchantId: record.merchantId,
+    currency: input.currency,
+    kind: "invoice",
+    invoiceId: record.id,
+  });
+  await tx
+    .update(invoices)
+    .set({
+      senderCurrency: input.currency,
+      senderAmount: price.senderAmount,
+      rateNumerator: price.rate.numerator,
+      rateDenominator: price.rate.denominator,
+      spreadPpm: price.spreadPpm,
+      // With a timer `fixed_at` is when its clock started and the lock ends with it; without one
+      // the new rate gets a lock of its own from now.
+      fixedAt: invoice.hasTimer ? invoice.fixedAt : now,
+      depositAddressId: address.id,
+      statusReason: "currency_switched",
+    })
+    .where(eq(invoices.transactionId, record.id));
+  await tx.insert(transactionEvents).values({
+    transactionId: record.id,
+    merchantId: record.merchantId,
+    fromStatus: "pending",
+    toStatus: "pending",
+    reason: "currency_switched",
+  });
+  await queueCallback(tx, { transactionId: record.id, status: "pending" });
+  return (await loadInvoiceById(tx, record.id, true))!;
+}
