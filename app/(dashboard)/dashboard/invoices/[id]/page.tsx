@@ -15,10 +15,12 @@ import { getDb } from "@/lib/db/client";
 import { checkoutUrl } from "@/lib/invoices/to-invoice-response";
 import { formatAmount } from "@/lib/money";
 import { getConfig } from "@/lib/runtime";
+import { refundedAmount } from "@/lib/withdrawals/list-refunds";
 import { ResendButton } from "../../transactions/[id]/resend-button";
 import { CancelButton } from "./cancel-button";
 import { invoicePageData } from "./invoice-page-data";
 import { refundOwed } from "./refund-owed";
+import { RefundSection } from "./refund-section";
 
 export const metadata: Metadata = { title: "Invoice" };
 
@@ -54,18 +56,20 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
       })
     : undefined;
   if (!data) notFound();
-  const { record, detail, owed, exceptions } = data;
+  const { record, detail, owed, exceptions, refunds } = data;
   const { invoice } = record;
   const url = checkoutUrl(await origin(), invoice.token);
   const pay = invoice.senderCurrency;
   const isOpen = ["created", "pending", "processing"].includes(record.status);
   const refund = refundOwed({
+    invoiceId: record.id,
     status: record.status,
     reason: invoice.statusReason,
     invoiceCurrency: record.currency,
     payCurrency: pay,
     received: invoice.confirmedAmount,
     excess: owed?.overpaid ?? 0n,
+    refunded: pay ? refundedAmount(refunds, pay) : 0n,
     foreignId: record.foreignId,
     reference: record.endUserReference,
   });
@@ -187,18 +191,13 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           />
         </div>
       </section>
-      {refund && (
-        <section aria-labelledby="refund" className={`mt-4 ${sectionClass}`}>
-          <h2 id="refund" className="font-semibold">
-            Refund owed
-          </h2>
-          <p className="mt-1 text-sm">
-            {refund.why} The customer was e-mailed to reply with a refund address: put it in the payout.
-          </p>
-          <a href={refund.href} className={`mt-2 inline-block ${secondaryButtonClass}`}>
-            Refund {money(refund.amount, pay)}
-          </a>
-        </section>
+      {(refund || refunds.length > 0) && (
+        <RefundSection
+          refund={refund}
+          refunds={refunds}
+          payCurrency={pay}
+          className={`mt-4 ${sectionClass}`}
+        />
       )}
       {/* Always mounted, so its "Invoice cancelled." outlives the refresh that closes the invoice. */}
       <div className="mt-4">

@@ -107,6 +107,7 @@ export function PayoutForm({
   const { errors, isSubmitting } = formState;
   return (
     <form onSubmit={review ? confirm : toReview} noValidate className="mt-4 max-w-3xl">
+      {prefill.refund_of && <input type="hidden" {...register("refund_of")} />}
       <AmountFields
         form={form}
         isInstant={isInstant}

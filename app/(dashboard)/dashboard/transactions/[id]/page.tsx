@@ -7,6 +7,7 @@ import { displayAmount, shortAmount } from "@/lib/checkout/present";
 import { getDb } from "@/lib/db/client";
 import { statusLabel } from "@/lib/transactions/status-label";
 import { transactionDetail } from "@/lib/transactions/transaction-detail";
+import { findRefundOf } from "@/lib/withdrawals/list-refunds";
 import { ResendButton } from "./resend-button";
 
 export const metadata: Metadata = { title: "Transaction" };
@@ -60,6 +61,9 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
     null;
   // The exact rate a withdrawal's conversion or an exchange used (additional_details.rate).
   const withdrawalRate = t.additional_details?.rate as string | null | undefined;
+  const refundOf = t.type.startsWith("withdrawal")
+    ? await findRefundOf(getDb(), { merchantId: session.merchantId, withdrawalId: t.id })
+    : null;
   return (
     <>
       <h1 className="text-2xl font-bold tracking-tight">
@@ -78,6 +82,14 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
           </>
         )}
       </p>
+      {refundOf !== null && (
+        <p className="mt-1">
+          Refund of{" "}
+          <a href={`/dashboard/invoices/${refundOf}`} className="underline">
+            invoice {refundOf}
+          </a>
+        </p>
+      )}
       <div className="mt-4 grid gap-4 md:grid-cols-2">
         <section
           aria-labelledby="amounts"
