@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import type { UseFormReturn } from "react-hook-form";
+import { decimalFromInput } from "@/components/forms/decimal-input";
 import { Field, secondaryButtonClass, selectClass } from "@/components/forms/field";
 import { errorMessage } from "@/components/forms/form-error";
 import { useBalances } from "@/components/query/use-balances";
@@ -120,7 +121,7 @@ export function AmountFields({
         name={amountField}
         inputMode="decimal"
         errors={errors}
-        register={register(amountField)}
+        register={register(amountField, { setValueAs: decimalFromInput })}
       />
       <div className="mt-1 flex flex-wrap items-center gap-3 text-sm">
         <span>
