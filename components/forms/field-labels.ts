@@ -46,7 +46,7 @@ export const PAYOUT_LABELS: FieldLabels = {
   refund_of: "Refund of invoice",
 };
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * `message` with the fields it names said as their labels, in quotes: the ":attribute" slot the
@@ -59,7 +59,7 @@ export function relabel(message: string, labels: FieldLabels): string {
     byName.set(key, label);
     byName.set(key.replace(/_/g, " "), label);
   }
-  const names = [...byName.keys()].sort((a, b) => b.length - a.length).map(escape);
+  const names = [...byName.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
   const attribute = new RegExp(
     `^The (selected )?(${names.join("|")})(?= (field|must|may|format|has|is|and)\\b)`,
   );
