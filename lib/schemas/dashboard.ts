@@ -87,6 +87,11 @@ export const sandboxMineRequest = sandboxBlocksRequest.extend({
   ),
 });
 
+/** Sandbox only: the panel's one-click actions on an open invoice. */
+export const sandboxInvoiceActionRequest = z.object({
+  action: z.enum(["pay_exact", "pay_under", "pay_over", "expire"]),
+});
+
 /** Sandbox only, no API twin (the CLI's `sandbox credit`): any currency, within its precision. */
 export const sandboxCreditRequest = z
   .object({ currency: currencyCode, amount })
