@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { CopyField } from "@/components/checkout/copy-field";
+import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { InvoiceBadges } from "@/components/dashboard/invoice-badges";
 import {
   EXCEPTION_ADVICE,
@@ -10,10 +11,8 @@ import {
 } from "@/components/dashboard/invoice-status";
 import { secondaryButtonClass } from "@/components/forms/field";
 import { requireSession } from "@/lib/auth/session";
-import { displayAmount } from "@/lib/checkout/present";
 import { getDb } from "@/lib/db/client";
 import { checkoutUrl } from "@/lib/invoices/to-invoice-response";
-import { formatAmount } from "@/lib/money";
 import { getConfig } from "@/lib/runtime";
 import { refundedAmount } from "@/lib/withdrawals/list-refunds";
 import { ResendButton } from "../../transactions/[id]/resend-button";
@@ -23,9 +22,6 @@ import { refundOwed } from "./refund-owed";
 import { RefundSection } from "./refund-section";
 
 export const metadata: Metadata = { title: "Invoice" };
-
-const money = (units: bigint | null, code: string | null) =>
-  units === null ? "" : displayAmount(formatAmount(units), code);
 
 /** Times in UTC, labelled, so the list, this page and the API's timestamps agree. */
 const utc = (iso: string | Date) => `${new Date(iso).toISOString().slice(0, 19).replace("T", " ")} UTC`;
@@ -105,41 +101,45 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           </h2>
           <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
             <dt>Invoiced</dt>
-            <dd className="font-mono">{money(record.amount, record.currency)}</dd>
+            <dd className="font-mono">{dashboardAmount(record.amount, record.currency)}</dd>
             <dt>Invoiced in {pay ?? "crypto"}</dt>
             <dd className="font-mono">
-              {pay ? money(invoice.senderAmount, pay) : "not chosen yet (the customer picks the currency)"}
+              {pay
+                ? dashboardAmount(invoice.senderAmount, pay)
+                : "not chosen yet (the customer picks the currency)"}
             </dd>
             {pay && (
               <>
                 <dt>Received</dt>
                 <dd className="font-mono">
-                  {money(invoice.paidAmount, pay)}
+                  {dashboardAmount(invoice.paidAmount, pay)}
                   {invoice.confirmedAmount !== invoice.paidAmount &&
-                    ` (${money(invoice.confirmedAmount, pay)} confirmed)`}
+                    ` (${dashboardAmount(invoice.confirmedAmount, pay)} confirmed)`}
                 </dd>
               </>
             )}
             {owed && owed.remaining > 0n && invoice.paidAmount > 0n && (
               <>
                 <dt>Shortfall</dt>
-                <dd className="font-mono">{money(owed.remaining, pay)}</dd>
+                <dd className="font-mono">{dashboardAmount(owed.remaining, pay)}</dd>
               </>
             )}
             {owed && owed.overpaid > 0n && (
               <>
                 <dt>Excess</dt>
-                <dd className="font-mono">{money(owed.overpaid, pay)}</dd>
+                <dd className="font-mono">{dashboardAmount(owed.overpaid, pay)}</dd>
               </>
             )}
             {detail.transaction.fees.map((fee) => (
               <div key={`${fee.type}-${fee.currency}`} className="contents">
                 <dt>Fee ({fee.type})</dt>
-                <dd className="font-mono">{displayAmount(fee.amount, fee.currency)}</dd>
+                <dd className="font-mono">{dashboardAmount(fee.amount, fee.currency)}</dd>
               </div>
             ))}
             <dt className="font-semibold">Net credited</dt>
-            <dd className="font-mono font-semibold">{money(invoice.creditedAmount, record.currency)}</dd>
+            <dd className="font-mono font-semibold">
+              {dashboardAmount(invoice.creditedAmount, record.currency)}
+            </dd>
           </dl>
         </section>
         <section aria-labelledby="customer" className={sectionClass}>
