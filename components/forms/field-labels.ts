@@ -29,6 +29,7 @@ export const INVOICE_LABELS: FieldLabels = {
   type: "Kind",
   sender_currency: "Customer pays in",
   timer: "Timer",
+  sender_data: "Customer details",
 };
 
 export const PAYOUT_LABELS: FieldLabels = {
@@ -44,6 +45,8 @@ export const PAYOUT_LABELS: FieldLabels = {
   foreign_id: "Your payout id",
   end_user_reference: "Customer reference",
   refund_of: "Refund of invoice",
+  sender_data: "Sender details",
+  receiver_data: "Receiver details",
 };
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

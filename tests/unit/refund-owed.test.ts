@@ -9,7 +9,6 @@ const base = {
   received: 300_000n,
   excess: 100_000n,
   foreignId: "order-7",
-  reference: "cust-7",
 };
 
 describe("refund owed on an invoice", () => {
@@ -23,7 +22,7 @@ describe("refund owed on an invoice", () => {
       convert_to: "BTC",
       amount_to: "0.001",
       foreign_id: "refund-order-7",
-      end_user_reference: "cust-7",
+      end_user_reference: "refund-7",
       refund_of: "7",
     });
   });

@@ -67,7 +67,6 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
     excess: owed?.overpaid ?? 0n,
     refunded: pay ? refundedAmount(refunds, pay) : 0n,
     foreignId: record.foreignId,
-    reference: record.endUserReference,
   });
   return (
     <>

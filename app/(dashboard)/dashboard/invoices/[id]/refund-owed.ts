@@ -18,7 +18,6 @@ export function refundOwed(input: {
   excess: bigint;
   refunded: bigint;
   foreignId: string;
-  reference: string;
 }): { owed: bigint; left: bigint; why: string; href: string } | null {
   const owed = owedRefund(input);
   if (!owed || !input.payCurrency) return null;
@@ -33,7 +32,10 @@ export function refundOwed(input: {
       0,
       100,
     ),
-    end_user_reference: input.reference,
+    // Not the invoice customer's reference: a payout's end_user_reference names its sender (the
+    // merchant here, a company), and the customer identity rule refuses one reference for two
+    // different senders; one reference per refunded invoice keeps the prefilled payout valid.
+    end_user_reference: `refund-${input.invoiceId}`,
     refund_of: String(input.invoiceId),
   });
   return {
