@@ -1,8 +1,9 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { type FieldValues, type Path, type UseFormProps, useForm } from "react-hook-form";
+import { type FieldValues, type Path, type Resolver, type UseFormProps, useForm } from "react-hook-form";
 import { DashboardRequestError } from "@/components/query/dashboard-fetch";
+import { type FieldLabels, relabel, relabelErrors } from "./field-labels";
 import { errorMessage } from "./form-error";
 import type { FormSchema } from "./form-schema";
 
@@ -14,24 +15,36 @@ import type { FormSchema } from "./form-schema";
  */
 export function useKassaForm<Values extends FieldValues>(
   schema: FormSchema<Values>,
-  options: Omit<UseFormProps<Values>, "resolver"> = {},
+  {
+    labels,
+    ...options
+  }: Omit<UseFormProps<Values>, "resolver"> & {
+    /** The form's labels (field-labels.ts): messages name fields as the screen does, not as the API. */
+    labels?: FieldLabels;
+  } = {},
 ) {
   useEffect(() => schema.preload(), [schema]);
-  const form = useForm<Values>({ mode: "onTouched", ...options, resolver: schema.resolver });
+  const resolver: Resolver<Values> = async (values, context, resolverOptions) => {
+    const result = await schema.resolver(values, context, resolverOptions);
+    if (labels) relabelErrors(result.errors, labels);
+    return result;
+  };
+  const form = useForm<Values>({ mode: "onTouched", ...options, resolver });
+  const say = (message: string) => (labels ? relabel(message, labels) : message);
   const [formError, setFormError] = useState<string | null>(null);
   /** Puts the server's field errors on their fields, and returns the message for the whole form. */
   const applyServerError = (error: unknown): string => {
-    if (!(error instanceof DashboardRequestError)) return errorMessage(error);
+    if (!(error instanceof DashboardRequestError)) return say(errorMessage(error));
     let unshown: string | undefined;
     for (const [field, message] of Object.entries(error.fields)) {
       // The server validates with the schema this form is typed from, so it names the form's own
       // fields; one the form holds no value for has no input to show its message under.
       const name = field as Path<Values>;
-      if (form.getValues(name) === undefined) unshown ??= message;
-      else form.setError(name, { type: "server", message });
+      if (form.getValues(name) === undefined) unshown ??= say(message);
+      else form.setError(name, { type: "server", message: say(message) });
     }
     if (unshown) return unshown;
-    return Object.keys(error.fields).length ? "Check the highlighted fields." : error.message;
+    return Object.keys(error.fields).length ? "Check the highlighted fields." : say(error.message);
   };
   const submitWith = (send: (values: Values) => Promise<void>) =>
     form.handleSubmit(async (values) => {

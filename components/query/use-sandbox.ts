@@ -43,3 +43,29 @@ export function useSandboxAction<Result>(action: SandboxAction) {
       Promise.all(CHANGES[action].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });
 }
+
+export type InvoiceAction = "pay_exact" | "pay_under" | "pay_over" | "expire";
+export type InvoiceActionResult = {
+  action: InvoiceAction;
+  txid?: string;
+  currency?: string;
+  amount?: string;
+  blocks?: number;
+};
+export type InvoiceState = { id: number; status: string; reason: string | null; label: string };
+
+/** The sandbox panel's one-click action on an invoice; it moves invoices, balances and e-mails along. */
+export function useInvoiceAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, action }: { id: number; action: InvoiceAction }) =>
+      dashboardFetch<InvoiceActionResult>(`/api/dashboard/sandbox/invoices/${id}`, { body: { action } }),
+    onSettled: () =>
+      Promise.all(CHANGES.payments.map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+  });
+}
+
+/** An invoice's status as the sandbox panel follows it after an action. */
+export function fetchInvoiceState(id: number): Promise<InvoiceState> {
+  return dashboardFetch<InvoiceState>(`/api/dashboard/sandbox/invoices/${id}`);
+}

@@ -10,10 +10,10 @@ async function fillInvoiceForm(
   invoice: { title: string; foreignId: string; amount: string; reference: string },
 ) {
   await page.getByLabel("Title").fill(invoice.title);
-  await page.getByLabel("Your order id (foreign_id)").fill(invoice.foreignId);
+  await page.getByLabel("Your order id").fill(invoice.foreignId);
   await page.getByLabel("Amount").fill(invoice.amount);
   await page.getByLabel("Customer's e-mail").fill("buyer@example.com");
-  await page.getByLabel("Customer reference (end_user_reference)").fill(invoice.reference);
+  await page.getByLabel("Customer reference").fill(invoice.reference);
   await page.getByLabel("Return address after payment").fill("https://shop.example/ok");
   await page.getByLabel("Return address if the payment fails").fill("https://shop.example/failed");
   await page.getByLabel("First name").fill("Ada");
@@ -73,9 +73,10 @@ test.describe("merchant dashboard", () => {
     await page.getByRole("button", { name: "Create another" }).click();
     await fill(taken);
     await page.getByRole("button", { name: "Create invoice" }).click();
-    const field = page.getByLabel("Your order id (foreign_id)");
+    const field = page.getByLabel("Your order id");
     await expect(field).toHaveAttribute("aria-invalid", "true");
-    await expect(page.getByText("The foreign id has already been taken.")).toBeVisible();
+    // Worded with the label on screen, not the API's field name.
+    await expect(page.getByText("The “Your order id” has already been taken.")).toBeVisible();
   });
 
   for (const variant of [

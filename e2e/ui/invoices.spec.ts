@@ -135,7 +135,7 @@ for (const width of [1280, 375]) {
     await expect(page.getByLabel("Convert to (optional)")).toHaveValue("BTC");
     await expect(page.getByLabel("Amount (BTC)")).toHaveValue(excess);
     await expect(page.getByLabel("Your payout id (foreign_id)")).toHaveValue(`refund-${over.foreign_id}`);
-    await expect(page.getByLabel("Customer reference (end_user_reference)")).toHaveValue("cust-42");
+    await expect(page.getByLabel("Customer reference (end_user_reference)")).toHaveValue(`refund-${over.id}`);
     await expectAccessible(page);
     await shoot(page, testInfo, `refund-prefilled-${width}`);
   });

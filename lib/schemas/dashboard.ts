@@ -2,7 +2,13 @@ import { z } from "zod";
 import { amount, refinePrecision } from "./amount";
 import { callbackUrl, currencyCode } from "./fields";
 import { sandboxBlocksRequest, sandboxPaymentRequest } from "./sandbox";
-import { refineOneAmount, secondFactorFields, withdrawalFields, withdrawalPrecision } from "./withdrawals";
+import {
+  refineOneAmount,
+  secondFactorFields,
+  withdrawalFields,
+  withdrawalPrecision,
+  withdrawalRequest,
+} from "./withdrawals";
 import "./messages";
 
 /**
@@ -55,6 +61,21 @@ export const quoteRequest = withdrawalFields
   .superRefine(refineOneAmount)
   .superRefine(withdrawalPrecision);
 
+/**
+ * The payout form: POST /withdrawal/crypto's request, plus the invoice a "Refund owed" payout is
+ * recorded against (its id, as the prefilled link carries it).
+ */
+export const payoutRequest = withdrawalRequest.and(
+  z.object({
+    refund_of: z
+      .preprocess(
+        (value) => (typeof value === "string" && /^\s*\d{1,15}\s*$/.test(value) ? Number(value) : value),
+        z.int().positive(),
+      )
+      .optional(),
+  }),
+);
+
 /** The same request as POST /api/v2/sandbox/payments. */
 export const sandboxPayRequest = sandboxPaymentRequest;
 
@@ -64,6 +85,11 @@ export const sandboxMineRequest = sandboxBlocksRequest.extend({
     (value) => (typeof value === "string" && /^\s*\d{1,3}\s*$/.test(value) ? Number(value) : value),
     sandboxBlocksRequest.shape.count,
   ),
+});
+
+/** Sandbox only: the panel's one-click actions on an open invoice. */
+export const sandboxInvoiceActionRequest = z.object({
+  action: z.enum(["pay_exact", "pay_under", "pay_over", "expire"]),
 });
 
 /** Sandbox only, no API twin (the CLI's `sandbox credit`): any currency, within its precision. */

@@ -29,6 +29,7 @@ import { judgeWithdrawalLimits } from "@/lib/limits/judge-withdrawal-limits";
 import { formatAmountShort } from "@/lib/money";
 import type { Receiver, Sender } from "@/lib/schemas/common";
 import { foreignIdText } from "@/lib/schemas/withdrawals";
+import { assertRefundFits } from "./assert-refund-fits";
 import { priceWithdrawal, type WithdrawalPrice } from "./price-withdrawal";
 
 /** The dedupe key of a withdrawal's broadcast job, as SQL over the expression that holds its id. */
@@ -60,6 +61,8 @@ export type CreateWithdrawalInput = {
   createdByUserId?: number;
   /** How long a withdrawal over a limit waits for an approver (KASSA_WITHDRAWAL_APPROVAL_SECONDS). */
   approvalSeconds?: number;
+  /** The invoice whose owed refund this sends (the dashboard's "Refund owed"); checked against what it owes. */
+  refundOf?: number;
   /** Who asked for it, for the audit trail (written by the same statement as the withdrawal). */
   audit?: AuditSource;
   clock?: Clock;
@@ -176,7 +179,7 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
                                      total_debit, rate_numerator, rate_denominator, mid_rate_numerator,
                                      mid_rate_denominator, spread_ppm, address, tag, sender_type,
                                      sender_data, receiver_type, receiver_data, created_by_user_id,
-                                     approval_expires_at, payout_address_id)
+                                     approval_expires_at, payout_address_id, refund_of)
             select id, ${input.merchantId}, ${input.kind}, ${JSON.stringify(input.foreignId)}::jsonb,
                    ${source.code}, ${target.code}, ${amountSql(price.principal)}, ${amountSql(price.sent)},
                    ${amountSql(price.withdrawalFee)}, ${amountSql(price.networkFee)}, ${total},
@@ -186,7 +189,7 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
                    ${JSON.stringify(input.sender.sender_data)}::jsonb, ${input.receiver.receiver_type},
                    ${receiverData === null ? null : JSON.stringify(receiverData)}::jsonb,
                    ${input.createdByUserId ?? null}::bigint, ${expiresAt?.toISOString() ?? null}::timestamptz,
-                   destination.address_id
+                   destination.address_id, ${input.refundOf ?? null}::bigint
             from created, destination
             returning 1),
           event as (
@@ -225,10 +228,27 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
   try {
     // Without limits in this currency, the one statement above is the whole write. With them, the
     // limit row is locked first, so withdrawals racing for one day's limit are judged in turn.
+    // A refund is checked against what its invoice owes under the invoice's row lock, in the
+    // transaction that writes it.
     const limits = await findWithdrawalLimits(db, { merchantId: input.merchantId, currency: source.code });
-    if (!limits)
+    const refundOf = input.refundOf;
+    if (!limits && refundOf === undefined)
       return { id: await withRetries(() => write(db, "processing")), price, tag, status: "processing" };
     return await inTransaction(db, async (tx) => {
+      if (refundOf !== undefined) {
+        await assertRefundFits(tx, {
+          merchantId: input.merchantId,
+          invoiceId: refundOf,
+          target: target.code,
+          sent: price.sent,
+          spreadPpm: input.spreadPpm,
+          fields: {
+            amount: input.amount !== undefined ? fields.amount : fields.amountTo,
+            target: input.kind === "withdrawal_exchange" ? "convert_to" : fields.currency,
+          },
+        });
+      }
+      if (!limits) return { id: await write(tx, "processing"), price, tag, status: "processing" as const };
       const judged = await judgeWithdrawalLimits(tx, {
         merchantId: input.merchantId,
         currency: source.code,

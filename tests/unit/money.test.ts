@@ -1,5 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
+import { groupDigits } from "@/lib/digits";
 import { JsonExactNumber } from "@/lib/json";
 import {
   type AmountFormatError,
@@ -170,5 +172,16 @@ describe("money", () => {
     expect(parseStoredAmount(formatAmount(MAX_AMOUNT + 1n))).toBe(MAX_AMOUNT + 1n);
     expect(fitsCap(MAX_AMOUNT)).toBe(true);
     expect(fitsCap(MAX_AMOUNT + 1n)).toBe(false);
+  });
+});
+
+describe("grouped digits (dashboard amounts)", () => {
+  it("groups the whole part in threes with narrow no-break spaces, leaving sign and fraction", () => {
+    const s = "\u202f";
+    expect(groupDigits("1234567.12345678 BTC")).toBe(`1${s}234${s}567.12345678 BTC`);
+    expect(groupDigits("-1000.00 EUR")).toBe(`-1${s}000.00 EUR`);
+    expect(groupDigits("999.5")).toBe("999.5");
+    expect(groupDigits("100000")).toBe(`100${s}000`);
+    expect(dashboardAmount(123456789n * 10n ** 6n, "EUR")).toBe(`1${s}234${s}567.89 EUR`);
   });
 });

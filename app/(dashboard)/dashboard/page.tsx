@@ -1,6 +1,6 @@
+import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { VolumeChart } from "@/components/dashboard/volume-chart";
 import { requireSession } from "@/lib/auth/session";
-import { displayAmount } from "@/lib/checkout/present";
 import { getDb } from "@/lib/db/client";
 import { listBalances } from "@/lib/ledger/list-balances";
 import { volumeByDay } from "@/lib/ledger/volume-by-day";
@@ -22,9 +22,7 @@ export default async function OverviewPage() {
             className="rounded-md border border-slate-200 px-3 py-2 dark:border-slate-800"
           >
             <div className="text-xs text-slate-600 dark:text-slate-400">{b.currency}</div>
-            <div className="break-all font-mono text-base">
-              {displayAmount(formatAmount(b.balance), b.currency)}
-            </div>
+            <div className="break-all font-mono text-base">{dashboardAmount(b.balance, b.currency)}</div>
           </div>
         ))}
       </div>

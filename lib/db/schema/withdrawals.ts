@@ -95,6 +95,8 @@ export const withdrawals = pgTable(
     decidedAt: timestamp("decided_at", { withTimezone: true }),
     /** The destination as an address record: `crypto_address.id` in transactions/info and callbacks. */
     payoutAddressId: bigint("payout_address_id", { mode: "number" }).references(() => payoutAddresses.id),
+    /** The invoice whose owed refund this payout sends (drizzle/0030); null for any other payout. */
+    refundOf: bigint("refund_of", { mode: "number" }).references(() => transactions.id),
   },
   (t) => [
     index("withdrawals_merchant_idx").on(t.merchantId),
@@ -104,6 +106,7 @@ export const withdrawals = pgTable(
     index("withdrawals_awaiting_approval_idx")
       .on(t.merchantId, t.approvalExpiresAt)
       .where(sql`${t.decidedAt} is null and ${t.approvalExpiresAt} is not null`),
+    index("withdrawals_refund_of_idx").on(t.refundOf).where(sql`${t.refundOf} is not null`),
   ],
 );
 

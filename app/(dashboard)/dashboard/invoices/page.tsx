@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { InvoiceBadges } from "@/components/dashboard/invoice-badges";
 import {
   EXCEPTION_LABELS,
@@ -7,9 +8,7 @@ import {
 } from "@/components/dashboard/invoice-status";
 import { buttonClass, selectClass } from "@/components/forms/field";
 import { requireSession } from "@/lib/auth/session";
-import { displayAmount } from "@/lib/checkout/present";
 import { getDb } from "@/lib/db/client";
-import { formatAmount } from "@/lib/money";
 import { type InvoiceFilter, listInvoices } from "./list-invoices";
 
 export const metadata: Metadata = { title: "Invoices" };
@@ -109,7 +108,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Sea
                   </td>
                   <td className="break-all py-1 pr-3 font-mono">{row.foreignId}</td>
                   <td className="whitespace-nowrap py-1 pr-3 font-mono">
-                    {row.amount === null ? "" : displayAmount(formatAmount(row.amount), row.currency)}
+                    {row.amount === null ? "" : dashboardAmount(row.amount, row.currency)}
                   </td>
                   <td className="py-1 pr-3">
                     <span className="flex flex-wrap items-center gap-1">

@@ -10,6 +10,7 @@ import type {
   sandboxPayRequest,
   sandboxRateRequest,
 } from "@/lib/schemas/dashboard";
+import { InvoiceActions, type OpenInvoiceRow } from "./invoice-actions";
 import { SandboxAction } from "./sandbox-action";
 
 const ALL = CURRENCIES.map((c) => c.code);
@@ -22,7 +23,7 @@ const schemas = {
   rate: formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.sandboxRateRequest)),
 };
 
-export function SandboxClient() {
+export function SandboxClient({ invoices }: { invoices: readonly OpenInvoiceRow[] }) {
   const outbox = useOutbox();
   return (
     <>
@@ -32,6 +33,7 @@ export function SandboxClient() {
         Kassa handles it), mine blocks to confirm payments, add funds to pay out, and move exchange rates.
       </p>
       <div className="mt-4 grid gap-4 md:grid-cols-2">
+        <InvoiceActions invoices={invoices} />
         <SandboxAction<z.input<typeof sandboxPayRequest>, { txid: string; is_recognized: boolean }>
           title="Send a payment"
           action="payments"

@@ -3,10 +3,10 @@
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
+import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { buttonClass, secondaryButtonClass, selectClass } from "@/components/forms/field";
 import { errorMessage, FormError } from "@/components/forms/form-error";
 import { useTransactionPages } from "@/components/query/use-transactions";
-import { displayAmount } from "@/lib/checkout/present";
 import { CURRENCIES } from "@/lib/currencies/registry";
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from "@/lib/transactions/kinds";
 import { statusLabel } from "@/lib/transactions/status-label";
@@ -171,7 +171,7 @@ export function ExplorerClient() {
                   <td className="py-2 pr-3">{row.type}</td>
                   <td className="py-2 pr-3">{statusLabel(row.status)}</td>
                   <td className="py-2 pr-3 text-right font-mono">
-                    {row.amount ? displayAmount(row.amount, row.currency) : "—"}
+                    {row.amount ? dashboardAmount(row.amount, row.currency) : "—"}
                   </td>
                   <td className="py-2 break-all">{row.foreign_id ?? ""}</td>
                 </tr>

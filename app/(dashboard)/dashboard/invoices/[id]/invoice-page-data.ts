@@ -7,6 +7,7 @@ import type { Db } from "@/lib/db/client";
 import { deposits } from "@/lib/db/schema";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { transactionDetail } from "@/lib/transactions/transaction-detail";
+import { listRefunds } from "@/lib/withdrawals/list-refunds";
 
 /** Everything the invoice page shows, or undefined when the invoice is not this merchant's. */
 export async function invoicePageData(db: Db, input: { merchantId: number; id: number; spreadPpm: number }) {
@@ -24,6 +25,7 @@ export async function invoicePageData(db: Db, input: { merchantId: number; id: n
     record,
     detail,
     owed: await amountsDue(db, record, { spreadPpm: input.spreadPpm }),
+    refunds: await listRefunds(db, { merchantId: input.merchantId, invoiceId: input.id }),
     exceptions: invoiceExceptions({ status: record.status, reason, hasLatePayment: late.length > 0 }),
   };
 }

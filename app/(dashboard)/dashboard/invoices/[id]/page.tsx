@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { CopyField } from "@/components/checkout/copy-field";
+import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { InvoiceBadges } from "@/components/dashboard/invoice-badges";
 import {
   EXCEPTION_ADVICE,
@@ -10,20 +11,17 @@ import {
 } from "@/components/dashboard/invoice-status";
 import { secondaryButtonClass } from "@/components/forms/field";
 import { requireSession } from "@/lib/auth/session";
-import { displayAmount } from "@/lib/checkout/present";
 import { getDb } from "@/lib/db/client";
 import { checkoutUrl } from "@/lib/invoices/to-invoice-response";
-import { formatAmount } from "@/lib/money";
 import { getConfig } from "@/lib/runtime";
+import { refundedAmount } from "@/lib/withdrawals/list-refunds";
 import { ResendButton } from "../../transactions/[id]/resend-button";
 import { CancelButton } from "./cancel-button";
 import { invoicePageData } from "./invoice-page-data";
 import { refundOwed } from "./refund-owed";
+import { RefundSection } from "./refund-section";
 
 export const metadata: Metadata = { title: "Invoice" };
-
-const money = (units: bigint | null, code: string | null) =>
-  units === null ? "" : displayAmount(formatAmount(units), code);
 
 /** Times in UTC, labelled, so the list, this page and the API's timestamps agree. */
 const utc = (iso: string | Date) => `${new Date(iso).toISOString().slice(0, 19).replace("T", " ")} UTC`;
@@ -54,20 +52,21 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
       })
     : undefined;
   if (!data) notFound();
-  const { record, detail, owed, exceptions } = data;
+  const { record, detail, owed, exceptions, refunds } = data;
   const { invoice } = record;
   const url = checkoutUrl(await origin(), invoice.token);
   const pay = invoice.senderCurrency;
   const isOpen = ["created", "pending", "processing"].includes(record.status);
   const refund = refundOwed({
+    invoiceId: record.id,
     status: record.status,
     reason: invoice.statusReason,
     invoiceCurrency: record.currency,
     payCurrency: pay,
     received: invoice.confirmedAmount,
     excess: owed?.overpaid ?? 0n,
+    refunded: pay ? refundedAmount(refunds, pay) : 0n,
     foreignId: record.foreignId,
-    reference: record.endUserReference,
   });
   return (
     <>
@@ -101,41 +100,45 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           </h2>
           <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
             <dt>Invoiced</dt>
-            <dd className="font-mono">{money(record.amount, record.currency)}</dd>
+            <dd className="font-mono">{dashboardAmount(record.amount, record.currency)}</dd>
             <dt>Invoiced in {pay ?? "crypto"}</dt>
             <dd className="font-mono">
-              {pay ? money(invoice.senderAmount, pay) : "not chosen yet (the customer picks the currency)"}
+              {pay
+                ? dashboardAmount(invoice.senderAmount, pay)
+                : "not chosen yet (the customer picks the currency)"}
             </dd>
             {pay && (
               <>
                 <dt>Received</dt>
                 <dd className="font-mono">
-                  {money(invoice.paidAmount, pay)}
+                  {dashboardAmount(invoice.paidAmount, pay)}
                   {invoice.confirmedAmount !== invoice.paidAmount &&
-                    ` (${money(invoice.confirmedAmount, pay)} confirmed)`}
+                    ` (${dashboardAmount(invoice.confirmedAmount, pay)} confirmed)`}
                 </dd>
               </>
             )}
             {owed && owed.remaining > 0n && invoice.paidAmount > 0n && (
               <>
                 <dt>Shortfall</dt>
-                <dd className="font-mono">{money(owed.remaining, pay)}</dd>
+                <dd className="font-mono">{dashboardAmount(owed.remaining, pay)}</dd>
               </>
             )}
             {owed && owed.overpaid > 0n && (
               <>
                 <dt>Excess</dt>
-                <dd className="font-mono">{money(owed.overpaid, pay)}</dd>
+                <dd className="font-mono">{dashboardAmount(owed.overpaid, pay)}</dd>
               </>
             )}
             {detail.transaction.fees.map((fee) => (
               <div key={`${fee.type}-${fee.currency}`} className="contents">
                 <dt>Fee ({fee.type})</dt>
-                <dd className="font-mono">{displayAmount(fee.amount, fee.currency)}</dd>
+                <dd className="font-mono">{dashboardAmount(fee.amount, fee.currency)}</dd>
               </div>
             ))}
             <dt className="font-semibold">Net credited</dt>
-            <dd className="font-mono font-semibold">{money(invoice.creditedAmount, record.currency)}</dd>
+            <dd className="font-mono font-semibold">
+              {dashboardAmount(invoice.creditedAmount, record.currency)}
+            </dd>
           </dl>
         </section>
         <section aria-labelledby="customer" className={sectionClass}>
@@ -187,18 +190,13 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           />
         </div>
       </section>
-      {refund && (
-        <section aria-labelledby="refund" className={`mt-4 ${sectionClass}`}>
-          <h2 id="refund" className="font-semibold">
-            Refund owed
-          </h2>
-          <p className="mt-1 text-sm">
-            {refund.why} The customer was e-mailed to reply with a refund address: put it in the payout.
-          </p>
-          <a href={refund.href} className={`mt-2 inline-block ${secondaryButtonClass}`}>
-            Refund {money(refund.amount, pay)}
-          </a>
-        </section>
+      {(refund || refunds.length > 0) && (
+        <RefundSection
+          refund={refund}
+          refunds={refunds}
+          payCurrency={pay}
+          className={`mt-4 ${sectionClass}`}
+        />
       )}
       {/* Always mounted, so its "Invoice cancelled." outlives the refresh that closes the invoice. */}
       <div className="mt-4">

@@ -1,41 +1,47 @@
+import { owedRefund } from "@/lib/invoices/owed-refund";
 import { formatAmountShort } from "@/lib/money";
 
 /**
- * What the merchant owes the customer back, and the payout form prefilled to send it: the excess of
- * an overpaid invoice, or everything received for one that failed short (the customer was told to
- * expect a full refund). The money sits on the balance in the invoice's currency, so a refund of a
- * converting invoice is paid from that balance, converted to the coin the customer paid with,
- * giving the amount to send (amount_to).
+ * What the merchant still owes the customer back (lib/invoices/owed-refund.ts, less the refunds
+ * already standing), and the payout form prefilled to send it, recorded against the invoice
+ * (refund_of). The money sits on the balance in the invoice's currency, so a refund of a converting
+ * invoice is paid from that balance, converted to the coin the customer paid with, giving the
+ * amount to send (amount_to).
  */
 export function refundOwed(input: {
+  invoiceId: number;
   status: string;
   reason: string | null;
   invoiceCurrency: string;
   payCurrency: string | null;
   received: bigint;
   excess: bigint;
+  refunded: bigint;
   foreignId: string;
-  reference: string;
-}): { amount: bigint; why: string; href: string } | null {
-  if (!input.payCurrency) return null;
-  const isShort =
-    input.status === "failed" && (input.reason === "underpaid" || input.reason === "partially_paid");
-  const isOver = input.status === "confirmed" && input.reason === "overpaid" && input.excess > 0n;
-  if (!isShort && !isOver) return null;
-  const amount = isShort ? input.received : input.excess;
-  if (amount <= 0n) return null;
+}): { owed: bigint; left: bigint; why: string; href: string } | null {
+  const owed = owedRefund(input);
+  if (!owed || !input.payCurrency) return null;
+  const left = owed.amount > input.refunded ? owed.amount - input.refunded : 0n;
   const isConverting = input.invoiceCurrency !== input.payCurrency;
   const query = new URLSearchParams({
     currency: input.invoiceCurrency,
     ...(isConverting
-      ? { convert_to: input.payCurrency, amount_to: formatAmountShort(amount) }
-      : { amount: formatAmountShort(amount) }),
-    foreign_id: `refund-${input.foreignId}`.slice(0, 100),
-    end_user_reference: input.reference,
+      ? { convert_to: input.payCurrency, amount_to: formatAmountShort(left) }
+      : { amount: formatAmountShort(left) }),
+    foreign_id: `refund-${input.foreignId}${input.refunded > 0n ? `-${Date.now().toString(36)}` : ""}`.slice(
+      0,
+      100,
+    ),
+    // Not the invoice customer's reference: a payout's end_user_reference names its sender (the
+    // merchant here, a company), and the customer identity rule refuses one reference for two
+    // different senders; one reference per refunded invoice keeps the prefilled payout valid.
+    end_user_reference: `refund-${input.invoiceId}`,
+    refund_of: String(input.invoiceId),
   });
   return {
-    amount,
-    why: isShort
+    owed: owed.amount,
+    left,
+    why: owed.isShort
       ? "The invoice failed short: everything the customer paid goes back to them."
       : "The customer paid more than asked: the excess goes back to them.",
     href: `/dashboard/payouts/new?${query}`,

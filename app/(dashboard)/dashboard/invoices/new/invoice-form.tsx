@@ -1,16 +1,19 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { DefaultValues } from "react-hook-form";
 import type { z } from "zod";
 import { CopyField } from "@/components/checkout/copy-field";
 import { PartyFields } from "@/components/dashboard/sender-fields";
+import { decimalFromInput } from "@/components/forms/decimal-input";
 import { buttonClass, Field, secondaryButtonClass, selectClass } from "@/components/forms/field";
+import { INVOICE_LABELS } from "@/components/forms/field-labels";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { type CreatedInvoice, useCreateInvoice } from "@/components/query/use-transactions";
-import { CURRENCIES } from "@/lib/currencies/registry";
+import { CURRENCIES, findCurrency } from "@/lib/currencies/registry";
+import { formatAmountShort } from "@/lib/money";
 import type { createInvoiceRequest } from "@/lib/schemas/invoices";
 
 type Values = z.input<typeof createInvoiceRequest>;
@@ -39,8 +42,22 @@ function defaults(): DefaultValues<Values> {
 /** The invoice form: every field of spec 2.2, validated by the API's own schema, with the API's messages. */
 const schema = formSchema(() => import("@/lib/schemas/invoices").then((m) => m.createInvoiceRequest));
 
+/** The API's limit on a title (lib/schemas/invoices.ts), counted as the merchant types. */
+const TITLE_MAX = 50;
+
+/** The amount's hint: the currency's minimum and the decimal marks accepted. */
+function amountHint(code: string): string {
+  const currency = findCurrency(code);
+  const minimum = currency ? `At least ${formatAmountShort(currency.minimumAmount)} ${code}. ` : "";
+  return `${minimum}A comma works as the decimal mark: 12,50 is 12.50.`;
+}
+
 export function InvoiceForm() {
-  const form = useKassaForm<Values>(schema, { defaultValues: defaults(), shouldUnregister: true });
+  const form = useKassaForm<Values>(schema, {
+    defaultValues: defaults(),
+    shouldUnregister: true,
+    labels: INVOICE_LABELS,
+  });
   const createInvoice = useCreateInvoice();
   const [created, setCreated] = useState<CreatedInvoice | null>(null);
   const submit = form.submitWith(async (values) => {
@@ -48,11 +65,17 @@ export function InvoiceForm() {
   });
   const { errors, isSubmitting } = form.formState;
   const { register } = form;
+  const titleLength = String(form.watch("title") ?? "").length;
+  // The result replaces the form: focus goes to its heading, so keyboard and screen reader users land on it.
+  const createdHeading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (created) createdHeading.current?.focus();
+  }, [created]);
 
   if (created) {
     return (
       <section aria-labelledby="created">
-        <h1 id="created" className="text-2xl font-bold tracking-tight">
+        <h1 id="created" ref={createdHeading} tabIndex={-1} className="text-2xl font-bold tracking-tight">
           Invoice {created.id} created
         </h1>
         <p className="mt-2">
@@ -98,20 +121,23 @@ export function InvoiceForm() {
           name="title"
           errors={errors}
           register={register("title")}
-          hint="Shown to the customer; up to 50 characters."
+          hint={`Shown to the customer. ${titleLength} of ${TITLE_MAX} characters.`}
         />
         <Field
-          label="Your order id (foreign_id)"
+          label="Your order id"
           name="foreign_id"
           errors={errors}
           register={register("foreign_id")}
+          hint="Unique per invoice; callbacks carry it back as foreign_id."
         />
         <Field
           label="Amount"
           name="amount"
           inputMode="decimal"
+          autoComplete="off"
           errors={errors}
-          register={register("amount")}
+          register={register("amount", { setValueAs: decimalFromInput })}
+          hint={amountHint(String(form.watch("currency") ?? ""))}
         />
         <Field label="Currency you receive" name="currency" errors={errors}>
           <select id="field-currency" className={selectClass} {...register("currency")}>
@@ -131,11 +157,11 @@ export function InvoiceForm() {
           hint="For refund instructions if the amount paid differs."
         />
         <Field
-          label="Customer reference (end_user_reference)"
+          label="Customer reference"
           name="end_user_reference"
           errors={errors}
           register={register("end_user_reference")}
-          hint="Your internal id for the customer; no names or e-mail addresses."
+          hint="Your internal id for the customer (end_user_reference); no names or e-mail addresses."
         />
         <Field
           label="Return address after payment"

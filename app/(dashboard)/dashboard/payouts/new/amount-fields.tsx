@@ -2,11 +2,12 @@
 
 import { useState } from "react";
 import type { UseFormReturn } from "react-hook-form";
+import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
+import { decimalFromInput } from "@/components/forms/decimal-input";
 import { Field, secondaryButtonClass, selectClass } from "@/components/forms/field";
 import { errorMessage } from "@/components/forms/form-error";
 import { useBalances } from "@/components/query/use-balances";
 import { fetchMaxPayout } from "@/components/query/use-payouts";
-import { displayAmount } from "@/lib/checkout/present";
 import { CURRENCIES } from "@/lib/currencies/registry";
 import type { AmountField, PayoutValues } from "./payout-values";
 import { QuoteLine } from "./quote-line";
@@ -66,7 +67,7 @@ export function AmountFields({
             {(isInstant ? CRYPTO : CURRENCIES).map((c) => (
               <option key={c.code} value={c.code}>
                 {c.code} · balance{" "}
-                {balanceOf(c.code) === null ? "…" : displayAmount(balanceOf(c.code), c.code)}
+                {balanceOf(c.code) === null ? "…" : dashboardAmount(balanceOf(c.code), c.code)}
               </option>
             ))}
           </select>
@@ -120,12 +121,12 @@ export function AmountFields({
         name={amountField}
         inputMode="decimal"
         errors={errors}
-        register={register(amountField)}
+        register={register(amountField, { setValueAs: decimalFromInput })}
       />
       <div className="mt-1 flex flex-wrap items-center gap-3 text-sm">
         <span>
           Available:{" "}
-          <span className="font-mono">{available === null ? "…" : displayAmount(available, source)}</span>
+          <span className="font-mono">{available === null ? "…" : dashboardAmount(available, source)}</span>
         </span>
         <button type="button" className={secondaryButtonClass} onClick={fillMax}>
           Max

@@ -16,6 +16,7 @@ const PREFILLED = [
   "amount_to",
   "foreign_id",
   "end_user_reference",
+  "refund_of",
 ] as const;
 
 export default async function NewPayoutPage({ searchParams }: { searchParams: Search }) {

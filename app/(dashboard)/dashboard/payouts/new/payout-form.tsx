@@ -3,6 +3,7 @@
 import { type BaseSyntheticEvent, useEffect, useState } from "react";
 import { PartyFields } from "@/components/dashboard/sender-fields";
 import { buttonClass } from "@/components/forms/field";
+import { PAYOUT_LABELS, relabel } from "@/components/forms/field-labels";
 import { FormError } from "@/components/forms/form-error";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { DashboardRequestError } from "@/components/query/dashboard-fetch";
@@ -34,6 +35,7 @@ export function PayoutForm({
   const isInstant = kind === "instant";
   const form = useKassaForm<PayoutValues>(payoutSchemas[kind], {
     shouldUnregister: true,
+    labels: PAYOUT_LABELS,
     defaultValues: {
       foreign_id: `payout-${Date.now().toString(36)}`,
       // The merchant sends its own payouts: prefilled from the account, editable.
@@ -81,7 +83,7 @@ export function PayoutForm({
     } catch (caught) {
       // The quote names the amount "amount" whichever field it was typed in.
       if (caught instanceof DashboardRequestError && caught.fields.amount)
-        form.setError(amountField, { type: "server", message: caught.fields.amount });
+        form.setError(amountField, { type: "server", message: relabel(caught.fields.amount, PAYOUT_LABELS) });
       throw caught;
     }
   });
@@ -107,6 +109,7 @@ export function PayoutForm({
   const { errors, isSubmitting } = formState;
   return (
     <form onSubmit={review ? confirm : toReview} noValidate className="mt-4 max-w-3xl">
+      {prefill.refund_of && <input type="hidden" {...register("refund_of")} />}
       <AmountFields
         form={form}
         isInstant={isInstant}

@@ -17,6 +17,15 @@ export function PayoutPage({
   return (
     <>
       <h1 className="text-2xl font-bold tracking-tight">New payout</h1>
+      {kind === "withdrawal" && prefill.refund_of && /^\d+$/.test(prefill.refund_of) && (
+        <p className="mt-1">
+          Refund of{" "}
+          <a href={`/dashboard/invoices/${prefill.refund_of}`} className="underline">
+            invoice {prefill.refund_of}
+          </a>
+          : recorded against it, and refused beyond what it owes.
+        </p>
+      )}
       <fieldset className="mt-3">
         <legend className="text-sm font-medium">Kind of payout</legend>
         <div className="mt-1 flex flex-wrap gap-4 text-sm">

@@ -1,6 +1,6 @@
+import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { buttonClass, secondaryButtonClass } from "@/components/forms/field";
 import type { Quote } from "@/components/query/use-payouts";
-import { displayAmount } from "@/lib/checkout/present";
 
 export type ReviewDestination = { address: string; tag: string; tagName: string; receiver: string };
 
@@ -48,20 +48,20 @@ export function PayoutReview({
         <dt>Receiver</dt>
         <dd>{destination.receiver}</dd>
         <dt>Sent to the address</dt>
-        <dd className="font-mono">{displayAmount(review.sent, review.target)}</dd>
+        <dd className="font-mono">{dashboardAmount(review.sent, review.target)}</dd>
         <dt>Withdrawn</dt>
-        <dd className="font-mono">{displayAmount(review.principal, review.source)}</dd>
+        <dd className="font-mono">{dashboardAmount(review.principal, review.source)}</dd>
         <dt>Withdrawal fee</dt>
-        <dd className="font-mono">{displayAmount(review.withdrawal_fee, review.source)}</dd>
+        <dd className="font-mono">{dashboardAmount(review.withdrawal_fee, review.source)}</dd>
         <dt>Network fee</dt>
-        <dd className="font-mono">{displayAmount(review.network_fee, review.source)}</dd>
+        <dd className="font-mono">{dashboardAmount(review.network_fee, review.source)}</dd>
         <dt className="font-semibold">Debited from your balance</dt>
-        <dd className="font-mono font-semibold">{displayAmount(review.total_debit, review.source)}</dd>
+        <dd className="font-mono font-semibold">{dashboardAmount(review.total_debit, review.source)}</dd>
       </dl>
       {review.is_insufficient && (
         <p className="mt-2 text-sm font-medium text-red-800 dark:text-red-300">
-          Not enough funds: this debits {displayAmount(review.total_debit, review.source)}, your available
-          balance is {displayAmount(review.available, review.source)}. Lower the amount (or use Max).
+          Not enough funds: this debits {dashboardAmount(review.total_debit, review.source)}, your available
+          balance is {dashboardAmount(review.available, review.source)}. Lower the amount (or use Max).
         </p>
       )}
       <div className="mt-3 flex gap-2">

@@ -1,9 +1,9 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { errorMessage } from "@/components/forms/form-error";
 import { type QuoteInput, useQuote } from "@/components/query/use-payouts";
-import { displayAmount } from "@/lib/checkout/present";
 import { findCurrency } from "@/lib/currencies/registry";
 
 function useDebounced<T>(value: T, ms: number): T {
@@ -26,18 +26,18 @@ export function QuoteLine({ tagProblem, ...input }: QuoteInput & { tagProblem?: 
     <>
       {quote.data && (
         <p className="mt-1 text-sm text-slate-700 dark:text-slate-300" aria-live="polite">
-          Sends {displayAmount(quote.data.sent, quote.data.target)}; debits{" "}
-          {displayAmount(quote.data.total_debit, quote.data.source)} including fees
+          Sends {dashboardAmount(quote.data.sent, quote.data.target)}; debits{" "}
+          {dashboardAmount(quote.data.total_debit, quote.data.source)} including fees
           {quote.data.rate
-            ? ` (rate ${displayAmount(quote.data.rate, quote.data.target)} per ${quote.data.source})`
+            ? ` (rate ${dashboardAmount(quote.data.rate, quote.data.target)} per ${quote.data.source})`
             : ""}
           .
         </p>
       )}
       {quote.data?.is_insufficient && (
         <p className="mt-1 text-sm font-medium text-red-800 dark:text-red-300">
-          Not enough funds: this debits {displayAmount(quote.data.total_debit, quote.data.source)}, your
-          available balance is {displayAmount(quote.data.available, quote.data.source)}.
+          Not enough funds: this debits {dashboardAmount(quote.data.total_debit, quote.data.source)}, your
+          available balance is {dashboardAmount(quote.data.available, quote.data.source)}.
         </p>
       )}
       {tagProblem && <p className="mt-1 text-sm font-medium text-red-800 dark:text-red-300">{tagProblem}</p>}

@@ -1,12 +1,14 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { SandboxBadge } from "@/components/ui/sandbox-badge";
 import { requireSession } from "@/lib/auth/session";
 import { isOnSandboxChain } from "@/lib/chain/sandbox/address-nets";
-import { displayAmount, shortAmount } from "@/lib/checkout/present";
+import { shortAmount } from "@/lib/checkout/present";
 import { getDb } from "@/lib/db/client";
 import { statusLabel } from "@/lib/transactions/status-label";
 import { transactionDetail } from "@/lib/transactions/transaction-detail";
+import { findRefundOf } from "@/lib/withdrawals/list-refunds";
 import { ResendButton } from "./resend-button";
 
 export const metadata: Metadata = { title: "Transaction" };
@@ -33,7 +35,7 @@ function describeRates(payment: PaymentRate, payCurrency: string, creditCurrency
   const locked = payment.locked_amount !== "0.00000000" && payment.locked_rate !== null;
   if (locked) {
     parts.push(
-      `${displayAmount(payment.locked_amount, payCurrency)} at the invoice's locked rate of ${shortAmount(payment.locked_rate)} ${per}`,
+      `${dashboardAmount(payment.locked_amount, payCurrency)} at the invoice's locked rate of ${shortAmount(payment.locked_rate)} ${per}`,
     );
   }
   if (payment.rate && payment.locked_amount !== payment.amount) {
@@ -60,6 +62,9 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
     null;
   // The exact rate a withdrawal's conversion or an exchange used (additional_details.rate).
   const withdrawalRate = t.additional_details?.rate as string | null | undefined;
+  const refundOf = t.type.startsWith("withdrawal")
+    ? await findRefundOf(getDb(), { merchantId: session.merchantId, withdrawalId: t.id })
+    : null;
   return (
     <>
       <h1 className="text-2xl font-bold tracking-tight">
@@ -78,6 +83,14 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
           </>
         )}
       </p>
+      {refundOf !== null && (
+        <p className="mt-1">
+          Refund of{" "}
+          <a href={`/dashboard/invoices/${refundOf}`} className="underline">
+            invoice {refundOf}
+          </a>
+        </p>
+      )}
       <div className="mt-4 grid gap-4 md:grid-cols-2">
         <section
           aria-labelledby="amounts"
@@ -92,7 +105,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
                 {/* An invoice's currency_sent is the amount asked (as the public API reports it). */}
                 <dt>{t.type === "invoice" ? "Asked" : "Sent"}</dt>
                 <dd className="font-mono">
-                  {displayAmount(t.currency_sent.amount, t.currency_sent.currency)}
+                  {dashboardAmount(t.currency_sent.amount, t.currency_sent.currency)}
                 </dd>
               </>
             )}
@@ -100,7 +113,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
               <>
                 <dt>Still owed</dt>
                 <dd className="font-mono">
-                  {displayAmount(t.currency_sent.remaining_amount, t.currency_sent.currency)}
+                  {dashboardAmount(t.currency_sent.remaining_amount, t.currency_sent.currency)}
                 </dd>
               </>
             )}
@@ -108,14 +121,14 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
               <>
                 <dt>Received</dt>
                 <dd className="font-mono">
-                  {displayAmount(t.currency_received.amount, t.currency_received.currency)}
+                  {dashboardAmount(t.currency_received.amount, t.currency_received.currency)}
                 </dd>
               </>
             )}
             {t.fees.map((fee) => (
               <div key={`${fee.type}-${fee.currency}`} className="contents">
                 <dt>Fee ({fee.type})</dt>
-                <dd className="font-mono">{displayAmount(fee.amount, fee.currency)}</dd>
+                <dd className="font-mono">{dashboardAmount(fee.amount, fee.currency)}</dd>
               </div>
             ))}
             {t.crypto_address && (
@@ -162,8 +175,8 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
                 className="rounded-md border border-slate-200 p-2 dark:border-slate-800"
               >
                 <strong>{part.transaction_type}</strong> {part.type}:{" "}
-                {displayAmount(part.amount, part.currency)}
-                {part.amount_to && ` → ${displayAmount(part.amount_to, part.currency_to ?? null)}`}
+                {dashboardAmount(part.amount, part.currency)}
+                {part.amount_to && ` → ${dashboardAmount(part.amount_to, part.currency_to ?? null)}`}
                 {part.txid && <span className="block break-all font-mono text-xs">txid {part.txid}</span>}
                 {part.txid && rates.has(part.txid) && part.type === "deposit" && (
                   <span className="block text-xs">

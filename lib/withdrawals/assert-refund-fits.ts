@@ -1,0 +1,64 @@
+import "server-only";
+
+import { amountsDue } from "@/lib/checkout/amounts-due";
+import type { Executor } from "@/lib/db/client";
+import { fieldError } from "@/lib/errors";
+import { loadInvoiceById } from "@/lib/invoices/load-invoice";
+import { owedRefund } from "@/lib/invoices/owed-refund";
+import { formatAmountShort } from "@/lib/money";
+import { listRefunds, refundedAmount } from "./list-refunds";
+
+/**
+ * Refuses a refund payout the invoice does not owe: another merchant's or no invoice, an invoice
+ * that owes nothing, a coin other than the one the customer paid with, or more than is left once
+ * the refunds already standing are counted. Run inside the transaction that writes the payout: the
+ * invoice's row lock makes concurrent refunds of one invoice wait for each other, so each sees the
+ * ones committed before it and two together can never exceed what is owed.
+ */
+export async function assertRefundFits(
+  tx: Executor,
+  input: {
+    merchantId: number;
+    invoiceId: number;
+    /** The currency sent, and what reaches the address in it. */
+    target: string;
+    sent: bigint;
+    spreadPpm: number;
+    /** Request field names for the errors. */
+    fields: { amount: string; target: string };
+  },
+): Promise<void> {
+  const record = await loadInvoiceById(tx, input.invoiceId, true);
+  if (!record || record.merchantId !== input.merchantId) {
+    throw fieldError({ refund_of: `There is no invoice ${input.invoiceId} in your account to refund.` });
+  }
+  const pay = record.invoice.senderCurrency;
+  const due = await amountsDue(tx, record, { spreadPpm: input.spreadPpm });
+  const owed = owedRefund({
+    status: record.status,
+    reason: record.invoice.statusReason,
+    payCurrency: pay,
+    received: record.invoice.confirmedAmount,
+    excess: due?.overpaid ?? 0n,
+  });
+  if (!owed || !pay) {
+    throw fieldError({
+      refund_of: `Invoice ${record.id} owes no refund: only an overpaid invoice, or one that failed short, does.`,
+    });
+  }
+  if (input.target !== pay) {
+    throw fieldError({
+      [input.fields.target]:
+        `A refund of invoice ${record.id} is sent in ${pay}, the currency the customer paid with.`,
+    });
+  }
+  const refunds = await listRefunds(tx, { merchantId: input.merchantId, invoiceId: record.id });
+  const left = owed.amount - refundedAmount(refunds, pay);
+  if (input.sent <= left) return;
+  throw fieldError({
+    [input.fields.amount]:
+      left > 0n
+        ? `Invoice ${record.id} has ${formatAmountShort(left)} ${pay} left to refund; this payout would send ${formatAmountShort(input.sent)} ${pay}.`
+        : `Invoice ${record.id} is already refunded in full (${formatAmountShort(owed.amount)} ${pay}).`,
+  });
+}

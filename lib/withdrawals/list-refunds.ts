@@ -1,0 +1,60 @@
+import "server-only";
+
+import { and, asc, eq } from "drizzle-orm";
+import type { Executor } from "@/lib/db/client";
+import { transactions, withdrawals } from "@/lib/db/schema";
+
+/** Statuses that return a withdrawal's funds: a refund in one of them sent nothing. */
+export const RETURNED_WITHDRAWAL_STATUSES: readonly string[] = ["error", "rejected", "declined"];
+
+export type Refund = {
+  id: number;
+  status: string;
+  /** What reaches the customer, in `currency` (the coin they paid with). */
+  amount: bigint;
+  currency: string;
+  createdAt: Date;
+  /** It ended without sending anything (its funds returned to the balance). */
+  isReturned: boolean;
+};
+
+/** The payouts recorded as refunds of an invoice, oldest first; scoped by merchant. */
+export async function listRefunds(
+  db: Executor,
+  input: { merchantId: number; invoiceId: number },
+): Promise<Refund[]> {
+  const rows = await db
+    .select({
+      id: withdrawals.transactionId,
+      status: transactions.status,
+      amount: withdrawals.sentAmount,
+      currency: withdrawals.targetCurrency,
+      createdAt: transactions.createdAt,
+    })
+    .from(withdrawals)
+    .innerJoin(transactions, eq(transactions.id, withdrawals.transactionId))
+    .where(and(eq(withdrawals.merchantId, input.merchantId), eq(withdrawals.refundOf, input.invoiceId)))
+    .orderBy(asc(withdrawals.transactionId));
+  return rows.map((row) => ({ ...row, isReturned: RETURNED_WITHDRAWAL_STATUSES.includes(row.status) }));
+}
+
+/** What the refunds still standing send in `currency`. */
+export function refundedAmount(refunds: readonly Refund[], currency: string): bigint {
+  return refunds
+    .filter((refund) => !refund.isReturned && refund.currency === currency)
+    .reduce((sum, refund) => sum + refund.amount, 0n);
+}
+
+/** The invoice a payout refunds, or null (scoped by merchant). */
+export async function findRefundOf(
+  db: Executor,
+  input: { merchantId: number; withdrawalId: number },
+): Promise<number | null> {
+  const [row] = await db
+    .select({ refundOf: withdrawals.refundOf })
+    .from(withdrawals)
+    .where(
+      and(eq(withdrawals.merchantId, input.merchantId), eq(withdrawals.transactionId, input.withdrawalId)),
+    );
+  return row?.refundOf ?? null;
+}
