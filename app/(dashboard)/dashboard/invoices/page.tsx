@@ -32,7 +32,7 @@ function readFilter(search: Awaited<Search>): InvoiceFilter {
 }
 
 export default async function InvoicesPage({ searchParams }: { searchParams: Search }) {
-  const session = await requireSession();
+  const session = await requireSession({ permission: "dashboard.view" });
   const filter = readFilter(await searchParams);
   const rows = await listInvoices(getDb(), { merchantId: session.merchantId, filter });
   return (
