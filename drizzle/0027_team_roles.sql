@@ -4,6 +4,14 @@ ALTER TABLE "users" ADD COLUMN "role" text DEFAULT 'owner' NOT NULL;
 --> statement-breakpoint
 ALTER TABLE "users" ADD CONSTRAINT "users_role_check" CHECK ("users"."role" in ('owner', 'admin', 'finance', 'developer', 'viewer'));
 --> statement-breakpoint
+-- A removed member keeps their row (withdrawals name who created and decided them) but can no
+-- longer sign in, and their address is free again: for a new invitation or a sign-up.
+ALTER TABLE "users" ADD COLUMN "removed_at" timestamp with time zone;
+--> statement-breakpoint
+DROP INDEX "users_email_key";
+--> statement-breakpoint
+CREATE UNIQUE INDEX "users_email_key" ON "users" USING btree (lower("email")) WHERE "users"."removed_at" is null;
+--> statement-breakpoint
 -- An invitation is one more kind of e-mailed link (single use, hashed, expiring): it names the
 -- merchant to join, the role to join with and who sent it.
 ALTER TABLE "auth_tokens" DROP CONSTRAINT "auth_tokens_purpose_check";

@@ -32,10 +32,17 @@ export async function refreshSessionToken<Token extends SessionClaims>(
   const userId = Number(token.sub);
   if (!Number.isSafeInteger(userId) || token.merchantId === undefined) return {};
   const [current] = await db
-    .select({ sessionVersion: users.sessionVersion, merchantId: users.merchantId, role: users.role })
+    .select({
+      sessionVersion: users.sessionVersion,
+      merchantId: users.merchantId,
+      role: users.role,
+      removedAt: users.removedAt,
+    })
     .from(users)
     .where(eq(users.id, userId));
   const isCurrent =
-    current?.sessionVersion === token.sessionVersion && current?.merchantId === token.merchantId;
+    current?.sessionVersion === token.sessionVersion &&
+    current?.merchantId === token.merchantId &&
+    current.removedAt === null;
   return isCurrent ? { ...token, role: current.role } : {};
 }

@@ -58,7 +58,10 @@ export async function verifySignIn(
       throw new SignInError("locked", `Too many failed sign-ins. Try again in ${wait} seconds.`, wait);
   }
 
-  const [user] = await db.select().from(users).where(sql`lower(${users.email}) = ${email}`);
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email} and ${users.removedAt} is null`);
   const isPasswordValid = await verifyHash(user?.passwordHash ?? DUMMY_HASH, input.password).catch(
     () => false,
   );

@@ -50,11 +50,13 @@ export const users = pgTable(
     sessionVersion: integer("session_version").notNull().default(0),
     /** What the user may do in the merchant's dashboard (lib/team/permissions.ts). */
     role: text("role", { enum: ROLES }).notNull().default("owner"),
+    /** Set when the member was removed from the team: no sign-in, no session, the address free again. */
+    removedAt: timestamp("removed_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
     check("users_role_check", sql`${t.role} in ('owner', 'admin', 'finance', 'developer', 'viewer')`),
-    uniqueIndex("users_email_key").on(sql`lower(${t.email})`),
+    uniqueIndex("users_email_key").on(sql`lower(${t.email})`).where(sql`${t.removedAt} is null`),
     index("users_merchant_idx").on(t.merchantId),
   ],
 );
