@@ -1,5 +1,3 @@
-import "server-only";
-
 import { z } from "zod";
 import { ROLES } from "@/lib/team/permissions";
 import { secondFactorFields } from "./withdrawals";

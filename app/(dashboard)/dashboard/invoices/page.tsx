@@ -10,6 +10,7 @@ import { requireSession } from "@/lib/auth/session";
 import { displayAmount } from "@/lib/checkout/present";
 import { getDb } from "@/lib/db/client";
 import { formatAmount } from "@/lib/money";
+import { can } from "@/lib/team/permissions";
 import { type InvoiceFilter, listInvoices } from "./list-invoices";
 
 export const metadata: Metadata = { title: "Invoices" };
@@ -39,9 +40,11 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Sea
     <>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-2xl font-bold tracking-tight">Invoices</h1>
-        <a href="/dashboard/invoices/new" className={buttonClass}>
-          New invoice
-        </a>
+        {can(session.role, "invoices.manage") && (
+          <a href="/dashboard/invoices/new" className={buttonClass}>
+            New invoice
+          </a>
+        )}
       </div>
       {/* A plain GET form: the filter lives in the address, so it can be bookmarked and works without JavaScript. */}
       <form method="get" className="mt-4 flex flex-wrap items-end gap-3" aria-label="Filter invoices">
