@@ -211,7 +211,9 @@ for (const viewport of [
     const link = /https?:\/\/\S+#token=[A-Za-z0-9_-]+/.exec(mail)![0];
     expect(link.startsWith(`${baseURL}/join#token=`)).toBe(true);
 
-    const invitee = await browser.newPage({ viewport });
+    // A browser of their own (axe needs a page of a context made with newContext).
+    const inviteeContext = await browser.newContext({ viewport });
+    const invitee = await inviteeContext.newPage();
     await invitee.goto(link);
     await expect(invitee.getByRole("heading", { name: "Join your team" })).toBeVisible();
     expect(invitee.url()).toBe(`${baseURL}/join`);
@@ -258,6 +260,6 @@ for (const viewport of [
     await shoot(page, `team-role-changed-${viewport.name}`);
     await invitee.goto(`${baseURL}/dashboard`);
     await expect(invitee).toHaveURL(/\/login/);
-    await invitee.close();
+    await inviteeContext.close();
   });
 }
