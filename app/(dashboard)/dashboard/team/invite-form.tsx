@@ -10,7 +10,7 @@ import { useInviteMember } from "@/components/query/use-team";
 import type { inviteMemberRequest } from "@/lib/schemas/team";
 import type { Role } from "@/lib/team/permissions";
 import { SecondFactorField } from "../approvals/second-factor-field";
-import { assignableRoles, ROLE_SUMMARIES } from "./role-options";
+import { assignableRoles, rolesHint } from "./role-options";
 
 const schema = formSchema(() => import("@/lib/schemas/team").then((m) => m.inviteMemberRequest));
 
@@ -45,11 +45,22 @@ export function InviteForm({ hasTotp, role }: { hasTotp: boolean; role: Role }) 
           errors={errors}
           register={form.register("email")}
         />
-        <Field label="Role" name="role" idPrefix="invite" errors={errors}>
-          <select id="invite-role" className={selectClass} {...form.register("role")}>
+        <Field
+          label="Role"
+          name="role"
+          idPrefix="invite"
+          errors={errors}
+          hint={rolesHint(assignableRoles(role))}
+        >
+          <select
+            id="invite-role"
+            className={selectClass}
+            aria-describedby="invite-role-hint"
+            {...form.register("role")}
+          >
             {assignableRoles(role).map((option) => (
               <option key={option} value={option}>
-                {option}: {ROLE_SUMMARIES[option]}
+                {option}
               </option>
             ))}
           </select>

@@ -12,3 +12,7 @@ export const ROLE_SUMMARIES: Record<Role, string> = {
 /** The roles a member of `role` may give: only an owner makes owners. */
 export const assignableRoles = (role: Role): Role[] =>
   ROLES.filter((option) => role === "owner" || option !== "owner");
+
+/** One line naming what each of `roles` may do, under a role picker. */
+export const rolesHint = (roles: Role[]): string =>
+  `${roles.map((role) => `${role}: ${ROLE_SUMMARIES[role]}`).join("; ")}.`;
