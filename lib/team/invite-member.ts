@@ -10,6 +10,7 @@ import { inTransaction } from "@/lib/db/transaction";
 import { fieldError } from "@/lib/errors";
 import { queueEmail } from "@/lib/mail/queue-email";
 import { invitationEmail } from "@/lib/mail/team-templates";
+import { claimInvitationMail } from "./claim-invitation-mail";
 import { assertMayManageRole } from "./owner-rules";
 import type { Role } from "./permissions";
 
@@ -19,6 +20,7 @@ export type Inviter = { userId: number; email: string; role: Role };
  * Invites `email` to the merchant's team with `role`: a single-use link (lib/auth/issue-auth-token.ts,
  * 7 days) e-mailed through the job queue, the invitation and its audit entry in one transaction.
  * A new invitation to the same address replaces the earlier one, so one link at a time works.
+ * Rationed per recipient (lib/team/claim-invitation-mail.ts).
  */
 export async function inviteMember(
   db: Db,
@@ -34,6 +36,7 @@ export async function inviteMember(
 ): Promise<void> {
   assertMayManageRole(input.inviter.role, { next: input.role });
   const email = input.email.trim().toLowerCase();
+  await claimInvitationMail(db, email);
   await inTransaction(db, async (tx) => {
     const [member] = await tx
       .select({ id: users.id })

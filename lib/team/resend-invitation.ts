@@ -4,6 +4,7 @@ import { type AuditSource, recordAuditEntry } from "@/lib/audit/record-audit-ent
 import { type Clock, systemClock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
+import { claimInvitationMail } from "./claim-invitation-mail";
 import { findInvitation } from "./find-invitation";
 import { type Inviter, sendInvitation } from "./invite-member";
 import { assertMayManageRole } from "./owner-rules";
@@ -23,6 +24,7 @@ export async function resendInvitation(
     clock?: Clock;
   },
 ): Promise<void> {
+  await claimInvitationMail(db, (await findInvitation(db, input)).email);
   await inTransaction(db, async (tx) => {
     const invitation = await findInvitation(tx, input);
     assertMayManageRole(input.inviter.role, { next: invitation.role });

@@ -224,6 +224,19 @@ describe(`team invitations, roles and removal on ${testDriver}`, () => {
     ]);
   });
 
+  it("rations invitations per recipient, and a later one replaces the earlier link", async () => {
+    for (let i = 0; i < 3; i++) await invite("flood@example.com", "viewer");
+    await expect(invite("flood@example.com", "viewer")).rejects.toMatchObject({
+      code: "rate_limited",
+      status: 429,
+    });
+    const stored = await database.db
+      .select()
+      .from(authTokens)
+      .where(eq(authTokens.email, "flood@example.com"));
+    expect(stored).toHaveLength(1);
+  });
+
   it("refuses an address already in the team, and keeps admins from owners", async () => {
     expect(await fieldsOf(invite("FIN@example.com", "viewer"))).toEqual({
       email: "This address is already a member of your team.",
