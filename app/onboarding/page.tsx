@@ -9,7 +9,7 @@ import { OnboardingForm } from "./onboarding-form";
 export const metadata: Metadata = { title: "Set up your account" };
 
 export default async function OnboardingPage() {
-  const session = await requireSession({ allowOnboarding: true });
+  const session = await requireSession({ allowOnboarding: true, permission: "settings.manage" });
   const [merchant] = await getDb()
     .select({ onboardedAt: merchants.onboardedAt })
     .from(merchants)

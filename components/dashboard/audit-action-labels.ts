@@ -14,4 +14,9 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   two_factor_enabled: "Two-factor turned on",
   two_factor_disabled: "Two-factor turned off",
   password_changed: "Password changed",
+  member_invited: "Member invited",
+  invitation_revoked: "Invitation revoked",
+  member_joined: "Member joined",
+  role_changed: "Member role changed",
+  member_removed: "Member removed",
 };

@@ -4,15 +4,18 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState } from "react";
 import { DASHBOARD_PAGES } from "@/components/dashboard/pages";
+import { can, type Role } from "@/lib/team/permissions";
 
 export function DashboardNav({
   merchantName,
   email,
   isSandbox,
+  role,
 }: {
   merchantName: string;
   email: string;
   isSandbox: boolean;
+  role: Role;
 }) {
   const pathname = usePathname();
   const [isSigningOut, setSigningOut] = useState(false);
@@ -28,7 +31,10 @@ export function DashboardNav({
       setSigningOut(false);
     }
   };
-  const links = DASHBOARD_PAGES.filter((page) => isSandbox || !("isSandboxOnly" in page));
+  // A page the role may not open is not offered (its URL answers the "not allowed" page anyway).
+  const links = DASHBOARD_PAGES.filter(
+    (page) => (isSandbox || !page.isSandboxOnly) && can(role, page.permission),
+  );
   // The longest matching link is the current page: /dashboard/invoices/new is "New invoice", not "Invoices".
   const current = links
     .filter((link) => (link.href === "/dashboard" ? pathname === link.href : pathname.startsWith(link.href)))

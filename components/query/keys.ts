@@ -18,5 +18,6 @@ export const queryKeys = {
   ],
   outbox: ["sandbox", "outbox"],
   approvals: ["approvals"],
+  team: ["team"],
   withdrawalLimits: ["withdrawal-limits"],
 } as const;

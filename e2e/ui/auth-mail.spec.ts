@@ -160,3 +160,106 @@ test("a reset asked for an address without an account looks the same and sends n
   await mailTo(merchant.email, "Reset your Kassa password");
   expect(smtp.received.filter((mail) => mail.to === email)).toEqual([]);
 });
+
+/** Screenshots of the team screens for review (the task asks for them in /tmp/shots-team). */
+async function shoot(page: Page, name: string) {
+  await page.screenshot({ path: `/tmp/shots-team/${name}.png`, fullPage: true });
+}
+
+async function signInAt(page: Page, email: string, password: string) {
+  await page.goto(`${baseURL}/login`);
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+for (const viewport of [
+  { name: "phone", width: 375, height: 800 },
+  { name: "desktop", width: 1280, height: 900 },
+]) {
+  test(`team: invite by e-mail, join from the link, a role-limited dashboard, a role change that ends the session, at ${viewport.width}px`, async ({
+    page,
+    browser,
+  }) => {
+    await page.setViewportSize(viewport);
+    const owner = await createMerchant(`Team ${viewport.name}`, quiet.dataDir);
+    await signInAt(page, owner.email, owner.password);
+    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Team" }).click();
+    await expect(page.getByRole("heading", { name: "Team", exact: true })).toBeVisible();
+    await expect(page.getByRole("listitem").filter({ hasText: `${owner.email} (you)` })).toContainText(
+      "owner",
+    );
+    await expectAccessible(page);
+
+    const email = `dev-${viewport.name}-${Date.now()}@example.com`;
+    await page.getByLabel("E-mail address").fill(email);
+    await page.getByLabel("Role").selectOption("developer");
+    await page.getByLabel("Your password, to confirm").fill("not my password");
+    await page.getByRole("button", { name: "Send invitation" }).click();
+    await expect(page.getByText("The password is not right.")).toBeVisible();
+    await page.getByLabel("Your password, to confirm").fill(owner.password);
+    await page.getByRole("button", { name: "Send invitation" }).click();
+    await expect(page.getByText(`Invitation sent to ${email}.`)).toBeVisible();
+    const pending = page.getByRole("listitem").filter({ hasText: email });
+    await expect(pending).toContainText("developer");
+    await expect(pending).toContainText(`invited by ${owner.email}`);
+    await expectAccessible(page);
+    await shoot(page, `team-invited-${viewport.name}`);
+
+    const mail = mailText(await mailTo(email, `You are invited to Team ${viewport.name} on Kassa`));
+    const link = /https?:\/\/\S+#token=[A-Za-z0-9_-]+/.exec(mail)![0];
+    expect(link.startsWith(`${baseURL}/join#token=`)).toBe(true);
+
+    // A browser of their own (axe needs a page of a context made with newContext).
+    const inviteeContext = await browser.newContext({ viewport });
+    const invitee = await inviteeContext.newPage();
+    await invitee.goto(link);
+    await expect(invitee.getByRole("heading", { name: "Join your team" })).toBeVisible();
+    expect(invitee.url()).toBe(`${baseURL}/join`);
+    await expectAccessible(invitee);
+    await shoot(invitee, `team-join-${viewport.name}`);
+    await invitee.getByLabel("Password").fill("the developer's password");
+    await invitee.getByRole("button", { name: "Join" }).click();
+    await expect(invitee.getByRole("heading", { name: "You joined the team" })).toBeVisible();
+
+    // The developer's dashboard offers keys and callbacks, and no payouts, approvals, team or audit trail.
+    await signInAt(invitee, email, "the developer's password");
+    const nav = invitee.getByRole("navigation", { name: "Dashboard" });
+    await expect(nav.getByRole("link", { name: "API keys" })).toBeVisible();
+    await expect(nav.getByRole("link", { name: "Callbacks" })).toBeVisible();
+    for (const hidden of ["New payout", "Approvals", "Team", "Audit trail"])
+      await expect(nav.getByRole("link", { name: hidden })).toHaveCount(0);
+    await expectAccessible(invitee);
+    await shoot(invitee, `team-developer-nav-${viewport.name}`);
+    await invitee.goto(`${baseURL}/dashboard/payouts/new`);
+    await expect(invitee.getByRole("heading", { name: "Not allowed" })).toBeVisible();
+    await expect(invitee.getByText("Your role (developer) does not allow this.")).toBeVisible();
+    await expectAccessible(invitee);
+    await shoot(invitee, `team-not-allowed-${viewport.name}`);
+    const refused = await invitee.request.post(`${baseURL}/api/dashboard/withdrawals`, {
+      headers: { origin: baseURL },
+      data: {},
+    });
+    expect(refused.status()).toBe(403);
+    expect(await refused.json()).toEqual({
+      error: "Your role (developer) does not allow this. Ask an owner or an admin of your team.",
+      code: "forbidden",
+    });
+
+    // The owner makes them a viewer: their session ends at once.
+    await page.reload();
+    const member = page.getByRole("listitem").filter({ hasText: email });
+    await expect(member).toContainText("developer");
+    await member.getByRole("button", { name: `Manage ${email}` }).click();
+    await member.getByLabel("Role").selectOption("viewer");
+    await member.getByLabel("Your password, to confirm").fill(owner.password);
+    await member.getByRole("button", { name: "Save role" }).click();
+    await expect(member).toContainText(`${email} is now viewer. Their sessions ended.`);
+    await expectAccessible(page);
+    await shoot(page, `team-role-changed-${viewport.name}`);
+    await invitee.goto(`${baseURL}/dashboard`);
+    await expect(invitee).toHaveURL(/\/login/);
+    await inviteeContext.close();
+  });
+}

@@ -1,16 +1,28 @@
 import "server-only";
 
 import type { z } from "zod";
-import { currentSession, type MerchantSession } from "@/lib/auth/session";
+import { readRequestSession } from "@/lib/auth/read-request-session";
+import type { MerchantSession } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
 import { getConfig } from "@/lib/runtime";
+import { can, notAllowedMessage, type Permission } from "@/lib/team/permissions";
 import { errorResponse } from "./error-response";
 import { parseJsonObject, readRawBody, routeParams, validate } from "./read-body";
 import { json } from "./respond";
 import type { HandlerContext, RouteHandler, RouteSpec } from "./route-handler";
 
 export type SessionContext<Body> = HandlerContext<Body> & { session: MerchantSession };
+
+/**
+ * Every dashboard route says who may call it: a `permission` of lib/team/permissions.ts, or
+ * `isPublic` (sign-up, password reset, accepting an invitation). A route with neither does not compile.
+ */
+export type SessionRouteSpec<Req extends z.ZodType> = RouteSpec<Req> &
+  ({ permission: Permission; isPublic?: never } | { isPublic: true; permission?: never });
+
+/** A dashboard route handler, carrying what it asks of its caller (read by the role-matrix test). */
+export type SessionRouteHandler = RouteHandler & { permission: Permission | "public" };
 
 /**
  * A mutation must come from our own pages: the browser's Origin (or, lacking it, Sec-Fetch-Site)
@@ -34,19 +46,22 @@ function assertSameOrigin(request: Request): void {
  * The one wrapper for /api/dashboard routes: a signed-in merchant (401 otherwise), same-origin
  * mutations, the same body cap and JSON rules as the API, the endpoint's zod schema, errors in the
  * dashboard's shape. Every query in a handler is scoped by `session.merchantId`; `isPublic` routes
- * (sign-up) run without a session.
+ * (sign-up) run without a session. The session's role must hold the route's permission (403
+ * otherwise), checked before the body is read.
  */
 export function withSession<Req extends z.ZodType>(
-  endpoint: RouteSpec<Req> & { isPublic?: boolean },
+  endpoint: SessionRouteSpec<Req>,
   handler: (context: SessionContext<z.output<Req>>) => Promise<unknown>,
-): RouteHandler {
-  return async (request, context) => {
+): SessionRouteHandler {
+  const route: RouteHandler = async (request, context) => {
     try {
       const isMutation = !["GET", "HEAD"].includes(request.method);
       if (isMutation) assertSameOrigin(request);
-      const session = await currentSession();
+      const session = await readRequestSession(getDb(), request);
       if (!session && !endpoint.isPublic)
         throw new KassaError("unauthorized", "Your session has ended. Sign in again.");
+      if (session && endpoint.permission && !can(session.role, endpoint.permission))
+        throw new KassaError("forbidden", notAllowedMessage(session.role));
       const raw = isMutation ? await readRawBody(request, getConfig().bodyLimitBytes) : new Uint8Array();
       const body = validate(endpoint, parseJsonObject(raw));
       const result = await handler({
@@ -62,4 +77,5 @@ export function withSession<Req extends z.ZodType>(
       return errorResponse(error, "dashboard");
     }
   };
+  return Object.assign(route, { permission: endpoint.permission ?? ("public" as const) });
 }

@@ -25,6 +25,11 @@ export const AUDIT_ACTIONS = [
   "two_factor_enabled",
   "two_factor_disabled",
   "password_changed",
+  "member_invited",
+  "invitation_revoked",
+  "member_joined",
+  "role_changed",
+  "member_removed",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -18,7 +18,7 @@ export async function recordSignIn(
   const [user] = await db
     .select({ id: users.id, merchantId: users.merchantId, email: users.email })
     .from(users)
-    .where(sql`lower(${users.email}) = ${email}`);
+    .where(sql`lower(${users.email}) = ${email} and ${users.removedAt} is null`);
   if (!user) return;
   await recordAuditEntry(db, {
     merchantId: user.merchantId,

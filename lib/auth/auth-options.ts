@@ -80,6 +80,7 @@ export function authOptions(): NextAuthOptions {
               id: String(user.userId),
               merchantId: user.merchantId,
               sessionVersion: user.sessionVersion,
+              role: user.role,
             };
             return { ...signedIn, email: user.email };
           } catch (error) {
@@ -107,7 +108,7 @@ export function authOptions(): NextAuthOptions {
       session({ session, token }) {
         // A token whose sessions were ended carries no merchant: the session has none either.
         if (typeof token.merchantId !== "number") return session;
-        return { ...session, merchantId: token.merchantId, userId: Number(token.sub) };
+        return { ...session, merchantId: token.merchantId, userId: Number(token.sub), role: token.role };
       },
     },
     events: {

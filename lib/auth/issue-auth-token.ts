@@ -5,14 +5,22 @@ import { lt } from "drizzle-orm";
 import { type Clock, sqlNow } from "@/lib/clock";
 import type { Executor } from "@/lib/db/client";
 import { authTokens, type SignUpPayload } from "@/lib/db/schema";
+import type { Role } from "@/lib/team/permissions";
 
-export type AuthTokenPurpose = "password_reset" | "sign_up";
+export type AuthTokenPurpose = "password_reset" | "sign_up" | "invitation";
 
-/** How long each kind of link works: a reset is short-lived (it hands over an account), a sign-up waits a day. */
+/**
+ * How long each kind of link works: a reset is short-lived (it hands over an account), a sign-up
+ * waits a day, an invitation a week (the invitee may be away; the team can revoke it meanwhile).
+ */
 export const AUTH_TOKEN_SECONDS: Record<AuthTokenPurpose, number> = {
   password_reset: 30 * 60,
   sign_up: 24 * 60 * 60,
+  invitation: 7 * 24 * 60 * 60,
 };
+
+/** What an invitation link carries: the team to join, the role to join with, who sent it. */
+export type InvitationTerms = { merchantId: number; role: Role; invitedBy: number };
 
 /** The stored form of a token: its SHA-256 (the token carries 256 random bits, so no salt or slow hash is needed). */
 export const hashAuthToken = (token: string) => createHash("sha256").update(token).digest("hex");
@@ -28,6 +36,7 @@ export async function issueAuthToken(
     email: string;
     userId?: number;
     payload?: SignUpPayload;
+    invitation?: InvitationTerms;
     clock: Clock;
   },
 ): Promise<string> {
@@ -40,6 +49,9 @@ export async function issueAuthToken(
     email: input.email,
     userId: input.userId ?? null,
     payload: input.payload ?? null,
+    merchantId: input.invitation?.merchantId ?? null,
+    role: input.invitation?.role ?? null,
+    invitedBy: input.invitation?.invitedBy ?? null,
     expiresAt,
   });
   return token;

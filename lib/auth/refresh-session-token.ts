@@ -3,33 +3,46 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
+import type { Role } from "@/lib/team/permissions";
 
-/** What Kassa keeps in a session's JWT besides next-auth's own claims (`sub` is the user's id). */
-export type SessionClaims = { sub?: string; merchantId?: number; sessionVersion?: number };
+/**
+ * What Kassa keeps in a session's JWT besides next-auth's own claims (`sub` is the user's id).
+ * `role` is refreshed from the database on every request, never trusted from the cookie.
+ */
+export type SessionClaims = { sub?: string; merchantId?: number; sessionVersion?: number; role?: Role };
 
 /** The user next-auth hands to the jwt callback at sign-in (what `authorize` returned). */
-export type SignedInUser = { id: string; merchantId: number; sessionVersion: number };
+export type SignedInUser = { id: string; merchantId: number; sessionVersion: number; role: Role };
 
 /**
  * next-auth's jwt callback, run at sign-in and on every request that reads the session. At sign-in
  * the token takes the merchant and the user's session version; afterwards it stands only while that
  * version is still the user's. Sign-out, a password change and a second-factor change move the
  * version on, so a cookie issued before (a copy kept by anyone) comes back without a merchant: no
- * session. The check reads the database each time because the JWT alone cannot be taken back.
+ * session. The check reads the database each time because the JWT alone cannot be taken back; the
+ * same read gives the user's current role (a role change also ends the sessions, lib/team).
  */
 export async function refreshSessionToken<Token extends SessionClaims>(
   db: Db,
   input: { token: Token; user?: SignedInUser },
 ): Promise<SessionClaims> {
   const { token, user } = input;
-  if (user) return { ...token, merchantId: user.merchantId, sessionVersion: user.sessionVersion };
+  if (user)
+    return { ...token, merchantId: user.merchantId, sessionVersion: user.sessionVersion, role: user.role };
   const userId = Number(token.sub);
   if (!Number.isSafeInteger(userId) || token.merchantId === undefined) return {};
   const [current] = await db
-    .select({ sessionVersion: users.sessionVersion, merchantId: users.merchantId })
+    .select({
+      sessionVersion: users.sessionVersion,
+      merchantId: users.merchantId,
+      role: users.role,
+      removedAt: users.removedAt,
+    })
     .from(users)
     .where(eq(users.id, userId));
   const isCurrent =
-    current?.sessionVersion === token.sessionVersion && current?.merchantId === token.merchantId;
-  return isCurrent ? token : {};
+    current?.sessionVersion === token.sessionVersion &&
+    current?.merchantId === token.merchantId &&
+    current.removedAt === null;
+  return isCurrent ? { ...token, role: current.role } : {};
 }

@@ -26,7 +26,7 @@ export async function requestPasswordReset(
   const [user] = await db
     .select({ id: users.id, email: users.email })
     .from(users)
-    .where(sql`lower(${users.email}) = ${email}`);
+    .where(sql`lower(${users.email}) = ${email} and ${users.removedAt} is null`);
   if (!user) return;
   await inTransaction(db, async (tx) => {
     const token = await issueAuthToken(tx, { purpose: "password_reset", email, userId: user.id, clock });

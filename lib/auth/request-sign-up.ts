@@ -29,7 +29,7 @@ export async function requestSignUp(
     const [user] = await tx
       .select({ merchantId: users.merchantId, email: users.email })
       .from(users)
-      .where(sql`lower(${users.email}) = ${email}`);
+      .where(sql`lower(${users.email}) = ${email} and ${users.removedAt} is null`);
     if (user) {
       const message = accountExistsEmail({
         signInLink: `${input.baseUrl}/login`,

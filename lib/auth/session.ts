@@ -5,22 +5,34 @@ import { redirect } from "next/navigation";
 import { getServerSession } from "next-auth";
 import { getDb } from "@/lib/db/client";
 import { merchants } from "@/lib/db/schema";
+import { can, isRole, type Permission, type Role } from "@/lib/team/permissions";
 import { authOptions } from "./auth-options";
 
-export type MerchantSession = { merchantId: number; userId: number; email: string };
+export type MerchantSession = { merchantId: number; userId: number; email: string; role: Role };
+
+/** Where a page the role may not use sends the browser: the dashboard's "not allowed" page. */
+export const NOT_ALLOWED_PATH = "/dashboard/not-allowed";
 
 /** The signed-in merchant, or undefined. */
 export async function currentSession(): Promise<MerchantSession | undefined> {
   const session = (await getServerSession(authOptions())) as
-    | (MerchantSession & { user?: { email?: string } })
+    | (Partial<MerchantSession> & { user?: { email?: string } })
     | null;
-  if (!session?.merchantId) return undefined;
-  return { merchantId: session.merchantId, userId: session.userId, email: session.user?.email ?? "" };
+  if (typeof session?.merchantId !== "number" || !isRole(session.role)) return undefined;
+  return {
+    merchantId: session.merchantId,
+    userId: Number(session.userId),
+    email: session.user?.email ?? "",
+    role: session.role,
+  };
 }
 
-/** For dashboard pages: the session, or a redirect to sign-in; new merchants go through onboarding first. */
+/**
+ * For dashboard pages: the session, or a redirect to sign-in; new merchants go through onboarding
+ * first. With `permission`, a role without it is sent to the "not allowed" page instead of the page.
+ */
 export async function requireSession(
-  options: { allowOnboarding?: boolean } = {},
+  options: { allowOnboarding?: boolean; permission?: Permission } = {},
 ): Promise<MerchantSession & { merchantName: string }> {
   const session = await currentSession();
   if (!session) redirect("/login");
@@ -30,5 +42,6 @@ export async function requireSession(
     .where(eq(merchants.id, session.merchantId));
   if (!merchant) redirect("/login");
   if (!merchant.onboardedAt && !options.allowOnboarding) redirect("/onboarding");
+  if (options.permission && !can(session.role, options.permission)) redirect(NOT_ALLOWED_PATH);
   return { ...session, merchantName: merchant.name };
 }

@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Db } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
+import type { Role } from "@/lib/team/permissions";
 import { claimSignInAttempt, releaseSignInAttempt, type ThrottleKey } from "./claim-sign-in-attempt";
 import { UNKNOWN_ADDRESS } from "./client-address";
 import { isRememberedSignInAddress, rememberSignInAddress } from "./remember-sign-in-address";
@@ -40,7 +41,7 @@ export async function verifySignIn(
   db: Db,
   box: SecretBox,
   input: { email: string; password: string; code?: string; ip: string },
-): Promise<{ userId: number; merchantId: number; email: string; sessionVersion: number }> {
+): Promise<{ userId: number; merchantId: number; email: string; sessionVersion: number; role: Role }> {
   const email = input.email.trim().toLowerCase();
   // Without a known address there is nothing to count per address: one shared "unknown" bucket
   // would let anyone silence every sign-in. The account's own count still applies.
@@ -57,7 +58,10 @@ export async function verifySignIn(
       throw new SignInError("locked", `Too many failed sign-ins. Try again in ${wait} seconds.`, wait);
   }
 
-  const [user] = await db.select().from(users).where(sql`lower(${users.email}) = ${email}`);
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email} and ${users.removedAt} is null`);
   const isPasswordValid = await verifyHash(user?.passwordHash ?? DUMMY_HASH, input.password).catch(
     () => false,
   );
@@ -82,5 +86,6 @@ export async function verifySignIn(
     merchantId: user.merchantId,
     email: user.email,
     sessionVersion: user.sessionVersion,
+    role: user.role,
   };
 }

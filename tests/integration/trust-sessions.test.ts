@@ -26,7 +26,12 @@ describe(`sessions end on sign-out and credential changes on ${testDriver}`, () 
     const user = await verifySignIn(database.db, database.box, { email, password, code, ip: "192.0.2.7" });
     const token = await refreshSessionToken(database.db, {
       token: { sub: String(user.userId), email },
-      user: { id: String(user.userId), merchantId: user.merchantId, sessionVersion: user.sessionVersion },
+      user: {
+        id: String(user.userId),
+        merchantId: user.merchantId,
+        sessionVersion: user.sessionVersion,
+        role: user.role,
+      },
     });
     return encode({ token, secret: SECRET });
   }

@@ -94,7 +94,7 @@ describe("the three wrappers", () => {
     expect(customer.status).toBe(400);
     expect(customer.body).toEqual({ error: "Bad content format", code: "bad_content_format" });
 
-    const dashboard = withSession({ successStatus: 201 }, never);
+    const dashboard = withSession({ permission: "invoices.manage", successStatus: 201 }, never);
     const crossSite = new Request("http://kassa.test/api/dashboard/invoices", {
       method: "POST",
       headers: { origin: "https://evil.test", host: "kassa.test" },
@@ -111,7 +111,7 @@ describe("the three wrappers", () => {
   it.each(["null", "not a url", "https://"])(
     "refuse a dashboard mutation whose Origin is %j as not ours, never a 500",
     async (origin) => {
-      const dashboard = withSession({}, async () => {
+      const dashboard = withSession({ permission: "invoices.manage" }, async () => {
         throw new Error("the handler must not run");
       });
       const request = new Request("http://kassa.test/api/dashboard/invoices", {

@@ -12,7 +12,12 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const { isSandbox } = getConfig();
   return (
     <QueryProvider>
-      <DashboardNav merchantName={session.merchantName} email={session.email} isSandbox={isSandbox} />
+      <DashboardNav
+        merchantName={session.merchantName}
+        email={session.email}
+        isSandbox={isSandbox}
+        role={session.role}
+      />
       <main id="main" className="mx-auto w-full max-w-6xl px-4 py-6">
         {isSandbox && (
           <p className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200">

@@ -7,7 +7,7 @@ import { volumeByDay } from "@/lib/ledger/volume-by-day";
 import { formatAmount } from "@/lib/money";
 
 export default async function OverviewPage() {
-  const session = await requireSession();
+  const session = await requireSession({ permission: "dashboard.view" });
   const db = getDb();
   const balances = await listBalances(db, session.merchantId);
   const volume = await volumeByDay(db, session.merchantId);

@@ -10,8 +10,9 @@ import {
   text,
   timestamp,
 } from "drizzle-orm/pg-core";
+import { ROLES } from "@/lib/team/permissions";
 import { createdAt, updatedAt } from "./columns";
-import { users } from "./core";
+import { merchants, users } from "./core";
 
 /**
  * Sign-in throttles, one row per e-mail (`email:<address>`) and per client address (`ip:<address>`):
@@ -52,25 +53,36 @@ export const signInAddresses = pgTable(
 export type SignUpPayload = { name: string; passwordHash: string };
 
 /**
- * Links sent by e-mail to finish an action without a session: a password reset (30 minutes) or a
- * sign-up's confirmation (24 hours). Only the token's SHA-256 is stored; `used_at` makes each link
+ * Links sent by e-mail to finish an action without a session: a password reset (30 minutes), a
+ * sign-up's confirmation (24 hours) or an invitation to a merchant's team (7 days; `merchant_id`,
+ * `role` and `invited_by` say which team, with what role, from whom). Only the token's SHA-256 is stored; `used_at` makes each link
  * single use. Rows past their expiry are deleted as new ones are written.
  */
 export const authTokens = pgTable(
   "auth_tokens",
   {
     tokenHash: text("token_hash").primaryKey(),
-    purpose: text("purpose", { enum: ["password_reset", "sign_up"] }).notNull(),
+    purpose: text("purpose", { enum: ["password_reset", "sign_up", "invitation"] }).notNull(),
     email: text("email").notNull(),
     userId: bigint("user_id", { mode: "number" }).references(() => users.id, { onDelete: "cascade" }),
     payload: jsonb("payload").$type<SignUpPayload>(),
+    merchantId: bigint("merchant_id", { mode: "number" }).references(() => merchants.id, {
+      onDelete: "cascade",
+    }),
+    role: text("role", { enum: ROLES }),
+    invitedBy: bigint("invited_by", { mode: "number" }).references(() => users.id, { onDelete: "set null" }),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
-    check("auth_tokens_purpose_check", sql`${t.purpose} in ('password_reset', 'sign_up')`),
+    check("auth_tokens_purpose_check", sql`${t.purpose} in ('password_reset', 'sign_up', 'invitation')`),
+    check(
+      "auth_tokens_invitation_check",
+      sql`${t.purpose} <> 'invitation' or (${t.merchantId} is not null and ${t.role} in ('owner', 'admin', 'finance', 'developer', 'viewer'))`,
+    ),
     index("auth_tokens_expires_idx").on(t.expiresAt),
     index("auth_tokens_user_idx").on(t.userId),
+    index("auth_tokens_merchant_idx").on(t.merchantId),
   ],
 );

@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -11,6 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import { ROLES } from "@/lib/team/permissions";
 import { createdAt, money } from "./columns";
 
 export const merchants = pgTable("merchants", {
@@ -46,10 +48,15 @@ export const users = pgTable(
     totpLastStep: bigint("totp_last_step", { mode: "number" }),
     /** Carried in each session's token; bumped to end every session (sign-out, password or second-factor change). */
     sessionVersion: integer("session_version").notNull().default(0),
+    /** What the user may do in the merchant's dashboard (lib/team/permissions.ts). */
+    role: text("role", { enum: ROLES }).notNull().default("owner"),
+    /** Set when the member was removed from the team: no sign-in, no session, the address free again. */
+    removedAt: timestamp("removed_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex("users_email_key").on(sql`lower(${t.email})`),
+    check("users_role_check", sql`${t.role} in ('owner', 'admin', 'finance', 'developer', 'viewer')`),
+    uniqueIndex("users_email_key").on(sql`lower(${t.email})`).where(sql`${t.removedAt} is null`),
     index("users_merchant_idx").on(t.merchantId),
   ],
 );

@@ -5,7 +5,16 @@ import { usePendingWithdrawals } from "@/components/query/use-approvals";
 import { LimitsSection } from "./limits-section";
 import { PendingItem } from "./pending-item";
 
-export function ApprovalsClient({ hasTotp, currencies }: { hasTotp: boolean; currencies: string[] }) {
+export function ApprovalsClient({
+  hasTotp,
+  currencies,
+  canManageLimits,
+}: {
+  hasTotp: boolean;
+  currencies: string[];
+  /** Limits are set by owners and admins (lib/team/permissions.ts); other approvers do not see the form. */
+  canManageLimits: boolean;
+}) {
   const pending = usePendingWithdrawals();
   const [notice, setNotice] = useState<string | null>(null);
   return (
@@ -31,7 +40,7 @@ export function ApprovalsClient({ hasTotp, currencies }: { hasTotp: boolean; cur
           ))}
         </ul>
       )}
-      <LimitsSection hasTotp={hasTotp} currencies={currencies} />
+      {canManageLimits && <LimitsSection hasTotp={hasTotp} currencies={currencies} />}
     </>
   );
 }

@@ -23,7 +23,7 @@ export default async function AuditPage({
 }: {
   searchParams: Promise<Record<string, string | string[]>>;
 }) {
-  const session = await requireSession();
+  const session = await requireSession({ permission: "audit.view" });
   const raw = await searchParams;
   const query = new URLSearchParams();
   for (const name of ["action", "actor", "from", "to", "page"]) {

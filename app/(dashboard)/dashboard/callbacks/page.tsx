@@ -7,6 +7,6 @@ import { CallbacksClient } from "./callbacks-client";
 export const metadata: Metadata = { title: "Callbacks" };
 
 export default async function CallbacksPage() {
-  const session = await requireSession();
+  const session = await requireSession({ permission: "callbacks.manage" });
   return <CallbacksClient hasTotp={await hasSecondFactor(getDb(), session.userId)} />;
 }

@@ -9,6 +9,7 @@ import {
 import { buttonClass, selectClass } from "@/components/forms/field";
 import { requireSession } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
+import { can } from "@/lib/team/permissions";
 import { type InvoiceFilter, listInvoices } from "./list-invoices";
 
 export const metadata: Metadata = { title: "Invoices" };
@@ -31,16 +32,18 @@ function readFilter(search: Awaited<Search>): InvoiceFilter {
 }
 
 export default async function InvoicesPage({ searchParams }: { searchParams: Search }) {
-  const session = await requireSession();
+  const session = await requireSession({ permission: "dashboard.view" });
   const filter = readFilter(await searchParams);
   const rows = await listInvoices(getDb(), { merchantId: session.merchantId, filter });
   return (
     <>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-2xl font-bold tracking-tight">Invoices</h1>
-        <a href="/dashboard/invoices/new" className={buttonClass}>
-          New invoice
-        </a>
+        {can(session.role, "invoices.manage") && (
+          <a href="/dashboard/invoices/new" className={buttonClass}>
+            New invoice
+          </a>
+        )}
       </div>
       {/* A plain GET form: the filter lives in the address, so it can be bookmarked and works without JavaScript. */}
       <form method="get" className="mt-4 flex flex-wrap items-end gap-3" aria-label="Filter invoices">

@@ -7,6 +7,6 @@ import { KeysClient } from "./keys-client";
 export const metadata: Metadata = { title: "API keys" };
 
 export default async function KeysPage() {
-  const session = await requireSession();
+  const session = await requireSession({ permission: "api_keys.view" });
   return <KeysClient hasTotp={await hasSecondFactor(getDb(), session.userId)} />;
 }

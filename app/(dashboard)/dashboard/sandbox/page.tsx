@@ -13,7 +13,7 @@ export const metadata: Metadata = { title: "Sandbox" };
 
 export default async function SandboxPage() {
   if (!getConfig().isSandbox) notFound();
-  const session = await requireSession();
+  const session = await requireSession({ permission: "sandbox.use" });
   const open = await listOpenInvoices(getDb(), { merchantId: session.merchantId });
   const invoices: OpenInvoiceRow[] = open.map((invoice) => ({
     id: invoice.id,

@@ -8,7 +8,7 @@ import { SettingsClient } from "./settings-client";
 export const metadata: Metadata = { title: "Settings" };
 
 export default async function SettingsPage() {
-  const session = await requireSession();
+  const session = await requireSession({ permission: "account.manage" });
   const [user] = await getDb()
     .select({ totp: users.totpSecretSealed })
     .from(users)

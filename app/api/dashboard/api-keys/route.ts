@@ -6,7 +6,7 @@ import { confirmUser } from "@/lib/auth/confirm-user";
 import { getSecretBox } from "@/lib/runtime";
 import { apiKeyRequest } from "@/lib/schemas/dashboard";
 
-export const GET = withSession({}, async ({ db, session }) => ({
+export const GET = withSession({ permission: "api_keys.view" }, async ({ db, session }) => ({
   keys: (await listApiKeys(db, session.merchantId)).map((k) => ({
     id: k.id,
     api_key: k.key,
@@ -21,7 +21,7 @@ export const GET = withSession({}, async ({ db, session }) => ({
 }));
 
 export const POST = withSession(
-  { request: apiKeyRequest, successStatus: 201 },
+  { permission: "api_keys.manage", request: apiKeyRequest, successStatus: 201 },
   async ({ db, session, body, request }) => {
     await confirmUser(db, { userId: session.userId, ask: "second_factor", box: getSecretBox(), ...body });
     const key = await db.transaction(async (tx) => {

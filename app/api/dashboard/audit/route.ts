@@ -4,7 +4,7 @@ import { parseAuditFilter } from "@/lib/audit/parse-audit-filter";
 
 const PAGE_SIZE = 50;
 
-export const GET = withSession({}, async ({ db, session, query }) => {
+export const GET = withSession({ permission: "audit.view" }, async ({ db, session, query }) => {
   const { filter, page } = parseAuditFilter(query);
   const { entries, hasMore } = await listAuditEntries(db, {
     merchantId: session.merchantId,

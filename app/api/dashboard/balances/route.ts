@@ -3,7 +3,7 @@ import { listBalances } from "@/lib/ledger/list-balances";
 import { volumeByDay } from "@/lib/ledger/volume-by-day";
 import { formatAmount } from "@/lib/money";
 
-export const GET = withSession({}, async ({ db, session }) => ({
+export const GET = withSession({ permission: "dashboard.view" }, async ({ db, session }) => ({
   balances: (await listBalances(db, session.merchantId)).map((b) => ({
     ...b,
     balance: formatAmount(b.balance),

@@ -4,7 +4,7 @@ import { merchants } from "@/lib/db/schema";
 import { setBelowMinimumCallback } from "@/lib/merchants/set-below-minimum-callback";
 import { callbackSettingsRequest } from "@/lib/schemas/dashboard";
 
-export const GET = withSession({}, async ({ db, session }) => {
+export const GET = withSession({ permission: "dashboard.view" }, async ({ db, session }) => {
   const [merchant] = await db
     .select({ isOn: merchants.isBelowMinimumCallbackOn })
     .from(merchants)
@@ -12,10 +12,13 @@ export const GET = withSession({}, async ({ db, session }) => {
   return { is_below_minimum_callback_on: merchant?.isOn ?? false };
 });
 
-export const PUT = withSession({ request: callbackSettingsRequest }, async ({ db, session, body }) => {
-  await setBelowMinimumCallback(db, {
-    merchantId: session.merchantId,
-    isOn: body.is_below_minimum_callback_on,
-  });
-  return { is_below_minimum_callback_on: body.is_below_minimum_callback_on };
-});
+export const PUT = withSession(
+  { permission: "callbacks.manage", request: callbackSettingsRequest },
+  async ({ db, session, body }) => {
+    await setBelowMinimumCallback(db, {
+      merchantId: session.merchantId,
+      isOn: body.is_below_minimum_callback_on,
+    });
+    return { is_below_minimum_callback_on: body.is_below_minimum_callback_on };
+  },
+);

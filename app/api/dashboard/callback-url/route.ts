@@ -7,7 +7,7 @@ import { merchants } from "@/lib/db/schema";
 import { getConfig, getSecretBox } from "@/lib/runtime";
 import { callbackUrlRequest } from "@/lib/schemas/dashboard";
 
-export const GET = withSession({}, async ({ db, session }) => {
+export const GET = withSession({ permission: "dashboard.view" }, async ({ db, session }) => {
   const [merchant] = await db
     .select({ url: merchants.callbackUrl })
     .from(merchants)
@@ -15,14 +15,17 @@ export const GET = withSession({}, async ({ db, session }) => {
   return { callback_url: merchant?.url ?? null, mode: getConfig().mode };
 });
 
-export const PUT = withSession({ request: callbackUrlRequest }, async ({ db, session, body, request }) => {
-  await confirmUser(db, { userId: session.userId, ask: "second_factor", box: getSecretBox(), ...body });
-  const url = body.callback_url || null;
-  await setCallbackUrl(db, {
-    merchantId: session.merchantId,
-    url,
-    mode: getConfig().mode,
-    audit: sessionSource(session, request),
-  });
-  return { callback_url: url };
-});
+export const PUT = withSession(
+  { permission: "callbacks.manage", request: callbackUrlRequest },
+  async ({ db, session, body, request }) => {
+    await confirmUser(db, { userId: session.userId, ask: "second_factor", box: getSecretBox(), ...body });
+    const url = body.callback_url || null;
+    await setCallbackUrl(db, {
+      merchantId: session.merchantId,
+      url,
+      mode: getConfig().mode,
+      audit: sessionSource(session, request),
+    });
+    return { callback_url: url };
+  },
+);

@@ -6,7 +6,7 @@ import { createInvoiceRequest } from "@/lib/schemas/invoices";
 
 /** The dashboard's invoice form: the same schema and engine as POST /api/v2/invoices/create. */
 export const POST = withSession(
-  { request: createInvoiceRequest, successStatus: 201 },
+  { permission: "invoices.manage", request: createInvoiceRequest, successStatus: 201 },
   async ({ db, session, body, request }) => {
     const invoice = await createInvoice(db, {
       merchantId: session.merchantId,

@@ -3,13 +3,16 @@ import { completeOnboarding } from "@/lib/merchants/complete-onboarding";
 import { getConfig, getSecretBox } from "@/lib/runtime";
 import { onboardingRequest } from "@/lib/schemas/dashboard";
 
-export const POST = withSession({ request: onboardingRequest }, async ({ db, session, body }) => {
-  const key = await completeOnboarding(db, getSecretBox(), {
-    merchantId: session.merchantId,
-    name: body.name,
-    callbackUrl: body.callback_url || undefined,
-    keyLabel: body.key_label,
-    mode: getConfig().mode,
-  });
-  return { api_key: key.key, api_secret: key.secret, label: key.label };
-});
+export const POST = withSession(
+  { permission: "settings.manage", request: onboardingRequest },
+  async ({ db, session, body }) => {
+    const key = await completeOnboarding(db, getSecretBox(), {
+      merchantId: session.merchantId,
+      name: body.name,
+      callbackUrl: body.callback_url || undefined,
+      keyLabel: body.key_label,
+      mode: getConfig().mode,
+    });
+    return { api_key: key.key, api_secret: key.secret, label: key.label };
+  },
+);

@@ -5,15 +5,18 @@ import { changePassword } from "@/lib/auth/change-password";
 import { renewSessionCookie } from "@/lib/auth/renew-session-cookie";
 import { passwordRequest } from "@/lib/schemas/dashboard";
 
-export const POST = withSession({ request: passwordRequest }, async ({ db, session, body, request }) => {
-  await changePassword(db, {
-    userId: session.userId,
-    current: body.current_password,
-    next: body.new_password,
-  });
-  await recordSessionAction(db, { session, request, action: "password_changed" });
-  // Every other session of the user ended with the change: this browser stays signed in.
-  const cookie = await renewSessionCookie(db, session);
-  if (cookie) (await cookies()).set(cookie);
-  return { changed: true };
-});
+export const POST = withSession(
+  { permission: "account.manage", request: passwordRequest },
+  async ({ db, session, body, request }) => {
+    await changePassword(db, {
+      userId: session.userId,
+      current: body.current_password,
+      next: body.new_password,
+    });
+    await recordSessionAction(db, { session, request, action: "password_changed" });
+    // Every other session of the user ended with the change: this browser stays signed in.
+    const cookie = await renewSessionCookie(db, session);
+    if (cookie) (await cookies()).set(cookie);
+    return { changed: true };
+  },
+);

@@ -14,6 +14,7 @@ import { requireSession } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { checkoutUrl } from "@/lib/invoices/to-invoice-response";
 import { getConfig } from "@/lib/runtime";
+import { can } from "@/lib/team/permissions";
 import { refundedAmount } from "@/lib/withdrawals/list-refunds";
 import { ResendButton } from "../../transactions/[id]/resend-button";
 import { CancelButton } from "./cancel-button";
@@ -42,7 +43,7 @@ function customerName(data: unknown): string {
 }
 
 export default async function InvoicePage({ params }: { params: Promise<{ id: string }> }) {
-  const session = await requireSession();
+  const session = await requireSession({ permission: "dashboard.view" });
   const id = Number((await params).id);
   const data = Number.isSafeInteger(id)
     ? await invoicePageData(getDb(), {
@@ -200,7 +201,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
       )}
       {/* Always mounted, so its "Invoice cancelled." outlives the refresh that closes the invoice. */}
       <div className="mt-4">
-        <CancelButton invoiceId={record.id} isOpen={isOpen} />
+        {can(session.role, "invoices.manage") && <CancelButton invoiceId={record.id} isOpen={isOpen} />}
       </div>
       <section aria-labelledby="timeline" className={`mt-4 ${sectionClass}`}>
         <h2 id="timeline" className="font-semibold">
@@ -231,7 +232,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
                   <span>
                     {callback.event} · {callback.status} · {callback.attempts.length} attempts
                   </span>
-                  <ResendButton callbackId={callback.id} />
+                  {can(session.role, "callbacks.manage") && <ResendButton callbackId={callback.id} />}
                 </div>
               </li>
             ))}

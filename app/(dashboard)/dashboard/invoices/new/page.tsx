@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
+import { requireSession } from "@/lib/auth/session";
 import { InvoiceForm } from "./invoice-form";
 
 export const metadata: Metadata = { title: "New invoice" };
 
-export default function NewInvoicePage() {
+export default async function NewInvoicePage() {
+  await requireSession({ permission: "invoices.manage" });
   return <InvoiceForm />;
 }

@@ -20,7 +20,7 @@ const PREFILLED = [
 ] as const;
 
 export default async function NewPayoutPage({ searchParams }: { searchParams: Search }) {
-  const session = await requireSession();
+  const session = await requireSession({ permission: "payouts.create" });
   // A refund from the invoice page arrives prefilled; the form's own checks apply to these values.
   const search = await searchParams;
   const prefill: PayoutPrefill = {};

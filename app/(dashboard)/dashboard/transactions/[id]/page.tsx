@@ -6,6 +6,7 @@ import { requireSession } from "@/lib/auth/session";
 import { isOnSandboxChain } from "@/lib/chain/sandbox/address-nets";
 import { shortAmount } from "@/lib/checkout/present";
 import { getDb } from "@/lib/db/client";
+import { can } from "@/lib/team/permissions";
 import { statusLabel } from "@/lib/transactions/status-label";
 import { transactionDetail } from "@/lib/transactions/transaction-detail";
 import { findRefundOf } from "@/lib/withdrawals/list-refunds";
@@ -47,7 +48,7 @@ function describeRates(payment: PaymentRate, payCurrency: string, creditCurrency
 }
 
 export default async function TransactionPage({ params }: { params: Promise<{ id: string }> }) {
-  const session = await requireSession();
+  const session = await requireSession({ permission: "dashboard.view" });
   const id = Number((await params).id);
   const detail = Number.isSafeInteger(id)
     ? await transactionDetail(getDb(), session.merchantId, id)
@@ -213,7 +214,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
                     {callback.event} · {callback.status}
                     {callback.redelivery_of ? ` · resend of ${callback.redelivery_of}` : ""}
                   </span>
-                  <ResendButton callbackId={callback.id} />
+                  {can(session.role, "callbacks.manage") && <ResendButton callbackId={callback.id} />}
                 </div>
                 <ul className="mt-1 text-xs">
                   {callback.attempts.map((attempt) => (

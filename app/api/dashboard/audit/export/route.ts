@@ -7,7 +7,7 @@ import { parseAuditFilter } from "@/lib/audit/parse-audit-filter";
 const EXPORT_LIMIT = 100_000;
 
 /** CSV of every entry the page's filter matches (the page number is ignored). */
-export const GET = withSession({}, async ({ db, session, query }) => {
+export const GET = withSession({ permission: "audit.view" }, async ({ db, session, query }) => {
   const { filter } = parseAuditFilter(query);
   // One query, newest first, capped (pages of it would rescan the rows before each OFFSET).
   const { entries } = await listAuditEntries(db, {

@@ -9,7 +9,7 @@ import { maxPayout } from "../payout-headroom";
  * GET ?currency=BTC&convert_to=ETH: the payout form's "Max", the largest amount to debit whose fees
  * still fit the balance (null when no payout fits).
  */
-export const GET = withSession({}, async ({ db, session, query }) => {
+export const GET = withSession({ permission: "payouts.create" }, async ({ db, session, query }) => {
   const source = query.get("currency") ?? "";
   const target = query.get("convert_to") || source;
   if (!findCurrency(source)) throw fieldError({ currency: "Choose the balance to pay from." });

@@ -3,7 +3,10 @@ import { withSession } from "@/lib/api/with-session";
 import { mineSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
 import { sandboxMineRequest } from "@/lib/schemas/dashboard";
 
-export const POST = withSession({ request: sandboxMineRequest, successStatus: 201 }, async ({ db, body }) => {
-  assertSandbox();
-  return mineSandboxBlocks(db, body);
-});
+export const POST = withSession(
+  { permission: "sandbox.use", request: sandboxMineRequest, successStatus: 201 },
+  async ({ db, body }) => {
+    assertSandbox();
+    return mineSandboxBlocks(db, body);
+  },
+);

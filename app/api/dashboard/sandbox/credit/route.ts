@@ -5,7 +5,7 @@ import { formatAmount } from "@/lib/money";
 import { sandboxCreditRequest } from "@/lib/schemas/dashboard";
 
 export const POST = withSession(
-  { request: sandboxCreditRequest, successStatus: 201 },
+  { permission: "sandbox.use", request: sandboxCreditRequest, successStatus: 201 },
   async ({ db, session, body }) => {
     assertSandbox();
     const result = await creditSandboxBalance(db, {

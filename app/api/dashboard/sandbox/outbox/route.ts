@@ -3,7 +3,7 @@ import { withSession } from "@/lib/api/with-session";
 import { emails } from "@/lib/db/schema";
 
 /** The e-mails Kassa sent (or kept, without SMTP) to this merchant's customers. */
-export const GET = withSession({}, async ({ db, session }) => ({
+export const GET = withSession({ permission: "sandbox.use" }, async ({ db, session }) => ({
   emails: (
     await db
       .select()

@@ -4,13 +4,16 @@ import { sendSandboxPayment } from "@/lib/chain/sandbox/send-payment";
 import { formatAmount } from "@/lib/money";
 import { sandboxPayRequest } from "@/lib/schemas/dashboard";
 
-export const POST = withSession({ request: sandboxPayRequest, successStatus: 201 }, async ({ db, body }) => {
-  assertSandbox();
-  const payment = await sendSandboxPayment(db, body);
-  return {
-    txid: payment.txid,
-    amount: formatAmount(payment.amount),
-    currency: payment.currency,
-    is_recognized: payment.isRecognized,
-  };
-});
+export const POST = withSession(
+  { permission: "sandbox.use", request: sandboxPayRequest, successStatus: 201 },
+  async ({ db, body }) => {
+    assertSandbox();
+    const payment = await sendSandboxPayment(db, body);
+    return {
+      txid: payment.txid,
+      amount: formatAmount(payment.amount),
+      currency: payment.currency,
+      is_recognized: payment.isRecognized,
+    };
+  },
+);

@@ -6,7 +6,7 @@ import { formatAmount } from "@/lib/money";
 import { setUsdPrice } from "@/lib/rates/rates";
 import { sandboxRateRequest } from "@/lib/schemas/dashboard";
 
-export const GET = withSession({}, async ({ db }) => ({
+export const GET = withSession({ permission: "sandbox.use" }, async ({ db }) => ({
   rates: (await db.select().from(rates).orderBy(asc(rates.currency))).map((r) => ({
     currency: r.currency,
     usd_price: formatAmount(r.usdPrice),
@@ -15,8 +15,11 @@ export const GET = withSession({}, async ({ db }) => ({
 }));
 
 /** Sandbox: sets a currency's USD price, which every later conversion uses (installation-wide). */
-export const POST = withSession({ request: sandboxRateRequest }, async ({ db, body }) => {
-  assertSandbox();
-  await setUsdPrice(db, body.currency, body.usd_price);
-  return { currency: body.currency, usd_price: formatAmount(body.usd_price) };
-});
+export const POST = withSession(
+  { permission: "sandbox.use", request: sandboxRateRequest },
+  async ({ db, body }) => {
+    assertSandbox();
+    await setUsdPrice(db, body.currency, body.usd_price);
+    return { currency: body.currency, usd_price: formatAmount(body.usd_price) };
+  },
+);

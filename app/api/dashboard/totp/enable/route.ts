@@ -7,19 +7,22 @@ import { fieldError } from "@/lib/errors";
 import { getSecretBox } from "@/lib/runtime";
 import { totpEnableRequest } from "@/lib/schemas/dashboard";
 
-export const POST = withSession({ request: totpEnableRequest }, async ({ db, session, body, request }) => {
-  const codes = await enableTotp(db, getSecretBox(), {
-    userId: session.userId,
-    secret: body.secret,
-    code: body.code,
-  });
-  if (!codes)
-    throw fieldError({
-      code: "That code does not match. Check the time on your phone and try the next code.",
+export const POST = withSession(
+  { permission: "account.manage", request: totpEnableRequest },
+  async ({ db, session, body, request }) => {
+    const codes = await enableTotp(db, getSecretBox(), {
+      userId: session.userId,
+      secret: body.secret,
+      code: body.code,
     });
-  await recordSessionAction(db, { session, request, action: "two_factor_enabled" });
-  // Sessions signed in without the second factor ended: this browser stays signed in.
-  const cookie = await renewSessionCookie(db, session);
-  if (cookie) (await cookies()).set(cookie);
-  return { recovery_codes: codes };
-});
+    if (!codes)
+      throw fieldError({
+        code: "That code does not match. Check the time on your phone and try the next code.",
+      });
+    await recordSessionAction(db, { session, request, action: "two_factor_enabled" });
+    // Sessions signed in without the second factor ended: this browser stays signed in.
+    const cookie = await renewSessionCookie(db, session);
+    if (cookie) (await cookies()).set(cookie);
+    return { recovery_codes: codes };
+  },
+);

@@ -20,7 +20,7 @@ const COLUMNS = [
  * filter is checked (parseFilter refuses dates the database cannot hold) and the first page read
  * before the answer starts, so a bad filter is a 400, not a download cut off after its header line.
  */
-export const GET = withSession({}, async ({ db, session, query }) => {
+export const GET = withSession({ permission: "dashboard.view" }, async ({ db, session, query }) => {
   const { filter } = parseFilter(query);
   const page = (before?: number) =>
     listTransactions(db, { merchantId: session.merchantId, filter, before, limit: 1000 });

@@ -12,7 +12,7 @@ import { type Decision, decideWithdrawal } from "@/lib/withdrawals/decide-withdr
  */
 export function decideWithdrawalRoute(decision: Decision) {
   return withSession(
-    { request: withdrawalDecisionRequest },
+    { permission: "payouts.approve", request: withdrawalDecisionRequest },
     async ({ db, session, body, params, request }) => {
       const withdrawalId = Number(params.id);
       if (!Number.isSafeInteger(withdrawalId) || withdrawalId <= 0) throw notFound("No such withdrawal.");

@@ -6,7 +6,7 @@ import { acceptPayout } from "@/lib/withdrawals/accept-payout";
 import { instantWithdrawalInput } from "@/lib/withdrawals/from-request";
 
 export const POST = withSession(
-  { request: instantWithdrawalRequest, successStatus: 201 },
+  { permission: "payouts.create", request: instantWithdrawalRequest, successStatus: 201 },
   ({ db, session, body, request }) =>
     acceptPayout(db, {
       ...instantWithdrawalInput(session.merchantId, body, getConfig().spreadPpm),

@@ -6,13 +6,13 @@ import { setWithdrawalLimits } from "@/lib/limits/set-withdrawal-limits";
 import { getSecretBox } from "@/lib/runtime";
 import { withdrawalLimitsRequest } from "@/lib/schemas/withdrawals";
 
-export const GET = withSession({}, async ({ db, session }) => ({
+export const GET = withSession({ permission: "dashboard.view" }, async ({ db, session }) => ({
   data: await listWithdrawalLimits(db, session.merchantId),
 }));
 
 /** Sets one currency's limits, after the second factor (the code, or the password without one). */
 export const POST = withSession(
-  { request: withdrawalLimitsRequest },
+  { permission: "limits.manage", request: withdrawalLimitsRequest },
   async ({ db, session, body, request }) => {
     await verifySecondFactor(db, getSecretBox(), {
       userId: session.userId,

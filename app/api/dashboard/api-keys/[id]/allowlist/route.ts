@@ -6,7 +6,7 @@ import { notFound } from "@/lib/errors";
 import { apiKeyAllowlistRequest } from "@/lib/schemas/dashboard";
 
 export const PUT = withSession(
-  { request: apiKeyAllowlistRequest },
+  { permission: "api_keys.manage", request: apiKeyAllowlistRequest },
   async ({ db, session, params, body, request }) => {
     const keyId = Number(params.id);
     if (!Number.isSafeInteger(keyId)) throw notFound("No such API key.");

@@ -7,7 +7,7 @@ import { getSecretBox } from "@/lib/runtime";
 import { apiKeyRollRequest } from "@/lib/schemas/dashboard";
 
 export const POST = withSession(
-  { request: apiKeyRollRequest, successStatus: 201 },
+  { permission: "api_keys.manage", request: apiKeyRollRequest, successStatus: 201 },
   async ({ db, session, params, body, request }) => {
     const keyId = Number(params.id);
     if (!Number.isSafeInteger(keyId)) throw notFound("No such API key.");

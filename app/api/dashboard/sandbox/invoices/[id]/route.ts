@@ -16,7 +16,7 @@ const invoiceId = (params: Record<string, string>) => {
 };
 
 /** The sandbox panel follows an invoice it acted on: its status in words. */
-export const GET = withSession({}, async ({ db, session, params }) => {
+export const GET = withSession({ permission: "sandbox.use" }, async ({ db, session, params }) => {
   assertSandbox();
   const record = await loadInvoiceById(db, invoiceId(params));
   if (!record || record.merchantId !== session.merchantId) throw notFound("No such invoice.");
@@ -30,7 +30,7 @@ export const GET = withSession({}, async ({ db, session, params }) => {
 
 /** One click on an invoice: pay exactly, less or more (blocks mined after), or expire it now. */
 export const POST = withSession(
-  { request: sandboxInvoiceActionRequest, successStatus: 201 },
+  { permission: "sandbox.use", request: sandboxInvoiceActionRequest, successStatus: 201 },
   async ({ db, session, params, body }) => {
     assertSandbox();
     const id = invoiceId(params);

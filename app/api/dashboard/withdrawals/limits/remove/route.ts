@@ -7,7 +7,7 @@ import { withdrawalLimitsRemoveRequest } from "@/lib/schemas/withdrawals";
 
 /** Removes one currency's limits (withdrawals in it no longer wait), after the second factor. */
 export const POST = withSession(
-  { request: withdrawalLimitsRemoveRequest },
+  { permission: "limits.manage", request: withdrawalLimitsRemoveRequest },
   async ({ db, session, body, request }) => {
     await verifySecondFactor(db, getSecretBox(), {
       userId: session.userId,

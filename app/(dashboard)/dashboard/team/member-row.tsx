@@ -1,0 +1,128 @@
+"use client";
+
+import { useState } from "react";
+import type { z } from "zod";
+import { buttonClass, Field, secondaryButtonClass, selectClass } from "@/components/forms/field";
+import { FormError } from "@/components/forms/form-error";
+import { formSchema } from "@/components/forms/form-schema";
+import { useKassaForm } from "@/components/forms/use-kassa-form";
+import { type Team, useChangeRole, useRemoveMember } from "@/components/query/use-team";
+import type { changeRoleRequest } from "@/lib/schemas/team";
+import type { Role } from "@/lib/team/permissions";
+import { SecondFactorField } from "../approvals/second-factor-field";
+import { assignableRoles } from "./role-options";
+
+const schema = formSchema(() => import("@/lib/schemas/team").then((m) => m.changeRoleRequest));
+
+type Member = Team["members"][number];
+
+/**
+ * One member, and for those who manage the team a panel to change their role or remove them
+ * (confirmed with the second factor). Admins see no panel on an owner: only owners manage owners.
+ */
+export function MemberRow({
+  member,
+  me,
+  canManage,
+  hasTotp,
+}: {
+  member: Member;
+  me: { id: number; role: Role };
+  canManage: boolean;
+  hasTotp: boolean;
+}) {
+  const [isOpen, setOpen] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const change = useChangeRole();
+  const remove = useRemoveMember();
+  const form = useKassaForm<z.input<typeof changeRoleRequest>>(schema, {
+    defaultValues: { role: member.role, ...(hasTotp ? { code: "" } : { password: "" }) },
+  });
+  const isYou = member.id === me.id;
+  const mayManage = canManage && (me.role === "owner" || member.role !== "owner");
+  const afterChange = (text: string) => {
+    // A change to one's own role or membership ends one's own session: sign in again.
+    if (isYou) window.location.assign("/login");
+    setNotice(text);
+    setOpen(false);
+  };
+  const saveRole = form.submitWith(async (values) => {
+    await change.mutateAsync({ id: member.id, body: values });
+    afterChange(`${member.email} is now ${values.role}. Their sessions ended.`);
+  });
+  const removeMember = form.submitWith(async (values) => {
+    if (!window.confirm(`Remove ${member.email} from the team? Their sessions end at once.`)) return;
+    await remove.mutateAsync({ id: member.id, body: { code: values.code, password: values.password } });
+    afterChange(`${member.email} was removed.`);
+  });
+  const prefix = `member-${member.id}`;
+  return (
+    <li className="py-3">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <div className="min-w-0">
+          <div className="break-all font-medium">
+            {member.email}
+            {isYou && " (you)"}
+          </div>
+          <div className="text-sm text-slate-600 dark:text-slate-400">
+            {member.role} · joined {new Date(member.joined_at).toLocaleDateString()}
+          </div>
+        </div>
+        {mayManage && (
+          <button
+            type="button"
+            className={secondaryButtonClass}
+            aria-expanded={isOpen}
+            aria-controls={`${prefix}-panel`}
+            onClick={() => setOpen(!isOpen)}
+          >
+            Manage<span className="sr-only"> {member.email}</span>
+          </button>
+        )}
+      </div>
+      <p className="text-sm font-medium" aria-live="polite">
+        {notice}
+      </p>
+      {isOpen && (
+        <form
+          id={`${prefix}-panel`}
+          className="grid max-w-2xl gap-x-4 sm:grid-cols-2"
+          onSubmit={saveRole}
+          noValidate
+        >
+          <Field label="Role" name="role" idPrefix={prefix} errors={form.formState.errors}>
+            <select id={`${prefix}-role`} className={selectClass} {...form.register("role")}>
+              {assignableRoles(me.role).map((option) => (
+                <option key={option} value={option}>
+                  {option}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <SecondFactorField
+            hasTotp={hasTotp}
+            idPrefix={prefix}
+            errors={form.formState.errors}
+            register={form.register}
+          />
+          <div className="mt-3 flex flex-wrap gap-2 sm:col-span-2">
+            <button type="submit" disabled={change.isPending} className={buttonClass}>
+              {change.isPending ? "Saving…" : "Save role"}
+            </button>
+            <button
+              type="button"
+              disabled={remove.isPending}
+              className={secondaryButtonClass}
+              onClick={removeMember}
+            >
+              {remove.isPending ? "Removing…" : "Remove from team"}
+            </button>
+          </div>
+          <div className="sm:col-span-2">
+            <FormError message={form.formError} />
+          </div>
+        </form>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,18 @@
+import { ROLES, type Role } from "@/lib/team/permissions";
+
+/** What each role may do, in a line (the README's table, lib/team/permissions.ts, in words). */
+export const ROLE_SUMMARIES: Record<Role, string> = {
+  owner: "everything, including managing owners",
+  admin: "everything except managing owners",
+  finance: "creates and approves payouts (never their own), invoices",
+  developer: "API keys, callbacks, invoices, the sandbox",
+  viewer: "looks at balances, transactions and invoices",
+};
+
+/** The roles a member of `role` may give: only an owner makes owners. */
+export const assignableRoles = (role: Role): Role[] =>
+  ROLES.filter((option) => role === "owner" || option !== "owner");
+
+/** One line naming what each of `roles` may do, under a role picker. */
+export const rolesHint = (roles: Role[]): string =>
+  `${roles.map((role) => `${role}: ${ROLE_SUMMARIES[role]}`).join("; ")}.`;

@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { ROLES } from "@/lib/team/permissions";
+import { secondFactorFields } from "./withdrawals";
+import "./messages";
+
+const role = z.enum(ROLES);
+
+/** Dashboard: invite someone to the team by e-mail (asks for the second factor). */
+export const inviteMemberRequest = z.object({
+  email: z.email().max(254),
+  role,
+  ...secondFactorFields,
+});
+
+/** Dashboard: give a member another role (asks for the second factor). */
+export const changeRoleRequest = z.object({ role, ...secondFactorFields });
+
+/** Dashboard: remove a member (asks for the second factor). */
+export const removeMemberRequest = z.object(secondFactorFields);
+
+/** Public: accept an invitation from its link, choosing a password. */
+export const acceptInvitationRequest = z.object({
+  token: z.string().min(1).max(200),
+  password: z.string().min(10, { error: "The :attribute must be at least 10 characters." }).max(200),
+});

@@ -1,0 +1,98 @@
+import "server-only";
+
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { type AuditSource, recordAuditEntry } from "@/lib/audit/record-audit-entry";
+import { AUTH_TOKEN_SECONDS, issueAuthToken } from "@/lib/auth/issue-auth-token";
+import { type Clock, systemClock } from "@/lib/clock";
+import type { Db, Executor } from "@/lib/db/client";
+import { authTokens, merchants, users } from "@/lib/db/schema";
+import { inTransaction } from "@/lib/db/transaction";
+import { fieldError } from "@/lib/errors";
+import { queueEmail } from "@/lib/mail/queue-email";
+import { invitationEmail } from "@/lib/mail/team-templates";
+import { claimInvitationMail } from "./claim-invitation-mail";
+import { assertMayManageRole } from "./owner-rules";
+import type { Role } from "./permissions";
+
+export type Inviter = { userId: number; email: string; role: Role };
+
+/**
+ * Invites `email` to the merchant's team with `role`: a single-use link (lib/auth/issue-auth-token.ts,
+ * 7 days) e-mailed through the job queue, the invitation and its audit entry in one transaction.
+ * A new invitation to the same address replaces the earlier one, so one link at a time works.
+ * Rationed per recipient (lib/team/claim-invitation-mail.ts).
+ */
+export async function inviteMember(
+  db: Db,
+  input: {
+    merchantId: number;
+    inviter: Inviter;
+    email: string;
+    role: Role;
+    baseUrl: string;
+    audit: AuditSource;
+    clock?: Clock;
+  },
+): Promise<void> {
+  assertMayManageRole(input.inviter.role, { next: input.role });
+  const email = input.email.trim().toLowerCase();
+  await claimInvitationMail(db, email);
+  await inTransaction(db, async (tx) => {
+    const [member] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(
+        and(
+          eq(users.merchantId, input.merchantId),
+          sql`lower(${users.email}) = ${email}`,
+          isNull(users.removedAt),
+        ),
+      );
+    if (member) throw fieldError({ email: "This address is already a member of your team." });
+    await sendInvitation(tx, { ...input, email, clock: input.clock ?? systemClock });
+    await recordAuditEntry(tx, {
+      merchantId: input.merchantId,
+      ...input.audit,
+      action: "member_invited",
+      detail: `${email} as ${input.role}`,
+    });
+  });
+}
+
+/**
+ * Writes an invitation link (replacing the address's earlier one) and queues its e-mail, in the
+ * caller's transaction. The message is kept out of the merchant's sandbox outbox (merchant null):
+ * another member's session must not be able to read the link there and join as someone else.
+ */
+export async function sendInvitation(
+  tx: Executor,
+  input: { merchantId: number; inviter: Inviter; email: string; role: Role; baseUrl: string; clock: Clock },
+): Promise<void> {
+  await tx
+    .delete(authTokens)
+    .where(
+      and(
+        eq(authTokens.purpose, "invitation"),
+        eq(authTokens.merchantId, input.merchantId),
+        eq(authTokens.email, input.email),
+      ),
+    );
+  const token = await issueAuthToken(tx, {
+    purpose: "invitation",
+    email: input.email,
+    invitation: { merchantId: input.merchantId, role: input.role, invitedBy: input.inviter.userId },
+    clock: input.clock,
+  });
+  const [merchant] = await tx
+    .select({ name: merchants.name })
+    .from(merchants)
+    .where(eq(merchants.id, input.merchantId));
+  const message = invitationEmail({
+    merchantName: merchant?.name ?? "a merchant",
+    inviter: input.inviter.email,
+    role: input.role,
+    link: `${input.baseUrl}/join#token=${token}`,
+    days: AUTH_TOKEN_SECONDS.invitation / 86_400,
+  });
+  await queueEmail(tx, { merchantId: null, kind: "invitation", recipient: input.email, ...message });
+}

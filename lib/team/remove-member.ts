@@ -1,0 +1,38 @@
+import "server-only";
+
+import { eq } from "drizzle-orm";
+import { type AuditSource, recordAuditEntry } from "@/lib/audit/record-audit-entry";
+import { NEXT_SESSION_VERSION } from "@/lib/auth/end-sessions";
+import type { Db } from "@/lib/db/client";
+import { authTokens, users } from "@/lib/db/schema";
+import { inTransaction } from "@/lib/db/transaction";
+import { assertAnotherOwner, assertMayManageRole, lockMember } from "./owner-rules";
+import type { Role } from "./permissions";
+
+/**
+ * Removes a member from the team: every session of theirs ends at its next request, their
+ * unused e-mailed links die, and they can no longer sign in. The row stays (withdrawals name who
+ * created and decided them), marked removed; the address is free for a new invitation. The last
+ * owner cannot be removed; only an owner removes an owner.
+ */
+export async function removeMember(
+  db: Db,
+  input: { merchantId: number; userId: number; actorRole: Role; audit: AuditSource },
+): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    const member = await lockMember(tx, input);
+    assertMayManageRole(input.actorRole, { target: member.role });
+    if (member.role === "owner") await assertAnotherOwner(tx, input);
+    await tx
+      .update(users)
+      .set({ removedAt: new Date(), sessionVersion: NEXT_SESSION_VERSION })
+      .where(eq(users.id, member.id));
+    await tx.delete(authTokens).where(eq(authTokens.userId, member.id));
+    await recordAuditEntry(tx, {
+      merchantId: input.merchantId,
+      ...input.audit,
+      action: "member_removed",
+      detail: `${member.email} (${member.role})`,
+    });
+  });
+}

@@ -1,0 +1,46 @@
+import "server-only";
+
+import { type AuditSource, recordAuditEntry } from "@/lib/audit/record-audit-entry";
+import { type Clock, systemClock } from "@/lib/clock";
+import type { Db } from "@/lib/db/client";
+import { inTransaction } from "@/lib/db/transaction";
+import { claimInvitationMail } from "./claim-invitation-mail";
+import { findInvitation } from "./find-invitation";
+import { type Inviter, sendInvitation } from "./invite-member";
+import { assertMayManageRole } from "./owner-rules";
+
+/**
+ * Sends a pending invitation again with a new link and a fresh week; the earlier link stops
+ * working. Recorded as an invitation in the audit trail.
+ */
+export async function resendInvitation(
+  db: Db,
+  input: {
+    merchantId: number;
+    id: string;
+    inviter: Inviter;
+    baseUrl: string;
+    audit: AuditSource;
+    clock?: Clock;
+  },
+): Promise<void> {
+  await claimInvitationMail(db, (await findInvitation(db, input)).email);
+  await inTransaction(db, async (tx) => {
+    const invitation = await findInvitation(tx, input);
+    assertMayManageRole(input.inviter.role, { next: invitation.role });
+    await sendInvitation(tx, {
+      merchantId: input.merchantId,
+      inviter: input.inviter,
+      email: invitation.email,
+      role: invitation.role,
+      baseUrl: input.baseUrl,
+      clock: input.clock ?? systemClock,
+    });
+    await recordAuditEntry(tx, {
+      merchantId: input.merchantId,
+      ...input.audit,
+      action: "member_invited",
+      detail: `${invitation.email} as ${invitation.role} (sent again)`,
+    });
+  });
+}
