@@ -12,6 +12,7 @@ import { secondaryButtonClass } from "@/components/forms/field";
 import { requireSession } from "@/lib/auth/session";
 import { displayAmount } from "@/lib/checkout/present";
 import { getDb } from "@/lib/db/client";
+import { formatDateTime } from "@/lib/format-date-time";
 import { checkoutUrl } from "@/lib/invoices/to-invoice-response";
 import { formatAmount } from "@/lib/money";
 import { getConfig } from "@/lib/runtime";
@@ -26,7 +27,6 @@ const money = (units: bigint | null, code: string | null) =>
   units === null ? "" : displayAmount(formatAmount(units), code);
 
 /** Times in UTC, labelled, so the list, this page and the API's timestamps agree. */
-const utc = (iso: string | Date) => `${new Date(iso).toISOString().slice(0, 19).replace("T", " ")} UTC`;
 
 const sectionClass = "rounded-md border border-slate-200 p-3 dark:border-slate-800";
 
@@ -210,11 +210,12 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
         </h2>
         <ol className="mt-2 space-y-1 text-sm">
           <li>
-            <time dateTime={record.createdAt.toISOString()}>{utc(record.createdAt)}</time>: Created
+            <time dateTime={record.createdAt.toISOString()}>{formatDateTime(record.createdAt)}</time>: Created
           </li>
           {detail.timeline.map((event) => (
             <li key={event.at + event.to}>
-              <time dateTime={event.at}>{utc(event.at)}</time>: {invoiceStatusLabel(event.to, event.reason)}
+              <time dateTime={event.at}>{formatDateTime(event.at)}</time>:{" "}
+              {invoiceStatusLabel(event.to, event.reason)}
             </li>
           ))}
         </ol>

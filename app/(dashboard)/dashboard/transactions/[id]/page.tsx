@@ -5,6 +5,7 @@ import { requireSession } from "@/lib/auth/session";
 import { isOnSandboxChain } from "@/lib/chain/sandbox/address-nets";
 import { displayAmount, shortAmount } from "@/lib/checkout/present";
 import { getDb } from "@/lib/db/client";
+import { formatDateTime } from "@/lib/format-date-time";
 import { statusLabel } from "@/lib/transactions/status-label";
 import { transactionDetail } from "@/lib/transactions/transaction-detail";
 import { ResendButton } from "./resend-button";
@@ -140,8 +141,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
           <ol className="mt-2 space-y-1 text-sm">
             {timeline.map((event) => (
               <li key={event.at + event.to}>
-                <time dateTime={event.at}>{new Date(event.at).toLocaleString()}</time>:{" "}
-                {statusLabel(event.to)}
+                <time dateTime={event.at}>{formatDateTime(event.at)}</time>: {statusLabel(event.to)}
                 {event.reason ? ` (${event.reason})` : ""}
               </li>
             ))}
@@ -205,7 +205,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
                 <ul className="mt-1 text-xs">
                   {callback.attempts.map((attempt) => (
                     <li key={attempt.at}>
-                      {new Date(attempt.at).toLocaleString()}: {attempt.http_status ?? "no answer"}
+                      {formatDateTime(attempt.at)}: {attempt.http_status ?? "no answer"}
                       {attempt.error ? ` · ${attempt.error}` : " · delivered"} · {attempt.latency_ms} ms
                     </li>
                   ))}
