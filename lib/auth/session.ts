@@ -1,11 +1,13 @@
 import "server-only";
 
 import { eq } from "drizzle-orm";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getServerSession } from "next-auth";
 import { getDb } from "@/lib/db/client";
 import { merchants } from "@/lib/db/schema";
 import { authOptions } from "./auth-options";
+import { loginPathFor, REQUEST_PATH_HEADER } from "./return-path";
 
 export type MerchantSession = { merchantId: number; userId: number; email: string };
 
@@ -18,17 +20,25 @@ export async function currentSession(): Promise<MerchantSession | undefined> {
   return { merchantId: session.merchantId, userId: session.userId, email: session.user?.email ?? "" };
 }
 
-/** For dashboard pages: the session, or a redirect to sign-in; new merchants go through onboarding first. */
+/** Sign-in, then back to the page that was asked for (proxy.ts names it). */
+async function redirectToLogin(): Promise<never> {
+  redirect(loginPathFor((await headers()).get(REQUEST_PATH_HEADER)));
+}
+
+/**
+ * For dashboard pages: the session, or a redirect to sign-in that comes back to this page; new
+ * merchants go through onboarding first.
+ */
 export async function requireSession(
   options: { allowOnboarding?: boolean } = {},
 ): Promise<MerchantSession & { merchantName: string }> {
   const session = await currentSession();
-  if (!session) redirect("/login");
+  if (!session) return redirectToLogin();
   const [merchant] = await getDb()
     .select({ name: merchants.name, onboardedAt: merchants.onboardedAt })
     .from(merchants)
     .where(eq(merchants.id, session.merchantId));
-  if (!merchant) redirect("/login");
+  if (!merchant) return redirectToLogin();
   if (!merchant.onboardedAt && !options.allowOnboarding) redirect("/onboarding");
   return { ...session, merchantName: merchant.name };
 }
