@@ -1,7 +1,9 @@
 import Link from "next/link";
 import type { GettingStarted } from "@/lib/merchants/load-getting-started";
 
-type Step = { isDone: boolean; label: string; href: string; action: string };
+// Each open step's label is its link. The labels must not contain a navigation label ("API keys",
+// "Callbacks", "Sandbox", "New invoice"...), or a link looked up by its name would find two.
+type Step = { isDone: boolean; label: string; href: string };
 
 function stepsOf(progress: GettingStarted, isSandbox: boolean): Step[] {
   return [
@@ -9,32 +11,27 @@ function stepsOf(progress: GettingStarted, isSandbox: boolean): Step[] {
       isDone: progress.hasApiKey,
       label: "Create an API key",
       href: "/dashboard/keys",
-      action: "Open API keys",
     },
     {
       isDone: progress.hasCallbackUrl,
       label: "Set your callback URL",
       href: "/dashboard/callbacks",
-      action: "Open callbacks",
     },
     {
       isDone: progress.hasInvoice,
       label: "Create your first invoice",
       href: "/dashboard/invoices/new",
-      action: "New invoice",
     },
     isSandbox
       ? {
           isDone: progress.hasPayment,
-          label: "Make a sandbox payment",
+          label: "Make a test payment",
           href: "/dashboard/sandbox",
-          action: "Open the sandbox",
         }
       : {
           isDone: progress.hasPayment,
           label: "Receive your first payment",
           href: "/dashboard/invoices",
-          action: "Open invoices",
         },
   ];
 }
@@ -77,13 +74,14 @@ export function GettingStartedChecklist({
             >
               {step.isDone ? "✓" : ""}
             </span>
-            <span className={step.isDone ? "text-slate-600 line-through dark:text-slate-400" : "font-medium"}>
-              {step.label}
-              <span className="sr-only">{step.isDone ? " (done)" : " (to do)"}</span>
-            </span>
-            {!step.isDone && (
-              <Link href={step.href} className="text-sm text-indigo-700 underline dark:text-indigo-300">
-                {step.action}
+            {step.isDone ? (
+              <span className="text-slate-600 line-through dark:text-slate-400">
+                {step.label}
+                <span className="sr-only"> (done)</span>
+              </span>
+            ) : (
+              <Link href={step.href} className="font-medium text-indigo-700 underline dark:text-indigo-300">
+                {step.label}
               </Link>
             )}
           </li>

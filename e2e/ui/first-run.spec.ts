@@ -150,7 +150,7 @@ for (const viewport of VIEWPORTS) {
         await shoot(page, `checklist-new-${viewport.name}`);
 
         // Each open step links to where it is done: the callback URL is set on the callbacks page.
-        await checklist.getByRole("link", { name: "Open callbacks" }).click();
+        await checklist.getByRole("link", { name: "Set your callback URL" }).click();
         await page.getByLabel("Callback URL").fill(receiver.url("/kassa"));
         await page.getByLabel("Your password, to confirm").fill(merchant.password);
         // Waits for the answer itself: the password check (argon2) is slow on a loaded machine.
@@ -166,7 +166,7 @@ for (const viewport of VIEWPORTS) {
         const invoice = await createInvoice(client, { sender_currency: "LTC", timer: true });
         await page.reload();
         await expect(checklist).toContainText("3 of 4 done");
-        await expect(checklist.getByRole("link", { name: "Open the sandbox" })).toHaveAttribute(
+        await expect(checklist.getByRole("link", { name: "Make a test payment" })).toHaveAttribute(
           "href",
           "/dashboard/sandbox",
         );
