@@ -26,8 +26,20 @@ export default function HomePage() {
         </p>
         <div className="mt-8 flex flex-wrap gap-3">
           <Link
-            href="/docs/api"
+            href="/signup"
             className="rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700"
+          >
+            Create an account
+          </Link>
+          <Link
+            href="/login"
+            className="rounded-md border border-slate-300 px-4 py-2 font-medium hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800"
+          >
+            Sign in to the dashboard
+          </Link>
+          <Link
+            href="/docs/api"
+            className="rounded-md border border-slate-300 px-4 py-2 font-medium hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800"
           >
             Read the API reference
           </Link>

@@ -9,6 +9,7 @@ import {
   useRollApiKey,
   useSetKeyAllowlist,
 } from "@/components/query/use-api-keys";
+import { formatDateTime } from "@/lib/format-date-time";
 import { SecretReveal } from "./secret-reveal";
 
 /** The overlaps a roll offers: long enough to deploy the new secret, short enough to end a leak. */
@@ -101,8 +102,7 @@ export function KeyControls({ apiKey }: { apiKey: ApiKey }) {
       {rolled && (
         <div className="sm:col-span-2">
           <p className="text-sm" role="status">
-            New key created. {rolled.replaced_key} works until{" "}
-            {new Date(rolled.replaced_until).toLocaleString()}.
+            New key created. {rolled.replaced_key} works until {formatDateTime(rolled.replaced_until)}.
           </p>
           <SecretReveal apiKey={rolled.api_key} secret={rolled.api_secret} />
         </div>

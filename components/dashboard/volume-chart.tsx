@@ -1,79 +1,146 @@
 import { displayAmount } from "@/lib/checkout/present";
-import { parseStoredAmount } from "@/lib/money";
+import type { ValuedDay } from "@/lib/ledger/value-daily-volume";
+import { formatAmount } from "@/lib/money";
 
-type Day = { day: string; incoming: string; outgoing: string };
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
-function lastDays(count: number): string[] {
-  const today = new Date();
-  return Array.from({ length: count }, (_, i) => {
-    const date = new Date(
-      Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - (count - 1 - i)),
-    );
-    return date.toISOString().slice(0, 10);
-  });
+/** "24 Nov" from "2026-11-24", without Date (and so without any time zone). */
+function shortDay(day: string): string {
+  const [, month, date] = day.split("-");
+  return `${Number(date)} ${MONTHS[Number(month) - 1]}`;
+}
+
+/** How far up (or down) from the zero line a value reaches, as a percentage of half the plot. */
+function reach(value: bigint, max: bigint): number {
+  const magnitude = value < 0n ? -value : value;
+  // Pixel geometry only: the amounts themselves are never turned into numbers.
+  return Number((magnitude * 10_000n) / max) / 100;
+}
+
+function Swatch({ className }: { className: string }) {
+  return <span aria-hidden="true" className={`inline-block size-3 rounded-sm ${className}`} />;
 }
 
 /**
- * Incoming (up) and outgoing (down) volume per day, drawn on the server as SVG, with the same numbers
- * in a table for screen readers. Heights are relative within one currency; amounts stay decimal strings.
+ * Money in (up, green), out (down, red) and net (a dark mark) per UTC day, all in one display
+ * currency, drawn in HTML so the dates and values stay readable text at 375 px. The picture is
+ * described for screen readers by its totals and repeated, day by day, in the table below it.
  */
-export function VolumeChart({ currency, days }: { currency: string; days: Day[] }) {
-  const byDay = new Map(days.map((d) => [d.day, d]));
-  const series = lastDays(14).map((day) => byDay.get(day) ?? { day, incoming: "0", outgoing: "0" });
-  const max = series.reduce((m, d) => {
-    const larger =
-      parseStoredAmount(d.incoming) > parseStoredAmount(d.outgoing)
-        ? parseStoredAmount(d.incoming)
-        : parseStoredAmount(d.outgoing);
+export function VolumeChart({ currency, days }: { currency: string; days: ValuedDay[] }) {
+  const show = (units: bigint) => displayAmount(formatAmount(units), currency);
+  const total = (pick: (d: ValuedDay) => bigint) => days.reduce((sum, d) => sum + pick(d), 0n);
+  const max = days.reduce((m, d) => {
+    const larger = d.incoming > d.outgoing ? d.incoming : d.outgoing;
     return larger > m ? larger : m;
-  }, 1n);
-  const height = (value: string) => (Number((parseStoredAmount(value) * 1000n) / max) / 1000) * 50;
+  }, 0n);
+  const scale = max > 0n ? max : 1n;
+  const first = days[0]?.day ?? "";
+  const last = days.at(-1)?.day ?? "";
+  const columns = { gridTemplateColumns: `repeat(${days.length}, minmax(0, 1fr))` };
   return (
-    <figure className="mt-4">
-      <figcaption className="text-sm font-medium">{currency}</figcaption>
-      <svg viewBox="0 0 280 110" className="mt-1 h-28 w-full max-w-xl" aria-hidden="true">
-        <line
-          x1="0"
-          y1="55"
-          x2="280"
-          y2="55"
-          className="stroke-slate-300 dark:stroke-slate-700"
-          strokeWidth="1"
-        />
-        {series.map((d, i) => (
-          <g key={d.day}>
-            <rect
-              x={i * 20 + 4}
-              y={55 - height(d.incoming)}
-              width="12"
-              height={height(d.incoming)}
-              className="fill-emerald-600"
-            />
-            <rect x={i * 20 + 4} y={55} width="12" height={height(d.outgoing)} className="fill-rose-600" />
-          </g>
-        ))}
-      </svg>
-      <table className="sr-only">
-        <caption>{currency}: money in and out per day</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            <th scope="col">In</th>
-            <th scope="col">Out</th>
-          </tr>
-        </thead>
-        <tbody>
-          {series
-            .filter((d) => d.incoming !== "0" || d.outgoing !== "0")
-            .map((d) => (
-              <tr key={d.day}>
-                <td>{d.day}</td>
-                <td>{displayAmount(d.incoming, currency)}</td>
-                <td>{displayAmount(d.outgoing, currency)}</td>
-              </tr>
+    <figure className="mx-auto mt-4 w-full max-w-3xl">
+      <figcaption className="text-sm text-slate-700 dark:text-slate-300">
+        {shortDay(first)} to {shortDay(last)} (UTC days), every currency valued in {currency} at today&apos;s
+        rates.
+      </figcaption>
+      <ul aria-label="Legend and 14-day totals" className="mt-2 flex flex-wrap gap-x-5 gap-y-1 text-sm">
+        <li className="flex items-center gap-1.5">
+          <Swatch className="bg-emerald-600" /> In{" "}
+          <span className="font-mono">{show(total((d) => d.incoming))}</span>
+        </li>
+        <li className="flex items-center gap-1.5">
+          <Swatch className="bg-rose-600" /> Out{" "}
+          <span className="font-mono">{show(total((d) => d.outgoing))}</span>
+        </li>
+        <li className="flex items-center gap-1.5">
+          <Swatch className="bg-slate-900 dark:bg-white" /> Net{" "}
+          <span className="font-mono">{show(total((d) => d.net))}</span>
+        </li>
+      </ul>
+      <div
+        role="img"
+        aria-label={`Bar chart of money in and out per day; the table "Day by day" below gives every value. Largest day: ${show(max)}.`}
+        className="mt-3"
+      >
+        <div className="relative h-48 border-y border-dashed border-slate-300 dark:border-slate-700">
+          <span className="absolute left-0 top-0 z-10 bg-white/80 px-1 font-mono text-xs dark:bg-slate-950/80">
+            +{show(max)}
+          </span>
+          <span className="absolute bottom-0 left-0 z-10 bg-white/80 px-1 font-mono text-xs dark:bg-slate-950/80">
+            −{show(max)}
+          </span>
+          <div className="absolute inset-x-0 top-1/2 border-t border-slate-400 dark:border-slate-500" />
+          <div className="grid h-full gap-1" style={columns}>
+            {days.map((d) => (
+              <div key={d.day} data-day={d.day} className="relative h-full">
+                <div
+                  className="absolute inset-x-[15%] bottom-1/2 rounded-t-sm bg-emerald-600"
+                  style={{ height: `${reach(d.incoming, scale) / 2}%` }}
+                />
+                <div
+                  className="absolute inset-x-[15%] top-1/2 rounded-b-sm bg-rose-600"
+                  style={{ height: `${reach(d.outgoing, scale) / 2}%` }}
+                />
+                {(d.incoming !== 0n || d.outgoing !== 0n) && (
+                  <div
+                    className="absolute inset-x-0 h-0.5 bg-slate-900 dark:bg-white"
+                    style={{ top: `${50 - (d.net < 0n ? -1 : 1) * (reach(d.net, scale) / 2)}%` }}
+                  />
+                )}
+              </div>
             ))}
-        </tbody>
-      </table>
+          </div>
+        </div>
+        <div
+          className="mt-1 grid gap-1 text-center text-xs text-slate-700 dark:text-slate-300"
+          style={columns}
+        >
+          {days.map((d, i) => (
+            <span key={d.day} className="leading-tight">
+              {Number(d.day.slice(8))}
+              {(i === 0 || d.day.endsWith("-01")) && (
+                <span className="block">{shortDay(d.day).split(" ")[1]}</span>
+              )}
+            </span>
+          ))}
+        </div>
+      </div>
+      <details className="mt-3">
+        <summary className="cursor-pointer text-sm font-medium">Day by day</summary>
+        <div className="overflow-x-auto">
+          <table className="mt-2 w-full text-sm">
+            <caption className="sr-only">Money in, out and net per UTC day, in {currency}</caption>
+            <thead>
+              <tr className="border-b border-slate-200 text-left dark:border-slate-800">
+                <th scope="col" className="py-1 pr-3">
+                  Day (UTC)
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right">
+                  In
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right">
+                  Out
+                </th>
+                <th scope="col" className="py-1 text-right">
+                  Net
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {days.map((d) => (
+                <tr key={d.day} className="border-b border-slate-100 dark:border-slate-900">
+                  <th scope="row" className="whitespace-nowrap py-1 pr-3 text-left font-normal">
+                    {d.day}
+                  </th>
+                  <td className="whitespace-nowrap py-1 pr-3 text-right font-mono">{show(d.incoming)}</td>
+                  <td className="whitespace-nowrap py-1 pr-3 text-right font-mono">{show(d.outgoing)}</td>
+                  <td className="whitespace-nowrap py-1 text-right font-mono">{show(d.net)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
     </figure>
   );
 }

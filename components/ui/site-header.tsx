@@ -16,6 +16,21 @@ export function SiteHeader() {
         <a href="/api/v2/openapi.json" className="text-sm text-slate-700 hover:underline dark:text-slate-300">
           OpenAPI
         </a>
+        {/* Merchants arrive here first: signing in or up must not need a guessed URL. */}
+        <span className="ml-auto flex gap-4">
+          <Link
+            href="/login"
+            className="text-sm font-medium text-indigo-700 hover:underline dark:text-indigo-300"
+          >
+            Sign in
+          </Link>
+          <Link
+            href="/signup"
+            className="text-sm font-medium text-indigo-700 hover:underline dark:text-indigo-300"
+          >
+            Sign up
+          </Link>
+        </span>
       </nav>
     </header>
   );

@@ -1,12 +1,14 @@
 import "server-only";
 
 import { eq } from "drizzle-orm";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getServerSession } from "next-auth";
 import { getDb } from "@/lib/db/client";
 import { merchants } from "@/lib/db/schema";
 import { can, isRole, type Permission, type Role } from "@/lib/team/permissions";
 import { authOptions } from "./auth-options";
+import { loginPathFor, REQUEST_PATH_HEADER } from "./return-path";
 
 export type MerchantSession = { merchantId: number; userId: number; email: string; role: Role };
 
@@ -27,20 +29,26 @@ export async function currentSession(): Promise<MerchantSession | undefined> {
   };
 }
 
+/** Sign-in, then back to the page that was asked for (proxy.ts names it). */
+async function redirectToLogin(): Promise<never> {
+  redirect(loginPathFor((await headers()).get(REQUEST_PATH_HEADER)));
+}
+
 /**
- * For dashboard pages: the session, or a redirect to sign-in; new merchants go through onboarding
- * first. With `permission`, a role without it is sent to the "not allowed" page instead of the page.
+ * For dashboard pages: the session, or a redirect to sign-in that comes back to this page; new
+ * merchants go through onboarding first. With `permission`, a role without it is sent to the "not
+ * allowed" page instead of the page.
  */
 export async function requireSession(
   options: { allowOnboarding?: boolean; permission?: Permission } = {},
 ): Promise<MerchantSession & { merchantName: string }> {
   const session = await currentSession();
-  if (!session) redirect("/login");
+  if (!session) return redirectToLogin();
   const [merchant] = await getDb()
     .select({ name: merchants.name, onboardedAt: merchants.onboardedAt })
     .from(merchants)
     .where(eq(merchants.id, session.merchantId));
-  if (!merchant) redirect("/login");
+  if (!merchant) return redirectToLogin();
   if (!merchant.onboardedAt && !options.allowOnboarding) redirect("/onboarding");
   if (options.permission && !can(session.role, options.permission)) redirect(NOT_ALLOWED_PATH);
   return { ...session, merchantName: merchant.name };

@@ -6,10 +6,11 @@ import { ledgerAccounts, ledgerEntries } from "@/lib/db/schema";
 
 export type DailyVolume = { day: string; currency: string; incoming: bigint; outgoing: bigint };
 
-/** Money into and out of the merchant's balances per day and currency, from the ledger (last `days` days). */
+/** Money into and out of the merchant's balances per UTC day and currency, from the ledger (last `days` days). */
 export async function volumeByDay(db: Executor, merchantId: number, days = 14): Promise<DailyVolume[]> {
   const { amount, createdAt } = ledgerEntries;
-  const day = sql<string>`to_char(date_trunc('day', ${createdAt}), 'YYYY-MM-DD')`;
+  // UTC days, whatever the session's zone: the dashboard shows every time in UTC (lib/format-date-time.ts).
+  const day = sql<string>`to_char(${createdAt} at time zone 'UTC', 'YYYY-MM-DD')`;
   return db
     .select({
       day,
@@ -24,7 +25,7 @@ export async function volumeByDay(db: Executor, merchantId: number, days = 14): 
       and(
         eq(ledgerAccounts.merchantId, merchantId),
         eq(ledgerAccounts.kind, "balance"),
-        gte(createdAt, sql`date_trunc('day', now()) - make_interval(days => ${days - 1})`),
+        gte(createdAt, sql`date_trunc('day', now(), 'UTC') - make_interval(days => ${days - 1})`),
       ),
     )
     .groupBy(day, ledgerEntries.currency)

@@ -14,7 +14,8 @@ const MESSAGES: Record<string, string> = {
   second_factor_invalid: "That code is not right. Check the time on your phone, or use a recovery code.",
 };
 
-export function LoginForm() {
+/** `returnTo` is the page to open once signed in, already checked on the server (safeReturnPath). */
+export function LoginForm({ returnTo }: { returnTo: string }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [needsCode, setNeedsCode] = useState(false);
@@ -32,7 +33,7 @@ export function LoginForm() {
     });
     setIsBusy(false);
     if (result?.ok && !result.error) {
-      router.push("/dashboard");
+      router.push(returnTo);
       router.refresh();
       return;
     }

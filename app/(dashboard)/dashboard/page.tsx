@@ -1,20 +1,36 @@
 import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
+import { GettingStartedChecklist } from "@/components/dashboard/getting-started";
 import { VolumeChart } from "@/components/dashboard/volume-chart";
 import { requireSession } from "@/lib/auth/session";
+import { findCurrency } from "@/lib/currencies/registry";
 import { getDb } from "@/lib/db/client";
 import { listBalances } from "@/lib/ledger/list-balances";
-import { volumeByDay } from "@/lib/ledger/volume-by-day";
-import { formatAmount } from "@/lib/money";
+import { valueDailyVolume } from "@/lib/ledger/value-daily-volume";
+import { loadGettingStarted } from "@/lib/merchants/load-getting-started";
+import { getConfig } from "@/lib/runtime";
+
+/**
+ * The chart's one display currency. USD because the rates table prices every currency in USD, so
+ * each conversion is one exact ratio with nothing in between (README, "Dashboard").
+ */
+const DISPLAY_CURRENCY = "USD";
 
 export default async function OverviewPage() {
   const session = await requireSession({ permission: "dashboard.view" });
   const db = getDb();
+  const progress = await loadGettingStarted(db, session.merchantId);
   const balances = await listBalances(db, session.merchantId);
-  const volume = await volumeByDay(db, session.merchantId);
-  const active = balances.filter((b) => b.balance > 0n || volume.some((v) => v.currency === b.currency));
+  const volume = await valueDailyVolume(db, {
+    merchantId: session.merchantId,
+    currency: DISPLAY_CURRENCY,
+    minorUnit: findCurrency(DISPLAY_CURRENCY)?.minorUnit ?? 2,
+  });
+  const hasMoved = volume.days.some((d) => d.incoming !== 0n || d.outgoing !== 0n);
   return (
     <>
-      <h1 className="text-2xl font-bold tracking-tight">Balances</h1>
+      <h1 className="mb-4 text-2xl font-bold tracking-tight">Overview</h1>
+      <GettingStartedChecklist progress={progress} isSandbox={getConfig().isSandbox} />
+      <h2 className="text-xl font-semibold">Balances</h2>
       <div className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
         {balances.map((b) => (
           <div
@@ -27,24 +43,18 @@ export default async function OverviewPage() {
         ))}
       </div>
       <h2 className="mt-8 text-xl font-semibold">Money in and out, last 14 days</h2>
-      {active.length === 0 ? (
+      {hasMoved || volume.unpriced.length > 0 ? (
+        <VolumeChart currency={volume.currency} days={volume.days} />
+      ) : (
         <p className="mt-2 text-slate-700 dark:text-slate-300">
           Nothing has moved yet. Create an invoice or, in the sandbox, credit a balance to see activity here.
         </p>
-      ) : (
-        active.map((b) => (
-          <VolumeChart
-            key={b.currency}
-            currency={b.currency}
-            days={volume
-              .filter((v) => v.currency === b.currency)
-              .map((v) => ({
-                day: v.day,
-                incoming: formatAmount(v.incoming),
-                outgoing: formatAmount(v.outgoing),
-              }))}
-          />
-        ))
+      )}
+      {volume.unpriced.length > 0 && (
+        <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
+          Not in the chart, because there is no {DISPLAY_CURRENCY} rate for them now:{" "}
+          {volume.unpriced.join(", ")}.
+        </p>
       )}
     </>
   );

@@ -10,6 +10,7 @@ import {
   type SecondFactor,
   useDecideWithdrawal,
 } from "@/components/query/use-approvals";
+import { formatDateTime } from "@/lib/format-date-time";
 import { SecondFactorField } from "./second-factor-field";
 
 const schema = formSchema(() => import("@/lib/schemas/withdrawals").then((m) => m.withdrawalDecisionRequest));
@@ -100,10 +101,9 @@ export function PendingItem({
       </p>
       <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
         {item.created_by ? `Asked for by ${item.created_by}` : "Asked for through the API"} on{" "}
-        {new Date(item.created_at).toLocaleString()}. {item.total_debit} {item.currency} reserved, fees
-        included.
+        {formatDateTime(item.created_at)}. {item.total_debit} {item.currency} reserved, fees included.
         {item.expires_at &&
-          ` Declined automatically if nobody decides by ${new Date(item.expires_at).toLocaleString()}.`}
+          ` Declined automatically if nobody decides by ${formatDateTime(item.expires_at)}.`}
       </p>
       {!item.can_decide && (
         <p className="mt-2 text-sm font-medium">

@@ -9,6 +9,7 @@ import { parseAuditFilter } from "@/lib/audit/parse-audit-filter";
 import { requireSession } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
+import { formatDateTime } from "@/lib/format-date-time";
 
 export const metadata: Metadata = { title: "Audit trail" };
 
@@ -110,9 +111,7 @@ export default async function AuditPage({
             <tbody>
               {result.entries.map((entry) => (
                 <tr key={entry.id} className="border-b border-slate-200 align-top dark:border-slate-800">
-                  <td className="whitespace-nowrap py-2 pr-3">
-                    {entry.occurredAt.toISOString().replace("T", " ").slice(0, 19)}
-                  </td>
+                  <td className="whitespace-nowrap py-2 pr-3">{formatDateTime(entry.occurredAt)}</td>
                   <td className="break-all py-2 pr-3">{entry.actor}</td>
                   <td className="break-all py-2 pr-3 font-mono">{entry.address ?? "—"}</td>
                   <td className="py-2 pr-3">{AUDIT_ACTION_LABELS[entry.action] ?? entry.action}</td>

@@ -4,11 +4,12 @@ import Link from "next/link";
 import { secondaryButtonClass } from "@/components/forms/field";
 import { errorMessage, FormError } from "@/components/forms/form-error";
 import { type CallbackDelivery, useCallbackLog, useResendCallback } from "@/components/query/use-callbacks";
+import { formatDateTime } from "@/lib/format-date-time";
 import { describeAttemptError } from "./describe-attempt";
 import { ResendState } from "./retry-pending";
 import { ResponseExcerpt } from "./test-callback";
 
-const time = (iso: string) => new Date(iso).toLocaleString();
+const time = formatDateTime;
 
 /** What a callback is doing now, truthfully: never a retry time that has already passed. */
 function stateLine(c: CallbackDelivery): string {

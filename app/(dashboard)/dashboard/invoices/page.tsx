@@ -9,6 +9,7 @@ import {
 import { buttonClass, selectClass } from "@/components/forms/field";
 import { requireSession } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
+import { formatDateTime } from "@/lib/format-date-time";
 import { can } from "@/lib/team/permissions";
 import { type InvoiceFilter, listInvoices } from "./list-invoices";
 
@@ -119,9 +120,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Sea
                       <InvoiceBadges exceptions={row.exceptions} />
                     </span>
                   </td>
-                  <td className="whitespace-nowrap py-1 pr-3">
-                    {row.createdAt.toISOString().slice(0, 16).replace("T", " ")}
-                  </td>
+                  <td className="whitespace-nowrap py-1 pr-3">{formatDateTime(row.createdAt)}</td>
                 </tr>
               ))}
             </tbody>

@@ -14,12 +14,13 @@ import {
   useCreateApiKey,
   useRevokeApiKey,
 } from "@/components/query/use-api-keys";
+import { formatDateTime } from "@/lib/format-date-time";
 import type { apiKeyRequest } from "@/lib/schemas/dashboard";
 import { SecondFactorField } from "../approvals/second-factor-field";
 
 const schema = formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.apiKeyRequest));
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "never");
+const when = (iso: string | null) => (iso ? formatDateTime(iso) : "never");
 
 /** A new key is confirmed with the authenticator code, or the password without two-factor sign-in. */
 export function KeysClient({ hasTotp }: { hasTotp: boolean }) {

@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { formSchema } from "@/components/forms/form-schema";
 import { useOutbox } from "@/components/query/use-sandbox";
 import { CURRENCIES } from "@/lib/currencies/registry";
+import { formatDateTime } from "@/lib/format-date-time";
 import type {
   sandboxCreditRequest,
   sandboxMineRequest,
@@ -95,8 +96,7 @@ export function SandboxClient({ invoices }: { invoices: readonly OpenInvoiceRow[
           <li key={email.id} className="rounded-md border border-slate-200 p-3 text-sm dark:border-slate-800">
             <div className="font-medium">{email.subject}</div>
             <div className="text-xs text-slate-600 dark:text-slate-400">
-              To {email.recipient} · {email.kind} · {email.status} ·{" "}
-              {new Date(email.created_at).toLocaleString()}
+              To {email.recipient} · {email.kind} · {email.status} · {formatDateTime(email.created_at)}
             </div>
             <p className="mt-2 whitespace-pre-line">{email.body}</p>
           </li>

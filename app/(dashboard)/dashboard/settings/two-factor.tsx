@@ -8,6 +8,7 @@ import { formSchema } from "@/components/forms/form-schema";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { useDisableTotp, useEnableTotp, useStartTotpSetup } from "@/components/query/use-settings";
 import type { totpDisableRequest, totpEnableRequest } from "@/lib/schemas/dashboard";
+import { RecoveryCodes } from "./recovery-codes";
 
 type Setup = { secret: string; qr_svg: string };
 
@@ -97,18 +98,7 @@ export function TwoFactor({ hasTotp }: { hasTotp: boolean }) {
           ? "On: sign-in asks for a code from your authenticator app."
           : "Off. Turn it on to ask for a code from an authenticator app at sign-in."}
       </p>
-      {codes && (
-        <div className="mt-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
-          <p role="alert" className="font-semibold">
-            Keep these recovery codes somewhere safe. Each works once if you lose your phone.
-          </p>
-          <ul className="mt-2 grid grid-cols-2 gap-1 font-mono text-sm">
-            {codes.map((c) => (
-              <li key={c}>{c}</li>
-            ))}
-          </ul>
-        </div>
-      )}
+      {codes && <RecoveryCodes codes={codes} onSaved={() => setCodes(null)} />}
       {!isOn && !setup && (
         <>
           <button
@@ -132,7 +122,7 @@ export function TwoFactor({ hasTotp }: { hasTotp: boolean }) {
           }}
         />
       )}
-      {isOn && (
+      {isOn && !codes && (
         <DisableForm
           onDisabled={() => {
             setIsOn(false);

@@ -8,6 +8,7 @@ import { buttonClass, secondaryButtonClass, selectClass } from "@/components/for
 import { errorMessage, FormError } from "@/components/forms/form-error";
 import { useTransactionPages } from "@/components/query/use-transactions";
 import { CURRENCIES } from "@/lib/currencies/registry";
+import { formatDateTime } from "@/lib/format-date-time";
 import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from "@/lib/transactions/kinds";
 import { statusLabel } from "@/lib/transactions/status-label";
 
@@ -167,7 +168,7 @@ export function ExplorerClient() {
                       {row.id}
                     </Link>
                   </td>
-                  <td className="py-2 pr-3 whitespace-nowrap">{new Date(row.created_at).toLocaleString()}</td>
+                  <td className="py-2 pr-3 whitespace-nowrap">{formatDateTime(row.created_at)}</td>
                   <td className="py-2 pr-3">{row.type}</td>
                   <td className="py-2 pr-3">{statusLabel(row.status)}</td>
                   <td className="py-2 pr-3 text-right font-mono">

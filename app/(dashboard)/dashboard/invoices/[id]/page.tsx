@@ -12,6 +12,7 @@ import {
 import { secondaryButtonClass } from "@/components/forms/field";
 import { requireSession } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
+import { formatDateTime } from "@/lib/format-date-time";
 import { checkoutUrl } from "@/lib/invoices/to-invoice-response";
 import { getConfig } from "@/lib/runtime";
 import { can } from "@/lib/team/permissions";
@@ -25,7 +26,6 @@ import { RefundSection } from "./refund-section";
 export const metadata: Metadata = { title: "Invoice" };
 
 /** Times in UTC, labelled, so the list, this page and the API's timestamps agree. */
-const utc = (iso: string | Date) => `${new Date(iso).toISOString().slice(0, 19).replace("T", " ")} UTC`;
 
 const sectionClass = "rounded-md border border-slate-200 p-3 dark:border-slate-800";
 
@@ -209,11 +209,12 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
         </h2>
         <ol className="mt-2 space-y-1 text-sm">
           <li>
-            <time dateTime={record.createdAt.toISOString()}>{utc(record.createdAt)}</time>: Created
+            <time dateTime={record.createdAt.toISOString()}>{formatDateTime(record.createdAt)}</time>: Created
           </li>
           {detail.timeline.map((event) => (
             <li key={event.at + event.to}>
-              <time dateTime={event.at}>{utc(event.at)}</time>: {invoiceStatusLabel(event.to, event.reason)}
+              <time dateTime={event.at}>{formatDateTime(event.at)}</time>:{" "}
+              {invoiceStatusLabel(event.to, event.reason)}
             </li>
           ))}
         </ol>

@@ -6,6 +6,7 @@ import { requireSession } from "@/lib/auth/session";
 import { isOnSandboxChain } from "@/lib/chain/sandbox/address-nets";
 import { shortAmount } from "@/lib/checkout/present";
 import { getDb } from "@/lib/db/client";
+import { formatDateTime } from "@/lib/format-date-time";
 import { can } from "@/lib/team/permissions";
 import { statusLabel } from "@/lib/transactions/status-label";
 import { transactionDetail } from "@/lib/transactions/transaction-detail";
@@ -154,8 +155,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
           <ol className="mt-2 space-y-1 text-sm">
             {timeline.map((event) => (
               <li key={event.at + event.to}>
-                <time dateTime={event.at}>{new Date(event.at).toLocaleString()}</time>:{" "}
-                {statusLabel(event.to)}
+                <time dateTime={event.at}>{formatDateTime(event.at)}</time>: {statusLabel(event.to)}
                 {event.reason ? ` (${event.reason})` : ""}
               </li>
             ))}
@@ -219,7 +219,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
                 <ul className="mt-1 text-xs">
                   {callback.attempts.map((attempt) => (
                     <li key={attempt.at}>
-                      {new Date(attempt.at).toLocaleString()}: {attempt.http_status ?? "no answer"}
+                      {formatDateTime(attempt.at)}: {attempt.http_status ?? "no answer"}
                       {attempt.error ? ` · ${attempt.error}` : " · delivered"} · {attempt.latency_ms} ms
                     </li>
                   ))}

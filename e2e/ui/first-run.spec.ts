@@ -1,0 +1,308 @@
+import { mkdirSync, readFileSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { generate } from "otplib";
+import { startReceiver } from "../../tests/support/receiver";
+import { cli, createMerchant, expect, type SignedClient, signedClient, test } from "../fixtures";
+import { signIn } from "./sign-in";
+
+const SHOTS = "/tmp/shots-firstrun";
+mkdirSync(SHOTS, { recursive: true });
+
+const VIEWPORTS = [
+  { name: "phone", width: 375, height: 800 },
+  { name: "desktop", width: 1280, height: 900 },
+];
+
+async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes[0]?.target})`)).toEqual([]);
+}
+
+async function expectNoSidewaysScroll(page: Page) {
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+async function shoot(page: Page, name: string) {
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+}
+
+/** Fills the sign-in form (the page must be /login already) and submits it. */
+async function submitSignIn(page: Page, merchant: { email: string; password: string }) {
+  await page.getByLabel("E-mail").fill(merchant.email);
+  await page.getByLabel("Password").fill(merchant.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+let counter = 0;
+async function createInvoice(client: SignedClient, overrides: Record<string, unknown> = {}) {
+  counter++;
+  const response = await client.post("/invoices/create", {
+    end_user_reference: `first-${counter}`,
+    timer: false,
+    title: "First order",
+    foreign_id: `first-${Date.now()}-${counter}`,
+    currency: "EUR",
+    amount: 20,
+    url_success: "https://shop.example/paid",
+    url_failed: "https://shop.example/failed",
+    email_user: "buyer@example.com",
+    sender_type: "natural",
+    sender_data: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1990-12-10" },
+    ...overrides,
+  });
+  expect(response.status()).toBe(201);
+  return (await response.json()).data as { id: number; address: string; sender_amount: string };
+}
+
+const utcDay = (date: Date) => date.toISOString().slice(0, 10);
+
+for (const viewport of VIEWPORTS) {
+  test.describe(`first run at ${viewport.width}px`, () => {
+    test.beforeEach(async ({ page }) => {
+      await page.setViewportSize(viewport);
+    });
+
+    test("the landing page leads to sign-in and sign-up, and has a favicon", async ({ page, request }) => {
+      await page.goto("/");
+      const main = page.getByRole("main");
+      await expect(main.getByRole("link", { name: "Create an account" })).toBeVisible();
+      await expect(
+        page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Sign up" }),
+      ).toBeVisible();
+      await expectAccessible(page);
+      await expectNoSidewaysScroll(page);
+      await shoot(page, `landing-${viewport.name}`);
+
+      const icon = await page.locator('link[rel="icon"]').getAttribute("href");
+      expect(icon).toMatch(/^\/icon\.svg/);
+      const served = await request.get(icon!);
+      expect(served.status()).toBe(200);
+      expect(served.headers()["content-type"]).toContain("image/svg+xml");
+
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Sign in" }).click();
+      await expect(page).toHaveURL(/\/login$/);
+      await page.goto("/");
+      await main.getByRole("link", { name: "Create an account" }).click();
+      await expect(page).toHaveURL(/\/signup$/);
+    });
+
+    test("sign-in returns to the page asked for, and never to another site", async ({ page, merchant }) => {
+      await page.goto("/dashboard/keys?from=mail");
+      await expect(page).toHaveURL(/\/login\?next=%2Fdashboard%2Fkeys%3Ffrom%3Dmail$/);
+      await expectAccessible(page);
+      await submitSignIn(page, merchant);
+      await expect(page).toHaveURL(/\/dashboard\/keys\?from=mail$/);
+      await expect(page.getByRole("heading", { level: 1, name: "API keys" })).toBeVisible();
+
+      // Signed in already: the login page forwards to a safe `next` at once.
+      await page.goto("/login?next=%2Fdashboard%2Faudit");
+      await expect(page).toHaveURL(/\/dashboard\/audit$/);
+
+      for (const attempt of ["//evil.example", "https://evil.example/dashboard", "/\\evil.example"]) {
+        await page.context().clearCookies();
+        await page.goto(`/login?next=${encodeURIComponent(attempt)}`);
+        await submitSignIn(page, merchant);
+        await expect(page).toHaveURL(/\/dashboard$/);
+        expect(new URL(page.url()).host).toBe(new URL(test.info().project.use.baseURL!).host);
+      }
+    });
+
+    test("an unknown dashboard path or id answers 404 inside the dashboard", async ({ page, merchant }) => {
+      await signIn(page, merchant);
+      for (const path of [
+        "/dashboard/no-such-page",
+        "/dashboard/invoices/999999999",
+        "/dashboard/transactions/abc",
+      ]) {
+        const response = await page.goto(path);
+        expect(response?.status(), path).toBe(404);
+        await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
+        // The frame: the dashboard's own navigation is there, and leads back.
+        await expect(page.getByRole("navigation", { name: "Dashboard" })).toBeVisible();
+      }
+      await expectAccessible(page);
+      await expectNoSidewaysScroll(page);
+      await shoot(page, `not-found-${viewport.name}`);
+      await page.getByRole("main").getByRole("link", { name: "Invoices" }).click();
+      await expect(page.getByRole("heading", { level: 1, name: "Invoices" })).toBeVisible();
+    });
+
+    test("the checklist ticks as the merchant takes each step, then goes away", async ({ page, request }) => {
+      const receiver = await startReceiver();
+      try {
+        const merchant = await createMerchant(`First ${viewport.name}`);
+        const client = signedClient(request, merchant);
+        await signIn(page, merchant);
+        const checklist = page.getByRole("region", { name: "Getting started" });
+        // A merchant made by the CLI has its first key already; nothing else.
+        await expect(checklist).toContainText("1 of 4 done");
+        await expect(checklist.getByRole("listitem").filter({ hasText: "Create an API key" })).toContainText(
+          "(done)",
+        );
+        await expect(page.getByText("Nothing has moved yet.")).toBeVisible();
+        await expectAccessible(page);
+        await expectNoSidewaysScroll(page);
+        await shoot(page, `checklist-new-${viewport.name}`);
+
+        // Each open step links to where it is done: the callback URL is set on the callbacks page.
+        await checklist.getByRole("link", { name: "Set your callback URL" }).click();
+        await page.getByLabel("Callback URL").fill(receiver.url("/kassa"));
+        await page.getByLabel("Your password, to confirm").fill(merchant.password);
+        // Waits for the answer itself: the password check (argon2) is slow on a loaded machine.
+        const saved = page.waitForResponse((r) => r.url().endsWith("/api/dashboard/callback-url"));
+        await page.getByRole("button", { name: "Save", exact: true }).click();
+        expect((await saved).status()).toBe(200);
+        await page.goto("/dashboard");
+        await expect(checklist).toContainText("2 of 4 done");
+        await expect(
+          checklist.getByRole("listitem").filter({ hasText: "Set your callback URL" }),
+        ).toContainText("(done)");
+
+        const invoice = await createInvoice(client, { sender_currency: "LTC", timer: true });
+        await page.reload();
+        await expect(checklist).toContainText("3 of 4 done");
+        await expect(checklist.getByRole("link", { name: "Make a test payment" })).toHaveAttribute(
+          "href",
+          "/dashboard/sandbox",
+        );
+
+        // The sandbox payment: the last step, after which the checklist has nothing to say.
+        const paid = await client.post("/sandbox/payments", {
+          address: invoice.address,
+          currency: "LTC",
+          amount: invoice.sender_amount,
+        });
+        expect(paid.ok(), await paid.text()).toBe(true);
+        await page.reload();
+        await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+        await expect(checklist).toHaveCount(0);
+        await expectAccessible(page);
+        await shoot(page, `overview-done-${viewport.name}`);
+      } finally {
+        await receiver.close();
+      }
+    });
+
+    test("the chart shows each UTC day's money in, out and net in USD", async ({ page }) => {
+      const merchant = await createMerchant(`Chart ${viewport.name}`);
+      // Two sandbox credits at the seeded prices (USDC 1 USD, EUR 1.08 USD). By hand:
+      // 12.345678 + 10 × 1.08 = 23.145678, rounded down to the cent once for the day: 23.14 USD in.
+      const id = String(merchant.merchantId);
+      await cli("sandbox", "credit", "--merchant", id, "--currency", "USDC", "--amount", "12.345678");
+      await cli("sandbox", "credit", "--merchant", id, "--currency", "EUR", "--amount", "10");
+      await signIn(page, merchant);
+      const today = new Date();
+      const yesterday = new Date(today.getTime() - 86_400_000);
+      const figure = page.getByRole("figure");
+      await expect(figure).toContainText("every currency valued in USD");
+      const legend = figure.getByRole("list", { name: "Legend and 14-day totals" });
+      await expect(legend.getByRole("listitem").filter({ hasText: /\bIn\b/ })).toContainText("23.14 USD");
+      await expect(legend.getByRole("listitem").filter({ hasText: /\bOut\b/ })).toContainText("0.00 USD");
+      await expect(legend.getByRole("listitem").filter({ hasText: /\bNet\b/ })).toContainText("23.14 USD");
+      await figure.getByText("Day by day").click();
+      const row = (day: Date) => figure.getByRole("row", { name: new RegExp(`^${utcDay(day)}`) });
+      await expect(row(today).getByRole("cell")).toHaveText(["23.14 USD", "0.00 USD", "23.14 USD"]);
+      await expect(row(yesterday).getByRole("cell")).toHaveText(["0.00 USD", "0.00 USD", "0.00 USD"]);
+      await expect(figure.getByRole("row")).toHaveCount(15);
+      // The axis names today's date under the last bar.
+      await expect(figure.locator(`[data-day="${utcDay(today)}"]`)).toHaveCount(1);
+      await expectAccessible(page);
+      await expectNoSidewaysScroll(page);
+      await shoot(page, `overview-chart-${viewport.name}`);
+    });
+  });
+}
+
+test.describe("one labelled clock in a browser far from UTC", () => {
+  test.use({ timezoneId: "America/Los_Angeles" });
+
+  test("an invoice shows the same UTC time on the list, the detail page and the explorer", async ({
+    page,
+    client,
+    merchant,
+  }) => {
+    const invoice = await createInvoice(client);
+    await signIn(page, merchant);
+    const stamp = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/;
+
+    await page.goto("/dashboard/invoices");
+    const listRow = page.getByRole("row").filter({ hasText: "First order" });
+    const listed = (await listRow.getByText(stamp).textContent())!.trim();
+    expect(listed).toMatch(stamp);
+
+    await page.goto(`/dashboard/invoices/${invoice.id}`);
+    const created = page.getByRole("listitem").filter({ hasText: /: Created$/ });
+    await expect(created.locator("time")).toHaveText(listed);
+    // The machine-readable moment agrees with the label.
+    const iso = await created.locator("time").getAttribute("datetime");
+    expect(`${iso!.slice(0, 19).replace("T", " ")} UTC`).toBe(listed);
+
+    // The explorer is drawn in the browser (here, Los Angeles): still the same UTC clock.
+    await page.goto("/dashboard/transactions");
+    await expect(
+      page
+        .getByRole("row")
+        .filter({ hasText: String(invoice.id) })
+        .first(),
+    ).toContainText(listed);
+    await shoot(page, "explorer-utc-desktop");
+  });
+});
+
+test.describe("recovery codes", () => {
+  test("can be copied and downloaded, and stay until the merchant says they are saved", async ({
+    page,
+    merchant,
+    context,
+  }) => {
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await signIn(page, merchant);
+    for (const viewport of VIEWPORTS) {
+      await page.setViewportSize(viewport);
+      await page.goto("/dashboard/settings");
+      await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
+      const secret = (await page.locator("p.font-mono").first().textContent())!.trim();
+      await page.getByLabel("Code from the app").fill(await generate({ secret }));
+      await page.getByRole("button", { name: "Turn on" }).click();
+
+      const list = page.getByRole("list", { name: "Recovery codes" });
+      await expect(list.getByRole("listitem").first()).toBeVisible();
+      const codes = (await list.getByRole("listitem").allTextContents()).map((c) => c.trim());
+      expect(codes.length).toBeGreaterThanOrEqual(8);
+      await expectAccessible(page);
+      await expectNoSidewaysScroll(page);
+      await shoot(page, `recovery-codes-${viewport.name}`);
+
+      await page.getByRole("button", { name: "Copy codes" }).click();
+      await expect(page.getByText("Copied to the clipboard")).toBeVisible();
+      const copied = await page.evaluate(() => navigator.clipboard.readText());
+      expect(copied.trim().split("\n").slice(-codes.length)).toEqual(codes);
+
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("button", { name: "Download .txt" }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe("kassa-recovery-codes.txt");
+      const text = readFileSync((await download.path())!, "utf8");
+      expect(text.trim().split("\n").slice(-codes.length)).toEqual(codes);
+
+      // Done stays off until the merchant confirms; then the codes are gone from the screen.
+      const done = page.getByRole("button", { name: "Done" });
+      await expect(done).toBeDisabled();
+      await page.getByLabel("I have saved my recovery codes").check();
+      await done.click();
+      await expect(list).toHaveCount(0);
+      await expect(page.getByText("On: sign-in asks for a code")).toBeVisible();
+
+      // Turn it off again (a new code window), so the second width starts from the same place.
+      await page.getByLabel("Your password, to turn it off").fill(merchant.password);
+      await page.getByRole("button", { name: "Turn off" }).click();
+      await expect(page.getByRole("button", { name: "Set up two-factor sign-in" })).toBeVisible();
+    }
+  });
+});
