@@ -25,6 +25,9 @@ export const AUDIT_ACTIONS = [
   "two_factor_enabled",
   "two_factor_disabled",
   "password_changed",
+  "review_released",
+  "review_rejected",
+  "review_threshold_changed",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
