@@ -1,8 +1,15 @@
 import "server-only";
 
-import { and, count, eq, ne } from "drizzle-orm";
+import { and, count, eq, ne, type SQL } from "drizzle-orm";
 import type { Tx } from "@/lib/db/client";
-import { chainTransactions, complianceReviews, deposits, merchants, transactions } from "@/lib/db/schema";
+import {
+  chainTransactions,
+  complianceReviews,
+  depositAddresses,
+  deposits,
+  merchants,
+  transactions,
+} from "@/lib/db/schema";
 import { transitionStatus } from "@/lib/transactions/transition-status";
 import { isAtOrAbove } from "./risk-score";
 import type { ScreeningProvider } from "./screening-provider";
@@ -29,10 +36,12 @@ export async function holdForReview(
       threshold: merchants.reviewThreshold,
       sender: chainTransactions.senderAddress,
       address: chainTransactions.address,
+      foreignId: depositAddresses.foreignId,
     })
     .from(transactions)
     .innerJoin(merchants, eq(merchants.id, transactions.merchantId))
     .innerJoin(chainTransactions, eq(chainTransactions.id, deposit.chainTransactionId))
+    .innerJoin(depositAddresses, eq(depositAddresses.id, deposit.depositAddressId))
     .where(eq(transactions.id, deposit.transactionId));
   if (!context || context.status === "below_minimum") return false;
 
@@ -42,12 +51,7 @@ export async function holdForReview(
     address: context.address,
     currency: deposit.currency,
     amount: deposit.amount,
-    customer: context.customer
-      ? {
-          reference: context.customer,
-          previousPayments: await previousPayments(tx, deposit, context.customer),
-        }
-      : null,
+    customer: await customerOf(tx, { deposit, reference: context.customer, foreignId: context.foreignId }),
   });
   await tx
     .update(chainTransactions)
@@ -73,23 +77,37 @@ export async function holdForReview(
   return true;
 }
 
-/** How many of this customer's payments to the merchant were credited before this one. */
-async function previousPayments(
+/**
+ * Who paid, as the merchant knows them: the `end_user_reference` of the invoice or address, else the
+ * permanent address's `foreign_id` (one address per customer), with how many of their payments were
+ * credited before this one. Null when the payment names no customer (an invoice without a reference).
+ */
+async function customerOf(
   tx: Tx,
-  deposit: typeof deposits.$inferSelect,
-  customer: string,
-): Promise<number> {
+  input: { deposit: typeof deposits.$inferSelect; reference: string | null; foreignId: string | null },
+): Promise<{ reference: string; previousPayments: number } | null> {
+  const { deposit } = input;
+  let same: SQL;
+  let reference: string;
+  if (input.reference) {
+    reference = input.reference;
+    same = eq(transactions.endUserReference, input.reference);
+  } else if (input.foreignId) {
+    reference = input.foreignId;
+    same = eq(depositAddresses.foreignId, input.foreignId);
+  } else return null;
   const [row] = await tx
     .select({ n: count() })
     .from(deposits)
     .innerJoin(transactions, eq(transactions.id, deposits.transactionId))
+    .innerJoin(depositAddresses, eq(depositAddresses.id, deposits.depositAddressId))
     .where(
       and(
-        eq(transactions.merchantId, deposit.merchantId),
-        eq(transactions.endUserReference, customer),
+        eq(deposits.merchantId, deposit.merchantId),
+        same,
         eq(deposits.status, "credited"),
         ne(deposits.id, deposit.id),
       ),
     );
-  return row?.n ?? 0;
+  return { reference, previousPayments: row?.n ?? 0 };
 }
