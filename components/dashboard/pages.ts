@@ -6,6 +6,7 @@ export const DASHBOARD_PAGES = [
   { href: "/dashboard/invoices/new", label: "New invoice" },
   { href: "/dashboard/payouts/new", label: "New payout" },
   { href: "/dashboard/approvals", label: "Approvals" },
+  { href: "/dashboard/reviews", label: "Reviews" },
   { href: "/dashboard/keys", label: "API keys" },
   { href: "/dashboard/callbacks", label: "Callbacks" },
   { href: "/dashboard/audit", label: "Audit trail" },

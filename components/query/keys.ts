@@ -19,4 +19,5 @@ export const queryKeys = {
   outbox: ["sandbox", "outbox"],
   approvals: ["approvals"],
   withdrawalLimits: ["withdrawal-limits"],
+  reviews: ["reviews"],
 } as const;
