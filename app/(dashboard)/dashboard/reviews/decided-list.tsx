@@ -1,6 +1,7 @@
 "use client";
 
 import { useReviews } from "@/components/query/use-reviews";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 /** The recent decisions, newest first: what was released or rejected, by whom and when. */
 export function DecidedList() {
@@ -13,7 +14,7 @@ export function DecidedList() {
       {decided.isPending && <p aria-live="polite">Loading decisions…</p>}
       {decided.data && decided.data.data.length === 0 && <p className="mt-2 text-sm">No decision yet.</p>}
       {decided.data && decided.data.data.length > 0 && (
-        <div className="mt-3 overflow-x-auto">
+        <ScrollRegion label="Recent decisions" className="mt-3">
           <table className="min-w-full text-left text-sm">
             <caption className="sr-only">Payments released or rejected after review</caption>
             <thead>
@@ -51,7 +52,7 @@ export function DecidedList() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </section>
   );
