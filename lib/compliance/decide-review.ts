@@ -3,8 +3,8 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { type AuditSource, recordAuditEntry } from "@/lib/audit/record-audit-entry";
 import type { Clock } from "@/lib/clock";
-import type { Db } from "@/lib/db/client";
-import { complianceReviews, deposits } from "@/lib/db/schema";
+import type { Db, Tx } from "@/lib/db/client";
+import { chainTransactions, complianceReviews, deposits } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { bookDeposit } from "@/lib/deposits/book-deposit";
 import { fieldError, notFound } from "@/lib/errors";
@@ -57,6 +57,11 @@ export async function decideReview(
       if (!existing) throw notFound("No such review.");
       throw fieldError({ id: `This payment needs no decision: it was already ${existing.status}.` });
     }
+    const isRemoved = await isRemovedFromChain(tx, review.depositId);
+    if (input.decision === "release" && isRemoved)
+      throw fieldError({
+        id: "A reorganisation removed this payment's block from the chain: it cannot be credited. Reject it instead.",
+      });
     const [deposit] = await tx
       .update(deposits)
       .set(
@@ -69,7 +74,7 @@ export async function decideReview(
     if (!deposit) throw new Error(`review ${review.id}: its deposit ${review.depositId} is not held`);
     if (input.decision === "release")
       await bookDeposit(tx, { deposit, spreadPpm: input.spreadPpm, clock: input.clock });
-    else await rejectHeldDeposit(tx, { deposit, clock: input.clock });
+    else await rejectHeldDeposit(tx, { deposit, isRemoved, clock: input.clock });
     await recordAuditEntry(tx, {
       merchantId: input.merchantId,
       ...input.audit,
@@ -78,4 +83,14 @@ export async function decideReview(
     });
     return { id: review.id, status, transactionId: review.transactionId };
   });
+}
+
+/** Whether a reorganisation deeper than the confirmations removed the held payment's block (a real chain only). */
+async function isRemovedFromChain(tx: Tx, depositId: number): Promise<boolean> {
+  const [row] = await tx
+    .select({ removedAt: chainTransactions.removedAt })
+    .from(deposits)
+    .innerJoin(chainTransactions, eq(chainTransactions.id, deposits.chainTransactionId))
+    .where(eq(deposits.id, depositId));
+  return row?.removedAt != null;
 }

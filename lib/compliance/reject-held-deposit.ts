@@ -23,19 +23,25 @@ import { transitionStatus } from "@/lib/transactions/transition-status";
  */
 export async function rejectHeldDeposit(
   tx: Tx,
-  input: { deposit: typeof deposits.$inferSelect; clock?: Clock },
+  input: {
+    deposit: typeof deposits.$inferSelect;
+    /** A reorganisation removed its block: no coins arrived, so nothing is booked. */
+    isRemoved: boolean;
+    clock?: Clock;
+  },
 ): Promise<void> {
   const { deposit } = input;
-  await postJournal(tx, {
-    merchantId: deposit.merchantId,
-    transactionId: deposit.transactionId,
-    kind: "deposit_compliance_rejected",
-    memo: `Payment rejected in compliance review, held: ${formatAmount(deposit.amount)} ${deposit.currency}`,
-    entries: [
-      { account: platformAccount("platform:chain", deposit.currency), amount: -deposit.amount },
-      { account: platformAccount("platform:compliance_held", deposit.currency), amount: deposit.amount },
-    ],
-  });
+  if (!input.isRemoved)
+    await postJournal(tx, {
+      merchantId: deposit.merchantId,
+      transactionId: deposit.transactionId,
+      kind: "deposit_compliance_rejected",
+      memo: `Payment rejected in compliance review, held: ${formatAmount(deposit.amount)} ${deposit.currency}`,
+      entries: [
+        { account: platformAccount("platform:chain", deposit.currency), amount: -deposit.amount },
+        { account: platformAccount("platform:compliance_held", deposit.currency), amount: deposit.amount },
+      ],
+    });
   const [transaction] = await tx
     .select({ type: transactions.type })
     .from(transactions)

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { takeAddress } from "@/lib/addresses/take-address";
 import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
@@ -9,15 +9,16 @@ import { connectEvmNetwork, type EvmNetwork } from "@/lib/chain/evm/evm-network"
 import { watchEvmChain } from "@/lib/chain/evm/watch-evm-chain";
 import { decideReview } from "@/lib/compliance/decide-review";
 import { listScreeningProvider } from "@/lib/compliance/list-screening-provider";
+import { queryRows } from "@/lib/db/client";
 import { callbacks, chainTransactions, complianceReviews, deposits, transactions } from "@/lib/db/schema";
 import { creditDeposit } from "@/lib/deposits/credit-deposit";
 import { listBalances } from "@/lib/ledger/list-balances";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
-import { type AnvilNode, customer, mineBlocks, payEth, startTestAnvil } from "../support/anvil";
+import { type AnvilNode, customer, mineBlocks, payEth, reorg, startTestAnvil } from "../support/anvil";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { testKeys } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
-import { createTestMerchant } from "../support/merchants";
+import { createTestMerchant, fieldsOf } from "../support/merchants";
 
 const WEI_PER_LEDGER_UNIT = 10n ** 10n;
 
@@ -119,5 +120,59 @@ describe(`a denylisted sender's ETH payment on the EVM chain (${testDriver})`, (
       "deposit.confirmed",
     ]);
     expect((await ledgerInvariants(database.db)).nonZeroCurrencies).toEqual([]);
+  });
+
+  it("refuses to release a held payment whose block a deep reorganisation removed; rejecting it books nothing", async () => {
+    const address = await takeAddress(database.db, testKeys, {
+      merchantId,
+      foreignId: "c2",
+      currency: "ETH",
+    });
+    await payEth(node.url, { to: address.address, value: 1_000_000n * WEI_PER_LEDGER_UNIT }); // 0.01 ETH
+    await mineBlocks(node.url, 2);
+    await watch();
+    const [row] = await database.db
+      .select({ deposit: deposits, reviewId: complianceReviews.id })
+      .from(deposits)
+      .innerJoin(complianceReviews, eq(complianceReviews.depositId, deposits.id))
+      .innerJoin(chainTransactions, eq(chainTransactions.id, deposits.chainTransactionId))
+      .where(eq(chainTransactions.address, address.address));
+    expect(row!.deposit.status).toBe("held");
+
+    // Deeper than the 2 confirmations: the payment's block is gone.
+    await reorg(node.url, 4);
+    await watch();
+    const decide = (decision: "release" | "reject") =>
+      decideReview(database.db, {
+        merchantId,
+        reviewId: row!.reviewId,
+        userId: null,
+        decision,
+        audit: { actor: { kind: "cli" } },
+        spreadPpm: 5_000,
+      });
+    expect(await fieldsOf(decide("release"))).toEqual({
+      id: "A reorganisation removed this payment's block from the chain: it cannot be credited. Reject it instead.",
+    });
+    await decide("reject");
+    expect((await describeTransaction(database.db, row!.deposit.transactionId)).status).toBe("cancelled");
+    const [held] = await database.db
+      .select()
+      .from(complianceReviews)
+      .where(eq(complianceReviews.id, row!.reviewId));
+    expect(held!.status).toBe("rejected");
+    // No coins arrived, so nothing went to the held account.
+    const [suspense] = await queryRows<{ n: string }>(
+      database.db,
+      sql`select count(*)::text as n from ledger_entries e join ledger_accounts a on a.id = e.account_id
+          where a.kind = 'platform:compliance_held'`,
+    );
+    expect(suspense!.n).toBe("0");
+    expect((await ledgerInvariants(database.db)).nonZeroCurrencies).toEqual([]);
+    const entries = await database.db
+      .select({ id: deposits.id })
+      .from(deposits)
+      .where(and(eq(deposits.id, row!.deposit.id), eq(deposits.status, "rejected")));
+    expect(entries).toHaveLength(1);
   });
 });
