@@ -102,6 +102,7 @@ async function main(): Promise<number> {
       "per-day": { type: "string" },
       txid: { type: "string" },
       set: { type: "string" },
+      score: { type: "string" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },

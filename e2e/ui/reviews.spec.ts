@@ -138,4 +138,39 @@ test.describe("compliance review screen", () => {
       }
     });
   }
+
+  test("sets the review threshold from the CLI and in Settings with the password", async ({ page }) => {
+    const merchant = await createMerchant("Review threshold");
+    expect(
+      await cli(
+        "merchants",
+        "review-threshold",
+        "--merchant",
+        String(merchant.merchantId),
+        "--score",
+        "75.50",
+      ),
+    ).toEqual({ merchant_id: merchant.merchantId, review_threshold: "75.5" });
+
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await signIn(page, merchant);
+    await page.goto("/dashboard/settings");
+    const form = page.getByRole("form", { name: "Compliance review threshold" });
+    const field = form.getByLabel("Review payments scoring at least");
+    await expect(field).toHaveValue("75.5");
+    await field.fill("101");
+    await form.getByLabel("Your password, to confirm").fill(merchant.password);
+    await form.getByRole("button", { name: "Save threshold" }).click();
+    await expect(form.getByText("Type a score from 0 to 100, with at most two decimals.")).toBeVisible();
+    await field.fill("60");
+    await form.getByRole("button", { name: "Save threshold" }).click();
+    await expect(
+      form.getByText("Threshold saved: payments scoring 60 or more wait for review."),
+    ).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    await expectAccessible(page);
+    await page.screenshot({ path: `${SHOTS}/settings-threshold-desktop.png`, fullPage: true });
+    await page.goto("/dashboard/reviews");
+    await expect(page.getByText("One with a risk score of 60 or more")).toBeVisible();
+  });
 });
