@@ -48,6 +48,8 @@ const serverEnv = (serverPort: number, dataDir: string) => ({
   KASSA_MODE: "sandbox",
   // Tests mine blocks themselves, so every step is deterministic.
   KASSA_SANDBOX_BLOCK_SECONDS: "0",
+  // A payment from an address on it is held for compliance review (e2e/ui/reviews.spec.ts).
+  KASSA_SCREENING_DENYLIST: path.resolve("e2e/screening-denylist.txt"),
 });
 
 export default defineConfig({

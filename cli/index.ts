@@ -27,6 +27,7 @@ const USAGE = `usage:
   cli merchants set-callback --merchant <id> --url <https url, or "" to remove> [--json]
   cli merchants limits --merchant <id> --currency <code> --per-withdrawal <decimal> [--per-day <decimal>] [--json]
   cli merchants below-minimum-callback --merchant <id> --set on|off [--json]
+  cli merchants review-threshold --merchant <id> --score <0-100> [--json]
   cli callbacks resend --merchant <id> --id <callback id> [--json]
   cli chain incidents [--json]
   cli chain wallets [--json]
@@ -101,6 +102,7 @@ async function main(): Promise<number> {
       "per-day": { type: "string" },
       txid: { type: "string" },
       set: { type: "string" },
+      score: { type: "string" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },

@@ -15,6 +15,16 @@ function defaultPoolSize(): number {
   return Math.min(20, Math.max(4, os.availableParallelism() * 2 + 1));
 }
 
+/** `BTC=1,USDTE=5000`: an amount per currency code (compliance screening rules). */
+const screeningLimits = z
+  .string()
+  .regex(
+    /^[A-Z0-9]{2,10}=\d{1,12}(\.\d{1,8})?(,[A-Z0-9]{2,10}=\d{1,12}(\.\d{1,8})?)*$/,
+    "must be CODE=amount pairs, e.g. BTC=1,USDTE=5000",
+  )
+  .optional()
+  .or(z.literal("").transform(() => undefined));
+
 /**
  * The environment, parsed once. Every setting Kassa reads lives here, so a typo in a deployment
  * fails at start-up with a message instead of at the first request that needs it.
@@ -93,6 +103,16 @@ const EnvSchema = z.object({
       "must be CODE=amount pairs of ETH, USDTE or USDC, e.g. ETH=0.05,USDTE=50",
     )
     .default("ETH=0.01,USDTE=10,USDC=10"),
+  KASSA_SCREENING_DENYLIST: z
+    .string()
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  KASSA_SCREENING_ALLOWLIST: z
+    .string()
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  KASSA_SCREENING_AMOUNT_LIMITS: screeningLimits,
+  KASSA_SCREENING_NEW_CUSTOMER_LIMITS: screeningLimits,
   KASSA_TRUSTED_PROXIES: z
     .string()
     .default("")
@@ -154,8 +174,23 @@ export type Config = {
    * address a sign-in counts against is the connection's own unless a configured proxy vouches.
    */
   trustedProxies: string[];
+  /** The built-in screening provider's lists and rules (lib/compliance/list-screening-provider.ts). */
+  screening: ScreeningConfig;
   /** With it, /metrics answers only `Authorization: Bearer <token>` (loopback included); without it, loopback only. */
   metricsToken: string | undefined;
+};
+
+/**
+ * Compliance screening (issue 20): operator list files (one address per line, `#` comments; read again
+ * when they change) and rule thresholds in ledger units per currency.
+ */
+export type ScreeningConfig = {
+  denylistPath: string | undefined;
+  allowlistPath: string | undefined;
+  /** A payment of at least this much of its currency scores as large. */
+  amountLimits: Record<string, bigint>;
+  /** A customer's first payment of at least this much scores as a new customer's large payment. */
+  newCustomerLimits: Record<string, bigint>;
 };
 
 /** The real EVM chain (DESIGN.md section 8), when KASSA_EVM_RPC_URL turns it on. */
@@ -257,6 +292,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : undefined,
     trustedProxies: e.KASSA_TRUSTED_PROXIES,
+    screening: {
+      denylistPath: e.KASSA_SCREENING_DENYLIST && path.resolve(e.KASSA_SCREENING_DENYLIST),
+      allowlistPath: e.KASSA_SCREENING_ALLOWLIST && path.resolve(e.KASSA_SCREENING_ALLOWLIST),
+      amountLimits: e.KASSA_SCREENING_AMOUNT_LIMITS
+        ? parseSweepMinimums(e.KASSA_SCREENING_AMOUNT_LIMITS)
+        : {},
+      newCustomerLimits: e.KASSA_SCREENING_NEW_CUSTOMER_LIMITS
+        ? parseSweepMinimums(e.KASSA_SCREENING_NEW_CUSTOMER_LIMITS)
+        : {},
+    },
     metricsToken: e.KASSA_METRICS_TOKEN,
   };
 }

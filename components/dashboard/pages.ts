@@ -17,6 +17,7 @@ export const DASHBOARD_PAGES: readonly {
   { href: "/dashboard/invoices/new", label: "New invoice", permission: "invoices.manage" },
   { href: "/dashboard/payouts/new", label: "New payout", permission: "payouts.create" },
   { href: "/dashboard/approvals", label: "Approvals", permission: "payouts.approve" },
+  { href: "/dashboard/reviews", label: "Reviews", permission: "compliance.review" },
   { href: "/dashboard/keys", label: "API keys", permission: "api_keys.view" },
   { href: "/dashboard/callbacks", label: "Callbacks", permission: "callbacks.manage" },
   { href: "/dashboard/team", label: "Team", permission: "team.view" },

@@ -20,4 +20,5 @@ export const queryKeys = {
   approvals: ["approvals"],
   team: ["team"],
   withdrawalLimits: ["withdrawal-limits"],
+  reviews: ["reviews"],
 } as const;

@@ -30,6 +30,9 @@ export const AUDIT_ACTIONS = [
   "member_joined",
   "role_changed",
   "member_removed",
+  "review_released",
+  "review_rejected",
+  "review_threshold_changed",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

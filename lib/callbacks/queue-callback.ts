@@ -12,7 +12,7 @@ import { buildInvoiceCallback } from "./build-invoice-callback";
 const EVENTS: Record<string, readonly string[]> = {
   invoice: ["pending", "processing", "confirmed", "failed", "cancelled"],
   // below_minimum: only for merchants who turned that callback on (lib/deposits/announce-below-minimum.ts)
-  deposit: ["processing", "confirmed", "below_minimum"],
+  deposit: ["processing", "confirmed", "below_minimum", "verifying", "rejected"],
   withdrawal: ["pending", "confirmed", "error", "rejected", "declined"],
   withdrawal_exchange: ["pending", "confirmed", "error", "rejected", "declined"],
   withdrawal_instant: ["pending", "confirmed", "error", "rejected", "declined"],

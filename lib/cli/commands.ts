@@ -16,6 +16,7 @@ import { reconcileEvmChain } from "@/lib/chain/evm/reconcile/reconcile-evm-chain
 import { listEvmSweeps } from "@/lib/chain/evm/sweep/list-evm-sweeps";
 import { listChainIncidents } from "@/lib/chain/list-chain-incidents";
 import { loadAccountKeys } from "@/lib/chain/load-account-keys";
+import { setReviewThreshold } from "@/lib/compliance/set-review-threshold";
 import type { EvmConfig } from "@/lib/config";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { findCurrency } from "@/lib/currencies/registry";
@@ -68,6 +69,10 @@ export const cliCommand = z.discriminatedUnion("name", [
   z.object({
     name: z.literal("merchants.below-minimum-callback"),
     args: z.object({ merchant: merchantId, set: z.enum(["on", "off"]) }),
+  }),
+  z.object({
+    name: z.literal("merchants.review-threshold"),
+    args: z.object({ merchant: merchantId, score: z.string().trim() }),
   }),
   z.object({
     name: z.literal("callbacks.resend"),
@@ -193,6 +198,14 @@ export async function runCliCommand(input: unknown, env: CliEnvironment): Promis
       const isOn = command.args.set === "on";
       await setBelowMinimumCallback(env.db, { merchantId: command.args.merchant, isOn });
       return { merchant_id: command.args.merchant, is_below_minimum_callback_on: isOn };
+    }
+    case "merchants.review-threshold": {
+      const threshold = await setReviewThreshold(env.db, {
+        merchantId: command.args.merchant,
+        threshold: command.args.score,
+        audit: { actor: { kind: "cli" } },
+      });
+      return { merchant_id: command.args.merchant, review_threshold: threshold };
     }
     case "callbacks.resend": {
       const callbackId = await resendCallback(env.db, {

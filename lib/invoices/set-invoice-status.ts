@@ -19,7 +19,13 @@ export async function setInvoiceStatus(
   tx: Tx,
   invoiceId: number,
   to: InvoiceStatus,
-  reason: InvoiceReason | "currency_fixed" | "payment_seen" | "awaiting_remainder" | "payment_removed",
+  reason:
+    | InvoiceReason
+    | "currency_fixed"
+    | "payment_seen"
+    | "awaiting_remainder"
+    | "payment_removed"
+    | "payment_rejected",
 ): Promise<void> {
   // The reason first: the transition queues the callback, whose body should carry it.
   await tx.update(invoices).set({ statusReason: reason }).where(eq(invoices.transactionId, invoiceId));

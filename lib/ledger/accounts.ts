@@ -13,6 +13,8 @@ import "server-only";
  *                             what the chain holds reconciles with the ledger (docs/OPERATIONS.md)
  * - platform:below_minimum    confirmed deposits below the currency's minimum, held (not the merchant's
  *                             balance) until an operator returns or releases them
+ * - platform:compliance_held  confirmed payments a compliance reviewer rejected, held until the operator
+ *                             refunds them (docs/OPERATIONS.md, "Rejected payments")
  *
  * Accounts are created on first use by the posting function (kassa_post_journals, drizzle/0010).
  */
@@ -24,7 +26,8 @@ export type PlatformAccountKind =
   | "platform:network_fees"
   | "platform:sandbox_faucet"
   | "platform:owner"
-  | "platform:below_minimum";
+  | "platform:below_minimum"
+  | "platform:compliance_held";
 
 export type AccountRef =
   | { merchantId: number; kind: "balance"; currency: string }

@@ -9,6 +9,9 @@ export const sandboxPaymentRequest = z
     currency: cryptoCurrencyCode,
     amount,
     tag: z.string().trim().max(20).optional(),
+    sender_address: z.string().trim().min(1).max(128).optional().meta({
+      description: "The paying wallet's address, screened like a real chain's sender (compliance review).",
+    }),
   })
   .superRefine(refinePrecision({ amount: "currency" }))
   .meta({ id: "SandboxPaymentRequest" });

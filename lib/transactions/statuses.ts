@@ -20,7 +20,11 @@ export const TRANSITIONS = {
   },
   deposit: {
     // failed: a reorganisation removed the payment's block before it was confirmed
-    processing: ["confirmed", "failed"],
+    // verifying: confirmed, but scored at or above the merchant's review threshold (lib/compliance):
+    // held until a member releases it (confirmed, credited) or rejects it (rejected, funds held)
+    processing: ["confirmed", "failed", "verifying"],
+    verifying: ["confirmed", "rejected"],
+    rejected: [],
     // below_minimum: less than the currency's minimum deposit; held, never credited to the merchant
     // (lib/deposits/hold-below-minimum.ts); failed if a reorganisation removes it before it confirms
     below_minimum: ["failed"],

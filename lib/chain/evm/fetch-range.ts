@@ -18,6 +18,8 @@ export type FetchedPayment = {
   logIndex: number;
   /** As the watched set knows it (lower case). */
   address: string;
+  /** The sending account (lower case): the transaction's `from`, or the Transfer log's `from`; screened (lib/compliance). */
+  sender: string;
   baseUnits: bigint;
   decimals: number;
   blockNumber: bigint;
@@ -56,6 +58,7 @@ export async function fetchRange(
         txid: transaction.hash,
         logIndex: -1,
         address: to,
+        sender: transaction.from.toLowerCase(),
         baseUnits: transaction.value,
         decimals: 18,
         blockNumber: number,
@@ -94,6 +97,7 @@ export async function fetchRange(
           txid: log.transactionHash!,
           logIndex: log.logIndex!,
           address: to,
+          sender: log.args.from.toLowerCase(),
           baseUnits: log.args.value,
           decimals: token.decimals,
           blockNumber: log.blockNumber,

@@ -88,8 +88,8 @@ export async function storeRange(
       const [row] = await queryRows<{ id: string | number }>(
         tx,
         sql`insert into chain_transactions
-              (currency, txid, log_index, network, address, amount, base_amount, dust, direction, block_height, block_hash)
-            values (${payment.currency}, ${payment.txid}, ${payment.logIndex}, ${input.network}, ${address},
+              (currency, txid, log_index, network, address, sender_address, amount, base_amount, dust, direction, block_height, block_hash)
+            values (${payment.currency}, ${payment.txid}, ${payment.logIndex}, ${input.network}, ${address}, ${payment.sender},
               ${amountSql(amount)}, ${payment.baseUnits.toString()}::numeric, ${dust.toString()}::numeric, 'in',
               ${Number(payment.blockNumber)}, ${payment.blockHash})
             on conflict (currency, txid, log_index) do update

@@ -43,6 +43,8 @@ export async function sendSandboxPayment(
     address: string;
     tag?: string;
     amount: bigint;
+    /** The paying wallet, screened like a real chain's sender (lib/compliance); none unless given. */
+    sender_address?: string;
     /** The installation's settings unless given (tests). */
     rateSettings?: PaymentRateSettings;
   },
@@ -70,6 +72,7 @@ export async function sendSandboxPayment(
         tag,
         amount: input.amount,
         direction: "in",
+        senderAddress: input.sender_address ?? null,
       })
       .returning({ id: chainTransactions.id });
     const recorded = await recordIncomingPayment(

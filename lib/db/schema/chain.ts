@@ -50,8 +50,10 @@ export const chainTransactions = pgTable(
     tag: text("tag").notNull().default(""),
     amount: money("amount").notNull(),
     direction: text("direction", { enum: ["in", "out"] }).notNull(),
-    /** A compliance risk score from 0 to 1 when the chain's analysis gives one (the sandbox lets tests set it). */
+    /** The screening provider's risk score, 0 to 100 as a decimal string (lib/compliance), set when the payment is confirmed. */
     riskScore: text("risk_score"),
+    /** The sending address when the chain names one (EVM `from`; the sandbox payment's `sender_address`). */
+    senderAddress: text("sender_address"),
     blockHeight: integer("block_height"),
     network: text("network"),
     logIndex: integer("log_index").notNull().default(-1),
@@ -130,7 +132,8 @@ export const deposits = pgTable(
     amount: money("amount").notNull(),
     confirmations: integer("confirmations").notNull().default(0),
     /** `unwound`: a reorganisation removed its block before it was credited. */
-    status: text("status", { enum: ["seen", "credited", "unwound"] })
+    /** `held`: waiting for a compliance review; `rejected`: a reviewer refused it (booked to platform:compliance_held). */
+    status: text("status", { enum: ["seen", "credited", "unwound", "held", "rejected"] })
       .notNull()
       .default("seen"),
     /** Arrived after its invoice had expired or been cancelled: credited, and flagged. */

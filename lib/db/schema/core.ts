@@ -24,6 +24,8 @@ export const merchants = pgTable("merchants", {
   isBelowMinimumCallbackOn: boolean("is_below_minimum_callback_on").notNull().default(false),
   /** Set when the merchant finished onboarding in the dashboard (sign-ups go there first). */
   onboardedAt: timestamp("onboarded_at", { withTimezone: true }),
+  /** Payments the screening provider scores at or above this (0 to 100, decimal) wait in the review queue. */
+  reviewThreshold: text("review_threshold").notNull().default("80"),
   createdAt: createdAt(),
 });
 

@@ -2,6 +2,7 @@ export * from "./auth";
 export * from "./callbacks";
 export * from "./chain";
 export * from "./columns";
+export * from "./compliance";
 export * from "./core";
 export * from "./customers";
 export * from "./exchanges";

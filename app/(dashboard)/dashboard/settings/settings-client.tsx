@@ -8,6 +8,7 @@ import { NewPasswordField } from "@/components/forms/new-password-field";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { useChangePassword } from "@/components/query/use-settings";
 import type { passwordRequest } from "@/lib/schemas/dashboard";
+import { ReviewThreshold } from "./review-threshold";
 import { TwoFactor } from "./two-factor";
 
 const schema = formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.passwordRequest));
@@ -52,12 +53,20 @@ function PasswordForm() {
   );
 }
 
-export function SettingsClient({ hasTotp }: { hasTotp: boolean }) {
+export function SettingsClient({
+  hasTotp,
+  reviewThreshold,
+}: {
+  hasTotp: boolean;
+  /** Null for a role that may not change it (settings.manage). */
+  reviewThreshold: string | null;
+}) {
   return (
     <>
       <h1 className="mb-4 text-2xl font-bold tracking-tight">Settings</h1>
       <PasswordForm />
       <TwoFactor hasTotp={hasTotp} />
+      {reviewThreshold !== null && <ReviewThreshold hasTotp={hasTotp} threshold={reviewThreshold} />}
     </>
   );
 }

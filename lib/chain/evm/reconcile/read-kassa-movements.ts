@@ -50,7 +50,8 @@ export async function readRecordedPayments(
     sql`select ct.currency, ct.base_amount::text as base_amount, ct.amount::text as amount,
                (lower(ct.address) = ${input.hotWallet.toLowerCase()}
                 or exists (select 1 from deposits d
-                           where d.chain_transaction_id = ct.id and d.status = 'credited')) as is_credited,
+                           -- rejected in compliance review: booked too (to platform:compliance_held)
+                           where d.chain_transaction_id = ct.id and d.status in ('credited', 'rejected'))) as is_credited,
                ct.removed_at is not null as is_removed
         from chain_transactions ct
         where ct.network = ${network} and ct.direction = 'in'

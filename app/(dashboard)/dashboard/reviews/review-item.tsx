@@ -1,0 +1,125 @@
+"use client";
+
+import { useState } from "react";
+import { buttonClass, secondaryButtonClass } from "@/components/forms/field";
+import { FormError } from "@/components/forms/form-error";
+import { formSchema } from "@/components/forms/form-schema";
+import { useKassaForm } from "@/components/forms/use-kassa-form";
+import type { SecondFactor } from "@/components/query/use-approvals";
+import { type ReviewRow, useDecideReview } from "@/components/query/use-reviews";
+import type { ReviewDecision } from "@/lib/compliance/decide-review";
+import { SecondFactorField } from "../approvals/second-factor-field";
+
+const schema = formSchema(() => import("@/lib/schemas/compliance").then((m) => m.reviewDecisionRequest));
+
+function DecisionForm({
+  item,
+  decision,
+  hasTotp,
+  onCancel,
+  onDecided,
+}: {
+  item: ReviewRow;
+  decision: ReviewDecision;
+  hasTotp: boolean;
+  onCancel: () => void;
+  onDecided: (message: string) => void;
+}) {
+  const decide = useDecideReview();
+  const form = useKassaForm<SecondFactor>(schema, {
+    defaultValues: hasTotp ? { code: "" } : { password: "" },
+  });
+  const submit = form.submitWith(async (values) => {
+    await decide.mutateAsync({ id: item.id, decision, ...values });
+    onDecided(
+      decision === "release"
+        ? `Payment of ${item.amount} ${item.currency} released: it is credited.`
+        : `Payment of ${item.amount} ${item.currency} rejected: it is kept for the operator to send back.`,
+    );
+  });
+  const verb = decision === "release" ? "Release" : "Reject";
+  return (
+    <form className="mt-2 max-w-sm" onSubmit={submit} noValidate aria-label={`${verb} payment ${item.id}`}>
+      <p className="text-sm">
+        {decision === "release"
+          ? "It is credited to your balance at once, and your callback URL hears of it."
+          : "It never reaches your balance; the operator refunds it to the sender."}
+      </p>
+      <SecondFactorField
+        hasTotp={hasTotp}
+        idPrefix={`r${item.id}-${decision}`}
+        errors={form.formState.errors}
+        register={form.register}
+      />
+      <div className="mt-3 flex flex-wrap gap-2">
+        <button type="submit" disabled={form.formState.isSubmitting} className={buttonClass}>
+          {form.formState.isSubmitting ? `${verb.replace(/e$/, "")}ing…` : `${verb} payment`}
+        </button>
+        <button type="button" className={secondaryButtonClass} onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+      <FormError message={form.formError} />
+    </form>
+  );
+}
+
+/** One held payment: how much, from whom, why it scored as it did, and the two decisions. */
+export function ReviewItem({
+  item,
+  hasTotp,
+  onDecided,
+}: {
+  item: ReviewRow;
+  hasTotp: boolean;
+  onDecided: (message: string) => void;
+}) {
+  const [decision, setDecision] = useState<ReviewDecision | null>(null);
+  return (
+    <li className="py-3">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <p className="text-lg font-semibold">
+          {item.amount} {item.currency}
+        </p>
+        <p className="text-sm">
+          Risk score <strong>{item.score}</strong> · {item.type === "invoice" ? "Invoice" : "Deposit"}{" "}
+          {item.transaction_id}
+        </p>
+      </div>
+      <dl className="mt-1 grid gap-x-3 text-sm sm:grid-cols-[max-content_1fr]">
+        <dt className="font-medium">From</dt>
+        <dd className="break-all font-mono">{item.sender_address ?? "Not named by the network"}</dd>
+        <dt className="font-medium">Transaction</dt>
+        <dd className="break-all font-mono">{item.txid}</dd>
+        <dt className="font-medium">Held since</dt>
+        <dd>{new Date(item.created_at).toLocaleString()}</dd>
+      </dl>
+      {item.reasons.length > 0 && (
+        <ul className="mt-1 list-disc pl-5 text-sm">
+          {item.reasons.map((reason) => (
+            <li key={reason}>{reason}</li>
+          ))}
+        </ul>
+      )}
+      {!decision && (
+        <div className="mt-2 flex flex-wrap gap-2">
+          <button type="button" className={buttonClass} onClick={() => setDecision("release")}>
+            Release
+          </button>
+          <button type="button" className={secondaryButtonClass} onClick={() => setDecision("reject")}>
+            Reject
+          </button>
+        </div>
+      )}
+      {decision && (
+        <DecisionForm
+          item={item}
+          decision={decision}
+          hasTotp={hasTotp}
+          onCancel={() => setDecision(null)}
+          onDecided={onDecided}
+        />
+      )}
+    </li>
+  );
+}

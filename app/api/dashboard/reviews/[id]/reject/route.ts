@@ -1,0 +1,4 @@
+import { decideReviewRoute } from "../../decide-review-route";
+
+/** Rejects a held payment: `rejected` (`cancelled` on the wire), funds held for the operator's refund. Asks for the second factor. */
+export const POST = decideReviewRoute("reject");

@@ -1,0 +1,96 @@
+import "server-only";
+
+import { and, eq, sql } from "drizzle-orm";
+import { type AuditSource, recordAuditEntry } from "@/lib/audit/record-audit-entry";
+import type { Clock } from "@/lib/clock";
+import type { Db, Tx } from "@/lib/db/client";
+import { chainTransactions, complianceReviews, deposits } from "@/lib/db/schema";
+import { inTransaction } from "@/lib/db/transaction";
+import { bookDeposit } from "@/lib/deposits/book-deposit";
+import { fieldError, notFound } from "@/lib/errors";
+import { formatAmountShort } from "@/lib/money";
+import { rejectHeldDeposit } from "./reject-held-deposit";
+
+export type ReviewDecision = "release" | "reject";
+
+export type DecidedReview = { id: number; status: "released" | "rejected"; transactionId: number };
+
+/**
+ * A member's decision on a held payment, in one transaction: the review's `held → released|rejected`
+ * is a conditional update, so of two clicks (or a release and a reject racing) exactly one decides
+ * and the other is told it was already decided. Release books the payment as its confirmation would
+ * have (ledger entries, the invoice's settlement or the deposit's `confirmed`, with the callback);
+ * reject books it to platform:compliance_held (reject-held-deposit.ts). The audit entry commits with it.
+ */
+export async function decideReview(
+  db: Db,
+  input: {
+    merchantId: number;
+    reviewId: number;
+    userId: number | null;
+    decision: ReviewDecision;
+    audit: AuditSource;
+    spreadPpm: number;
+    clock?: Clock;
+  },
+): Promise<DecidedReview> {
+  return inTransaction(db, async (tx) => {
+    const status = input.decision === "release" ? "released" : "rejected";
+    const [review] = await tx
+      .update(complianceReviews)
+      .set({ status, decidedBy: input.userId, decidedAt: sql`now()` })
+      .where(
+        and(
+          eq(complianceReviews.id, input.reviewId),
+          eq(complianceReviews.merchantId, input.merchantId),
+          eq(complianceReviews.status, "held"),
+        ),
+      )
+      .returning();
+    if (!review) {
+      const [existing] = await tx
+        .select({ status: complianceReviews.status })
+        .from(complianceReviews)
+        .where(
+          and(eq(complianceReviews.id, input.reviewId), eq(complianceReviews.merchantId, input.merchantId)),
+        );
+      if (!existing) throw notFound("No such review.");
+      throw fieldError({ id: `This payment needs no decision: it was already ${existing.status}.` });
+    }
+    const isRemoved = await isRemovedFromChain(tx, review.depositId);
+    if (input.decision === "release" && isRemoved)
+      throw fieldError({
+        id: "A reorganisation removed this payment's block from the chain: it cannot be credited. Reject it instead.",
+      });
+    const [deposit] = await tx
+      .update(deposits)
+      .set(
+        input.decision === "release"
+          ? { status: "credited", creditedAt: sql`now()` }
+          : { status: "rejected" },
+      )
+      .where(and(eq(deposits.id, review.depositId), eq(deposits.status, "held")))
+      .returning();
+    if (!deposit) throw new Error(`review ${review.id}: its deposit ${review.depositId} is not held`);
+    if (input.decision === "release")
+      await bookDeposit(tx, { deposit, spreadPpm: input.spreadPpm, clock: input.clock });
+    else await rejectHeldDeposit(tx, { deposit, isRemoved, clock: input.clock });
+    await recordAuditEntry(tx, {
+      merchantId: input.merchantId,
+      ...input.audit,
+      action: input.decision === "release" ? "review_released" : "review_rejected",
+      detail: `transaction ${review.transactionId}: ${formatAmountShort(deposit.amount)} ${deposit.currency}, score ${review.score}`,
+    });
+    return { id: review.id, status, transactionId: review.transactionId };
+  });
+}
+
+/** Whether a reorganisation deeper than the confirmations removed the held payment's block (a real chain only). */
+async function isRemovedFromChain(tx: Tx, depositId: number): Promise<boolean> {
+  const [row] = await tx
+    .select({ removedAt: chainTransactions.removedAt })
+    .from(deposits)
+    .innerJoin(chainTransactions, eq(chainTransactions.id, deposits.chainTransactionId))
+    .where(eq(deposits.id, depositId));
+  return row?.removedAt != null;
+}
