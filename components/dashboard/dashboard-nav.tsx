@@ -55,8 +55,9 @@ export function DashboardNav({
           </button>
         </div>
       </div>
-      <nav aria-label="Dashboard" className="mx-auto max-w-6xl overflow-x-auto px-4">
-        <ul className="flex gap-1 whitespace-nowrap text-sm">
+      {/* One scrolling row on a phone; on wider screens the links wrap, so none hides off the edge. */}
+      <nav aria-label="Dashboard" className="mx-auto max-w-6xl overflow-x-auto px-4 md:overflow-visible">
+        <ul className="flex gap-1 whitespace-nowrap text-sm md:flex-wrap">
           {links.map((link) => {
             const isActive = link.href === current;
             return (
