@@ -4,7 +4,7 @@ import { loadHdSeed } from "@/lib/chain/hd-seed";
 import { DEFAULT_SWEEP_MINIMUMS, type EvmConfig } from "@/lib/config";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { PeriodicTask } from "@/lib/jobs/runner";
-import { connectEvmNetwork, type EvmNetwork } from "../evm-network";
+import { evmNetworkOnce } from "../evm-network";
 import { DEFAULT_MAX_FEE_GWEI } from "../payout/evm-payout-adapter-for";
 import { DEFAULT_REPLACE_AFTER_SECONDS } from "../payout/evm-payout-task";
 import { deriveHotWallet } from "../payout/hot-wallet";
@@ -18,15 +18,14 @@ import { trackEvmSweeps } from "./track-evm-sweeps";
  * and again after a failed one.
  */
 export function evmSweepTask(input: { config: EvmConfig; box: SecretBox; everyMs?: number }): PeriodicTask {
-  let network: Promise<EvmNetwork> | undefined;
   const { config, box } = input;
+  const network = evmNetworkOnce(config);
   return {
     name: "evm sweeps",
     everyMs: input.everyMs ?? 30_000,
     run: async (db) => {
-      network ??= connectEvmNetwork(config);
       try {
-        const connected = await network;
+        const connected = await network.get();
         const tracked = await trackEvmSweeps(db, {
           network: connected,
           replacement: {
@@ -46,7 +45,7 @@ export function evmSweepTask(input: { config: EvmConfig; box: SecretBox; everyMs
         });
         return { ...tracked, ...started };
       } catch (error) {
-        network = undefined;
+        network.forget();
         throw error;
       }
     },
