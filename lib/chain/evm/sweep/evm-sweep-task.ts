@@ -3,6 +3,7 @@ import "server-only";
 import { loadHdSeed } from "@/lib/chain/hd-seed";
 import { DEFAULT_SWEEP_MINIMUMS, type EvmConfig } from "@/lib/config";
 import type { SecretBox } from "@/lib/crypto/secret-box";
+import type { Db } from "@/lib/db/client";
 import type { PeriodicTask } from "@/lib/jobs/runner";
 import { evmNetworkOnce } from "../evm-network";
 import { DEFAULT_MAX_FEE_GWEI } from "../payout/evm-payout-adapter-for";
@@ -20,6 +21,8 @@ import { trackEvmSweeps } from "./track-evm-sweeps";
 export function evmSweepTask(input: { config: EvmConfig; box: SecretBox; everyMs?: number }): PeriodicTask {
   const { config, box } = input;
   const network = evmNetworkOnce(config);
+  // Opened once per process (loadHdSeed keeps it): the deposit keys and the hot wallet both come from it.
+  const seed = (db: Db) => loadHdSeed(db, box);
   return {
     name: "evm sweeps",
     everyMs: input.everyMs ?? 30_000,
@@ -29,7 +32,7 @@ export function evmSweepTask(input: { config: EvmConfig; box: SecretBox; everyMs
         const tracked = await trackEvmSweeps(db, {
           network: connected,
           replacement: {
-            seed: (d) => loadHdSeed(d, box),
+            seed,
             afterSeconds: config.replaceAfterSeconds ?? DEFAULT_REPLACE_AFTER_SECONDS,
             ceilingGwei: config.maxFeeGwei ?? DEFAULT_MAX_FEE_GWEI,
           },
@@ -37,8 +40,8 @@ export function evmSweepTask(input: { config: EvmConfig; box: SecretBox; everyMs
         const started = await sweepEvmDeposits(db, {
           network: connected,
           sources: {
-            seed: (d) => loadHdSeed(d, box),
-            hotWallet: async (d) => deriveHotWallet(await loadHdSeed(d, box)),
+            seed,
+            hotWallet: async (d) => deriveHotWallet(await seed(d)),
             minimums: config.sweepMinimums ?? DEFAULT_SWEEP_MINIMUMS,
             ceilingGwei: config.maxFeeGwei ?? DEFAULT_MAX_FEE_GWEI,
           },
