@@ -1,11 +1,13 @@
 import "server-only";
 
 import { eq } from "drizzle-orm";
+import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { getServerSession } from "next-auth";
-import { getDb } from "@/lib/db/client";
+import { type Db, getDb } from "@/lib/db/client";
 import { merchants } from "@/lib/db/schema";
 import { authOptions } from "./auth-options";
+import { renewSessionCookie } from "./renew-session-cookie";
 
 export type MerchantSession = { merchantId: number; userId: number; email: string };
 
@@ -31,4 +33,13 @@ export async function requireSession(
   if (!merchant) redirect("/login");
   if (!merchant.onboardedAt && !options.allowOnboarding) redirect("/onboarding");
   return { ...session, merchantName: merchant.name };
+}
+
+/**
+ * For route handlers, after a password or second-factor change ended every session of the user: sets
+ * this browser's renewed session cookie on the response, so the user stays signed in here, and only here.
+ */
+export async function keepSignedIn(db: Db, session: MerchantSession): Promise<void> {
+  const cookie = await renewSessionCookie(db, session);
+  if (cookie) (await cookies()).set(cookie);
 }
