@@ -92,7 +92,7 @@ export async function trackEvmPayouts(
 
 /** Whichever of the payout's attempts was mined, as the settlement books it. */
 async function findMinedPayout(network: EvmNetwork, payout: StoredPayout): Promise<MinedPayout | undefined> {
-  const mined = await findMinedAttempt(network, payout);
+  const mined = await findMinedAttempt(network, [payout.txHash, ...payout.replacedHashes]);
   if (!mined) return undefined;
   const { hash, receipt } = mined;
   return {

@@ -40,7 +40,7 @@ export async function trackEvmSweeps(
   await runEach(
     open,
     async (sweep) => {
-      const mined = await findMinedAttempt(network, sweep);
+      const mined = await findMinedAttempt(network, [sweep.txHash, ...sweep.replacedHashes]);
       if (!mined) {
         const pushed = await pushUnmined({
           network,
