@@ -1,9 +1,16 @@
 import { execFile } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
 import { promisify } from "node:util";
-import { type APIRequestContext, type APIResponse, test as base } from "@playwright/test";
+import {
+  type APIRequestContext,
+  type APIResponse,
+  test as base,
+  expect,
+  request as playwrightRequest,
+} from "@playwright/test";
 import { baseURL, e2eDataDir } from "../playwright.config";
 import { TSX_FLAGS } from "../scripts/tsx-flags.mjs";
+import { startReceiver } from "../tests/support/receiver";
 
 const run = promisify(execFile);
 
@@ -101,14 +108,51 @@ export function signedClient(request: APIRequestContext, merchant: Merchant): Si
   return { merchant, send, post: (path, payload = {}) => send("POST", path, JSON.stringify(payload)) };
 }
 
-/** Each test gets its own merchant and a client signing as it: tests never share state. */
-export const test = base.extend<{ merchant: Merchant; client: SignedClient }>({
+/** Points a merchant's callbacks at `url` with the ops CLI, as an operator does (DESIGN.md section 8). */
+export async function setCallbackUrl(
+  merchant: Merchant,
+  url: string,
+  dataDir = projectDataDir(),
+): Promise<void> {
+  await cliOn(dataDir, "merchants", "set-callback", "--merchant", String(merchant.merchantId), "--url", url);
+}
+
+/** A signed-in dashboard session, as a browser gets one (next-auth's credentials flow). */
+export async function dashboardSession(merchant: Merchant): Promise<APIRequestContext> {
+  const url = projectBaseURL();
+  const context = await playwrightRequest.newContext({ baseURL: url, extraHTTPHeaders: { origin: url } });
+  const { csrfToken } = await (await context.get("/api/auth/csrf")).json();
+  const login = await context.post("/api/auth/callback/credentials", {
+    form: { csrfToken, email: merchant.email, password: merchant.password, json: "true" },
+    maxRedirects: 0,
+  });
+  expect(login.status()).toBeLessThan(400);
+  return context;
+}
+
+/** A real local HTTP server standing in for the merchant's callback endpoint (tests/support/receiver.ts). */
+export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/**
+ * Each test gets its own merchant and a client signing as it: tests never share state. A test that
+ * asks for `receiver` gets a real callback receiver set as that merchant's callback URL, closed after it.
+ */
+export const test = base.extend<{ merchant: Merchant; client: SignedClient; receiver: Receiver }>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern
   merchant: async ({}, use) => {
     await use(await createMerchant());
   },
   client: async ({ request, merchant }, use) => {
     await use(signedClient(request, merchant));
+  },
+  receiver: async ({ merchant }, use) => {
+    const receiver = await startReceiver();
+    try {
+      await setCallbackUrl(merchant, receiver.url());
+      await use(receiver);
+    } finally {
+      await receiver.close();
+    }
   },
 });
 

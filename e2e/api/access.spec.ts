@@ -1,32 +1,20 @@
-import { type APIRequestContext, request as playwrightRequest } from "@playwright/test";
-import { cli, createMerchant, expect, type Merchant, projectBaseURL, signedClient, test } from "../fixtures";
-
-/** A signed-in dashboard session, as a browser gets one (next-auth's credentials flow). */
-async function dashboardSession(merchant: Merchant): Promise<APIRequestContext> {
-  const baseURL = projectBaseURL();
-  const context = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL } });
-  const { csrfToken } = await (await context.get("/api/auth/csrf")).json();
-  const login = await context.post("/api/auth/callback/credentials", {
-    form: { csrfToken, email: merchant.email, password: merchant.password, json: "true" },
-    maxRedirects: 0,
-  });
-  expect(login.status()).toBeLessThan(400);
-  return context;
-}
+import {
+  cli,
+  createMerchant,
+  dashboardSession,
+  expect,
+  projectBaseURL,
+  setCallbackUrl,
+  signedClient,
+  test,
+} from "../fixtures";
 
 test("no merchant reaches another merchant's objects through any face", async ({ request }) => {
   const owner = await createMerchant("Owner");
   const attacker = await createMerchant("Attacker");
   const ownerApi = signedClient(request, owner);
   const attackerApi = signedClient(request, attacker);
-  await cli(
-    "merchants",
-    "set-callback",
-    "--merchant",
-    String(owner.merchantId),
-    "--url",
-    "http://127.0.0.1:9/unreachable",
-  );
+  await setCallbackUrl(owner, "http://127.0.0.1:9/unreachable");
   await cli(
     "sandbox",
     "credit",

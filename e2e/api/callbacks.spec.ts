@@ -1,21 +1,18 @@
 import { createHmac } from "node:crypto";
-import http from "node:http";
 import { request as playwrightRequest } from "@playwright/test";
 import { shortTimer } from "../../playwright.config";
 import { checkPublicShape, PUBLIC_ROOT_KEYS } from "../../tests/support/public-invoice-callback";
 import { startReceiver } from "../../tests/support/receiver";
 import {
-  cli,
-  cliOn,
   createMerchant,
   expect,
   projectBaseURL,
+  type Receiver,
   type SignedClient,
+  setCallbackUrl,
   signedClient,
   test,
 } from "../fixtures";
-
-type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
 /** A wire amount ("12.50000000") in 10^-8 units and back: money is compared exactly, never as floats. */
 const units = (amount: string) => BigInt(amount.replace(".", ""));
@@ -71,82 +68,45 @@ async function fixCurrency(input: { baseURL: string; url: string; currency: stri
 test("the running server delivers signed callbacks for an invoice's progress, and resends on request", async ({
   client,
   request,
+  receiver,
 }) => {
-  const received: { body: Buffer; headers: http.IncomingHttpHeaders }[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      received.push({ body: Buffer.concat(chunks), headers: req.headers });
-      res.end("ok");
-    });
+  const created = await client.post("/invoices/create", {
+    end_user_reference: "cb-1",
+    timer: false,
+    title: "Callback test",
+    foreign_id: `cb-${Date.now()}`,
+    currency: "BTC",
+    amount: "0.001",
+    url_success: "https://shop.example/ok",
+    url_failed: "https://shop.example/failed",
+    email_user: "buyer@example.com",
+    sender_type: "natural",
+    sender_data: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1990-12-10" },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  try {
-    await cli(
-      "merchants",
-      "set-callback",
-      "--merchant",
-      String(client.merchant.merchantId),
-      "--url",
-      `http://127.0.0.1:${port}/kassa`,
-    );
-    const created = await client.post("/invoices/create", {
-      end_user_reference: "cb-1",
-      timer: false,
-      title: "Callback test",
-      foreign_id: `cb-${Date.now()}`,
-      currency: "BTC",
-      amount: "0.001",
-      url_success: "https://shop.example/ok",
-      url_failed: "https://shop.example/failed",
-      email_user: "buyer@example.com",
-      sender_type: "natural",
-      sender_data: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1990-12-10" },
-    });
-    const { id, url } = (await created.json()).data;
-    const token = url.split("/pay/")[1];
-    await request.post(`/api/checkout/${token}/currency`, { data: { currency: "BTC" } });
+  const { id, url } = (await created.json()).data;
+  const token = url.split("/pay/")[1];
+  await request.post(`/api/checkout/${token}/currency`, { data: { currency: "BTC" } });
 
-    await expect.poll(() => received.length, { timeout: 10_000 }).toBe(1);
-    const [first] = received;
-    expect(first!.headers["x-processing-key"]).toBe(client.merchant.apiKey);
-    expect(first!.headers["x-processing-signature"]).toBe(
-      createHmac("sha512", client.merchant.apiSecret).update(first!.body).digest("hex"),
-    );
-    expect(JSON.parse(first!.body.toString())).toMatchObject({ id, type: "invoice", status: "pending" });
+  await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(1);
+  const [first] = receiver.received;
+  expect(first!.headers["x-processing-key"]).toBe(client.merchant.apiKey);
+  expect(first!.headers["x-processing-signature"]).toBe(
+    createHmac("sha512", client.merchant.apiSecret).update(first!.body).digest("hex"),
+  );
+  expect(JSON.parse(first!.body.toString())).toMatchObject({ id, type: "invoice", status: "pending" });
 
-    const resent = await client.post("/callbacks/resend", { id });
-    expect(resent.status()).toBe(201);
-    await expect.poll(() => received.length, { timeout: 10_000 }).toBe(2);
-    expect(received[1]!.body.equals(first!.body)).toBe(true);
-    expect(received[1]!.headers["x-kassa-redelivery-of"]).toBe(first!.headers["x-kassa-callback-id"]);
-  } finally {
-    server.close();
-  }
+  const resent = await client.post("/callbacks/resend", { id });
+  expect(resent.status()).toBe(201);
+  await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(2);
+  expect(receiver.received[1]!.body.equals(first!.body)).toBe(true);
+  expect(receiver.received[1]!.headers["x-kassa-redelivery-of"]).toBe(first!.headers["x-kassa-callback-id"]);
 });
 
 test.describe("invoice callbacks against the production server, captured by a real receiver", () => {
-  let receiver: Receiver;
-  test.beforeEach(async () => {
-    receiver = await startReceiver();
-  });
-  test.afterEach(async () => {
-    await receiver.close();
-  });
-
   test("pending, processing and confirmed carry the invoice's own status, its deadlines and its amounts", async ({
     client,
+    receiver,
   }) => {
-    await cli(
-      "merchants",
-      "set-callback",
-      "--merchant",
-      String(client.merchant.merchantId),
-      "--url",
-      receiver.url(),
-    );
     const { id, url } = (await (await client.post("/invoices/create", invoiceRequest())).json()).data;
     const fixed = await fixCurrency({ baseURL: projectBaseURL(), url, currency: "BTC" });
     await expect.poll(() => invoiceCallbacks(receiver, client, id).length, { timeout: 10_000 }).toBe(1);
@@ -200,15 +160,10 @@ test.describe("invoice callbacks against the production server, captured by a re
     expect(decimal(units(received.amount) - units(fees[0]!.amount))).toBe(received.amount_minus_fee);
   });
 
-  test("a payment credited after the merchant cancelled the invoice is reported too", async ({ client }) => {
-    await cli(
-      "merchants",
-      "set-callback",
-      "--merchant",
-      String(client.merchant.merchantId),
-      "--url",
-      receiver.url(),
-    );
+  test("a payment credited after the merchant cancelled the invoice is reported too", async ({
+    client,
+    receiver,
+  }) => {
     const payload = invoiceRequest();
     const { id, url } = (await (await client.post("/invoices/create", payload)).json()).data;
     const fixed = await fixCurrency({ baseURL: projectBaseURL(), url, currency: "LTC" });
@@ -244,16 +199,10 @@ test.describe("invoice callbacks against the production server, captured by a re
   test("an underpaid fill_or_kill invoice fails when its timer runs out, with the public text", async () => {
     const api = await playwrightRequest.newContext({ baseURL: shortTimer.baseURL });
     const client = signedClient(api, await createMerchant("Short Timer Hooks", shortTimer.dataDir));
+    // This merchant lives on the short-timer server: its own receiver, set through that server's CLI.
+    const receiver = await startReceiver();
     try {
-      await cliOn(
-        shortTimer.dataDir,
-        "merchants",
-        "set-callback",
-        "--merchant",
-        String(client.merchant.merchantId),
-        "--url",
-        receiver.url(),
-      );
+      await setCallbackUrl(client.merchant, receiver.url(), shortTimer.dataDir);
       const { id, url } = (
         await (await client.post("/invoices/create", invoiceRequest({ timer: true }))).json()
       ).data;
@@ -283,6 +232,7 @@ test.describe("invoice callbacks against the production server, captured by a re
       expect(failed.currency_sent.remaining_amount).toBe(decimal(units(fixed.sender_amount) - units(half)));
       expect(failed.expires_at! - failed.fixed_at).toBe(shortTimer.seconds);
     } finally {
+      await receiver.close();
       await api.dispose();
     }
   });

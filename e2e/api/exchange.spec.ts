@@ -1,5 +1,4 @@
 import { createHmac } from "node:crypto";
-import { startReceiver } from "../../tests/support/receiver";
 import { cli, expect, type SignedClient, test } from "../fixtures";
 
 // Sandbox prices (lib/rates/rates.ts): BTC 65000 USD, EUR 1.08 USD; the default spread is 0.5%.
@@ -70,96 +69,84 @@ test("currencies/pairs and currencies/rates give the pair shape with the spread-
 
 test("calculate then exchange/fixed at that price: debited at once, credited and confirmed with a signed exchange callback", async ({
   client,
+  receiver,
 }) => {
-  const receiver = await startReceiver();
-  try {
-    await cli(
-      "merchants",
-      "set-callback",
-      "--merchant",
-      String(client.merchant.merchantId),
-      "--url",
-      receiver.url("/kassa"),
-    );
-    await fund(client, "BTC", "0.5");
-    const calculated = await client.post("/exchange/calculate", {
-      sender_currency: "BTC",
-      receiver_currency: "EUR",
-      sender_amount: "0.01",
-    });
-    expect(calculated.status()).toBe(200);
-    const quote = (await calculated.json()).data;
-    // 0.01 BTC = 1000000 units: 1000000 × 1616875 / 27 = 59884259259 rem 7 → 598.84259259 EUR (down);
-    // mid 1000000 × 1625000 / 27 = 60185185185 rem 5; fee 60185185185 − 59884259259 = 3.00925926 EUR.
-    expect(quote).toMatchObject({
-      sender_amount: "0.01000000",
-      sender_currency: "BTC",
-      receiver_amount: "598.84259259",
-      receiver_currency: "EUR",
-      fee_amount: "3.00925926",
-      fee_currency: "EUR",
-      price: "59884.25925925",
-      fix_period: 60,
-    });
-    expect(quote.ts_release - quote.ts_fixed).toBe(60);
+  await fund(client, "BTC", "0.5");
+  const calculated = await client.post("/exchange/calculate", {
+    sender_currency: "BTC",
+    receiver_currency: "EUR",
+    sender_amount: "0.01",
+  });
+  expect(calculated.status()).toBe(200);
+  const quote = (await calculated.json()).data;
+  // 0.01 BTC = 1000000 units: 1000000 × 1616875 / 27 = 59884259259 rem 7 → 598.84259259 EUR (down);
+  // mid 1000000 × 1625000 / 27 = 60185185185 rem 5; fee 60185185185 − 59884259259 = 3.00925926 EUR.
+  expect(quote).toMatchObject({
+    sender_amount: "0.01000000",
+    sender_currency: "BTC",
+    receiver_amount: "598.84259259",
+    receiver_currency: "EUR",
+    fee_amount: "3.00925926",
+    fee_currency: "EUR",
+    price: "59884.25925925",
+    fix_period: 60,
+  });
+  expect(quote.ts_release - quote.ts_fixed).toBe(60);
 
-    const foreignId = `swap-${Date.now()}`;
-    const fixed = await client.post("/exchange/fixed", {
-      sender_currency: "BTC",
-      receiver_currency: "EUR",
-      sender_amount: "0.01",
-      price: quote.price,
-      foreign_id: foreignId,
-    });
-    expect(fixed.status()).toBe(201);
-    const exchange = (await fixed.json()).data;
-    expect(exchange).toEqual({
-      id: expect.any(Number),
-      foreign_id: foreignId,
-      type: "exchange",
-      sender_amount: "0.01000000",
-      sender_currency: "BTC",
-      receiver_amount: "598.84259259",
-      receiver_currency: "EUR",
-      fee_amount: "3.00925926",
-      fee_currency: "EUR",
-      price: "59884.25925925",
-      status: "processing",
-    });
-    expect(await balanceOf(client, "BTC")).toBe("0.49000000");
+  const foreignId = `swap-${Date.now()}`;
+  const fixed = await client.post("/exchange/fixed", {
+    sender_currency: "BTC",
+    receiver_currency: "EUR",
+    sender_amount: "0.01",
+    price: quote.price,
+    foreign_id: foreignId,
+  });
+  expect(fixed.status()).toBe(201);
+  const exchange = (await fixed.json()).data;
+  expect(exchange).toEqual({
+    id: expect.any(Number),
+    foreign_id: foreignId,
+    type: "exchange",
+    sender_amount: "0.01000000",
+    sender_currency: "BTC",
+    receiver_amount: "598.84259259",
+    receiver_currency: "EUR",
+    fee_amount: "3.00925926",
+    fee_currency: "EUR",
+    price: "59884.25925925",
+    status: "processing",
+  });
+  expect(await balanceOf(client, "BTC")).toBe("0.49000000");
 
-    await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(1);
-    const [callback] = receiver.received;
-    expect(callback!.headers["x-processing-signature"]).toBe(
-      createHmac("sha512", client.merchant.apiSecret).update(callback!.body).digest("hex"),
-    );
-    expect(JSON.parse(callback!.body.toString())).toMatchObject({
-      id: exchange.id,
-      foreign_id: foreignId,
-      type: "exchange",
-      status: "confirmed",
-      currency_sent: { currency: "BTC", amount: "0.01000000" },
-      currency_received: { currency: "EUR", amount: "598.84259259" },
-      fees: [{ type: "exchange", currency: "EUR", amount: "3.00925926" }],
-    });
-    expect(await balanceOf(client, "EUR")).toBe("598.84259259");
-    const byForeignId = await info(client, { foreign_id: foreignId });
-    expect(byForeignId).toMatchObject({ id: exchange.id, type: "exchange", status: "confirmed" });
-    expect(await info(client, { id: exchange.id })).toEqual(byForeignId);
+  await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(1);
+  const [callback] = receiver.received;
+  expect(callback!.headers["x-processing-signature"]).toBe(
+    createHmac("sha512", client.merchant.apiSecret).update(callback!.body).digest("hex"),
+  );
+  expect(JSON.parse(callback!.body.toString())).toMatchObject({
+    id: exchange.id,
+    foreign_id: foreignId,
+    type: "exchange",
+    status: "confirmed",
+    currency_sent: { currency: "BTC", amount: "0.01000000" },
+    currency_received: { currency: "EUR", amount: "598.84259259" },
+    fees: [{ type: "exchange", currency: "EUR", amount: "3.00925926" }],
+  });
+  expect(await balanceOf(client, "EUR")).toBe("598.84259259");
+  const byForeignId = await info(client, { foreign_id: foreignId });
+  expect(byForeignId).toMatchObject({ id: exchange.id, type: "exchange", status: "confirmed" });
+  expect(await info(client, { id: exchange.id })).toEqual(byForeignId);
 
-    // The quote was executed: the same price again is a field error on price.
-    const again = await client.post("/exchange/fixed", {
-      sender_currency: "BTC",
-      receiver_currency: "EUR",
-      sender_amount: "0.01",
-      price: quote.price,
-      foreign_id: `${foreignId}-again`,
-    });
-    expect(again.status()).toBe(400);
-    expect((await again.json()).errors.price).toContain(`already used by exchange ${exchange.id}`);
-  } finally {
-    await receiver.close();
-  }
+  // The quote was executed: the same price again is a field error on price.
+  const again = await client.post("/exchange/fixed", {
+    sender_currency: "BTC",
+    receiver_currency: "EUR",
+    sender_amount: "0.01",
+    price: quote.price,
+    foreign_id: `${foreignId}-again`,
+  });
+  expect(again.status()).toBe(400);
+  expect((await again.json()).errors.price).toContain(`already used by exchange ${exchange.id}`);
 });
 
 test("exchange/now from receiver_amount, and the 400s of a client's mistakes", async ({ client }) => {

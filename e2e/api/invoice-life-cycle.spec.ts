@@ -1,5 +1,4 @@
-import { startReceiver } from "../../tests/support/receiver";
-import { cli, createMerchant, expect, type SignedClient, sign, signedClient, test } from "../fixtures";
+import { createMerchant, expect, type SignedClient, sign, signedClient, test } from "../fixtures";
 
 let counter = 0;
 function invoice(overrides: Record<string, unknown> = {}) {
@@ -57,47 +56,35 @@ const balanceOf = async (client: SignedClient, currency: string) =>
 test.describe("timer invoices start pending (DESIGN.md section 6)", () => {
   test("with sender_currency: pending with its address at creation, paid without the checkout ever opening", async ({
     client,
+    receiver,
   }) => {
-    const receiver = await startReceiver();
-    try {
-      await cli(
-        "merchants",
-        "set-callback",
-        "--merchant",
-        String(client.merchant.merchantId),
-        "--url",
-        receiver.url(),
-      );
-      const before = Math.floor(Date.now() / 1000);
-      const created = await create(client, { sender_currency: "LTC" });
-      expect(created).toMatchObject({ status: "pending", sender_currency: "LTC" });
-      expect(created.address).toMatch(/^\S{20,}$/);
-      expect(created.sender_amount).toMatch(/^\d+\.\d{8}$/);
-      expect(created.fixed_at).toBeGreaterThanOrEqual(before);
-      expect(created.release_at - created.fixed_at).toBe(900);
-      expect(created.seconds_left).toBeGreaterThanOrEqual(895);
-      expect(created.seconds_left).toBeLessThanOrEqual(900);
+    const before = Math.floor(Date.now() / 1000);
+    const created = await create(client, { sender_currency: "LTC" });
+    expect(created).toMatchObject({ status: "pending", sender_currency: "LTC" });
+    expect(created.address).toMatch(/^\S{20,}$/);
+    expect(created.sender_amount).toMatch(/^\d+\.\d{8}$/);
+    expect(created.fixed_at).toBeGreaterThanOrEqual(before);
+    expect(created.release_at - created.fixed_at).toBe(900);
+    expect(created.seconds_left).toBeGreaterThanOrEqual(895);
+    expect(created.seconds_left).toBeLessThanOrEqual(900);
 
-      // A white-label page shows the address itself; the customer pays it.
-      const paid = await client.post("/sandbox/payments", {
-        address: created.address,
-        currency: "LTC",
-        amount: created.sender_amount,
-      });
-      expect((await paid.json()).data).toMatchObject({ is_recognized: true });
-      await client.post("/sandbox/blocks", { currency: "LTC", count: 6 });
-      await expect
-        .poll(() => receiver.received.map((r) => r.headers["x-kassa-event"]), { timeout: 15_000 })
-        .toEqual(["invoice.processing", "invoice.confirmed"]);
-      const last = JSON.parse(receiver.received.at(-1)!.body.toString());
-      expect(last).toMatchObject({
-        id: created.id,
-        type: "invoice",
-        crypto_address: { address: created.address },
-      });
-    } finally {
-      await receiver.close();
-    }
+    // A white-label page shows the address itself; the customer pays it.
+    const paid = await client.post("/sandbox/payments", {
+      address: created.address,
+      currency: "LTC",
+      amount: created.sender_amount,
+    });
+    expect((await paid.json()).data).toMatchObject({ is_recognized: true });
+    await client.post("/sandbox/blocks", { currency: "LTC", count: 6 });
+    await expect
+      .poll(() => receiver.received.map((r) => r.headers["x-kassa-event"]), { timeout: 15_000 })
+      .toEqual(["invoice.processing", "invoice.confirmed"]);
+    const last = JSON.parse(receiver.received.at(-1)!.body.toString());
+    expect(last).toMatchObject({
+      id: created.id,
+      type: "invoice",
+      crypto_address: { address: created.address },
+    });
   });
 
   test("without sender_currency: pending with its clock running; the customer chooses within it on the checkout", async ({
@@ -159,67 +146,55 @@ test.describe("POST /invoices/<foreign_id>/cancel/", () => {
   test("cancels a processing invoice, credits its payment when it confirms, and refuses final invoices in the public shape", async ({
     client,
     request,
+    receiver,
   }) => {
-    const receiver = await startReceiver();
-    try {
-      await cli(
-        "merchants",
-        "set-callback",
-        "--merchant",
-        String(client.merchant.merchantId),
-        "--url",
-        receiver.url(),
-      );
-      const eurBefore = Number(await balanceOf(client, "EUR"));
-      const paying = await create(client, { sender_currency: "BTC" });
-      await client.post("/sandbox/payments", {
-        address: paying.address,
-        currency: "BTC",
-        amount: paying.sender_amount,
-      });
-      const seen = await (await client.post("/transactions/info", { id: paying.id })).json();
-      expect(seen.status).toBe("not_confirmed");
+    const eurBefore = Number(await balanceOf(client, "EUR"));
+    const paying = await create(client, { sender_currency: "BTC" });
+    await client.post("/sandbox/payments", {
+      address: paying.address,
+      currency: "BTC",
+      amount: paying.sender_amount,
+    });
+    const seen = await (await client.post("/transactions/info", { id: paying.id })).json();
+    expect(seen.status).toBe("not_confirmed");
 
-      const cancelled = await cancel(client, request, `/invoices/${paying.foreign_id}/cancel/`);
-      expect(cancelled.status()).toBe(200);
-      expect(await cancelled.json()).toEqual([]);
-      // The payment in flight still reaches the merchant when it confirms (a late payment).
-      await client.post("/sandbox/blocks", { currency: "BTC", count: 2 });
-      await expect
-        .poll(async () => Number(await balanceOf(client, "EUR")), { timeout: 15_000 })
-        .toBeGreaterThan(eurBefore);
-      const info = await (await client.post("/transactions/info", { id: paying.id })).json();
-      expect(info.status).toBe("cancelled");
-      // Delivered in the background, after the processing one (in order per transaction).
-      await expect
-        .poll(() => receiver.received.map((r) => r.headers["x-kassa-event"]), { timeout: 15_000 })
-        .toContain("invoice.cancelled");
-      expect(receiver.received[0]!.headers["x-kassa-event"]).toBe("invoice.processing");
+    const cancelled = await cancel(client, request, `/invoices/${paying.foreign_id}/cancel/`);
+    expect(cancelled.status()).toBe(200);
+    expect(await cancelled.json()).toEqual([]);
+    // The payment in flight still reaches the merchant when it confirms (a late payment).
+    await client.post("/sandbox/blocks", { currency: "BTC", count: 2 });
+    await expect
+      .poll(async () => Number(await balanceOf(client, "EUR")), { timeout: 15_000 })
+      .toBeGreaterThan(eurBefore);
+    const info = await (await client.post("/transactions/info", { id: paying.id })).json();
+    expect(info.status).toBe("cancelled");
+    // Delivered in the background, after the processing one (in order per transaction).
+    await expect
+      .poll(() => receiver.received.map((r) => r.headers["x-kassa-event"]), { timeout: 15_000 })
+      .toContain("invoice.cancelled");
+    expect(receiver.received[0]!.headers["x-kassa-event"]).toBe("invoice.processing");
 
-      const paid = await create(client, { sender_currency: "LTC" });
-      await client.post("/sandbox/payments", {
-        address: paid.address,
-        currency: "LTC",
-        amount: paid.sender_amount,
+    const paid = await create(client, { sender_currency: "LTC" });
+    await client.post("/sandbox/payments", {
+      address: paid.address,
+      currency: "LTC",
+      amount: paid.sender_amount,
+    });
+    await client.post("/sandbox/blocks", { currency: "LTC", count: 6 });
+    await expect
+      .poll(async () => (await (await client.post("/transactions/info", { id: paid.id })).json()).status, {
+        timeout: 15_000,
+      })
+      .toBe("confirmed");
+    for (const foreignId of [paid.foreign_id, paying.foreign_id]) {
+      const refused = await cancel(client, request, `/invoices/${foreignId}/cancel/`);
+      expect(refused.status()).toBe(400);
+      expect(await refused.json()).toEqual({
+        errors: {
+          error: "Invoice cannot be cancelled in its current state.",
+          code: "invalid_invoice_state",
+        },
       });
-      await client.post("/sandbox/blocks", { currency: "LTC", count: 6 });
-      await expect
-        .poll(async () => (await (await client.post("/transactions/info", { id: paid.id })).json()).status, {
-          timeout: 15_000,
-        })
-        .toBe("confirmed");
-      for (const foreignId of [paid.foreign_id, paying.foreign_id]) {
-        const refused = await cancel(client, request, `/invoices/${foreignId}/cancel/`);
-        expect(refused.status()).toBe(400);
-        expect(await refused.json()).toEqual({
-          errors: {
-            error: "Invoice cannot be cancelled in its current state.",
-            code: "invalid_invoice_state",
-          },
-        });
-      }
-    } finally {
-      await receiver.close();
     }
   });
 });

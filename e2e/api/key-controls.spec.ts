@@ -1,18 +1,4 @@
-import { type APIRequestContext, request as playwrightRequest } from "@playwright/test";
-import { expect, type Merchant, projectBaseURL, signedClient, test } from "../fixtures";
-
-/** A signed-in dashboard session, as a browser gets one (next-auth's credentials flow). */
-async function dashboardSession(merchant: Merchant): Promise<APIRequestContext> {
-  const baseURL = projectBaseURL();
-  const context = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL } });
-  const { csrfToken } = await (await context.get("/api/auth/csrf")).json();
-  const login = await context.post("/api/auth/callback/credentials", {
-    form: { csrfToken, email: merchant.email, password: merchant.password, json: "true" },
-    maxRedirects: 0,
-  });
-  expect(login.status()).toBeLessThan(400);
-  return context;
-}
+import { dashboardSession, expect, signedClient, test } from "../fixtures";
 
 test("a key's IP allowlist: the public bad-key 403 from outside it, served from inside, recorded in the audit trail", async ({
   client,

@@ -1,11 +1,8 @@
-import { type APIRequestContext, request as playwrightRequest } from "@playwright/test";
-import { startReceiver } from "../../tests/support/receiver";
 import {
   cli,
   createMerchant,
+  dashboardSession,
   expect,
-  type Merchant,
-  projectBaseURL,
   type SignedClient,
   signedClient,
   test,
@@ -252,19 +249,6 @@ test.describe("GET /transactions/info (spec 2.6)", () => {
   });
 });
 
-/** A signed-in dashboard session, as a browser gets one (next-auth's credentials flow). */
-async function dashboardSession(merchant: Merchant): Promise<APIRequestContext> {
-  const baseURL = projectBaseURL();
-  const context = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL } });
-  const { csrfToken } = await (await context.get("/api/auth/csrf")).json();
-  const login = await context.post("/api/auth/callback/credentials", {
-    form: { csrfToken, email: merchant.email, password: merchant.password, json: "true" },
-    maxRedirects: 0,
-  });
-  expect(login.status()).toBeLessThan(400);
-  return context;
-}
-
 const balanceOf = async (client: SignedClient, currency: string) =>
   ((await (await client.post("/accounts/list")).json()).data as { currency: string; balance: string }[]).find(
     (a) => a.currency === currency,
@@ -320,82 +304,68 @@ test.describe("withdrawal limits and approvals (DESIGN section 6)", () => {
 
   test("over the limit: 201 pending with the funds reserved, a pending callback, then declined with the funds back and a declined callback", async ({
     client,
+    receiver,
   }) => {
-    const receiver = await startReceiver();
     const merchant = String(client.merchant.merchantId);
-    try {
-      await fund(client);
-      await cli("merchants", "set-callback", "--merchant", merchant, "--url", receiver.url("/kassa"));
-      await cli(
-        "merchants",
-        "limits",
-        "--merchant",
-        merchant,
-        "--currency",
-        "BTC",
-        "--per-withdrawal",
-        "0.05",
-      );
-      const before = await balanceOf(client, "BTC");
-      const response = await client.post("/withdrawal/crypto", withdrawal({ amount: "0.06" }));
-      expect(response.status()).toBe(201);
-      const data = (await response.json()).data;
-      expect(data).toMatchObject({
-        type: "withdrawal",
-        status: "pending",
-        amount: "0.06000000",
-        sender_amount: "0.06000000",
-      });
-      // Reserved: 0.06 plus the 0.00002 network fee left the balance.
-      expect(before).toBe("1.00000000");
-      expect(await balanceOf(client, "BTC")).toBe("0.93998000");
-      expect((await (await info(client, { id: data.id })).json()).status).toBe("pending");
-      await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(1);
-      expect(JSON.parse(receiver.received[0]!.body.toString())).toMatchObject({
-        id: data.id,
-        type: "withdrawal",
-        status: "pending",
-        crypto_address: { address: BTC },
-      });
-      // The instant endpoint is held by the same limits.
-      const instant = await client.post("/crypto/withdrawal_instant", {
-        ...withdrawal(),
-        sender_currency: "BTC",
-        sender_amount: "0.07",
-        currency: undefined,
-        amount: undefined,
-      });
-      expect(instant.status()).toBe(201);
-      expect((await instant.json()).data).toMatchObject({ type: "withdrawal_instant", status: "pending" });
+    await fund(client);
+    await cli("merchants", "limits", "--merchant", merchant, "--currency", "BTC", "--per-withdrawal", "0.05");
+    const before = await balanceOf(client, "BTC");
+    const response = await client.post("/withdrawal/crypto", withdrawal({ amount: "0.06" }));
+    expect(response.status()).toBe(201);
+    const data = (await response.json()).data;
+    expect(data).toMatchObject({
+      type: "withdrawal",
+      status: "pending",
+      amount: "0.06000000",
+      sender_amount: "0.06000000",
+    });
+    // Reserved: 0.06 plus the 0.00002 network fee left the balance.
+    expect(before).toBe("1.00000000");
+    expect(await balanceOf(client, "BTC")).toBe("0.93998000");
+    expect((await (await info(client, { id: data.id })).json()).status).toBe("pending");
+    await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(1);
+    expect(JSON.parse(receiver.received[0]!.body.toString())).toMatchObject({
+      id: data.id,
+      type: "withdrawal",
+      status: "pending",
+      crypto_address: { address: BTC },
+    });
+    // The instant endpoint is held by the same limits.
+    const instant = await client.post("/crypto/withdrawal_instant", {
+      ...withdrawal(),
+      sender_currency: "BTC",
+      sender_amount: "0.07",
+      currency: undefined,
+      amount: undefined,
+    });
+    expect(instant.status()).toBe(201);
+    expect((await instant.json()).data).toMatchObject({ type: "withdrawal_instant", status: "pending" });
 
-      const dashboard = await dashboardSession(client.merchant);
-      const queue = (await (await dashboard.get("/api/dashboard/withdrawals/pending")).json()).data;
-      expect(queue.map((w: { id: number }) => w.id)).toContain(data.id);
-      const noPassword = await dashboard.post(`/api/dashboard/withdrawals/${data.id}/decline`, { data: {} });
-      expect(noPassword.status()).toBe(400);
-      expect((await noPassword.json()).fields).toEqual({ password: "Type your password to confirm." });
-      const declined = await dashboard.post(`/api/dashboard/withdrawals/${data.id}/decline`, {
-        data: { password: client.merchant.password },
-      });
-      expect(declined.status()).toBe(200);
-      expect(await declined.json()).toEqual({ id: data.id, status: "declined" });
-      const again = await dashboard.post(`/api/dashboard/withdrawals/${data.id}/approve`, {
-        data: { password: client.merchant.password },
-      });
-      expect(again.status()).toBe(400);
-      await dashboard.dispose();
+    const dashboard = await dashboardSession(client.merchant);
+    const queue = (await (await dashboard.get("/api/dashboard/withdrawals/pending")).json()).data;
+    expect(queue.map((w: { id: number }) => w.id)).toContain(data.id);
+    const noPassword = await dashboard.post(`/api/dashboard/withdrawals/${data.id}/decline`, { data: {} });
+    expect(noPassword.status()).toBe(400);
+    expect((await noPassword.json()).fields).toEqual({ password: "Type your password to confirm." });
+    const declined = await dashboard.post(`/api/dashboard/withdrawals/${data.id}/decline`, {
+      data: { password: client.merchant.password },
+    });
+    expect(declined.status()).toBe(200);
+    expect(await declined.json()).toEqual({ id: data.id, status: "declined" });
+    const again = await dashboard.post(`/api/dashboard/withdrawals/${data.id}/approve`, {
+      data: { password: client.merchant.password },
+    });
+    expect(again.status()).toBe(400);
+    await dashboard.dispose();
 
-      const described = await (await info(client, { id: data.id })).json();
-      expect(described).toMatchObject({ status: "declined", error: "Declined by an approver.", fees: [] });
-      await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(3);
-      const statuses = receiver.received.map(
-        (r) => JSON.parse(r.body.toString()) as { id: number; status: string },
-      );
-      expect(statuses.filter((s) => s.id === data.id).map((s) => s.status)).toEqual(["pending", "declined"]);
-      // Only the instant withdrawal's 0.07 (plus its fee) is still reserved.
-      expect(await balanceOf(client, "BTC")).toBe("0.92998000");
-    } finally {
-      await receiver.close();
-    }
+    const described = await (await info(client, { id: data.id })).json();
+    expect(described).toMatchObject({ status: "declined", error: "Declined by an approver.", fees: [] });
+    await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(3);
+    const statuses = receiver.received.map(
+      (r) => JSON.parse(r.body.toString()) as { id: number; status: string },
+    );
+    expect(statuses.filter((s) => s.id === data.id).map((s) => s.status)).toEqual(["pending", "declined"]);
+    // Only the instant withdrawal's 0.07 (plus its fee) is still reserved.
+    expect(await balanceOf(client, "BTC")).toBe("0.92998000");
   });
 });

@@ -1,13 +1,14 @@
 import "server-only";
 
 import { eq } from "drizzle-orm";
-import { headers } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getServerSession } from "next-auth";
-import { getDb } from "@/lib/db/client";
+import { type Db, getDb } from "@/lib/db/client";
 import { merchants } from "@/lib/db/schema";
 import { can, isRole, type Permission, type Role } from "@/lib/team/permissions";
 import { authOptions } from "./auth-options";
+import { renewSessionCookie } from "./renew-session-cookie";
 import { loginPathFor, REQUEST_PATH_HEADER } from "./return-path";
 
 export type MerchantSession = { merchantId: number; userId: number; email: string; role: Role };
@@ -52,4 +53,13 @@ export async function requireSession(
   if (!merchant.onboardedAt && !options.allowOnboarding) redirect("/onboarding");
   if (options.permission && !can(session.role, options.permission)) redirect(NOT_ALLOWED_PATH);
   return { ...session, merchantName: merchant.name };
+}
+
+/**
+ * For route handlers, after a password or second-factor change ended every session of the user: sets
+ * this browser's renewed session cookie on the response, so the user stays signed in here, and only here.
+ */
+export async function keepSignedIn(db: Db, session: MerchantSession): Promise<void> {
+  const cookie = await renewSessionCookie(db, session);
+  if (cookie) (await cookies()).set(cookie);
 }

@@ -2,7 +2,8 @@ import "server-only";
 
 import { eq } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import { invoices, merchants } from "@/lib/db/schema";
+import { invoices } from "@/lib/db/schema";
+import { readCallbackUrl } from "./read-callback-url";
 
 export type CallbackDestination = {
   /** Where the callback goes now; null when the merchant has no callback URL (callbacks are off). */
@@ -25,9 +26,5 @@ export async function findCallbackDestination(
     .from(invoices)
     .where(eq(invoices.transactionId, input.transactionId));
   if (invoice?.url) return { url: invoice.url, isInvoiceOwn: true };
-  const [merchant] = await db
-    .select({ url: merchants.callbackUrl })
-    .from(merchants)
-    .where(eq(merchants.id, input.merchantId));
-  return { url: merchant?.url ?? null, isInvoiceOwn: false };
+  return { url: await readCallbackUrl(db, input.merchantId), isInvoiceOwn: false };
 }

@@ -2,7 +2,8 @@ import "server-only";
 
 import { and, count, desc, eq, getTableColumns, inArray, lt } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import { callbackAttempts, callbacks, invoices, merchants } from "@/lib/db/schema";
+import { callbackAttempts, callbacks, invoices } from "@/lib/db/schema";
+import { readCallbackUrl } from "./read-callback-url";
 import { waitingForSql } from "./waiting-for";
 
 /**
@@ -39,10 +40,7 @@ export async function listCallbacks(
           ),
         )
     : [];
-  const [merchant] = await db
-    .select({ url: merchants.callbackUrl })
-    .from(merchants)
-    .where(eq(merchants.id, input.merchantId));
+  const merchantUrl = await readCallbackUrl(db, input.merchantId);
   const [pending] = await db
     .select({ n: count() })
     .from(callbacks)
@@ -60,7 +58,7 @@ export async function listCallbacks(
         transaction_id: c.transactionId,
         event: c.event,
         /** Where it goes now: the invoice's own URL, or the merchant's current one (null: none set). */
-        url: c.invoiceUrl ?? merchant?.url ?? null,
+        url: c.invoiceUrl ?? merchantUrl,
         is_invoice_url: c.invoiceUrl !== null,
         status: c.status,
         attempts: own.length,

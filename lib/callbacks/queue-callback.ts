@@ -2,11 +2,12 @@ import "server-only";
 
 import { eq } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import { callbacks, invoices, merchants, transactions } from "@/lib/db/schema";
+import { callbacks, transactions } from "@/lib/db/schema";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import { CALLBACK_QUEUE } from "@/lib/jobs/queues";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { buildInvoiceCallback } from "./build-invoice-callback";
+import { findCallbackDestination } from "./find-callback-destination";
 
 /** The status changes merchants act on, per kind of transaction (issue: callbacks). */
 const EVENTS: Record<string, readonly string[]> = {
@@ -25,30 +26,22 @@ const EVENTS: Record<string, readonly string[]> = {
  * as it stands now; for an invoice, the public API's invoice callback (its own status, `fixed_at`,
  * `expires_at`: lib/callbacks/build-invoice-callback.ts). `event` names a change that is not a new
  * status (a payment credited to an invoice whose status stays: `invoice.late_payment`); it defaults
- * to `<type>.<status>`. Nothing is queued when the merchant has no callback URL.
+ * to `<type>.<status>`. The URL is the one deliveries use (find-callback-destination.ts): the invoice's
+ * own `callback_url`, else the merchant's. Nothing is queued when there is none.
  */
 export async function queueCallback(
   tx: Executor,
   input: { transactionId: number; status: string; event?: string },
 ): Promise<number | null> {
   const [row] = await tx
-    .select({
-      type: transactions.type,
-      merchantId: transactions.merchantId,
-      merchantUrl: merchants.callbackUrl,
-    })
+    .select({ type: transactions.type, merchantId: transactions.merchantId })
     .from(transactions)
-    .innerJoin(merchants, eq(merchants.id, transactions.merchantId))
     .where(eq(transactions.id, input.transactionId));
   if (!row || !EVENTS[row.type]?.includes(input.status)) return null;
-  let url = row.merchantUrl;
-  if (row.type === "invoice") {
-    const [invoice] = await tx
-      .select({ url: invoices.callbackUrl })
-      .from(invoices)
-      .where(eq(invoices.transactionId, input.transactionId));
-    url = invoice?.url ?? url;
-  }
+  const { url } = await findCallbackDestination(tx, {
+    merchantId: row.merchantId,
+    transactionId: input.transactionId,
+  });
   if (!url) return null;
   const body = JSON.stringify(
     row.type === "invoice"

@@ -1,10 +1,9 @@
 import "server-only";
 
-import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { merchants } from "@/lib/db/schema";
 import { fieldError } from "@/lib/errors";
 import type { CallbackSettings } from "./deliver-callback";
+import { readCallbackUrl } from "./read-callback-url";
 import { sendSignedCallback } from "./send-signed-callback";
 
 /** The documented body of a test callback (README, "Callbacks"): no transaction, only the signature to check. */
@@ -27,22 +26,19 @@ export async function sendTestCallback(
   db: Db,
   input: { merchantId: number; settings: Pick<CallbackSettings, "mode" | "timeoutMs" | "box"> },
 ) {
-  const [merchant] = await db
-    .select({ url: merchants.callbackUrl })
-    .from(merchants)
-    .where(eq(merchants.id, input.merchantId));
-  if (!merchant?.url)
+  const url = await readCallbackUrl(db, input.merchantId);
+  if (!url)
     throw fieldError({ callback_url: "Save a callback URL first: the test callback goes to the saved URL." });
   const body = testCallbackBody(new Date());
   const outcome = await sendSignedCallback(db, {
     merchantId: input.merchantId,
-    url: merchant.url,
+    url,
     body,
     headers: { "x-kassa-event": "test" },
     settings: input.settings,
   });
   return {
-    url: merchant.url,
+    url,
     delivered: outcome.error === null,
     http_status: outcome.httpStatus,
     error: outcome.error,

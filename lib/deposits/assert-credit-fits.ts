@@ -2,8 +2,9 @@ import "server-only";
 
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import { deposits, ledgerAccounts, transactions } from "@/lib/db/schema";
+import { deposits, transactions } from "@/lib/db/schema";
 import { fieldError } from "@/lib/errors";
+import { readBalance } from "@/lib/ledger/read-balance";
 import { fitsCap } from "@/lib/money";
 import { storedRate } from "@/lib/rates/rate";
 import { quote, RateUnavailableError } from "@/lib/rates/rates";
@@ -40,17 +41,8 @@ async function grossOf(db: Executor, payment: Payment): Promise<bigint> {
  * payment (the sandbox chain); a real chain's payment cannot be refused.
  */
 export async function assertCreditFits(db: Executor, input: Payment & { merchantId: number }): Promise<void> {
-  const [account] = await db
-    .select({ balance: ledgerAccounts.balance })
-    .from(ledgerAccounts)
-    .where(
-      and(
-        eq(ledgerAccounts.merchantId, input.merchantId),
-        eq(ledgerAccounts.currency, input.creditCurrency),
-        eq(ledgerAccounts.kind, "balance"),
-      ),
-    );
-  let total = (account?.balance ?? 0n) + (await grossOf(db, input));
+  const balance = await readBalance(db, { merchantId: input.merchantId, currency: input.creditCurrency });
+  let total = balance + (await grossOf(db, input));
   const pending = await db
     .select({ deposit: deposits })
     .from(deposits)

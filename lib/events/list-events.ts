@@ -1,9 +1,10 @@
 import "server-only";
 
 import { and, desc, eq, getTableColumns, gte, inArray, lt, type SQL } from "drizzle-orm";
+import { readCallbackUrl } from "@/lib/callbacks/read-callback-url";
 import { waitingForSql } from "@/lib/callbacks/waiting-for";
 import type { Executor } from "@/lib/db/client";
-import { callbackAttempts, callbacks, invoices, merchants } from "@/lib/db/schema";
+import { callbackAttempts, callbacks, invoices } from "@/lib/db/schema";
 import { type DeliveryState, EVENTS_PAGE_DEFAULT, type EventsListRequest } from "@/lib/schemas/events";
 
 /** The callbacks table's status under the name the events API gives it. */
@@ -46,10 +47,7 @@ export async function listEvents(db: Executor, input: { merchantId: number; requ
         )
         .orderBy(callbackAttempts.callbackId, desc(callbackAttempts.id))
     : [];
-  const [merchant] = await db
-    .select({ url: merchants.callbackUrl })
-    .from(merchants)
-    .where(eq(merchants.id, input.merchantId));
+  const merchantUrl = await readCallbackUrl(db, input.merchantId);
   const lastAttempt = new Map(latest.map((attempt) => [attempt.callbackId, attempt]));
 
   return {
@@ -65,7 +63,7 @@ export async function listEvents(db: Executor, input: { merchantId: number; requ
         created_at: callback.createdAt.toISOString(),
         // Where it goes (or went) now: an invoice's own callback_url, else the merchant's current URL,
         // as delivery reads it (lib/callbacks/find-callback-destination.ts).
-        url: callback.invoiceUrl ?? merchant?.url ?? callback.url,
+        url: callback.invoiceUrl ?? merchantUrl ?? callback.url,
         body: callback.body,
         redelivery_of: callback.redeliveryOf,
         delivery: {

@@ -2,16 +2,16 @@ import "server-only";
 
 import { and, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { type Clock, sqlNow, systemClock } from "@/lib/clock";
-import { getCurrency } from "@/lib/currencies/registry";
 import type { Db, Tx } from "@/lib/db/client";
 import { exchangeQuotes } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { fieldError } from "@/lib/errors";
 import { formatAmount } from "@/lib/money";
 import { makeRate } from "@/lib/rates/rate";
+import { exchangeFeeType } from "./exchange-fee-type";
 import type { AcceptedExchange } from "./exchange-now";
 import { mapExchangeError } from "./map-exchange-error";
-import { CRYPTO_TO_CRYPTO_FEE, type ExchangePrice } from "./price-exchange";
+import type { ExchangePrice } from "./price-exchange";
 import { recordExchange } from "./record-exchange";
 import type { ExchangeOrder } from "./to-exchange-order";
 
@@ -116,16 +116,13 @@ async function whyNoQuote(tx: Tx, input: ExchangeFixedInput, clock: Clock): Prom
 
 /** A stored quote as the figures of the exchange that executes it. */
 function priceOfQuote(quote: Quote): ExchangePrice {
-  const isCryptoToCrypto =
-    getCurrency(quote.senderCurrency).kind === "crypto" &&
-    getCurrency(quote.receiverCurrency).kind === "crypto";
   return {
     senderCurrency: quote.senderCurrency,
     receiverCurrency: quote.receiverCurrency,
     senderAmount: quote.senderAmount,
     receiverAmount: quote.receiverAmount,
     feeAmount: quote.feeAmount,
-    feeType: isCryptoToCrypto ? CRYPTO_TO_CRYPTO_FEE : "exchange",
+    feeType: exchangeFeeType(quote.senderCurrency, quote.receiverCurrency),
     rate: makeRate(quote.rateNumerator, quote.rateDenominator),
     midRate: makeRate(quote.midRateNumerator, quote.midRateDenominator),
     spreadPpm: quote.spreadPpm,

@@ -7,9 +7,7 @@ import { fieldError } from "@/lib/errors";
 import { divide, formatAmountShort, MAX_AMOUNT, UNIT } from "@/lib/money";
 import { convert, invert, type Rate } from "@/lib/rates/rate";
 import { quote, RateUnavailableError } from "@/lib/rates/rates";
-
-/** The public API's fee type for an exchange between two crypto currencies; `exchange` otherwise. */
-export const CRYPTO_TO_CRYPTO_FEE = "fee_crypto_exchange_to_crypto";
+import { exchangeFeeType } from "./exchange-fee-type";
 
 /** The public API's words when a pair cannot be exchanged (api-reference.md, exchange/calculate). */
 export const EXCHANGE_UNAVAILABLE = { sender_currency: "Exchange is unavailable for given currencies" };
@@ -89,7 +87,7 @@ export async function priceExchange(
     senderAmount,
     receiverAmount,
     feeAmount,
-    feeType: source.kind === "crypto" && target.kind === "crypto" ? CRYPTO_TO_CRYPTO_FEE : "exchange",
+    feeType: exchangeFeeType(source.code, target.code),
     rate,
     midRate,
     spreadPpm,

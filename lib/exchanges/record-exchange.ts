@@ -1,12 +1,12 @@
 import "server-only";
 
-import { and, eq } from "drizzle-orm";
 import type { Tx } from "@/lib/db/client";
-import { exchanges, ledgerAccounts, transactions } from "@/lib/db/schema";
+import { exchanges, transactions } from "@/lib/db/schema";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import { EXCHANGE_SETTLE_QUEUE } from "@/lib/jobs/queues";
 import { merchantBalance, platformAccount } from "@/lib/ledger/accounts";
 import { BalanceCapError, postJournal } from "@/lib/ledger/post-journal";
+import { readBalance } from "@/lib/ledger/read-balance";
 import { MAX_AMOUNT } from "@/lib/money";
 import { recordCreated } from "@/lib/transactions/transition-status";
 import type { ExchangePrice } from "./price-exchange";
@@ -32,18 +32,8 @@ export async function recordExchange(
   const { price } = input;
   // The credit comes later, in the job: an exchange that would take the receiver balance past the
   // amount cap is refused now, while the merchant can still be told, rather than left unsettled.
-  const [receiver] = await tx
-    .select({ balance: ledgerAccounts.balance })
-    .from(ledgerAccounts)
-    .where(
-      and(
-        eq(ledgerAccounts.merchantId, input.merchantId),
-        eq(ledgerAccounts.kind, "balance"),
-        eq(ledgerAccounts.currency, price.receiverCurrency),
-      ),
-    );
-  if ((receiver?.balance ?? 0n) + price.receiverAmount > MAX_AMOUNT)
-    throw new BalanceCapError(price.receiverCurrency);
+  const received = await readBalance(tx, { merchantId: input.merchantId, currency: price.receiverCurrency });
+  if (received + price.receiverAmount > MAX_AMOUNT) throw new BalanceCapError(price.receiverCurrency);
   const [created] = await tx
     .insert(transactions)
     .values({

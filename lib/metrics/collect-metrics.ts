@@ -3,23 +3,15 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { Gauge, Registry } from "prom-client";
 import type { AccountKeys } from "@/lib/chain/account-keys";
-import { connectEvmNetwork, type EvmNetwork } from "@/lib/chain/evm/evm-network";
+import { type EvmNetworkOnce, evmNetworkOnce } from "@/lib/chain/evm/evm-network";
 import { hotWalletAddress } from "@/lib/chain/evm/payout/hot-wallet";
 import { readHotWallet } from "@/lib/chain/evm/payout/read-hot-wallet";
 import type { EvmConfig } from "@/lib/config";
 import { type Db, queryRows } from "@/lib/db/client";
 import { ALL_QUEUES } from "@/lib/jobs/queues";
 
-let evmNetwork: Promise<EvmNetwork> | undefined;
-
 /** Connected once per process (chain id and token decimals), again after a failed connection. */
-function network(config: EvmConfig): Promise<EvmNetwork> {
-  evmNetwork ??= connectEvmNetwork(config).catch((error) => {
-    evmNetwork = undefined;
-    throw error;
-  });
-  return evmNetwork;
-}
+let evmNetwork: EvmNetworkOnce | undefined;
 
 /**
  * One scrape of /metrics: a fresh registry filled from the database and the EVM node at the time
@@ -85,7 +77,8 @@ export async function collectMetrics(input: {
   if (!input.evm) return registry;
   const up = gauge("kassa_evm_node_up", "1 when the EVM node answered this scrape.");
   try {
-    const evm = await network(input.evm);
+    evmNetwork ??= evmNetworkOnce(input.evm);
+    const evm = await evmNetwork.get();
     const tip = await evm.client.getBlockNumber();
     const watched = cursors.find((c) => c.network === evm.network);
     gauge("kassa_chain_tip_block", "The node's latest block.", ["network"]).set(

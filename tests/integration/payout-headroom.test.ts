@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { availableBalance, maxPayout } from "@/app/api/dashboard/quote/payout-headroom";
+import { maxPayout } from "@/app/api/dashboard/quote/payout-headroom";
 import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
+import { readBalance } from "@/lib/ledger/read-balance";
 import { parseDecimal } from "@/lib/money";
 import { priceWithdrawal } from "@/lib/withdrawals/price-withdrawal";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
@@ -29,8 +30,8 @@ describe(`payout headroom on ${testDriver}`, () => {
   afterAll(() => database.drop());
 
   it("gives the balance, zero where the merchant has none", async () => {
-    expect(await availableBalance(database.db, merchantId, "BTC")).toBe(parseDecimal("1"));
-    expect(await availableBalance(database.db, merchantId, "ETH")).toBe(0n);
+    expect(await readBalance(database.db, { merchantId, currency: "BTC" })).toBe(parseDecimal("1"));
+    expect(await readBalance(database.db, { merchantId, currency: "ETH" })).toBe(0n);
   });
 
   it("fills Max with the balance less the network fee for a same-currency payout (BTC's fee is 0.00002)", async () => {

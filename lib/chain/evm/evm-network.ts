@@ -62,6 +62,39 @@ export async function connectEvmNetwork(config: EvmConfig): Promise<EvmNetwork> 
   return { network: EVM_NETWORK, chainId, client: client as PublicClient, tokens, confirmations };
 }
 
+/** One holder's connection: made on first use, made again after it failed or was forgotten. */
+export type EvmNetworkOnce = {
+  get: () => Promise<EvmNetwork>;
+  /** Drops the connection, so the next `get` connects again (after a pass that failed on the node). */
+  forget: () => void;
+};
+
+/**
+ * A connection to the node held by one task or adapter: connected once (chain id, token decimals) and
+ * reused, connected again after a failed connection or a `forget`, so a node that was down comes back
+ * without a restart. `onConnect` hears of each new connection (the watcher recomputes the offering).
+ */
+export function evmNetworkOnce(config: EvmConfig, onConnect?: (network: EvmNetwork) => void): EvmNetworkOnce {
+  let network: Promise<EvmNetwork> | undefined;
+  const forget = () => {
+    network = undefined;
+  };
+  const get = () => {
+    network ??= connectEvmNetwork(config).then(
+      (connected) => {
+        onConnect?.(connected);
+        return connected;
+      },
+      (error) => {
+        forget();
+        throw error;
+      },
+    );
+    return network;
+  };
+  return { get, forget };
+}
+
 /** The currencies this network carries, ETH first. */
 export function evmCurrencies(network: EvmNetwork): string[] {
   return ["ETH", ...network.tokens.map((t) => t.currency)];

@@ -3,7 +3,7 @@ import "server-only";
 import type { EvmConfig } from "@/lib/config";
 import { configureOffering, currentOffering } from "@/lib/currencies/offering";
 import type { PeriodicTask } from "@/lib/jobs/runner";
-import { connectEvmNetwork, type EvmNetwork } from "./evm-network";
+import { evmNetworkOnce } from "./evm-network";
 import { offeringOf } from "./evm-offering";
 import { type WatcherState, watchEvmChain } from "./watch-evm-chain";
 
@@ -19,30 +19,30 @@ export function evmWatcherTask(input: {
   spreadPpm: number;
   everyMs?: number;
 }): PeriodicTask {
-  let network: Promise<EvmNetwork> | undefined;
+  // Each connection knows the chain id and token decimals: the EVM currencies open (if they were
+  // closed because the node was down at start) and payment requests name this chain.
+  const network = evmNetworkOnce(input.config, (connected) => {
+    const offering = currentOffering();
+    if (offering) configureOffering(offeringOf({ mode: offering.mode, evm: input.config }, connected));
+  });
   const state: WatcherState = { range: 1n };
   return {
     name: "evm watcher",
     everyMs: input.everyMs ?? 2_000,
     run: async (db) => {
-      if (!network) {
-        network = connectEvmNetwork(input.config);
-        // Now the chain id and token decimals are known: the EVM currencies open (if they were
-        // closed because the node was down at start) and payment requests name this chain.
-        const offering = currentOffering();
-        const connected = await network.catch(() => null);
-        if (offering && connected)
-          configureOffering(offeringOf({ mode: offering.mode, evm: input.config }, connected));
-      }
       try {
-        const pass = await watchEvmChain(db, { network: await network, spreadPpm: input.spreadPpm, state });
+        const pass = await watchEvmChain(db, {
+          network: await network.get(),
+          spreadPpm: input.spreadPpm,
+          state,
+        });
         if (pass.reorgs > 0)
           console.warn(
             `[chain] ethereum: ${pass.reorgs} reorganisation(s) handled up to block ${pass.cursor}`,
           );
         return pass;
       } catch (error) {
-        network = undefined;
+        network.forget();
         throw error;
       }
     },

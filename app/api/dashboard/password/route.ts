@@ -1,8 +1,7 @@
-import { cookies } from "next/headers";
 import { withSession } from "@/lib/api/with-session";
 import { recordSessionAction } from "@/lib/audit/record-session-action";
 import { changePassword } from "@/lib/auth/change-password";
-import { renewSessionCookie } from "@/lib/auth/renew-session-cookie";
+import { keepSignedIn } from "@/lib/auth/session";
 import { passwordRequest } from "@/lib/schemas/dashboard";
 
 export const POST = withSession(
@@ -15,8 +14,7 @@ export const POST = withSession(
     });
     await recordSessionAction(db, { session, request, action: "password_changed" });
     // Every other session of the user ended with the change: this browser stays signed in.
-    const cookie = await renewSessionCookie(db, session);
-    if (cookie) (await cookies()).set(cookie);
+    await keepSignedIn(db, session);
     return { changed: true };
   },
 );

@@ -3,15 +3,9 @@ import "server-only";
 import { getCurrency } from "@/lib/currencies/registry";
 import type { Executor } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
-import { listBalances } from "@/lib/ledger/list-balances";
+import { readBalance } from "@/lib/ledger/read-balance";
 import { SCALE } from "@/lib/money";
 import { priceWithdrawal, type WithdrawalPrice } from "@/lib/withdrawals/price-withdrawal";
-
-/** The merchant's balance in one currency (zero where it has none). */
-export async function availableBalance(db: Executor, merchantId: number, currency: string): Promise<bigint> {
-  const balances = await listBalances(db, merchantId);
-  return balances.find((b) => b.currency === currency)?.balance ?? 0n;
-}
 
 async function priceOrNull(
   db: Executor,
@@ -37,7 +31,7 @@ export async function maxPayout(
   db: Executor,
   input: { merchantId: number; source: string; target: string; spreadPpm: number },
 ): Promise<{ available: bigint; price: WithdrawalPrice | null }> {
-  const available = await availableBalance(db, input.merchantId, input.source);
+  const available = await readBalance(db, { merchantId: input.merchantId, currency: input.source });
   const atBalance = await priceOrNull(db, { ...input, amount: available });
   if (!atBalance) return { available, price: null };
   if (atBalance.totalDebit <= available) return { available, price: atBalance };

@@ -1,10 +1,10 @@
 import { withSession } from "@/lib/api/with-session";
+import { readBalance } from "@/lib/ledger/read-balance";
 import { formatAmount } from "@/lib/money";
 import { formatRate } from "@/lib/rates/rate";
 import { getConfig } from "@/lib/runtime";
 import { quoteRequest } from "@/lib/schemas/dashboard";
 import { priceWithdrawal } from "@/lib/withdrawals/price-withdrawal";
-import { availableBalance } from "./payout-headroom";
 
 /** What a payout would debit and send right now (the payout form's live quote and confirmation step). */
 export const POST = withSession(
@@ -17,7 +17,7 @@ export const POST = withSession(
       amountTo: body.amount_to,
       spreadPpm: getConfig().spreadPpm,
     });
-    const available = await availableBalance(db, session.merchantId, price.source);
+    const available = await readBalance(db, { merchantId: session.merchantId, currency: price.source });
     return {
       source: price.source,
       target: price.target,

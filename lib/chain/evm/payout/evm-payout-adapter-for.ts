@@ -4,7 +4,7 @@ import type { ChainAdapter } from "@/lib/chain/adapter";
 import { loadHdSeed } from "@/lib/chain/hd-seed";
 import type { EvmConfig } from "@/lib/config";
 import type { SecretBox } from "@/lib/crypto/secret-box";
-import { connectEvmNetwork, type EvmNetwork } from "../evm-network";
+import { evmNetworkOnce } from "../evm-network";
 import { evmPayoutAdapter } from "./evm-payout-adapter";
 import { deriveHotWallet } from "./hot-wallet";
 
@@ -16,15 +16,8 @@ export const DEFAULT_MAX_FEE_GWEI = 200;
  * connection), the hot wallet derived from the seed the first time a payout is signed.
  */
 export function evmPayoutAdapterFor(input: { config: EvmConfig; box: SecretBox }): ChainAdapter {
-  let network: Promise<EvmNetwork> | undefined;
   return evmPayoutAdapter({
-    network: () => {
-      network ??= connectEvmNetwork(input.config).catch((error) => {
-        network = undefined;
-        throw error;
-      });
-      return network;
-    },
+    network: evmNetworkOnce(input.config).get,
     wallet: async (db) => deriveHotWallet(await loadHdSeed(db, input.box)),
     maxFeeGwei: input.config.maxFeeGwei ?? DEFAULT_MAX_FEE_GWEI,
   });

@@ -4,7 +4,7 @@ import { loadHdSeed } from "@/lib/chain/hd-seed";
 import type { EvmConfig } from "@/lib/config";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { PeriodicTask } from "@/lib/jobs/runner";
-import { connectEvmNetwork, type EvmNetwork } from "../evm-network";
+import { evmNetworkOnce } from "../evm-network";
 import { DEFAULT_MAX_FEE_GWEI } from "./evm-payout-adapter-for";
 import { deriveHotWallet } from "./hot-wallet";
 import type { PayoutReplacement } from "./replace-stuck-payout";
@@ -19,8 +19,8 @@ export const DEFAULT_REPLACE_AFTER_SECONDS = 300;
  * payouts, opening the seed (only this process, the job runner, does) when one is due.
  */
 export function evmPayoutTask(input: { config: EvmConfig; box?: SecretBox; everyMs?: number }): PeriodicTask {
-  let network: Promise<EvmNetwork> | undefined;
   const { box, config } = input;
+  const network = evmNetworkOnce(config);
   const replacement: PayoutReplacement | undefined = box
     ? {
         wallet: async (db) => deriveHotWallet(await loadHdSeed(db, box)),
@@ -32,11 +32,10 @@ export function evmPayoutTask(input: { config: EvmConfig; box?: SecretBox; every
     name: "evm payouts",
     everyMs: input.everyMs ?? 2_000,
     run: async (db) => {
-      network ??= connectEvmNetwork(config);
       try {
-        return await trackEvmPayouts(db, { network: await network, replacement });
+        return await trackEvmPayouts(db, { network: await network.get(), replacement });
       } catch (error) {
-        network = undefined;
+        network.forget();
         throw error;
       }
     },

@@ -1,7 +1,7 @@
 import "server-only";
 
 import { sql } from "drizzle-orm";
-import { decodeEventLog, parseAbi, TransactionReceiptNotFoundError } from "viem";
+import { decodeEventLog, parseAbi } from "viem";
 import { type Db, queryRows } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
 import { fieldError } from "@/lib/errors";
@@ -9,6 +9,7 @@ import { platformAccount } from "@/lib/ledger/accounts";
 import { postJournal } from "@/lib/ledger/post-journal";
 import { formatAmount } from "@/lib/money";
 import type { EvmNetwork } from "../evm-network";
+import { findMinedAttempt } from "../find-mined-attempt";
 import { toLedgerAmount } from "../to-ledger-amount";
 
 const TRANSFER_EVENT = parseAbi(["event Transfer(address indexed from, address indexed to, uint256 value)"]);
@@ -28,10 +29,7 @@ async function transfersToHotWallet(
   network: EvmNetwork,
   input: { txid: `0x${string}`; currency: string; hotWallet: string },
 ): Promise<{ transfers: Transfer[]; blockNumber: bigint; blockHash: string }> {
-  const receipt = await network.client.getTransactionReceipt({ hash: input.txid }).catch((error) => {
-    if (error instanceof TransactionReceiptNotFoundError) return undefined;
-    throw error;
-  });
+  const receipt = (await findMinedAttempt(network, [input.txid]))?.receipt;
   if (!receipt) throw fieldError({ txid: "The node knows no mined transaction with this id." });
   if (receipt.status !== "success")
     throw fieldError({ txid: "This transaction reverted: it moved nothing." });

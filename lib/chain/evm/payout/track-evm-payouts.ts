@@ -1,7 +1,6 @@
 import "server-only";
 
 import { and, eq } from "drizzle-orm";
-import { TransactionReceiptNotFoundError } from "viem";
 import type { Db, Tx } from "@/lib/db/client";
 import { evmPayouts, withdrawals } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
@@ -10,11 +9,11 @@ import { transitionStatus } from "@/lib/transactions/transition-status";
 import { loadWithdrawal } from "@/lib/withdrawals/load-withdrawal";
 import { revertSentWithdrawal } from "@/lib/withdrawals/settle-withdrawal";
 import type { EvmNetwork } from "../evm-network";
-import { isReplacementDue } from "../is-replacement-due";
+import { findMinedAttempt } from "../find-mined-attempt";
+import { pushUnmined } from "../push-unmined";
 import { bookChainGas } from "../sweep/book-chain-gas";
 import { bookNetworkFee } from "./book-network-fee";
 import { type PayoutReplacement, replaceStuckPayout } from "./replace-stuck-payout";
-import { sendStoredPayout } from "./send-stored-payout";
 import type { StoredPayout } from "./store-signed-payout";
 
 export type PayoutPass = { confirmed: number; reverted: number; resent: number; replaced: number };
@@ -64,22 +63,18 @@ export async function trackEvmPayouts(
   await runEach(
     open,
     async (payout) => {
-      const mined = await findMinedAttempt(network, payout);
+      const mined = await findMinedPayout(network, payout);
       if (!mined) {
-        if (replacement && isReplacementDue(payout, replacement)) {
-          const outcome = await replaceStuckPayout(db, { network, payout, replacement });
-          if ("replaced" in outcome) {
-            notReplacedLogged.delete(payout.reference);
-            pass.replaced++;
-            return;
-          }
-          if (notReplacedLogged.get(payout.reference) !== outcome.reason) {
-            notReplacedLogged.set(payout.reference, outcome.reason);
-            console.warn(`[chain] payout ${payout.reference} not replaced: ${outcome.reason}`);
-          }
-        }
-        await sendStoredPayout(network.client, payout);
-        pass.resent++;
+        const pushed = await pushUnmined({
+          network,
+          stored: payout,
+          label: `payout ${payout.reference}`,
+          key: payout.reference,
+          notReplaced: notReplacedLogged,
+          replacement,
+          replace: (policy) => replaceStuckPayout(db, { network, payout, replacement: policy }),
+        });
+        pass[pushed]++;
         return;
       }
       notReplacedLogged.delete(payout.reference);
@@ -95,25 +90,18 @@ export async function trackEvmPayouts(
   return pass;
 }
 
-/** The receipt of whichever of the payout's attempts was mined (the current one is asked first). */
-async function findMinedAttempt(network: EvmNetwork, payout: StoredPayout): Promise<MinedPayout | undefined> {
-  for (const hash of [payout.txHash, ...payout.replacedHashes]) {
-    const receipt = await network.client
-      .getTransactionReceipt({ hash: hash as `0x${string}` })
-      .catch((error) => {
-        if (error instanceof TransactionReceiptNotFoundError) return undefined;
-        throw error;
-      });
-    if (receipt)
-      return {
-        hash,
-        isSuccess: receipt.status === "success",
-        blockNumber: receipt.blockNumber,
-        gasUsed: receipt.gasUsed,
-        feePaid: receipt.gasUsed * receipt.effectiveGasPrice,
-      };
-  }
-  return undefined;
+/** Whichever of the payout's attempts was mined, as the settlement books it. */
+async function findMinedPayout(network: EvmNetwork, payout: StoredPayout): Promise<MinedPayout | undefined> {
+  const mined = await findMinedAttempt(network, [payout.txHash, ...payout.replacedHashes]);
+  if (!mined) return undefined;
+  const { hash, receipt } = mined;
+  return {
+    hash,
+    isSuccess: receipt.status === "success",
+    blockNumber: receipt.blockNumber,
+    gasUsed: receipt.gasUsed,
+    feePaid: receipt.gasUsed * receipt.effectiveGasPrice,
+  };
 }
 
 /** Records the mined attempt on a payout still `signed`; false when another tracker settled it first. */

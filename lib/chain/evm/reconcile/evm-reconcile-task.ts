@@ -4,7 +4,7 @@ import { loadAccountKeys } from "@/lib/chain/load-account-keys";
 import type { EvmConfig } from "@/lib/config";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { PeriodicTask } from "@/lib/jobs/runner";
-import { connectEvmNetwork, type EvmNetwork } from "../evm-network";
+import { evmNetworkOnce } from "../evm-network";
 import { hotWalletAddress } from "../payout/hot-wallet";
 import { type Reconciliation, reconcileEvmChain } from "./reconcile-evm-chain";
 
@@ -28,21 +28,20 @@ export function evmReconcileTask(input: {
   box: SecretBox;
   everyMs?: number;
 }): PeriodicTask {
-  let network: Promise<EvmNetwork> | undefined;
+  const network = evmNetworkOnce(input.config);
   let previous = "";
   let reported = "";
   return {
     name: "evm reconciliation",
     everyMs: input.everyMs ?? 60_000,
     run: async (db) => {
-      network ??= connectEvmNetwork(input.config);
       let result: Reconciliation;
       try {
-        const connected = await network;
+        const connected = await network.get();
         const hotWallet = hotWalletAddress(await loadAccountKeys(db, input.box));
         result = await reconcileEvmChain(db, { network: connected, hotWallet });
       } catch (error) {
-        network = undefined;
+        network.forget();
         throw error;
       }
       const mismatch = mismatchOf(result);

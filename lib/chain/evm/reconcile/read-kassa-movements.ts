@@ -68,19 +68,38 @@ export async function readRecordedPayments(
   }));
 }
 
+/** The columns evm_payouts and evm_sweeps share, as read here (numbers as text). */
+type SignedRow = {
+  currency: string;
+  base_amount: string;
+  status: SignedTransaction["status"];
+  tx_hash: string;
+  replaced_hashes: string[];
+  block_number: string | null;
+  fee_paid: string | null;
+};
+
+const optional = (value: string | null) => (value === null ? null : BigInt(value));
+
+function signedTransactionOf(
+  row: SignedRow,
+  input: { kind: SignedTransaction["kind"]; ledgerSent: bigint },
+): SignedTransaction {
+  return {
+    kind: input.kind,
+    currency: row.currency,
+    baseAmount: BigInt(row.base_amount),
+    status: row.status,
+    hashes: [row.tx_hash, ...row.replaced_hashes],
+    blockNumber: optional(row.block_number),
+    feePaid: optional(row.fee_paid),
+    ledgerSent: input.ledgerSent,
+  };
+}
+
 export async function readSignedTransactions(db: Executor, network: string): Promise<SignedTransaction[]> {
   // Raw: a payout's entries on platform:chain are found through its withdrawal's transaction id.
-  const payouts = await queryRows<{
-    reference: string;
-    currency: string;
-    base_amount: string;
-    status: SignedTransaction["status"];
-    tx_hash: string;
-    replaced_hashes: string[];
-    block_number: string | null;
-    fee_paid: string | null;
-    ledger_sent: string;
-  }>(
+  const payouts = await queryRows<SignedRow & { reference: string; ledger_sent: string }>(
     db,
     sql`select p.reference, p.currency, p.base_amount::text as base_amount, p.status, p.tx_hash,
                p.replaced_hashes, p.block_number::text as block_number, p.fee_paid::text as fee_paid,
@@ -94,42 +113,20 @@ export async function readSignedTransactions(db: Executor, network: string): Pro
                            and a.currency = p.currency), 0)::text as ledger_sent
         from evm_payouts p where p.network = ${network}`,
   );
-  const sweeps = await queryRows<{
-    currency: string;
-    base_amount: string;
-    status: SignedTransaction["status"];
-    tx_hash: string;
-    replaced_hashes: string[];
-    block_number: string | null;
-    fee_paid: string | null;
-  }>(
+  const sweeps = await queryRows<SignedRow>(
     db,
     sql`select currency, base_amount::text as base_amount, status, tx_hash, replaced_hashes,
                block_number::text as block_number, fee_paid::text as fee_paid
         from evm_sweeps where network = ${network}`,
   );
-  const optional = (value: string | null) => (value === null ? null : BigInt(value));
   return [
-    ...payouts.map((p) => ({
-      kind: p.reference.startsWith("sweep-gas:") ? ("top-up" as const) : ("payout" as const),
-      currency: p.currency,
-      baseAmount: BigInt(p.base_amount),
-      status: p.status,
-      hashes: [p.tx_hash, ...p.replaced_hashes],
-      blockNumber: optional(p.block_number),
-      feePaid: optional(p.fee_paid),
-      ledgerSent: parseStoredAmount(p.ledger_sent),
-    })),
-    ...sweeps.map((s) => ({
-      kind: "sweep" as const,
-      currency: s.currency,
-      baseAmount: BigInt(s.base_amount),
-      status: s.status,
-      hashes: [s.tx_hash, ...s.replaced_hashes],
-      blockNumber: optional(s.block_number),
-      feePaid: optional(s.fee_paid),
-      ledgerSent: 0n,
-    })),
+    ...payouts.map((p) =>
+      signedTransactionOf(p, {
+        kind: p.reference.startsWith("sweep-gas:") ? "top-up" : "payout",
+        ledgerSent: parseStoredAmount(p.ledger_sent),
+      }),
+    ),
+    ...sweeps.map((s) => signedTransactionOf(s, { kind: "sweep", ledgerSent: 0n })),
   ];
 }
 

@@ -1,12 +1,13 @@
 import "server-only";
 
 import { eq, sql } from "drizzle-orm";
-import { formatUnits, TransactionReceiptNotFoundError } from "viem";
+import { formatUnits } from "viem";
 import type { Db } from "@/lib/db/client";
 import { chainCursors } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { SCALE } from "@/lib/money";
 import { EVM_CURRENCIES, type EvmNetwork } from "../evm-network";
+import { findMinedAttempt } from "../find-mined-attempt";
 import { weiToLedgerUnits } from "../payout/book-network-fee";
 import { readChainHoldings, readFundedDepositAddresses } from "./read-chain-holdings";
 import {
@@ -82,17 +83,11 @@ async function minedAt(
     if (signed.blockNumber === null || signed.blockNumber > block) return undefined;
     return { isSuccess: signed.status === "confirmed", fee: signed.feePaid ?? 0n };
   }
-  for (const hash of signed.hashes) {
-    const receipt = await network.client
-      .getTransactionReceipt({ hash: hash as `0x${string}` })
-      .catch((error) => {
-        if (error instanceof TransactionReceiptNotFoundError) return undefined;
-        throw error;
-      });
-    if (receipt && receipt.blockNumber <= block)
-      return { isSuccess: receipt.status === "success", fee: receipt.gasUsed * receipt.effectiveGasPrice };
-  }
-  return undefined;
+  // Its attempts share one nonce: at most one of them is ever mined.
+  const mined = await findMinedAttempt(network, signed.hashes);
+  if (!mined || mined.receipt.blockNumber > block) return undefined;
+  const { receipt } = mined;
+  return { isSuccess: receipt.status === "success", fee: receipt.gasUsed * receipt.effectiveGasPrice };
 }
 
 /**

@@ -3,8 +3,9 @@ import "server-only";
 import { loadHdSeed } from "@/lib/chain/hd-seed";
 import { DEFAULT_SWEEP_MINIMUMS, type EvmConfig } from "@/lib/config";
 import type { SecretBox } from "@/lib/crypto/secret-box";
+import type { Db } from "@/lib/db/client";
 import type { PeriodicTask } from "@/lib/jobs/runner";
-import { connectEvmNetwork, type EvmNetwork } from "../evm-network";
+import { evmNetworkOnce } from "../evm-network";
 import { DEFAULT_MAX_FEE_GWEI } from "../payout/evm-payout-adapter-for";
 import { DEFAULT_REPLACE_AFTER_SECONDS } from "../payout/evm-payout-task";
 import { deriveHotWallet } from "../payout/hot-wallet";
@@ -18,19 +19,20 @@ import { trackEvmSweeps } from "./track-evm-sweeps";
  * and again after a failed one.
  */
 export function evmSweepTask(input: { config: EvmConfig; box: SecretBox; everyMs?: number }): PeriodicTask {
-  let network: Promise<EvmNetwork> | undefined;
   const { config, box } = input;
+  const network = evmNetworkOnce(config);
+  // Opened once per process (loadHdSeed keeps it): the deposit keys and the hot wallet both come from it.
+  const seed = (db: Db) => loadHdSeed(db, box);
   return {
     name: "evm sweeps",
     everyMs: input.everyMs ?? 30_000,
     run: async (db) => {
-      network ??= connectEvmNetwork(config);
       try {
-        const connected = await network;
+        const connected = await network.get();
         const tracked = await trackEvmSweeps(db, {
           network: connected,
           replacement: {
-            seed: (d) => loadHdSeed(d, box),
+            seed,
             afterSeconds: config.replaceAfterSeconds ?? DEFAULT_REPLACE_AFTER_SECONDS,
             ceilingGwei: config.maxFeeGwei ?? DEFAULT_MAX_FEE_GWEI,
           },
@@ -38,15 +40,15 @@ export function evmSweepTask(input: { config: EvmConfig; box: SecretBox; everyMs
         const started = await sweepEvmDeposits(db, {
           network: connected,
           sources: {
-            seed: (d) => loadHdSeed(d, box),
-            hotWallet: async (d) => deriveHotWallet(await loadHdSeed(d, box)),
+            seed,
+            hotWallet: async (d) => deriveHotWallet(await seed(d)),
             minimums: config.sweepMinimums ?? DEFAULT_SWEEP_MINIMUMS,
             ceilingGwei: config.maxFeeGwei ?? DEFAULT_MAX_FEE_GWEI,
           },
         });
         return { ...tracked, ...started };
       } catch (error) {
-        network = undefined;
+        network.forget();
         throw error;
       }
     },

@@ -1,36 +1,20 @@
 import "server-only";
 
 import { and, eq } from "drizzle-orm";
-import { TransactionReceiptNotFoundError } from "viem";
 import type { Db } from "@/lib/db/client";
 import { evmSweeps } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { runEach } from "@/lib/jobs/run-each";
 import type { EvmNetwork } from "../evm-network";
-import { isReplacementDue } from "../is-replacement-due";
-import { sendStoredPayout } from "../payout/send-stored-payout";
+import { findMinedAttempt } from "../find-mined-attempt";
+import { pushUnmined } from "../push-unmined";
 import { bookChainGas } from "./book-chain-gas";
 import { replaceStuckSweep, type SweepReplacement } from "./replace-stuck-sweep";
-import type { StoredSweep } from "./store-signed-sweep";
 
 export type SweepPass = { confirmed: number; reverted: number; resent: number; replaced: number };
 
 /** Why each sweep was last not replaced, as logged: once per sweep and reason, not once a pass (per process). */
 const notReplacedLogged = new Map<number, string>();
-
-/** The receipt of whichever of the sweep's attempts was mined (the current one is asked first). */
-async function findMinedAttempt(network: EvmNetwork, sweep: StoredSweep) {
-  for (const hash of [sweep.txHash, ...sweep.replacedHashes]) {
-    const receipt = await network.client
-      .getTransactionReceipt({ hash: hash as `0x${string}` })
-      .catch((error) => {
-        if (error instanceof TransactionReceiptNotFoundError) return undefined;
-        throw error;
-      });
-    if (receipt) return { hash, receipt };
-  }
-  return undefined;
-}
 
 /**
  * Follows the network's open sweeps: not yet mined, the stored bytes are sent again, or, once the
@@ -56,22 +40,18 @@ export async function trackEvmSweeps(
   await runEach(
     open,
     async (sweep) => {
-      const mined = await findMinedAttempt(network, sweep);
+      const mined = await findMinedAttempt(network, [sweep.txHash, ...sweep.replacedHashes]);
       if (!mined) {
-        if (replacement && isReplacementDue(sweep, replacement)) {
-          const outcome = await replaceStuckSweep(db, { network, sweep, replacement });
-          if ("replaced" in outcome) {
-            notReplacedLogged.delete(sweep.id);
-            pass.replaced++;
-            return;
-          }
-          if (notReplacedLogged.get(sweep.id) !== outcome.reason) {
-            notReplacedLogged.set(sweep.id, outcome.reason);
-            console.warn(`[chain] sweep ${sweep.id} not replaced: ${outcome.reason}`);
-          }
-        }
-        await sendStoredPayout(network.client, sweep);
-        pass.resent++;
+        const pushed = await pushUnmined({
+          network,
+          stored: sweep,
+          label: `sweep ${sweep.id}`,
+          key: sweep.id,
+          notReplaced: notReplacedLogged,
+          replacement,
+          replace: (policy) => replaceStuckSweep(db, { network, sweep, replacement: policy }),
+        });
+        pass[pushed]++;
         return;
       }
       notReplacedLogged.delete(sweep.id);

@@ -1,8 +1,7 @@
-import { cookies } from "next/headers";
 import { withSession } from "@/lib/api/with-session";
 import { recordSessionAction } from "@/lib/audit/record-session-action";
 import { confirmUser } from "@/lib/auth/confirm-user";
-import { renewSessionCookie } from "@/lib/auth/renew-session-cookie";
+import { keepSignedIn } from "@/lib/auth/session";
 import { disableTotp } from "@/lib/auth/totp";
 import { totpDisableRequest } from "@/lib/schemas/dashboard";
 
@@ -13,8 +12,7 @@ export const POST = withSession(
     await confirmUser(db, { userId: session.userId, ask: "password", password: body.password });
     await disableTotp(db, session.userId);
     await recordSessionAction(db, { session, request, action: "two_factor_disabled" });
-    const cookie = await renewSessionCookie(db, session);
-    if (cookie) (await cookies()).set(cookie);
+    await keepSignedIn(db, session);
     return { disabled: true };
   },
 );

@@ -1,7 +1,6 @@
-import { cookies } from "next/headers";
 import { withSession } from "@/lib/api/with-session";
 import { recordSessionAction } from "@/lib/audit/record-session-action";
-import { renewSessionCookie } from "@/lib/auth/renew-session-cookie";
+import { keepSignedIn } from "@/lib/auth/session";
 import { enableTotp } from "@/lib/auth/totp";
 import { fieldError } from "@/lib/errors";
 import { getSecretBox } from "@/lib/runtime";
@@ -21,8 +20,7 @@ export const POST = withSession(
       });
     await recordSessionAction(db, { session, request, action: "two_factor_enabled" });
     // Sessions signed in without the second factor ended: this browser stays signed in.
-    const cookie = await renewSessionCookie(db, session);
-    if (cookie) (await cookies()).set(cookie);
+    await keepSignedIn(db, session);
     return { recovery_codes: codes };
   },
 );
