@@ -120,7 +120,7 @@ export function KeysClient({ hasTotp }: { hasTotp: boolean }) {
               )}
               {!key.revoked_at && (
                 <div className="w-full">
-                  <KeyControls apiKey={key} />
+                  <KeyControls apiKey={key} hasTotp={hasTotp} />
                 </div>
               )}
             </li>
