@@ -3,14 +3,16 @@
 import { useId, useState } from "react";
 import { secondaryButtonClass, selectClass } from "@/components/forms/field";
 import { errorMessage, FormError } from "@/components/forms/form-error";
-import { type ApiKey, useSetKeyAllowlist } from "@/components/query/use-api-keys";
+import { type ApiKey, type RolledApiKey, useSetKeyAllowlist } from "@/components/query/use-api-keys";
 import { RollKeyForm } from "./roll-key-form";
+import { SecretReveal } from "./secret-reveal";
 
 /** One active key's IP allowlist and roll, under its row on the API keys page. */
 export function KeyControls({ apiKey, hasTotp }: { apiKey: ApiKey; hasTotp: boolean }) {
   const id = useId();
   const allowlist = useSetKeyAllowlist();
   const [ranges, setRanges] = useState(apiKey.allowed_ips.join("\n"));
+  const [rolled, setRolled] = useState<RolledApiKey | null>(null);
   const fieldError =
     allowlist.error && "fields" in allowlist.error
       ? (allowlist.error.fields as Record<string, string>).allowed_ips
@@ -54,7 +56,16 @@ export function KeyControls({ apiKey, hasTotp }: { apiKey: ApiKey; hasTotp: bool
         )}
         {allowlist.error && !fieldError && <FormError message={errorMessage(allowlist.error)} />}
       </form>
-      {!apiKey.expires_at && <RollKeyForm keyId={apiKey.id} hasTotp={hasTotp} />}
+      {!apiKey.expires_at && <RollKeyForm apiKey={apiKey} hasTotp={hasTotp} onRolled={setRolled} />}
+      {rolled && (
+        <div className="sm:col-span-2">
+          <p className="text-sm" role="status">
+            New key created. {rolled.replaced_key} works until{" "}
+            {new Date(rolled.replaced_until).toLocaleString()}.
+          </p>
+          <SecretReveal apiKey={rolled.api_key} secret={rolled.api_secret} />
+        </div>
+      )}
     </div>
   );
 }

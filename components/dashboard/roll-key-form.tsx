@@ -1,15 +1,13 @@
 "use client";
 
-import { useState } from "react";
 import type { z } from "zod";
 import { SecondFactorField } from "@/app/(dashboard)/dashboard/approvals/second-factor-field";
 import { secondaryButtonClass, selectClass } from "@/components/forms/field";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
-import { type RolledApiKey, useRollApiKey } from "@/components/query/use-api-keys";
+import { type ApiKey, type RolledApiKey, useRollApiKey } from "@/components/query/use-api-keys";
 import type { apiKeyRollRequest } from "@/lib/schemas/dashboard";
-import { SecretReveal } from "./secret-reveal";
 
 const schema = formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.apiKeyRollRequest));
 
@@ -25,56 +23,53 @@ const OVERLAPS = [
  * Rolls one key. A roll hands out a new secret, so it is confirmed as a new key is: the
  * authenticator code with two-factor sign-in on, else the password.
  */
-export function RollKeyForm({ keyId, hasTotp }: { keyId: number; hasTotp: boolean }) {
+export function RollKeyForm({
+  apiKey,
+  hasTotp,
+  onRolled,
+}: {
+  apiKey: ApiKey;
+  hasTotp: boolean;
+  /** The new pair; the caller shows it (this form goes once the key has an end). */
+  onRolled: (rolled: RolledApiKey) => void;
+}) {
   const roll = useRollApiKey();
-  const [rolled, setRolled] = useState<RolledApiKey | null>(null);
   const form = useKassaForm<z.input<typeof apiKeyRollRequest>>(schema, {
     defaultValues: hasTotp
       ? { overlap_seconds: 86_400, code: "" }
       : { overlap_seconds: 86_400, password: "" },
   });
   const submit = form.submitWith(async (values) => {
-    setRolled(await roll.mutateAsync({ id: keyId, body: values }));
+    onRolled(await roll.mutateAsync({ id: apiKey.id, body: values }));
     form.reset();
   });
-  const idPrefix = `roll-${keyId}`;
+  const idPrefix = `roll-${apiKey.id}`;
   return (
-    <>
-      <form onSubmit={submit} noValidate>
-        <label htmlFor={`${idPrefix}-overlap`} className="block text-sm font-medium">
-          Roll: the old key keeps working for
-        </label>
-        <select
-          id={`${idPrefix}-overlap`}
-          className={`mt-1 ${selectClass}`}
-          {...form.register("overlap_seconds", { valueAsNumber: true })}
-        >
-          {OVERLAPS.map((o) => (
-            <option key={o.seconds} value={o.seconds}>
-              {o.label}
-            </option>
-          ))}
-        </select>
-        <SecondFactorField
-          hasTotp={hasTotp}
-          idPrefix={idPrefix}
-          errors={form.formState.errors}
-          register={form.register}
-        />
-        <button type="submit" className={`mt-2 ${secondaryButtonClass}`} disabled={roll.isPending}>
-          {roll.isPending ? "Rolling…" : "Roll key"}
-        </button>
-        <FormError message={form.formError} />
-      </form>
-      {rolled && (
-        <div className="sm:col-span-2">
-          <p className="text-sm" role="status">
-            New key created. {rolled.replaced_key} works until{" "}
-            {new Date(rolled.replaced_until).toLocaleString()}.
-          </p>
-          <SecretReveal apiKey={rolled.api_key} secret={rolled.api_secret} />
-        </div>
-      )}
-    </>
+    <form aria-label={`Roll ${apiKey.label}`} onSubmit={submit} noValidate>
+      <label htmlFor={`${idPrefix}-overlap`} className="block text-sm font-medium">
+        Roll: the old key keeps working for
+      </label>
+      <select
+        id={`${idPrefix}-overlap`}
+        className={`mt-1 ${selectClass}`}
+        {...form.register("overlap_seconds", { valueAsNumber: true })}
+      >
+        {OVERLAPS.map((o) => (
+          <option key={o.seconds} value={o.seconds}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      <SecondFactorField
+        hasTotp={hasTotp}
+        idPrefix={idPrefix}
+        errors={form.formState.errors}
+        register={form.register}
+      />
+      <button type="submit" className={`mt-2 ${secondaryButtonClass}`} disabled={roll.isPending}>
+        {roll.isPending ? "Rolling…" : "Roll key"}
+      </button>
+      <FormError message={form.formError} />
+    </form>
   );
 }
