@@ -12,10 +12,17 @@ const nextConfig = {
   reactStrictMode: true,
   typescript: { ignoreBuildErrors: false },
   async headers() {
+    // Where two entries set one header the later wins: the checkout's Referrer-Policy comes last.
+    // Pages get their Content-Security-Policy, with a nonce per request, from proxy.ts.
     return [
-      // The token in a checkout URL is the key to the invoice: never leak it in a Referer, never index it.
-      { source: "/pay/:token*", headers: responseHeaders.checkout },
       { source: "/:path*", headers: responseHeaders.everyResponse },
+      // Route handlers answer JSON, SVG or text: nothing in them may run, load or be framed.
+      { source: "/api/:path*", headers: responseHeaders.routeHandlers },
+      { source: "/metrics", headers: responseHeaders.routeHandlers },
+      // The token in a checkout URL is the key to the invoice: never leak it in a Referer, never index it.
+      // (Not no-referrer everywhere: with it, browsers send `Origin: null` on the dashboard's own
+      // mutations, which lib/api/with-session.ts rightly refuses.)
+      { source: "/pay/:token*", headers: responseHeaders.checkout },
     ];
   },
 };

@@ -58,6 +58,7 @@ async function main(): Promise<void> {
     bodyLimitBytes: () => started!.bodyLimitBytes,
     apiRouter,
     loopbackEngineToken: isDev ? token : undefined,
+    isHttpsOnly: () => started?.isHttpsOnly === true,
   });
   const server = createServer(handleRequest);
   server.keepAliveTimeout = 65_000;

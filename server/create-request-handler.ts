@@ -6,6 +6,7 @@ import type { EngineClient } from "./engine-client";
 import { CLI_BRIDGE_PATH, CLI_TOKEN_HEADER, ENGINE_PATH, ENGINE_TOKEN_HEADER } from "./engine-contract";
 import { isUndecodablePath } from "./is-undecodable-path";
 import { requestContextStorage } from "./request-context";
+import { setRouteHandlerHeaders } from "./route-handler-headers";
 import { sendInternalError } from "./send-internal-error";
 import { serveApiRoute } from "./serve-api-route";
 import { stripApiTrailingSlash } from "./strip-api-trailing-slash";
@@ -21,7 +22,15 @@ export type RequestHandlerOptions = {
   apiRouter?: ApiRouter;
   /** Development only: the engine is reached through Next's handler with this token. */
   loopbackEngineToken?: string;
+  /** Whether the site is https only (EngineStarted.isHttpsOnly); false until the engine has started. */
+  isHttpsOnly?: () => boolean;
 };
+
+/**
+ * One year, renewed by every answer. Not `includeSubDomains`: other hosts of the operator's domain
+ * are not Kassa's to decide. Browsers ignore the header on plain http, as RFC 6797 requires.
+ */
+const STRICT_TRANSPORT_SECURITY = "max-age=31536000";
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
 
@@ -34,6 +43,7 @@ const pathOf = (url: string) => {
 };
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  setRouteHandlerHeaders(res);
   res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
   res.end(JSON.stringify(body));
 }
@@ -142,6 +152,7 @@ export function createRequestHandler(options: RequestHandlerOptions) {
   return (req: IncomingMessage, res: ServerResponse) => {
     const requestId = randomUUID();
     res.setHeader("x-request-id", requestId);
+    if (options.isHttpsOnly?.()) res.setHeader("strict-transport-security", STRICT_TRANSPORT_SECURITY);
     route(req, res, requestId).catch((error) => sendInternalError(res, requestId, error));
   };
 }

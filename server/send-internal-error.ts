@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { setRouteHandlerHeaders } from "./route-handler-headers";
 
 /**
  * The answer to a throw that escaped every handler: the API's 500 shape (lib/api/respond.ts), with
@@ -12,6 +13,7 @@ export function sendInternalError(res: ServerResponse, requestId: string, error:
     res.destroy();
     return;
   }
+  setRouteHandlerHeaders(res);
   res.writeHead(500, {
     "content-type": "application/json; charset=utf-8",
     "cache-control": "no-store",

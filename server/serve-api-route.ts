@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ApiMatch } from "./api-routes";
-import responseHeaders from "./response-headers.json";
+import { setRouteHandlerHeaders } from "./route-handler-headers";
 
 /**
  * The merchant API's fast path (docs/BENCHMARKS.md has the profile that called for it). Next.js's
@@ -10,9 +10,8 @@ import responseHeaders from "./response-headers.json";
  * calls the route handler Next.js would call (a Web `Request` in, a `Response` out) without the
  * pipeline around it, and keeps what the pipeline gives a handler: `request.signal` aborts when the
  * client goes away, the body is streamed as the handler produces it, and the answer carries the
- * headers next.config.mjs gives every answer (from the same file).
+ * headers next.config.mjs gives every route handler's answer (from the same file).
  */
-const EVERY_RESPONSE = responseHeaders.everyResponse.map(({ key, value }) => [key.toLowerCase(), value]);
 
 function toHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
@@ -49,7 +48,7 @@ function clientGoneSignal(res: ServerResponse): AbortSignal {
 }
 
 function copyHeaders(response: Response, res: ServerResponse): void {
-  for (const [name, value] of EVERY_RESPONSE) res.setHeader(name!, value!);
+  setRouteHandlerHeaders(res);
   response.headers.forEach((value, name) => {
     if (name !== "set-cookie") res.setHeader(name, value);
   });

@@ -3,30 +3,16 @@
 import { useId, useState } from "react";
 import { secondaryButtonClass, selectClass } from "@/components/forms/field";
 import { errorMessage, FormError } from "@/components/forms/form-error";
-import {
-  type ApiKey,
-  type RolledApiKey,
-  useRollApiKey,
-  useSetKeyAllowlist,
-} from "@/components/query/use-api-keys";
+import { type ApiKey, type RolledApiKey, useSetKeyAllowlist } from "@/components/query/use-api-keys";
 import { formatDateTime } from "@/lib/format-date-time";
+import { RollKeyForm } from "./roll-key-form";
 import { SecretReveal } from "./secret-reveal";
 
-/** The overlaps a roll offers: long enough to deploy the new secret, short enough to end a leak. */
-const OVERLAPS = [
-  { seconds: 0, label: "End the old key now" },
-  { seconds: 3600, label: "1 hour" },
-  { seconds: 86_400, label: "24 hours" },
-  { seconds: 604_800, label: "7 days" },
-];
-
 /** One active key's IP allowlist and roll, under its row on the API keys page. */
-export function KeyControls({ apiKey }: { apiKey: ApiKey }) {
+export function KeyControls({ apiKey, hasTotp }: { apiKey: ApiKey; hasTotp: boolean }) {
   const id = useId();
   const allowlist = useSetKeyAllowlist();
-  const roll = useRollApiKey();
   const [ranges, setRanges] = useState(apiKey.allowed_ips.join("\n"));
-  const [overlap, setOverlap] = useState(86_400);
   const [rolled, setRolled] = useState<RolledApiKey | null>(null);
   const fieldError =
     allowlist.error && "fields" in allowlist.error
@@ -71,34 +57,7 @@ export function KeyControls({ apiKey }: { apiKey: ApiKey }) {
         )}
         {allowlist.error && !fieldError && <FormError message={errorMessage(allowlist.error)} />}
       </form>
-      {!apiKey.expires_at && (
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            roll.mutate({ id: apiKey.id, overlapSeconds: overlap }, { onSuccess: setRolled });
-          }}
-        >
-          <label htmlFor={`${id}-overlap`} className="block text-sm font-medium">
-            Roll: the old key keeps working for
-          </label>
-          <select
-            id={`${id}-overlap`}
-            value={overlap}
-            onChange={(event) => setOverlap(Number(event.target.value))}
-            className={`mt-1 ${selectClass}`}
-          >
-            {OVERLAPS.map((o) => (
-              <option key={o.seconds} value={o.seconds}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-          <button type="submit" className={`mt-2 ${secondaryButtonClass}`} disabled={roll.isPending}>
-            {roll.isPending ? "Rolling…" : "Roll key"}
-          </button>
-          <FormError message={roll.error ? errorMessage(roll.error) : null} />
-        </form>
-      )}
+      {!apiKey.expires_at && <RollKeyForm apiKey={apiKey} hasTotp={hasTotp} onRolled={setRolled} />}
       {rolled && (
         <div className="sm:col-span-2">
           <p className="text-sm" role="status">

@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
-import type { apiKeyRequest } from "@/lib/schemas/dashboard";
+import type { apiKeyRequest, apiKeyRollRequest } from "@/lib/schemas/dashboard";
 import { dashboardFetch } from "./dashboard-fetch";
 import { queryKeys } from "./keys";
 
@@ -61,10 +61,8 @@ export function useSetKeyAllowlist() {
 export function useRollApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { id: number; overlapSeconds: number }) =>
-      dashboardFetch<RolledApiKey>(`/api/dashboard/api-keys/${input.id}/roll`, {
-        body: { overlap_seconds: input.overlapSeconds },
-      }),
+    mutationFn: (input: { id: number; body: z.input<typeof apiKeyRollRequest> }) =>
+      dashboardFetch<RolledApiKey>(`/api/dashboard/api-keys/${input.id}/roll`, { body: input.body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.apiKeys }),
   });
 }

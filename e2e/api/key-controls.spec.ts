@@ -66,7 +66,7 @@ test("rolling a key: the new pair works at once and the old one through the over
   const { keys } = await (await dashboard.get("/api/dashboard/api-keys")).json();
   const key = keys.find((k: { api_key: string }) => k.api_key === merchant.apiKey);
   const rolled = await dashboard.post(`/api/dashboard/api-keys/${key.id}/roll`, {
-    data: { overlap_seconds: 3600 },
+    data: { overlap_seconds: 3600, password: merchant.password },
   });
   expect(rolled.status()).toBe(201);
   const fresh = await rolled.json();
@@ -75,6 +75,12 @@ test("rolling a key: the new pair works at once and the old one through the over
   const next = signedClient(request, { ...merchant, apiKey: fresh.api_key, apiSecret: fresh.api_secret });
   expect((await next.post("/accounts/list")).status()).toBe(200);
   // The rolled key is on its way out: it is not rolled again.
-  expect((await dashboard.post(`/api/dashboard/api-keys/${key.id}/roll`, { data: {} })).status()).toBe(404);
+  expect(
+    (
+      await dashboard.post(`/api/dashboard/api-keys/${key.id}/roll`, {
+        data: { password: merchant.password },
+      })
+    ).status(),
+  ).toBe(404);
   await dashboard.dispose();
 });

@@ -5,6 +5,7 @@ import { linkToken, mailText } from "../../tests/support/mail-text";
 import { type Mail, startSmtpServer } from "../../tests/support/smtp";
 import { waitUntil } from "../../tests/support/wait";
 import { createMerchant, expect, signedClient, test } from "../fixtures";
+import { watchCsp } from "./csp-guard";
 
 /**
  * Sign-up and password reset the way a merchant goes through them: the form, the e-mail (over real
@@ -44,6 +45,8 @@ for (const viewport of [
   test(`sign-up by e-mail link, onboarding and a first API key that works, at ${viewport.width}px`, async ({
     page,
   }, testInfo) => {
+    // The finish and onboarding pages are reached only through the link: held to the pages' policy here.
+    const csp = await watchCsp(page);
     await page.setViewportSize(viewport);
     const email = `signup-${viewport.name}-${Date.now()}@example.com`;
     await page.goto(`${baseURL}/signup`);
@@ -82,6 +85,7 @@ for (const viewport of [
     await page.goto(`${baseURL}/signup/finish#token=${token}`);
     await expect(page.getByRole("heading", { name: "The account was not created" })).toBeVisible();
     await expectAccessible(page);
+    csp.expectNone();
   });
 }
 
@@ -104,6 +108,7 @@ for (const viewport of [
   test(`password reset by e-mail: a new password, once, at ${viewport.width}px`, async ({
     page,
   }, testInfo) => {
+    const csp = await watchCsp(page);
     await page.setViewportSize(viewport);
     const merchant = await createMerchant(`Reset ${viewport.name}`, quiet.dataDir);
     await page.goto(`${baseURL}/login`);
@@ -143,6 +148,7 @@ for (const viewport of [
     await page.getByRole("button", { name: "Set the new password" }).click();
     await expect(page.locator("form").getByRole("alert")).toContainText("expired or was already used");
     await expectAccessible(page);
+    csp.expectNone();
   });
 }
 

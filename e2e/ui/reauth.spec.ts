@@ -8,7 +8,8 @@ test("a new API key asks for the password again; a wrong one is refused under it
   const merchant = await createMerchant("Reauth Shop");
   await signIn(page, merchant);
   await page.goto("/dashboard/keys");
-  const password = page.getByLabel("Your password, to confirm");
+  // Each key's roll asks too: the new key's form is the one named so.
+  const password = page.getByRole("form", { name: "New API key" }).getByLabel("Your password, to confirm");
   await page.getByLabel("Name for the new key").fill("Till");
   await page.getByRole("button", { name: "Create key" }).click();
   await expect(page.getByText("Type your password to confirm.")).toBeVisible();
@@ -28,4 +29,23 @@ test("a new API key asks for the password again; a wrong one is refused under it
   await expect(page.getByText("Copy the secret now: it will not be shown again.")).toBeVisible();
   // The confirmation was for that key only.
   await expect(password).toHaveValue("");
+});
+
+test("rolling a key asks for the password again; the new secret shows only after it", async ({ page }) => {
+  const merchant = await createMerchant("Roll Shop");
+  await signIn(page, merchant);
+  await page.goto("/dashboard/keys");
+  const roll = page.getByRole("form", { name: /^Roll / });
+  await roll.getByLabel("Roll: the old key keeps working for").selectOption({ label: "1 hour" });
+  await roll.getByRole("button", { name: "Roll key" }).click();
+  await expect(roll.getByText("Type your password to confirm.")).toBeVisible();
+  await roll.getByLabel("Your password, to confirm").fill("not my password");
+  await roll.getByRole("button", { name: "Roll key" }).click();
+  await expect(roll.getByText("The password is not right.")).toBeVisible();
+  await expect(page.getByText("New key created.")).toHaveCount(0);
+
+  await roll.getByLabel("Your password, to confirm").fill(merchant.password);
+  await roll.getByRole("button", { name: "Roll key" }).click();
+  await expect(page.getByText(`New key created. ${merchant.apiKey} works until`)).toBeVisible();
+  await expect(page.getByText("Copy the secret now: it will not be shown again.")).toBeVisible();
 });

@@ -14,7 +14,8 @@ export type SecondFactor = { code?: string; password?: string };
  * Asks the signed-in user to prove it is them again before a sensitive change (approving or
  * declining a payout, changing a limit): a code from their authenticator app when two-factor
  * sign-in is on (each code accepted once), their password when it is off. Refused with a field
- * error naming what to type.
+ * error naming what to type. Routes call it through confirmUser (lib/auth/confirm-user.ts), which
+ * counts wrong answers per user first; called alone it would let a session guess without limit.
  */
 export async function verifySecondFactor(
   db: Db,

@@ -106,4 +106,6 @@ export const apiKeyAllowlistRequest = z.object({ allowed_ips: z.array(z.string()
 /** Rolling a key: how long the old key keeps working, in seconds (0 to 7 days; default 24 hours). */
 export const apiKeyRollRequest = z.object({
   overlap_seconds: z.number().int().min(0).max(604_800).default(86_400),
+  // A roll hands out a new secret: confirmed like a new key.
+  ...secondFactorFields,
 });

@@ -7,6 +7,10 @@ import { JsonExactNumber } from "@/lib/json";
  * from the issue's final path, which is only known once parsing is done.
  */
 z.config({
+  // In the browser the pages' Content-Security-Policy (proxy.ts) refuses eval: without `jitless` zod
+  // probes for it with `new Function`, which the browser reports as a violation even though zod
+  // catches the refusal. The server keeps zod's compiled parsers.
+  jitless: typeof window !== "undefined",
   customError: (issue) => {
     switch (issue.code) {
       case "invalid_type": {

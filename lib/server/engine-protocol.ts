@@ -21,6 +21,8 @@ export type EngineStarted = {
   jobs: boolean;
   bodyLimitBytes: number;
   apiFastPath: boolean;
+  /** The site is https only (its session cookie is Secure): every answer carries Strict-Transport-Security. */
+  isHttpsOnly: boolean;
   demo?: DemoCredentials;
 };
 

@@ -1,5 +1,6 @@
 import "server-only";
 
+import { isSessionCookieSecure } from "@/lib/auth/auth-options";
 import { type Config, ConfigError } from "@/lib/config";
 import { MasterKeyError } from "@/lib/crypto/master-key";
 import type { SecretBox } from "@/lib/crypto/secret-box";
@@ -56,6 +57,7 @@ async function start(): Promise<EngineAnswer> {
     jobs: background !== undefined,
     bodyLimitBytes: config.bodyLimitBytes,
     apiFastPath: config.apiFastPath,
+    isHttpsOnly: isSessionCookieSecure(),
     demo,
   };
   return { status: 200, body: started };

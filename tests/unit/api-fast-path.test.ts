@@ -100,9 +100,10 @@ describe("the server's request handler on the fast path", () => {
 
   /** A real node:http server with the production request handler over one route. */
   let nextAnswered: string[] = [];
-  async function serve(route: ApiRoute): Promise<string> {
+  async function serve(route: ApiRoute, { isHttpsOnly = false } = {}): Promise<string> {
     nextAnswered = [];
     const handle = createRequestHandler({
+      isHttpsOnly: () => isHttpsOnly,
       handleNext: async (req, res) => {
         nextAnswered.push(req.url ?? "");
         res.end("next");
@@ -190,8 +191,11 @@ describe("the server's request handler on the fast path", () => {
     const response = await new Promise<IncomingMessage>((resolve) =>
       http.get(`${base}/api/v2/stream`, resolve),
     );
-    for (const { key, value } of responseHeaders.everyResponse)
+    for (const { key, value } of [...responseHeaders.everyResponse, ...responseHeaders.routeHandlers])
       expect(response.headers[key.toLowerCase()]).toBe(value);
+    // Nothing in an API answer may run or load anything, or be framed.
+    expect(response.headers["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(response.headers["strict-transport-security"]).toBeUndefined();
     expect(response.headers["transfer-encoding"]).toBe("chunked");
     const chunks: string[] = [];
     const firstChunk = new Promise<void>((resolve) =>
@@ -206,6 +210,22 @@ describe("the server's request handler on the fast path", () => {
     release();
     await new Promise((resolve) => response.on("end", resolve));
     expect(chunks.join("")).toBe("first,second");
+  });
+
+  it("puts Strict-Transport-Security on every answer of an https-only site, the fast path's and Next's", async () => {
+    const base = await serve(
+      { path: "/api/v2/json", handlers: { POST: () => Response.json({}) } },
+      { isHttpsOnly: true },
+    );
+    const api = await fetch(`${base}/api/v2/json`, { method: "POST", body: "{}" });
+    const page = await fetch(`${base}/dashboard`);
+    const refused = await fetch(`${base}/x`, { method: "PROPFIND" });
+    expect(refused.status).toBe(405);
+    for (const response of [api, page, refused])
+      expect(response.headers.get("strict-transport-security")).toBe("max-age=31536000");
+    // The server's own refusals carry the route handlers' headers too.
+    for (const { key, value } of [...responseHeaders.everyResponse, ...responseHeaders.routeHandlers])
+      expect(refused.headers.get(key)).toBe(value);
   });
 
   it("sends a one-chunk body (every JSON answer) with its Content-Length", async () => {

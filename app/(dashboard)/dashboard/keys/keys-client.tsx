@@ -42,7 +42,12 @@ export function KeysClient({ hasTotp }: { hasTotp: boolean }) {
         The key identifies you; the secret signs your requests. Use one key per system, so you can revoke one
         without touching the others. Revoking takes effect on the next request.
       </p>
-      <form className="mt-1 flex flex-wrap items-start gap-2" onSubmit={submit} noValidate>
+      <form
+        aria-label="New API key"
+        className="mt-1 flex flex-wrap items-start gap-2"
+        onSubmit={submit}
+        noValidate
+      >
         <div className="min-w-64">
           <Field
             label="Name for the new key"
@@ -121,7 +126,7 @@ export function KeysClient({ hasTotp }: { hasTotp: boolean }) {
               )}
               {!key.revoked_at && (
                 <div className="w-full">
-                  <KeyControls apiKey={key} />
+                  <KeyControls apiKey={key} hasTotp={hasTotp} />
                 </div>
               )}
             </li>

@@ -1,6 +1,6 @@
 import { withSession } from "@/lib/api/with-session";
-import { verifySecondFactor } from "@/lib/approvals/verify-second-factor";
 import { sessionSource } from "@/lib/audit/session-source";
+import { confirmUser } from "@/lib/auth/confirm-user";
 import { notFound } from "@/lib/errors";
 import { getSecretBox } from "@/lib/runtime";
 import { withdrawalDecisionRequest } from "@/lib/schemas/withdrawals";
@@ -8,7 +8,7 @@ import { type Decision, decideWithdrawal } from "@/lib/withdrawals/decide-withdr
 
 /**
  * The handler of one decision on a pending withdrawal (approve and decline differ only in it): asks
- * for the second factor first, then records the decision for the session's merchant.
+ * for the second factor first (lib/auth/confirm-user.ts counts wrong answers per user), then records the decision for the session's merchant.
  */
 export function decideWithdrawalRoute(decision: Decision) {
   return withSession(
@@ -16,7 +16,7 @@ export function decideWithdrawalRoute(decision: Decision) {
     async ({ db, session, body, params, request }) => {
       const withdrawalId = Number(params.id);
       if (!Number.isSafeInteger(withdrawalId) || withdrawalId <= 0) throw notFound("No such withdrawal.");
-      await verifySecondFactor(db, getSecretBox(), { userId: session.userId, ...body });
+      await confirmUser(db, { userId: session.userId, ask: "second_factor", box: getSecretBox(), ...body });
       const record = await decideWithdrawal(db, {
         merchantId: session.merchantId,
         withdrawalId,

@@ -1,6 +1,6 @@
 import { withSession } from "@/lib/api/with-session";
-import { verifySecondFactor } from "@/lib/approvals/verify-second-factor";
 import { sessionSource } from "@/lib/audit/session-source";
+import { confirmUser } from "@/lib/auth/confirm-user";
 import { listWithdrawalLimits } from "@/lib/limits/list-withdrawal-limits";
 import { setWithdrawalLimits } from "@/lib/limits/set-withdrawal-limits";
 import { getSecretBox } from "@/lib/runtime";
@@ -10,12 +10,14 @@ export const GET = withSession({ permission: "dashboard.view" }, async ({ db, se
   data: await listWithdrawalLimits(db, session.merchantId),
 }));
 
-/** Sets one currency's limits, after the second factor (the code, or the password without one). */
+/** Sets one currency's limits, after the second factor (the code, or the password without one; counted per user). */
 export const POST = withSession(
   { permission: "limits.manage", request: withdrawalLimitsRequest },
   async ({ db, session, body, request }) => {
-    await verifySecondFactor(db, getSecretBox(), {
+    await confirmUser(db, {
       userId: session.userId,
+      ask: "second_factor",
+      box: getSecretBox(),
       code: body.code,
       password: body.password,
     });

@@ -1,6 +1,6 @@
 import { withSession } from "@/lib/api/with-session";
-import { verifySecondFactor } from "@/lib/approvals/verify-second-factor";
 import { sessionSource } from "@/lib/audit/session-source";
+import { confirmUser } from "@/lib/auth/confirm-user";
 import { removeWithdrawalLimits } from "@/lib/limits/remove-withdrawal-limits";
 import { getSecretBox } from "@/lib/runtime";
 import { withdrawalLimitsRemoveRequest } from "@/lib/schemas/withdrawals";
@@ -9,8 +9,10 @@ import { withdrawalLimitsRemoveRequest } from "@/lib/schemas/withdrawals";
 export const POST = withSession(
   { permission: "limits.manage", request: withdrawalLimitsRemoveRequest },
   async ({ db, session, body, request }) => {
-    await verifySecondFactor(db, getSecretBox(), {
+    await confirmUser(db, {
       userId: session.userId,
+      ask: "second_factor",
+      box: getSecretBox(),
       code: body.code,
       password: body.password,
     });

@@ -1,0 +1,127 @@
+import { type APIRequestContext, request as playwrightRequest } from "@playwright/test";
+import { generate } from "otplib";
+import { createMerchant, expect, type Merchant, projectBaseURL, test } from "../fixtures";
+
+/**
+ * Every route that asks the user again counts wrong answers per user before checking them
+ * (lib/auth/confirm-user.ts, README "The dashboard"): of 12 wrong authenticator codes 5 are
+ * checked, the other 7 are answered 429 with Retry-After, and then even the right code waits.
+ * Creating a key was the first route held to it; these are its siblings.
+ */
+
+/** Wrong answers a guesser would make before the delay starts (SIGN_IN_THROTTLES.reauth.free). */
+const FREE = 5;
+
+/** A signed-in dashboard session with two-factor sign-in on, and the secret of its authenticator. */
+async function sessionWithTotp(merchant: Merchant): Promise<{ session: APIRequestContext; secret: string }> {
+  const baseURL = projectBaseURL();
+  const session = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL } });
+  const { csrfToken } = await (await session.get("/api/auth/csrf")).json();
+  const login = await session.post("/api/auth/callback/credentials", {
+    form: { csrfToken, email: merchant.email, password: merchant.password, json: "true" },
+    maxRedirects: 0,
+  });
+  expect(login.status()).toBeLessThan(400);
+  const { secret } = await (await session.post("/api/dashboard/totp/setup", { data: {} })).json();
+  const enabled = await session.post("/api/dashboard/totp/enable", {
+    data: { secret, code: await generate({ secret }) },
+  });
+  expect(enabled.status()).toBe(200);
+  return { session, secret };
+}
+
+/** Twelve six-digit codes none of which the authenticator shows within two minutes of now. */
+async function wrongCodes(secret: string): Promise<string[]> {
+  const now = Math.floor(Date.now() / 1000);
+  const valid = new Set(
+    await Promise.all(
+      [-120, -90, -60, -30, 0, 30, 60, 90, 120].map((s) => generate({ secret, epoch: now + s })),
+    ),
+  );
+  const codes: string[] = [];
+  for (let n = 100_000; codes.length < 12; n += 7919) if (!valid.has(String(n))) codes.push(String(n));
+  return codes;
+}
+
+type Route = { name: string; path: (session: APIRequestContext) => Promise<string>; body: object };
+
+const nowhere = 2_000_000_000; // a withdrawal id nobody has: the confirmation comes before the lookup
+
+const ROUTES: Route[] = [
+  {
+    name: "setting withdrawal limits",
+    path: async () => "/api/dashboard/withdrawals/limits",
+    body: { currency: "BTC", per_withdrawal: "1" },
+  },
+  {
+    name: "removing withdrawal limits",
+    path: async () => "/api/dashboard/withdrawals/limits/remove",
+    body: { currency: "BTC" },
+  },
+  {
+    name: "approving a withdrawal",
+    path: async () => `/api/dashboard/withdrawals/${nowhere}/approve`,
+    body: {},
+  },
+  {
+    name: "declining a withdrawal",
+    path: async () => `/api/dashboard/withdrawals/${nowhere}/decline`,
+    body: {},
+  },
+  {
+    name: "rolling an API key",
+    path: async (session) => {
+      const { keys } = await (await session.get("/api/dashboard/api-keys")).json();
+      return `/api/dashboard/api-keys/${keys[0].id}/roll`;
+    },
+    body: { overlap_seconds: 3600 },
+  },
+];
+
+for (const route of ROUTES) {
+  test(`${route.name}: 12 wrong codes, 5 checked, the rest and then the right one wait`, async () => {
+    const merchant = await createMerchant("Reauth Throttle");
+    const { session, secret } = await sessionWithTotp(merchant);
+    const path = await route.path(session);
+    const statuses: number[] = [];
+    for (const code of await wrongCodes(secret)) {
+      const response = await session.post(path, { data: { ...route.body, code } });
+      statuses.push(response.status());
+      const body = await response.json();
+      if (response.status() === 400) expect(Object.keys(body.fields)).toEqual(["code"]);
+      else {
+        expect(body.code).toBe("rate_limited");
+        expect(Number(response.headers()["retry-after"])).toBeGreaterThan(0);
+      }
+    }
+    expect(statuses).toEqual([...Array(FREE).fill(400), ...Array(12 - FREE).fill(429)]);
+    // The right code is not even looked at while the user waits: a guesser learns nothing.
+    const right = await session.post(path, { data: { ...route.body, code: await generate({ secret }) } });
+    expect(right.status()).toBe(429);
+    await session.dispose();
+  });
+}
+
+test("rolling an API key asks for the password without two-factor sign-in", async () => {
+  const merchant = await createMerchant("Reauth Roll");
+  const baseURL = projectBaseURL();
+  const session = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL } });
+  const { csrfToken } = await (await session.get("/api/auth/csrf")).json();
+  await session.post("/api/auth/callback/credentials", {
+    form: { csrfToken, email: merchant.email, password: merchant.password, json: "true" },
+    maxRedirects: 0,
+  });
+  const { keys } = await (await session.get("/api/dashboard/api-keys")).json();
+  const path = `/api/dashboard/api-keys/${keys[0].id}/roll`;
+  const bare = await session.post(path, { data: { overlap_seconds: 0 } });
+  expect(bare.status()).toBe(400);
+  expect((await bare.json()).fields).toEqual({ password: "Type your password to confirm." });
+  const wrong = await session.post(path, { data: { overlap_seconds: 0, password: "not it" } });
+  expect((await wrong.json()).fields).toEqual({ password: "The password is not right." });
+  // Nothing was rolled by the refusals: the one key is still the only one.
+  expect((await (await session.get("/api/dashboard/api-keys")).json()).keys).toHaveLength(1);
+  const rolled = await session.post(path, { data: { overlap_seconds: 0, password: merchant.password } });
+  expect(rolled.status()).toBe(201);
+  expect((await rolled.json()).replaced_key).toBe(merchant.apiKey);
+  await session.dispose();
+});
