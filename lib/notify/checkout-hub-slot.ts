@@ -43,3 +43,8 @@ export async function stopCheckoutHub(): Promise<void> {
   delete slot[KEY];
   await entry?.hub.stop();
 }
+
+/** Streams open on this process (GET /metrics). */
+export function openCheckoutStreams(): number {
+  return (globalThis as Slot)[KEY]?.hub.openCount() ?? 0;
+}
