@@ -12,8 +12,8 @@ import type { CheckoutChange } from "./checkout-channel";
 import { listenForChanges } from "./listen-for-changes";
 import { createStreamAdmission, type StreamLimits } from "./stream-admission";
 
-/** Where one stream's bytes go; `end` closes it from the server's side. */
-export type StreamSink = { send: (text: string) => void; end: () => void };
+/** Where one stream's bytes go (encoded once for all the viewers of a change); `end` closes it from the server's side. */
+export type StreamSink = { send: (bytes: Uint8Array) => void; end: () => void };
 
 type Viewer = { sink: StreamSink; address: string; openedAt: number };
 
@@ -47,7 +47,9 @@ const MAX_OPEN_MS = 30 * 60_000;
 /** setTimeout's ceiling (about 24.8 days); a later lock end is looked at again then. */
 const MAX_TIMER_MS = 2_147_483_647;
 
-const event = (view: CheckoutView) => `event: invoice\ndata: ${JSON.stringify(view)}\n\n`;
+const encoder = new TextEncoder();
+const event = (view: CheckoutView) => encoder.encode(`event: invoice\ndata: ${JSON.stringify(view)}\n\n`);
+const HEARTBEAT = encoder.encode(": heartbeat\n\n");
 
 /**
  * The checkout streams of one process, fed by pushes (DESIGN.md section 1, issue 18): the database
@@ -123,8 +125,8 @@ export function createCheckoutHub(options: CheckoutHubOptions) {
     watch.view = view;
     if (key !== watch.key) {
       watch.key = key;
-      const text = event(view);
-      for (const viewer of watch.viewers) viewer.sink.send(text);
+      const bytes = event(view);
+      for (const viewer of watch.viewers) viewer.sink.send(bytes);
     }
     if (view.status === "confirmed") return endWatch(watch);
     scheduleRepricing(watch, record);
@@ -174,7 +176,7 @@ export function createCheckoutHub(options: CheckoutHubOptions) {
     for (const watch of watches.values())
       for (const viewer of watch.viewers) {
         if (viewer.openedAt <= openSince) close(watch, viewer);
-        else viewer.sink.send(": heartbeat\n\n");
+        else viewer.sink.send(HEARTBEAT);
       }
   }, options.heartbeatMs ?? HEARTBEAT_EVERY_MS);
   heartbeat.unref();

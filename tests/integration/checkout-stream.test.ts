@@ -18,6 +18,7 @@ import { confirm, createFixedInvoice, handlers, pay, settings } from "../support
 import { waitUntil } from "../support/wait";
 
 const CAPS = { perToken: 3, perAddress: 5, max: 8 };
+const decoder = new TextDecoder();
 
 /** The checkout's event stream (issue 18): pushed by the database, one view per change, capped. */
 describe(`checkout event stream on ${testDriver}`, () => {
@@ -184,7 +185,7 @@ describe(`checkout event stream on ${testDriver}`, () => {
     function viewers(token: string, count: number) {
       return Array.from({ length: count }, (_, i) => {
         const texts: string[] = [];
-        const sink: StreamSink = { send: (text) => texts.push(text), end: () => {} };
+        const sink: StreamSink = { send: (bytes) => texts.push(decoder.decode(bytes)), end: () => {} };
         const opened = hub.open({ token, address: `10.0.0.${i % 250}`, sink });
         if (!("close" in opened)) throw opened;
         return texts;
@@ -231,7 +232,7 @@ describe(`checkout event stream on ${testDriver}`, () => {
         hub.open({
           token: invoice.invoice.token,
           address: "10.0.0.1",
-          sink: { send: (t) => texts.push(t), end: () => {} },
+          sink: { send: (bytes) => texts.push(decoder.decode(bytes)), end: () => {} },
         });
         await waitUntil(() => texts.length === 1, { what: "the first view from the other instance" });
         await pay(database.db, invoice, invoice.invoice.senderAmount!);

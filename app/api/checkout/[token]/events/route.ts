@@ -21,7 +21,6 @@ export async function GET(
   context: { params: Promise<{ token: string }> },
 ): Promise<Response> {
   const { token } = await context.params;
-  const encoder = new TextEncoder();
   let hub: Awaited<ReturnType<typeof checkoutHub>>;
   try {
     if (hasUnstorableText(token)) throw notFound("No such invoice.");
@@ -38,10 +37,10 @@ export async function GET(
     start(controller) {
       let isClosed = false;
       const sink = {
-        send: (text: string) => {
+        send: (bytes: Uint8Array) => {
           if (isClosed) return;
           try {
-            controller.enqueue(encoder.encode(text));
+            controller.enqueue(bytes);
           } catch {
             isClosed = true;
           }
