@@ -15,7 +15,7 @@ import { createStreamAdmission, type StreamLimits } from "./stream-admission";
 /** Where one stream's bytes go (encoded once for all the viewers of a change); `end` closes it from the server's side. */
 export type StreamSink = { send: (bytes: Uint8Array) => void; end: () => void };
 
-type Viewer = { sink: StreamSink; address: string; openedAt: number };
+type Viewer = { sink: StreamSink; address: string; openedAt: number; nextBeatAt: number };
 
 /** Everything the hub holds for one invoice with at least one open stream. */
 type Watch = {
@@ -171,14 +171,23 @@ export function createCheckoutHub(options: CheckoutHubOptions) {
     },
   });
 
-  const heartbeat = setInterval(() => {
-    const openSince = clock.now().getTime() - maxOpenMs;
-    for (const watch of watches.values())
-      for (const viewer of watch.viewers) {
-        if (viewer.openedAt <= openSince) close(watch, viewer);
-        else viewer.sink.send(HEARTBEAT);
-      }
-  }, options.heartbeatMs ?? HEARTBEAT_EVERY_MS);
+  // Each stream beats on its own schedule from when it opened, looked at every second: ten thousand
+  // streams opened together still spread their beats, instead of one write burst to all of them.
+  const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_EVERY_MS;
+  const heartbeat = setInterval(
+    () => {
+      const now = clock.now().getTime();
+      for (const watch of watches.values())
+        for (const viewer of watch.viewers) {
+          if (viewer.openedAt <= now - maxOpenMs) close(watch, viewer);
+          else if (viewer.nextBeatAt <= now) {
+            viewer.nextBeatAt = now + heartbeatMs;
+            viewer.sink.send(HEARTBEAT);
+          }
+        }
+    },
+    Math.min(1_000, heartbeatMs),
+  );
   heartbeat.unref();
 
   function close(watch: Watch, viewer: Viewer) {
@@ -203,7 +212,13 @@ export function createCheckoutHub(options: CheckoutHubOptions) {
       if (isStopped) return { close: () => input.sink.end() };
       const refusal = admission.admit(input.token, input.address);
       if (refusal) return refusal;
-      const viewer: Viewer = { sink: input.sink, address: input.address, openedAt: clock.now().getTime() };
+      const openedAt = clock.now().getTime();
+      const viewer: Viewer = {
+        sink: input.sink,
+        address: input.address,
+        openedAt,
+        nextBeatAt: openedAt + heartbeatMs,
+      };
       let watch = watches.get(input.token);
       if (!watch) {
         watch = {

@@ -214,6 +214,34 @@ describe(`checkout event stream on ${testDriver}`, () => {
     });
   });
 
+  it("beats every stream on its own schedule and ends one open longer than the cap", async () => {
+    const hub = createCheckoutHub({
+      driver: database.driver,
+      db: database.db,
+      settings,
+      limits: { perToken: 10, perAddress: 10, max: 10 },
+      heartbeatMs: 100,
+      maxOpenMs: 1_500,
+    });
+    try {
+      await hub.ready;
+      const invoice = await newInvoice();
+      const texts: string[] = [];
+      let isEnded = false;
+      const sink: StreamSink = {
+        send: (bytes) => texts.push(decoder.decode(bytes)),
+        end: () => (isEnded = true),
+      };
+      hub.open({ token: invoice.invoice.token, address: "10.0.0.1", sink });
+      await waitUntil(() => texts.includes(": heartbeat\n\n"), { what: "a heartbeat" });
+      expect(texts[0]).toMatch(/^event: invoice\ndata: \{/);
+      await waitUntil(() => isEnded, { what: "the stream to end at the cap" });
+      expect(hub.openCount()).toBe(0);
+    } finally {
+      await hub.stop();
+    }
+  });
+
   if (testDriver === "pg") {
     it("delivers a change made through one instance to a stream served by another", async () => {
       // A second pool and hub stand for a second app process on the same PostgreSQL.
