@@ -57,8 +57,8 @@ const HEARTBEAT = encoder.encode(": heartbeat\n\n");
  * computes the invoice's view once per change for all of its open streams, however many there are.
  * An open stream costs no query of its own: a new viewer of a watched invoice gets the view already
  * computed, with its clock fields brought up to now. Timers, not polls, do the rest: the re-price
- * at the end of a rate lock (one per invoice), and one heartbeat for all streams that also ends
- * those open longer than the cap. A stream ends when its invoice is paid; an expired or cancelled
+ * at the end of a rate lock (one per invoice), and one heartbeat timer that beats each stream on its
+ * own schedule and ends those open longer than the cap. A stream ends when its invoice is paid; an expired or cancelled
  * invoice stays watched, so a late payment is shown as it arrives.
  */
 export function createCheckoutHub(options: CheckoutHubOptions) {
@@ -209,7 +209,11 @@ export function createCheckoutHub(options: CheckoutHubOptions) {
      * Answers the error to send instead when a cap is reached. `close` is for the client's side.
      */
     open(input: { token: string; address: string; sink: StreamSink }): { close: () => void } | KassaError {
-      if (isStopped) return { close: () => input.sink.end() };
+      // The engine is stopping: the stream ends at once and the browser reconnects to another process.
+      if (isStopped) {
+        input.sink.end();
+        return { close: () => {} };
+      }
       const refusal = admission.admit(input.token, input.address);
       if (refusal) return refusal;
       const openedAt = clock.now().getTime();

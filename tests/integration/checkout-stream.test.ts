@@ -214,6 +214,39 @@ describe(`checkout event stream on ${testDriver}`, () => {
     });
   });
 
+  it("re-prices an invoice whose rate lock ends while its page is open, by a timer", async () => {
+    // No timer on the invoice: its rate holds for rateLockSeconds, then the open page asks a new price.
+    const shortLock = { ...settings, rateLockSeconds: 1 };
+    const hub = createCheckoutHub({
+      driver: database.driver,
+      db: database.db,
+      settings: shortLock,
+      limits: { perToken: 10, perAddress: 10, max: 10 },
+    });
+    try {
+      await hub.ready;
+      const invoice = await createFixedInvoice(database.db, merchantId, "LTC", { timer: false }, shortLock);
+      const texts: string[] = [];
+      hub.open({
+        token: invoice.invoice.token,
+        address: "10.0.0.1",
+        sink: { send: (bytes) => texts.push(decoder.decode(bytes)), end: () => {} },
+      });
+      const fixedAt = (text: string) => JSON.parse(text.split("data: ")[1]!).fixed_at as number;
+      await waitUntil(() => texts.length === 1, { what: "the first view" });
+      const before = databaseQueryCount();
+      const repriced = await waitUntil(() => texts.length >= 2 && texts.at(-1), {
+        what: "the new price at the end of the lock",
+        timeoutMs: 15_000,
+      });
+      expect(fixedAt(repriced)).toBeGreaterThan(fixedAt(texts[0]!));
+      // One re-price and one view, not a query a second while it waited.
+      expect(databaseQueryCount() - before).toBeLessThan(20);
+    } finally {
+      await hub.stop();
+    }
+  });
+
   it("beats every stream on its own schedule and ends one open longer than the cap", async () => {
     const hub = createCheckoutHub({
       driver: database.driver,
