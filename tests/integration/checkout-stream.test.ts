@@ -209,8 +209,12 @@ describe(`checkout event stream on ${testDriver}`, () => {
       const crowded = await newInvoice();
       const one = await queriesForOneChange(alone.invoice.token, viewers(alone.invoice.token, 1));
       const many = await queriesForOneChange(crowded.invoice.token, viewers(crowded.invoice.token, 200));
-      expect(one).toBeGreaterThan(0);
-      expect(many).toBe(one);
+      // One computation is a few statements (a rate cached in memory may spare one); a computation
+      // per viewer would be hundreds for 200 viewers.
+      for (const statements of [one, many]) {
+        expect(statements).toBeGreaterThan(0);
+        expect(statements).toBeLessThan(8);
+      }
     });
   });
 
