@@ -1,16 +1,20 @@
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { once } from "node:events";
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GET as eventsRoute } from "@/app/api/checkout/[token]/events/route";
 import { requestContextStorage } from "@/lib/api/request-context";
 import { mineSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
 import { SecretBox } from "@/lib/crypto/secret-box";
-import { openDatabase, registerDatabase, unregisterDatabase } from "@/lib/db/client";
+import { registerDatabase, unregisterDatabase } from "@/lib/db/client";
 import { databaseQueryCount } from "@/lib/db/query-count";
 import { runDueJobs } from "@/lib/jobs/runner";
 import { createMerchant } from "@/lib/merchants/create-merchant";
+import { formatAmount } from "@/lib/money";
 import { type CheckoutHub, createCheckoutHub, type StreamSink } from "@/lib/notify/checkout-hub";
 import { stopCheckoutHub } from "@/lib/notify/checkout-hub-slot";
+import { TSX_FLAGS } from "../../scripts/tsx-flags.mjs";
 import { testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { readEventStream, type StreamReader } from "../support/event-stream";
@@ -280,34 +284,28 @@ describe(`checkout event stream on ${testDriver}`, () => {
   });
 
   if (testDriver === "pg") {
-    it("delivers a change made through one instance to a stream served by another", async () => {
-      // A second pool and hub stand for a second app process on the same PostgreSQL.
-      const location = database.location as { kind: "pg"; url: string };
-      const other = await openDatabase({ kind: "pg", url: location.url, poolSize: 2 });
-      const hub = createCheckoutHub({
-        driver: other.driver,
-        db: other.db,
-        settings,
-        limits: { perToken: 10, perAddress: 10, max: 10 },
+    it("delivers a payment made by another process to a stream served by this one", async () => {
+      const invoice = await newInvoice();
+      const reader = await stream(invoice.invoice.token);
+      await waitUntil(() => reader.views.length === 1, { what: "the first view" });
+      const child = spawn(process.execPath, [...TSX_FLAGS, "tests/support/sandbox-payer-child.ts"], {
+        env: {
+          ...process.env,
+          KASSA_CHILD_DB: JSON.stringify(database.location),
+          KASSA_CHILD_PAYMENT: JSON.stringify({
+            currency: "LTC",
+            address: invoice.address!.address,
+            amount: String(invoice.invoice.senderAmount!),
+          }),
+        },
+        stdio: ["ignore", "pipe", "inherit"],
       });
-      try {
-        await hub.ready;
-        const invoice = await newInvoice();
-        const texts: string[] = [];
-        hub.open({
-          token: invoice.invoice.token,
-          address: "10.0.0.1",
-          sink: { send: (bytes) => texts.push(decoder.decode(bytes)), end: () => {} },
-        });
-        await waitUntil(() => texts.length === 1, { what: "the first view from the other instance" });
-        await pay(database.db, invoice, invoice.invoice.senderAmount!);
-        await waitUntil(() => texts.some((text) => text.includes('"payments":[{')), {
-          what: "the payment made here on the other instance's stream",
-        });
-      } finally {
-        await hub.stop();
-        await other.close();
-      }
+      const [code] = (await once(child, "exit")) as [number];
+      expect(code).toBe(0);
+      const seen = await waitUntil(() => reader.views.find((view) => view.payments.length === 1), {
+        what: "the other process's payment on this process's stream",
+      });
+      expect(seen.payments[0]).toMatchObject({ amount: formatAmount(invoice.invoice.senderAmount!) });
     });
   }
 });
