@@ -158,10 +158,14 @@ export function createCheckoutHub(options: CheckoutHubOptions) {
       if (watch) void refresh(watch);
       return;
     }
-    // A new sandbox block: only invoices showing payments in that currency have confirmations to move.
-    for (const watch of watches.values())
-      if (watch.view?.sender_currency === change.currency && watch.view.payments.length > 0)
-        void refresh(watch);
+    // A new sandbox block: only invoices showing payments have confirmations to move, those in its
+    // currency or any still confirming (a payment may be in a coin the customer switched away from).
+    for (const watch of watches.values()) {
+      const payments = watch.view?.payments ?? [];
+      const isMoved =
+        watch.view?.sender_currency === change.currency || payments.some((p) => !p.is_confirmed);
+      if (payments.length > 0 && isMoved) void refresh(watch);
+    }
   };
 
   const listening = listenForChanges(options.driver, {
