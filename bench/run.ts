@@ -18,7 +18,8 @@ import { startServer, stopServer } from "./server";
  * Next.js's pipeline), to show what the fast path buys. Then the explorer and transaction lookup
  * at scale (bench/explorer.ts), unless --transactions 0. Loopback only; bounded durations.
  *   npm run bench -- [--db pglite|pg|both] [--duration s] [--connections n] [--transactions n]
- *                    [--no-next] [--no-record]
+ *                    [--no-next] [--no-record] [--no-streams]
+ * Then the checkout's event streams at scale (bench/streams.ts), unless --no-streams.
  */
 const root = path.resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);
@@ -247,4 +248,10 @@ if (shouldRecord) {
   const file = path.join(root, "docs", "BENCHMARKS.md");
   fs.appendFileSync(file, `\n${report}`);
   console.log(`appended to ${path.relative(root, file)}`);
+}
+// The checkout's event streams (bench/streams.ts) in their own process: it raises its open-file limit.
+if (!args.includes("--no-streams")) {
+  const streamArgs = ["run", "bench:streams", "--", "--db", option("db", "both")];
+  if (!shouldRecord) streamArgs.push("--no-record");
+  spawnSync("npm", streamArgs, { cwd: root, stdio: "inherit" });
 }

@@ -68,6 +68,9 @@ const EnvSchema = z.object({
   KASSA_MAIL_FROM: z.string().min(3).default("Kassa <no-reply@kassa.test>"),
   KASSA_RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).max(100_000).default(500),
   KASSA_RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
+  KASSA_CHECKOUT_STREAMS_PER_TOKEN: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  KASSA_CHECKOUT_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  KASSA_CHECKOUT_STREAMS_MAX: z.coerce.number().int().min(1).max(1_000_000).default(15_000),
   KASSA_JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   KASSA_JOB_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
   KASSA_CALLBACK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
@@ -161,6 +164,8 @@ export type Config = {
   /** Signed API requests per second and key (per process); 0 turns the limit off. */
   rateLimitPerSecond: number;
   rateLimitBurst: number;
+  /** Open checkout event streams allowed per invoice, per client address, and in the whole process. */
+  checkoutStreams: { perToken: number; perAddress: number; max: number };
   /** How long a claimed job stays invisible; a crashed worker's jobs run again after it. */
   jobLeaseSeconds: number;
   /** Finished jobs (done or failed) are deleted this many days after they finished. */
@@ -277,6 +282,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.KASSA_MAIL_FROM,
     rateLimitPerSecond: e.KASSA_RATE_LIMIT_PER_SECOND,
     rateLimitBurst: e.KASSA_RATE_LIMIT_BURST,
+    checkoutStreams: {
+      perToken: e.KASSA_CHECKOUT_STREAMS_PER_TOKEN,
+      perAddress: e.KASSA_CHECKOUT_STREAMS_PER_ADDRESS,
+      max: e.KASSA_CHECKOUT_STREAMS_MAX,
+    },
     jobLeaseSeconds: e.KASSA_JOB_LEASE_SECONDS,
     jobRetentionDays: e.KASSA_JOB_RETENTION_DAYS,
     callbackTimeoutMs: e.KASSA_CALLBACK_TIMEOUT_MS,

@@ -124,7 +124,8 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     if (pathname.startsWith("/api/auth/") && refuseUncappedAuthBody(req, res, options.bodyLimitBytes()))
       return;
     await options.engine;
-    const api = url.startsWith("/api/v2/") ? options.apiRouter?.(req.method ?? "", pathname) : undefined;
+    const isFastPath = url.startsWith("/api/v2/") || url.startsWith("/api/checkout/");
+    const api = isFastPath ? options.apiRouter?.(req.method ?? "", pathname) : undefined;
     if (api) {
       const { body, isTooLarge } = await bufferBody(req, options.bodyLimitBytes());
       if (isTooLarge) res.setHeader("connection", "close");

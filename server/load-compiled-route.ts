@@ -28,12 +28,21 @@ export async function loadCompiledRoute(
   return compiled.routeModule.userland;
 }
 
-/** Every /api/v2 route of the build, with its GET and POST handlers. */
+/**
+ * Routes outside /api/v2 the fast path serves too: the checkout's event stream, which holds its
+ * response open for every event and heartbeat, each of which would otherwise cross Next.js's
+ * response pipeline; with 10,000 open streams that pipeline was the server's bottleneck
+ * (docs/BENCHMARKS.md, "The checkout's event stream").
+ */
+export const STREAM_ROUTES = ["/api/checkout/[token]/events"];
+
+/** Every /api/v2 route of the build, and the STREAM_ROUTES, with their GET and POST handlers. */
 export async function loadApiRoutes(distDir: string): Promise<ApiRoute[]> {
   const manifestFile = path.join(distDir, "server", "app-paths-manifest.json");
   const manifest = JSON.parse(fs.readFileSync(manifestFile, "utf8")) as Record<string, string>;
+  const streams = STREAM_ROUTES.filter((routePath) => `${routePath}/route` in manifest);
   return Promise.all(
-    apiRoutePaths(Object.keys(manifest)).map(async (routePath) => {
+    [...apiRoutePaths(Object.keys(manifest)), ...streams].map(async (routePath) => {
       const userland = await loadCompiledRoute(distDir, routePath);
       const handlers: ApiRoute["handlers"] = {};
       for (const method of METHODS) {

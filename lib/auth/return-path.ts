@@ -7,6 +7,12 @@ export const REQUEST_PATH_HEADER = "x-kassa-request-path";
 const RETURNABLE = ["/dashboard", "/onboarding"];
 const BASE = "http://kassa.invalid";
 
+/** A control character (tab, newline, DEL…) or a backslash. */
+function isStrippedOrSlash(char: string): boolean {
+  const code = char.charCodeAt(0);
+  return code < 0x20 || code === 0x7f || char === "\\";
+}
+
 /**
  * The page to open after sign-in, from a `next` parameter that anyone can put in a link: a path on
  * this server under the dashboard, or undefined. Resolving it against a dummy origin and comparing
@@ -16,7 +22,7 @@ const BASE = "http://kassa.invalid";
 export function safeReturnPath(value: unknown): string | undefined {
   if (typeof value !== "string" || !value.startsWith("/") || value.length > 2048) return undefined;
   // Browsers strip tabs and newlines and read a backslash as a slash: refuse them outright.
-  if (/[\\\u0000-\u001f\u007f]/.test(value)) return undefined;
+  if ([...value].some(isStrippedOrSlash)) return undefined;
   let url: URL;
   try {
     url = new URL(value, BASE);

@@ -7,6 +7,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { type PgDatabase, PgDialect, type PgQueryResultHKT, type PgTransaction } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import type { Pool, QueryResultRow } from "pg";
+import { countQuery, queryCountingLogger } from "./query-count";
 import * as schema from "./schema";
 import { makeTreeOwnerOnly } from "./secure-data-dir";
 
@@ -33,8 +34,8 @@ const driverOf = new WeakMap<Executor, Driver>();
 export function wrapDriver(driver: Driver): Db {
   const db =
     driver.kind === "pglite"
-      ? (drizzlePglite(driver.client, { schema }) as unknown as Db)
-      : (drizzlePg(driver.pool, { schema }) as unknown as Db);
+      ? (drizzlePglite(driver.client, { schema, logger: queryCountingLogger }) as unknown as Db)
+      : (drizzlePg(driver.pool, { schema, logger: queryCountingLogger }) as unknown as Db);
   driverOf.set(db, driver);
   return db;
 }
@@ -102,6 +103,13 @@ export function getDb(): Db {
   return cached.db;
 }
 
+/** The open database's driver (the checkout hub listens on it). */
+export function getDriver(): Driver {
+  const handle = (globalThis as GlobalSlot)[GLOBAL_KEY];
+  if (!handle) throw new Error("the database is not open (start Kassa through server.ts)");
+  return handle.driver;
+}
+
 export function getDriverKind(): Driver["kind"] | undefined {
   return (globalThis as GlobalSlot)[GLOBAL_KEY]?.driver.kind;
 }
@@ -125,6 +133,7 @@ export async function queryRowsPrepared<T>(db: Executor, query: SQL): Promise<T[
     name = `kassa_${createHash("sha256").update(text).digest("hex").slice(0, 24)}`;
     if (statementNames.size < 1_000) statementNames.set(text, name);
   }
+  countQuery();
   const result = await driver.pool.query<T & QueryResultRow>({ name, text, values: params });
   return result.rows;
 }

@@ -1,14 +1,16 @@
 import "server-only";
 
 import { sql } from "drizzle-orm";
-import { Gauge, Registry } from "prom-client";
+import { Counter, Gauge, Registry } from "prom-client";
 import type { AccountKeys } from "@/lib/chain/account-keys";
 import { type EvmNetworkOnce, evmNetworkOnce } from "@/lib/chain/evm/evm-network";
 import { hotWalletAddress } from "@/lib/chain/evm/payout/hot-wallet";
 import { readHotWallet } from "@/lib/chain/evm/payout/read-hot-wallet";
 import type { EvmConfig } from "@/lib/config";
 import { type Db, queryRows } from "@/lib/db/client";
+import { databaseQueryCount } from "@/lib/db/query-count";
 import { ALL_QUEUES } from "@/lib/jobs/queues";
+import { openCheckoutStreams } from "@/lib/notify/checkout-hub-slot";
 
 /** Connected once per process (chain id and token decimals), again after a failed connection. */
 let evmNetwork: EvmNetworkOnce | undefined;
@@ -73,6 +75,16 @@ export async function collectMetrics(input: {
     cursor.set({ network: row.network }, Number(row.block_number));
     if (row.seen_until) seen.set({ network: row.network }, new Date(row.seen_until).getTime() / 1000);
   }
+
+  // This process's own figures (each server and worker reports its own).
+  new Counter({
+    name: "kassa_db_queries_total",
+    help: "Statements this process sent to the database since it started.",
+    registers: [registry],
+  }).inc(databaseQueryCount());
+  gauge("kassa_checkout_streams_open", "Checkout event streams open on this process.").set(
+    openCheckoutStreams(),
+  );
 
   if (!input.evm) return registry;
   const up = gauge("kassa_evm_node_up", "1 when the EVM node answered this scrape.");

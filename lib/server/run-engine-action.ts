@@ -6,6 +6,7 @@ import { MasterKeyError } from "@/lib/crypto/master-key";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { type DatabaseHandle, registerDatabase, unregisterDatabase } from "@/lib/db/client";
 import { type DataDirLock, DataDirLockedError } from "@/lib/db/data-dir-lock";
+import { stopCheckoutHub } from "@/lib/notify/checkout-hub-slot";
 import { getConfig } from "@/lib/runtime";
 import { seedDemoMerchant } from "@/lib/seed/seed-demo";
 import { type Background, startBackground } from "./background";
@@ -68,6 +69,7 @@ async function stop(): Promise<EngineAnswer> {
   running = undefined;
   if (engine) {
     await engine.background?.stop();
+    await stopCheckoutHub();
     unregisterDatabase();
     await engine.handle.close();
     engine.lock?.release();

@@ -17,7 +17,9 @@ import { transactions } from "./transactions";
 
 /**
  * An invoice's own fields; its id, status, foreign_id, currency and amount live on its row in
- * `transactions` (one id sequence for everything a merchant can look up).
+ * `transactions` (one id sequence for everything a merchant can look up). Triggers that Drizzle's
+ * schema cannot declare (drizzle/0031_checkout_notify.sql) announce every change to an invoice, its
+ * transaction's status, its payments and the sandbox chain tips on the channel `kassa_checkout`.
  */
 export const invoices = pgTable(
   "invoices",

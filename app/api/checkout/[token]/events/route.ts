@@ -1,86 +1,75 @@
 import { errorResponse } from "@/lib/api/error-response";
 import { hasUnstorableText } from "@/lib/api/read-body";
 import { invoiceSettings } from "@/lib/api/runtime-values";
-import { checkoutFingerprint } from "@/lib/checkout/checkout-fingerprint";
-import { checkoutView } from "@/lib/checkout/checkout-view";
+import { requestAddress } from "@/lib/auth/request-address";
 import { getDb } from "@/lib/db/client";
-import { notFound } from "@/lib/errors";
+import { KassaError, notFound } from "@/lib/errors";
 import { loadInvoiceByToken } from "@/lib/invoices/load-invoice";
-import { needsNewPriceAt, refreshInvoicePrice } from "@/lib/invoices/reprice-invoice";
-
-const CHECK_EVERY_MS = 1_000;
-const HEARTBEAT_EVERY_MS = 15_000;
-const MAX_OPEN_MS = 30 * 60_000;
+import { checkoutHub } from "@/lib/notify/checkout-hub-slot";
+import { getConfig } from "@/lib/runtime";
 
 /**
- * Server-sent events for the checkout page: the invoice's view whenever it changes (checked once a
- * second), a heartbeat comment against idle proxies, and the end of the stream once the invoice is
- * paid (an expired or cancelled one stays watched: a late payment is shown as it arrives). The
- * browser's EventSource reconnects by itself; the page falls back to polling otherwise.
+ * Server-sent events for the checkout page: the invoice's view now and whenever it changes, pushed
+ * by the database (lib/notify/checkout-hub.ts: no query per open stream), a heartbeat comment
+ * against idle proxies, and the end of the stream once the invoice is paid (an expired or cancelled
+ * one stays watched: a late payment is shown as it arrives). Capped per invoice and per client
+ * address (429) and per process (503), each with Retry-After; the page polls the invoice when the
+ * stream is refused or fails (components/checkout/use-live-invoice.ts).
  */
 export async function GET(
   request: Request,
   context: { params: Promise<{ token: string }> },
 ): Promise<Response> {
   const { token } = await context.params;
-  const db = getDb();
+  let hub: Awaited<ReturnType<typeof checkoutHub>>;
   try {
-    if (hasUnstorableText(token) || (await checkoutFingerprint(db, token)) === null)
+    if (hasUnstorableText(token)) throw notFound("No such invoice.");
+    hub = await checkoutHub({ settings: invoiceSettings(), limits: getConfig().checkoutStreams });
+    // Another viewer of the same invoice already proved it exists: no query for this one.
+    if (!hub.isWatching(token) && (await loadInvoiceByToken(getDb(), token)) === undefined)
       throw notFound("No such invoice.");
   } catch (error) {
     return errorResponse(error);
   }
-  const settings = invoiceSettings();
-  const encoder = new TextEncoder();
+  const address = requestAddress(request);
+  let opened: ReturnType<typeof hub.open> | undefined;
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
-      let last = "";
-      let lastBeat = Date.now();
-      const opened = Date.now();
-      let timer: NodeJS.Timeout | undefined;
-      const close = () => {
-        clearTimeout(timer);
-        try {
-          controller.close();
-        } catch {
-          // already closed by the client
-        }
-      };
-      request.signal.addEventListener("abort", close);
-      let lockEndsAt: number | null = null;
-      const tick = async () => {
-        try {
-          // A page left open past the rate lock: re-price (if nothing was paid), and the new amount
-          // reaches the page through the fingerprint below.
-          if (lockEndsAt !== null && Date.now() >= lockEndsAt) {
-            lockEndsAt = null;
-            const current = await loadInvoiceByToken(db, token);
-            if (current) await refreshInvoicePrice(db, current, settings);
+      let isClosed = false;
+      const sink = {
+        send: (bytes: Uint8Array) => {
+          if (isClosed) return;
+          try {
+            controller.enqueue(bytes);
+          } catch {
+            isClosed = true;
           }
-          const fingerprint = await checkoutFingerprint(db, token);
-          if (fingerprint !== null && fingerprint !== last) {
-            last = fingerprint;
-            const record = await loadInvoiceByToken(db, token);
-            if (record) {
-              lockEndsAt = needsNewPriceAt(record, settings);
-              const view = await checkoutView(db, record, settings);
-              controller.enqueue(encoder.encode(`event: invoice\ndata: ${JSON.stringify(view)}\n\n`));
-              // A closed invoice can still receive a late payment: the stream ends only once it is paid.
-              if (view.status === "confirmed") return close();
-            }
-          } else if (Date.now() - lastBeat > HEARTBEAT_EVERY_MS) {
-            lastBeat = Date.now();
-            controller.enqueue(encoder.encode(": heartbeat\n\n"));
+        },
+        end: () => {
+          if (isClosed) return;
+          isClosed = true;
+          try {
+            controller.close();
+          } catch {
+            // already closed by the client
           }
-          if (Date.now() - opened > MAX_OPEN_MS) return close();
-          timer = setTimeout(tick, CHECK_EVERY_MS);
-        } catch {
-          close();
-        }
+        },
       };
-      void tick();
+      opened = hub.open({ token, address, sink });
+      if (opened instanceof KassaError) return;
+      const { close } = opened;
+      if (request.signal.aborted) return close();
+      request.signal.addEventListener("abort", close, { once: true });
+    },
+    cancel() {
+      if (opened && !(opened instanceof KassaError)) opened.close();
     },
   });
+  // start() runs synchronously inside the constructor: a refusal is known before answering.
+  if (opened instanceof KassaError) {
+    await stream.cancel();
+    return errorResponse(opened);
+  }
   return new Response(stream, {
     headers: {
       "content-type": "text/event-stream; charset=utf-8",
