@@ -33,7 +33,8 @@ export async function assertRefundFits(
     throw fieldError({ refund_of: `There is no invoice ${input.invoiceId} in your account to refund.` });
   }
   const pay = record.invoice.senderCurrency;
-  const due = await amountsDue(tx, record, { spreadPpm: input.spreadPpm });
+  // The excess of confirmed money only: a payment still unconfirmed or held for review is not owed back.
+  const due = await amountsDue(tx, record, { spreadPpm: input.spreadPpm, isCreditedOnly: true });
   const owed = owedRefund({
     status: record.status,
     reason: record.invoice.statusReason,

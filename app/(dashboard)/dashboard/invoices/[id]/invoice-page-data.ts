@@ -25,6 +25,8 @@ export async function invoicePageData(db: Db, input: { merchantId: number; id: n
     record,
     detail,
     owed: await amountsDue(db, record, { spreadPpm: input.spreadPpm }),
+    // What a refund may send back: confirmed money only (lib/withdrawals/assert-refund-fits.ts agrees).
+    owedBack: await amountsDue(db, record, { spreadPpm: input.spreadPpm, isCreditedOnly: true }),
     refunds: await listRefunds(db, { merchantId: input.merchantId, invoiceId: input.id }),
     exceptions: invoiceExceptions({ status: record.status, reason, hasLatePayment: late.length > 0 }),
   };

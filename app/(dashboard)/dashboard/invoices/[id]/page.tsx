@@ -53,7 +53,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
       })
     : undefined;
   if (!data) notFound();
-  const { record, detail, owed, exceptions, refunds } = data;
+  const { record, detail, owed, owedBack, exceptions, refunds } = data;
   const { invoice } = record;
   const url = checkoutUrl(await origin(), invoice.token);
   const pay = invoice.senderCurrency;
@@ -65,7 +65,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
     invoiceCurrency: record.currency,
     payCurrency: pay,
     received: invoice.confirmedAmount,
-    excess: owed?.overpaid ?? 0n,
+    excess: owedBack?.overpaid ?? 0n,
     refunded: pay ? refundedAmount(refunds, pay) : 0n,
     foreignId: record.foreignId,
   });
