@@ -21,12 +21,19 @@ export type AmountsDue = { remaining: bigint; overpaid: bigint };
 export async function amountsDue(
   db: Executor,
   record: InvoiceRecord,
-  options: { spreadPpm: number },
+  options: {
+    spreadPpm: number;
+    /**
+     * Count only credited (confirmed) payments: what the invoice owes back must not include money
+     * still unconfirmed or held for compliance review, which may never be the merchant's.
+     */
+    isCreditedOnly?: boolean;
+  },
 ): Promise<AmountsDue | null> {
   const { invoice } = record;
   const due = invoice.senderAmount;
   if (due === null || invoice.senderCurrency === null) return null;
-  const paid = invoice.paidAmount;
+  const paid = options.isCreditedOnly ? invoice.confirmedAmount : invoice.paidAmount;
   const inPayCurrency = {
     remaining: due > paid ? due - paid : 0n,
     overpaid: paid > due ? paid - due : 0n,
@@ -46,7 +53,8 @@ export async function amountsDue(
     if (error instanceof RateUnavailableError) return inPayCurrency;
     throw error;
   }
-  const payments = await paymentsWorth(db, record, { statuses: ["seen", "credited"], fallback: rate });
+  const statuses: ("seen" | "credited")[] = options.isCreditedOnly ? ["credited"] : ["seen", "credited"];
+  const payments = await paymentsWorth(db, record, { statuses, fallback: rate });
   const { worth } = judgePayments(record, payments, paid);
   if (!worth) return inPayCurrency;
   const pay = getCurrency(invoice.senderCurrency);

@@ -6,7 +6,7 @@ import type { Tx } from "@/lib/db/client";
 import { amountSql, deposits, invoices, transactions } from "@/lib/db/schema";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { setInvoiceStatus } from "@/lib/invoices/set-invoice-status";
-import { expireInvoiceIn } from "@/lib/invoices/settle-invoice";
+import { expireInvoiceIn, settleCreditedInvoice } from "@/lib/invoices/settle-invoice";
 import { platformAccount } from "@/lib/ledger/accounts";
 import { postJournal } from "@/lib/ledger/post-journal";
 import { formatAmount } from "@/lib/money";
@@ -18,8 +18,9 @@ import { transitionStatus } from "@/lib/transactions/transition-status";
  * into `platform:compliance_held` instead of the merchant's balance, where they stay until the
  * operator refunds them (docs/OPERATIONS.md, "Rejected payments"); the ledger sums to zero. A
  * permanent-address deposit ends `rejected` (`cancelled` on the wire) with its callback. An invoice
- * no longer counts the payment: with nothing else in flight it waits for payment again (`pending`),
- * or fails at once when its time ran out, as when a reorganisation takes a payment back.
+ * no longer counts the payment: with nothing else in flight (seen or held) its credited payments are
+ * judged as a settlement would (paid in full: `confirmed`); with none it waits for payment again
+ * (`pending`), or fails at once when its time ran out, as when a reorganisation takes a payment back.
  */
 export async function rejectHeldDeposit(
   tx: Tx,
@@ -55,10 +56,14 @@ export async function rejectHeldDeposit(
     });
     return;
   }
+  // Only payments in the invoice's current pay currency were added to its paid sum (one sent to an
+  // address shown before the customer switched coins was not: lib/deposits/record-incoming-payment.ts).
   await tx
     .update(invoices)
     .set({ paidAmount: sql`${invoices.paidAmount} - ${amountSql(deposit.amount)}` })
-    .where(eq(invoices.transactionId, deposit.transactionId));
+    .where(
+      and(eq(invoices.transactionId, deposit.transactionId), eq(invoices.senderCurrency, deposit.currency)),
+    );
   const [inFlight] = await tx
     .select({ id: deposits.id })
     .from(deposits)
@@ -66,6 +71,11 @@ export async function rejectHeldDeposit(
     .limit(1);
   const invoice = await loadInvoiceById(tx, deposit.transactionId);
   if (!inFlight && invoice?.status === "processing") {
+    // Payments credited meanwhile waited for this one to settle: judged now, they may be complete.
+    if (invoice.invoice.confirmedAmount > 0n || invoice.invoice.creditedAmount > 0n) {
+      await settleCreditedInvoice(tx, { invoiceId: deposit.transactionId, clock: input.clock });
+      return;
+    }
     await setInvoiceStatus(tx, deposit.transactionId, "pending", "payment_rejected");
     await expireInvoiceIn(tx, deposit.transactionId, input.clock);
   }

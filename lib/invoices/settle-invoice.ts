@@ -1,6 +1,6 @@
 import "server-only";
 
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { queueCallback } from "@/lib/callbacks/queue-callback";
 import { loadSeenUntil } from "@/lib/chain/evm/load-seen-until";
 import { type Clock, systemClock } from "@/lib/clock";
@@ -94,16 +94,38 @@ export async function settleInvoice(
     return;
   }
 
+  await judgeCredited(tx, record, input.clock);
+}
+
+/**
+ * Decides an invoice whose payments all arrived or were taken back (none seen or held any more) on
+ * what was credited: a reviewer rejected, or a reorganisation removed, the payment it waited for,
+ * and the payments credited meanwhile (their settlement waited for it) may well be complete. The
+ * same judgement as settleInvoice's; an invoice that has nothing credited is not judged here.
+ */
+export async function settleCreditedInvoice(tx: Tx, input: { invoiceId: number; clock?: Clock }) {
+  const record = await loadInvoiceById(tx, input.invoiceId, true);
+  if (!record || TERMINAL_INVOICE_STATUSES.includes(record.status)) return;
+  if (await hasPaymentInFlight(tx, record.id)) return;
+  await judgeCredited(tx, record, input.clock);
+}
+
+/** The outcome of an invoice judged on its credited payments (settleInvoice's list, from "paid in full"). */
+async function judgeCredited(tx: Tx, record: InvoiceRecord, clock: Clock = systemClock) {
+  const { invoice } = record;
   const paid = invoice.confirmedAmount;
   const judgement = judgePayments(record, await paymentsWorth(tx, record));
   const figures = facts(record, paid, judgement.worth);
   if (judgement.isComplete) {
+    // The life cycle confirms from `processing` only (DESIGN.md section 6): an invoice paid in full
+    // that an earlier review rejection left `pending` passes through it at its deadline.
+    if (record.status === "pending") await setInvoiceStatus(tx, record.id, "processing", "payment_seen");
     await setInvoiceStatus(tx, record.id, "confirmed", judgement.isOverpaid ? "overpaid" : "paid");
     await mail(tx, record, "receipt", receiptEmail(figures));
     if (judgement.isOverpaid) await mail(tx, record, "refund_overpaid", overpaidEmail(figures));
     return;
   }
-  const now = (input.clock ?? systemClock).now();
+  const now = clock.now();
   const hasTimeLeft = invoice.expiresAt !== null && invoice.expiresAt > now;
   // Without a timer a partial-pay invoice waits for the rest as long as it takes.
   const isOpenEnded = invoice.expiresAt === null && invoice.type === "good_until_expired";
@@ -114,12 +136,15 @@ export async function settleInvoice(
   await failShort(tx, record, figures);
 }
 
-/** Whether a payment to the invoice is still only seen (unconfirmed), whatever its currency. */
+/**
+ * Whether a payment to the invoice is still only seen (unconfirmed) or held for compliance review,
+ * whatever its currency: either may still count, so the invoice is not judged without it.
+ */
 async function hasPaymentInFlight(tx: Tx, invoiceId: number): Promise<boolean> {
   const [row] = await tx
     .select({ id: deposits.id })
     .from(deposits)
-    .where(and(eq(deposits.transactionId, invoiceId), eq(deposits.status, "seen")))
+    .where(and(eq(deposits.transactionId, invoiceId), inArray(deposits.status, ["seen", "held"])))
     .limit(1);
   return row !== undefined;
 }
@@ -171,9 +196,10 @@ export async function expireInvoiceIn(tx: Tx, invoiceId: number, clock: Clock = 
   }
   const { confirmedAmount, creditedAmount } = record.invoice;
   // A payment to an address shown before a switch of coins is credited without adding to confirmedAmount.
+  // What was credited is judged, not assumed short: an invoice paid in full whose settlement waited
+  // for a payment since taken back is confirmed, never failed underpaid.
   if (confirmedAmount > 0n || creditedAmount > 0n) {
-    const { worth } = judgePayments(record, await paymentsWorth(tx, record));
-    await failShort(tx, record, facts(record, confirmedAmount, worth));
+    await judgeCredited(tx, record, clock);
     return;
   }
   await setInvoiceStatus(tx, record.id, "failed", "expired");

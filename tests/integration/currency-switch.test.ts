@@ -12,6 +12,7 @@ import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { expireInvoiceIn } from "@/lib/invoices/settle-invoice";
 import { divide, formatAmount, parseDecimal } from "@/lib/money";
 import { DEFAULT_USD_PRICES, setUsdPrice } from "@/lib/rates/rates";
+import { assertRefundFits } from "@/lib/withdrawals/assert-refund-fits";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { confirm, invoiceRequest, pay, settings, testKeys } from "../support/invoices";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
@@ -255,6 +256,44 @@ describe(`switching the pay currency on the checkout, on ${testDriver}`, () => {
     const failed = await reload(ltc.id);
     expect(failed.status).toBe("failed");
     expect(failed.invoice.statusReason).toBe("partially_paid");
+  });
+
+  it("owes a short invoice's old-address payment back in the coin it came in, no more", async () => {
+    const btc = await chosen("BTC");
+    const ltc = await choose(btc.invoice.token, "LTC");
+    const half = btc.invoice.senderAmount! / 2n;
+    await pay(db(), btc, half);
+    await confirm(db(), "BTC");
+    await db()
+      .update(invoices)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(invoices.transactionId, ltc.id));
+    await db().transaction((tx) => expireInvoiceIn(tx, ltc.id));
+    const failed = await reload(ltc.id);
+    expect([failed.status, failed.invoice.statusReason]).toEqual(["failed", "underpaid"]);
+    expect(failed.invoice.confirmedAmount).toBe(0n); // nothing arrived in LTC
+
+    const refund = (target: string, sent: bigint) =>
+      db().transaction((tx) =>
+        assertRefundFits(tx, {
+          merchantId,
+          invoiceId: ltc.id,
+          target,
+          sent,
+          spreadPpm: settings.spreadPpm,
+          fields: { amount: "amount", target: "currency" },
+        }),
+      );
+    await expect(refund("BTC", half)).resolves.toBeUndefined();
+    const units = (n: bigint) =>
+      `${n / 100_000_000n}.${(n % 100_000_000n).toString().padStart(8, "0")}`.replace(/\.?0+$/, "");
+    expect((await fieldsOf(refund("BTC", half + 1n))).amount).toBe(
+      `Invoice ${ltc.id} has ${units(half)} BTC left to refund; this payout would send ${units(half + 1n)} BTC.`,
+    );
+    // Nothing was received in LTC, so nothing is owed in it.
+    expect((await fieldsOf(refund("LTC", 1n))).refund_of).toBe(
+      `Invoice ${ltc.id} owes no refund: only an overpaid invoice, or one that failed short, does.`,
+    );
   });
 
   it("takes back an old-address payment a reorganisation removed without touching the new coin's sums", async () => {

@@ -120,6 +120,27 @@ describe(`refunds recorded against an invoice on ${testDriver}`, () => {
     expect(await listRefunds(database.db, { merchantId, invoiceId: id })).toEqual([]);
   });
 
+  it("owes back the excess of confirmed payments only, not of a payment still unconfirmed", async () => {
+    const invoice = await createFixedInvoice(database.db, merchantId, "BTC", { timer: false });
+    const due = invoice.invoice.senderAmount!;
+    const extra = due / 10n;
+    await pay(database.db, invoice, due + extra);
+    await confirm(database.db, "BTC");
+    const settled = (await loadInvoiceById(database.db, invoice.id))!;
+    expect([settled.status, settled.invoice.statusReason]).toEqual(["confirmed", "overpaid"]);
+    // Another payment arrives, seen but not confirmed: it may never be the merchant's.
+    await pay(database.db, settled, extra);
+    expect((await loadInvoiceById(database.db, invoice.id))!.invoice.paidAmount).toBe(due + 2n * extra);
+
+    const over = await fieldsOf(refund(invoice.id, { amount: formatUnits(extra + 1n) }));
+    expect(over.amount).toBe(
+      `Invoice ${invoice.id} has ${formatUnits(extra)} BTC left to refund; this payout would send ${formatUnits(extra + 1n)} BTC.`,
+    );
+    const sent = await refund(invoice.id, { amount: formatUnits(extra) });
+    const refunds = await listRefunds(database.db, { merchantId, invoiceId: invoice.id });
+    expect(refunds.map((r) => [r.id, r.amount])).toEqual([[sent.id, extra]]);
+  });
+
   it("lets only one of two simultaneous full refunds through", async () => {
     const { id, owed } = await shortInvoice();
     const results = await Promise.allSettled([

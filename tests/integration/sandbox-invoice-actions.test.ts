@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paySandboxInvoice } from "@/lib/chain/sandbox/pay-invoice";
 import { KassaError } from "@/lib/errors";
+import { createInvoice } from "@/lib/invoices/create-invoice";
 import { expireInvoiceNow } from "@/lib/invoices/expire-invoice-now";
 import { listOpenInvoices } from "@/lib/invoices/list-open-invoices";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { runDueJobs } from "@/lib/jobs/runner";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { createFixedInvoice, handlers } from "../support/invoices";
+import { createFixedInvoice, handlers, invoiceRequest, settings } from "../support/invoices";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 
 /** The sandbox panel's one-click actions on an invoice: pay exact, under, over (blocks mined), expire now. */
@@ -87,5 +88,21 @@ describe(`sandbox actions on an invoice on ${testDriver}`, () => {
         )
       ).invoice,
     ).toBe("This invoice is closed: it takes no more payments here.");
+  });
+
+  it("asks to choose a currency first when a timer invoice has none yet, as a field error", async () => {
+    // A timer invoice without sender_currency starts `pending` (DESIGN.md section 6), without an address.
+    const created = await createInvoice(database.db, { merchantId, request: invoiceRequest(), settings });
+    const record = (await loadInvoiceById(database.db, created.id))!;
+    expect([record.status, record.invoice.senderCurrency]).toEqual(["pending", null]);
+    const answer = paySandboxInvoice(database.db, {
+      merchantId,
+      invoiceId: created.id,
+      how: "exact",
+      spreadPpm: 5_000,
+    });
+    expect((await fieldsOf(answer)).invoice).toBe(
+      "The customer has not chosen a currency yet: choose one on the checkout page first.",
+    );
   });
 });

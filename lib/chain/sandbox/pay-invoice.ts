@@ -9,6 +9,8 @@ import { divide, roundToPrecision } from "@/lib/money";
 import { mineSandboxBlocks } from "./mine-blocks";
 import { sendSandboxPayment } from "./send-payment";
 
+const CHOOSE_FIRST = "The customer has not chosen a currency yet: choose one on the checkout page first.";
+
 export type SandboxPayHow = "exact" | "under" | "over";
 
 export type SandboxInvoicePayment = {
@@ -35,11 +37,13 @@ export async function paySandboxInvoice(
     throw fieldError({
       invoice:
         record.status === "created"
-          ? "The customer has not chosen a currency yet: choose one on the checkout page first."
+          ? CHOOSE_FIRST
           : "This invoice is closed: it takes no more payments here.",
     });
   }
-  const pay = getCurrency(record.invoice.senderCurrency!);
+  // A timer invoice starts `pending` before its customer picks a coin: there is no address to pay yet.
+  if (!record.invoice.senderCurrency || !record.address) throw fieldError({ invoice: CHOOSE_FIRST });
+  const pay = getCurrency(record.invoice.senderCurrency);
   const due = await amountsDue(db, record, { spreadPpm: input.spreadPpm });
   const remaining = due?.remaining ?? 0n;
   if (remaining <= 0n)
@@ -52,8 +56,8 @@ export async function paySandboxInvoice(
   if (amount <= 0n) throw fieldError({ invoice: "What is due is too small to pay less of." });
   const payment = await sendSandboxPayment(db, {
     currency: pay.code,
-    address: record.address!.address,
-    tag: record.address!.tag || undefined,
+    address: record.address.address,
+    tag: record.address.tag || undefined,
     amount,
   });
   const mined = await mineSandboxBlocks(db, { currency: pay.code, count: Math.max(1, pay.confirmations) });

@@ -5,6 +5,7 @@ import { invoiceExceptions } from "@/components/dashboard/invoice-status";
 import { amountsDue } from "@/lib/checkout/amounts-due";
 import type { Db } from "@/lib/db/client";
 import { deposits } from "@/lib/db/schema";
+import { listOtherCoinCredits } from "@/lib/invoices/list-other-coin-credits";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { transactionDetail } from "@/lib/transactions/transaction-detail";
 import { listRefunds } from "@/lib/withdrawals/list-refunds";
@@ -25,6 +26,10 @@ export async function invoicePageData(db: Db, input: { merchantId: number; id: n
     record,
     detail,
     owed: await amountsDue(db, record, { spreadPpm: input.spreadPpm }),
+    // What a refund may send back: confirmed money only (lib/withdrawals/assert-refund-fits.ts agrees).
+    owedBack: await amountsDue(db, record, { spreadPpm: input.spreadPpm, isCreditedOnly: true }),
+    /** Money paid to an address shown before a switch of coins: a short invoice owes it back apart. */
+    otherCoinCredits: await listOtherCoinCredits(db, record),
     refunds: await listRefunds(db, { merchantId: input.merchantId, invoiceId: input.id }),
     exceptions: invoiceExceptions({ status: record.status, reason, hasLatePayment: late.length > 0 }),
   };

@@ -53,7 +53,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
       })
     : undefined;
   if (!data) notFound();
-  const { record, detail, owed, exceptions, refunds } = data;
+  const { record, detail, owed, owedBack, otherCoinCredits, exceptions, refunds } = data;
   const { invoice } = record;
   const url = checkoutUrl(await origin(), invoice.token);
   const pay = invoice.senderCurrency;
@@ -65,9 +65,24 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
     invoiceCurrency: record.currency,
     payCurrency: pay,
     received: invoice.confirmedAmount,
-    excess: owed?.overpaid ?? 0n,
+    excess: owedBack?.overpaid ?? 0n,
     refunded: pay ? refundedAmount(refunds, pay) : 0n,
     foreignId: record.foreignId,
+  });
+  // A short invoice also owes back, in its own coin, what was paid to an address shown before a switch.
+  const otherCoinRefunds = otherCoinCredits.flatMap((credit) => {
+    const owedInCoin = refundOwed({
+      invoiceId: record.id,
+      status: record.status,
+      reason: invoice.statusReason,
+      invoiceCurrency: record.currency,
+      payCurrency: credit.currency,
+      received: credit.amount,
+      excess: 0n,
+      refunded: refundedAmount(refunds, credit.currency),
+      foreignId: `${record.foreignId}-${credit.currency}`,
+    });
+    return owedInCoin ? [{ currency: credit.currency, ...owedInCoin }] : [];
   });
   return (
     <>
@@ -199,6 +214,29 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           className={`mt-4 ${sectionClass}`}
         />
       )}
+      {otherCoinRefunds.map((other) => (
+        <section
+          key={other.currency}
+          aria-labelledby={`refund-${other.currency}`}
+          className={`mt-4 ${sectionClass}`}
+        >
+          <h2 id={`refund-${other.currency}`} className="font-semibold">
+            {other.left > 0n ? `Refund owed in ${other.currency}` : `Refunded in ${other.currency}`}
+          </h2>
+          <p className="mt-1 text-sm">
+            Paid in {other.currency} to the address shown before the customer switched coins. Owed:{" "}
+            <span className="font-mono">{dashboardAmount(other.owed, other.currency)}</span>
+            {other.left > 0n && other.left < other.owed
+              ? `, of which ${dashboardAmount(other.left, other.currency)} is still to send.`
+              : "."}
+          </p>
+          {other.left > 0n && (
+            <a href={other.href} className={`mt-2 inline-block ${secondaryButtonClass}`}>
+              Refund {dashboardAmount(other.left, other.currency)}
+            </a>
+          )}
+        </section>
+      ))}
       {/* Always mounted, so its "Invoice cancelled." outlives the refresh that closes the invoice. */}
       <div className="mt-4">
         {can(session.role, "invoices.manage") && <CancelButton invoiceId={record.id} isOpen={isOpen} />}
