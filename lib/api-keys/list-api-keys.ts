@@ -2,7 +2,7 @@ import "server-only";
 
 import { desc, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { apiKeys } from "@/lib/db/schema";
+import { apiKeys, users } from "@/lib/db/schema";
 
 export type ApiKeySummary = {
   id: number;
@@ -15,6 +15,9 @@ export type ApiKeySummary = {
   allowedIps: string[] | null;
   /** A rolled key's end of overlap. */
   expiresAt: Date | null;
+  canMoveMoney: boolean;
+  /** The e-mail of the member who created the key (removed members too); null: the operator. */
+  createdBy: string | null;
 };
 
 export async function listApiKeys(db: Db, merchantId: number): Promise<ApiKeySummary[]> {
@@ -29,8 +32,11 @@ export async function listApiKeys(db: Db, merchantId: number): Promise<ApiKeySum
       lastUsedIp: apiKeys.lastUsedIp,
       allowedIps: apiKeys.allowedIps,
       expiresAt: apiKeys.expiresAt,
+      canMoveMoney: apiKeys.canMoveMoney,
+      createdBy: users.email,
     })
     .from(apiKeys)
+    .leftJoin(users, eq(users.id, apiKeys.createdBy))
     .where(eq(apiKeys.merchantId, merchantId))
     .orderBy(desc(apiKeys.id));
 }
