@@ -1,6 +1,6 @@
 import "server-only";
 
-import { desc, eq } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { apiKeys, users } from "@/lib/db/schema";
 
@@ -16,8 +16,10 @@ export type ApiKeySummary = {
   /** A rolled key's end of overlap. */
   expiresAt: Date | null;
   canMoveMoney: boolean;
-  /** The e-mail of the member who created the key (removed members too); null: the operator. */
+  /** The e-mail of the member who created the key (removed members too); null: the operator, or before 0032. */
   createdBy: string | null;
+  /** The creator has been removed from the team: their key still works until someone revokes it. */
+  isCreatorRemoved: boolean;
 };
 
 export async function listApiKeys(db: Db, merchantId: number): Promise<ApiKeySummary[]> {
@@ -34,6 +36,7 @@ export async function listApiKeys(db: Db, merchantId: number): Promise<ApiKeySum
       expiresAt: apiKeys.expiresAt,
       canMoveMoney: apiKeys.canMoveMoney,
       createdBy: users.email,
+      isCreatorRemoved: sql<boolean>`${users.removedAt} is not null`,
     })
     .from(apiKeys)
     .leftJoin(users, eq(users.id, apiKeys.createdBy))

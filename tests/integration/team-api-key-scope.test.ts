@@ -200,13 +200,19 @@ describe(`API key scopes by role on ${testDriver}`, () => {
     });
     const listed = await dashboard(listKeysRoute, { role: "admin", path: "api-keys", method: "GET" });
     const keys = (listed.body as { keys: Record<string, unknown>[] }).keys;
-    const summary = keys.map((k) => [k.label, k.can_move_money, k.created_by, k.revoked_at]);
+    const summary = keys.map((k) => [
+      k.label,
+      k.can_move_money,
+      k.created_by,
+      k.is_creator_removed,
+      k.revoked_at,
+    ]);
     expect(summary).toEqual([
-      ["admin money", true, "admin@scopes.test", null],
-      ["dev key", false, "developer@scopes.test", null],
-      ["admin money", true, "admin@scopes.test", null],
-      ["dev key", false, "developer@scopes.test", null],
-      ["Default key", true, "owner@scopes.test", null],
+      ["admin money", true, "admin@scopes.test", false, null],
+      ["dev key", false, "developer@scopes.test", true, null],
+      ["admin money", true, "admin@scopes.test", false, null],
+      ["dev key", false, "developer@scopes.test", true, null],
+      ["Default key", true, "owner@scopes.test", false, null],
     ]);
     // The removed developer's key still serves the integration.
     const [devKey] = await database.db.select().from(apiKeys).where(eq(apiKeys.label, "dev key")).limit(1);

@@ -18,6 +18,7 @@ export const GET = withSession({ permission: "api_keys.view" }, async ({ db, ses
     last_used_ip: k.lastUsedIp,
     can_move_money: k.canMoveMoney,
     created_by: k.createdBy,
+    is_creator_removed: k.isCreatorRemoved,
     revoked_at: k.revokedAt?.toISOString() ?? null,
     allowed_ips: k.allowedIps ?? [],
     expires_at: k.expiresAt?.toISOString() ?? null,
