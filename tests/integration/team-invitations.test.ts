@@ -5,7 +5,7 @@ import type { AuditSource } from "@/lib/audit/record-audit-entry";
 import { AUTH_TOKEN_SECONDS } from "@/lib/auth/issue-auth-token";
 import { readRequestSession } from "@/lib/auth/read-request-session";
 import { SignInError, verifySignIn } from "@/lib/auth/verify-sign-in";
-import { auditEntries, authTokens, emails, users } from "@/lib/db/schema";
+import { auditEntries, authTokens, emails, merchants, users } from "@/lib/db/schema";
 import { KassaError } from "@/lib/errors";
 import { sendQueuedEmail } from "@/lib/mail/send-email";
 import { acceptInvitation } from "@/lib/team/accept-invitation";
@@ -456,5 +456,33 @@ describe(`team invitations, roles and removal on ${testDriver}`, () => {
     ).rejects.toMatchObject({ code: "forbidden" });
     const [still] = await database.db.select().from(users).where(eq(users.id, target.userId));
     expect(still).toMatchObject({ role: "viewer", removedAt: null });
+  });
+
+  it("refuses invitations until the merchant has finished onboarding", async () => {
+    const newcomerId = await createTestMerchant(database, "Newcomer");
+    await database.db.update(merchants).set({ onboardedAt: null }).where(eq(merchants.id, newcomerId));
+    const [founder] = await database.db.select().from(users).where(eq(users.merchantId, newcomerId));
+    const inviter = { userId: founder!.id, email: founder!.email, role: founder!.role };
+    const early = () =>
+      inviteMember(database.db, {
+        merchantId: newcomerId,
+        inviter,
+        email: "too-early@example.com",
+        role: "developer",
+        baseUrl: BASE,
+        audit: audit(inviter),
+      });
+    await expect(early()).rejects.toMatchObject({
+      status: 400,
+      message: "Finish setting up your account (onboarding) before inviting your team.",
+    });
+    expect(
+      await database.db.select().from(authTokens).where(eq(authTokens.email, "too-early@example.com")),
+    ).toEqual([]);
+    await database.db.update(merchants).set({ onboardedAt: new Date() }).where(eq(merchants.id, newcomerId));
+    await early();
+    expect(
+      await database.db.select().from(authTokens).where(eq(authTokens.email, "too-early@example.com")),
+    ).toHaveLength(1);
   });
 });
