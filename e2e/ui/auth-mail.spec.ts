@@ -267,6 +267,11 @@ for (const viewport of [
     const ownerKey = invitee.getByRole("listitem").filter({ hasText: "Default key" });
     await expect(ownerKey).toContainText("moves money");
     await expect(ownerKey).toContainText(`by ${owner.email}`);
+    await expect(ownerKey).toContainText(
+      "This key moves money: only a member who may create payouts can roll it.",
+    );
+    await expect(ownerKey.getByRole("button", { name: "Roll key" })).toHaveCount(0);
+    await expect(devKey.getByRole("button", { name: "Roll key" })).toBeVisible();
     await expectAccessible(invitee);
     await shoot(invitee, `team-developer-keys-${viewport.name}`);
     const moneyKey = await invitee.request.post(`${baseURL}/api/dashboard/api-keys`, {

@@ -161,7 +161,7 @@ export function KeysClient({ hasTotp, mayMoveMoney }: { hasTotp: boolean; mayMov
               )}
               {!key.revoked_at && (
                 <div className="w-full">
-                  <KeyControls apiKey={key} hasTotp={hasTotp} />
+                  <KeyControls apiKey={key} hasTotp={hasTotp} mayMoveMoney={mayMoveMoney} />
                 </div>
               )}
             </li>
