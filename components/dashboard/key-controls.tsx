@@ -8,8 +8,19 @@ import { formatDateTime } from "@/lib/format-date-time";
 import { RollKeyForm } from "./roll-key-form";
 import { SecretReveal } from "./secret-reveal";
 
-/** One active key's IP allowlist and roll, under its row on the API keys page. */
-export function KeyControls({ apiKey, hasTotp }: { apiKey: ApiKey; hasTotp: boolean }) {
+/**
+ * One active key's IP allowlist and roll, under its row on the API keys page. A key that moves
+ * money is rolled only by a member who may create payouts (`mayMoveMoney`): others are told so.
+ */
+export function KeyControls({
+  apiKey,
+  hasTotp,
+  mayMoveMoney,
+}: {
+  apiKey: ApiKey;
+  hasTotp: boolean;
+  mayMoveMoney: boolean;
+}) {
   const id = useId();
   const allowlist = useSetKeyAllowlist();
   const [ranges, setRanges] = useState(apiKey.allowed_ips.join("\n"));
@@ -57,7 +68,14 @@ export function KeyControls({ apiKey, hasTotp }: { apiKey: ApiKey; hasTotp: bool
         )}
         {allowlist.error && !fieldError && <FormError message={errorMessage(allowlist.error)} />}
       </form>
-      {!apiKey.expires_at && <RollKeyForm apiKey={apiKey} hasTotp={hasTotp} onRolled={setRolled} />}
+      {!apiKey.expires_at &&
+        (apiKey.can_move_money && !mayMoveMoney ? (
+          <p className="text-sm text-slate-700 dark:text-slate-300">
+            This key moves money: only a member who may create payouts can roll it.
+          </p>
+        ) : (
+          <RollKeyForm apiKey={apiKey} hasTotp={hasTotp} onRolled={setRolled} />
+        ))}
       {rolled && (
         <div className="sm:col-span-2">
           <p className="text-sm" role="status">

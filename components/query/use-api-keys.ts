@@ -18,6 +18,12 @@ export type ApiKey = {
   allowed_ips: string[];
   /** A rolled key's end of overlap. */
   expires_at: string | null;
+  /** The key may call withdrawals and exchanges. */
+  can_move_money: boolean;
+  /** The e-mail of the member who created (or rolled into) it; null: the operator, or a key from before. */
+  created_by: string | null;
+  /** Its creator was removed from the team (the key still works). */
+  is_creator_removed: boolean;
 };
 export type CreatedApiKey = { api_key: string; api_secret: string };
 export type RolledApiKey = CreatedApiKey & { replaced_key: string; replaced_until: string };

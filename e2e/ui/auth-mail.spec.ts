@@ -253,6 +253,33 @@ for (const viewport of [
       code: "forbidden",
     });
 
+    // API keys: the developer creates keys, but none that moves money; each key names its scope and creator.
+    await invitee.goto(`${baseURL}/dashboard/keys`);
+    await expect(invitee.getByText("Keys you create cannot move money")).toBeVisible();
+    await expect(invitee.getByLabel("May move money (withdrawals, exchanges)")).toHaveCount(0);
+    const newKey = invitee.getByRole("form", { name: "New API key" });
+    await newKey.getByLabel("Name for the new key").fill("Developer's key");
+    await newKey.getByLabel("Your password, to confirm").fill("the developer's password");
+    await newKey.getByRole("button", { name: "Create key" }).click();
+    const devKey = invitee.getByRole("listitem").filter({ hasText: "Developer's key" });
+    await expect(devKey).toContainText("no withdrawals or exchanges");
+    await expect(devKey).toContainText(`by ${email}`);
+    const ownerKey = invitee.getByRole("listitem").filter({ hasText: "Default key" });
+    await expect(ownerKey).toContainText("moves money");
+    await expect(ownerKey).toContainText(`by ${owner.email}`);
+    await expect(ownerKey).toContainText(
+      "This key moves money: only a member who may create payouts can roll it.",
+    );
+    await expect(ownerKey.getByRole("button", { name: "Roll key" })).toHaveCount(0);
+    await expect(devKey.getByRole("button", { name: "Roll key" })).toBeVisible();
+    await expectAccessible(invitee);
+    await shoot(invitee, `team-developer-keys-${viewport.name}`);
+    const moneyKey = await invitee.request.post(`${baseURL}/api/dashboard/api-keys`, {
+      headers: { origin: baseURL },
+      data: { label: "sneaky", can_move_money: true, password: "the developer's password" },
+    });
+    expect(moneyKey.status()).toBe(403);
+
     // The owner makes them a viewer: their session ends at once.
     await page.reload();
     const member = page.getByRole("listitem").filter({ hasText: email });

@@ -5,7 +5,14 @@ import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Executor } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema";
 
-export type CreatedApiKey = { id: number; key: string; secret: string; label: string; createdAt: Date };
+export type CreatedApiKey = {
+  id: number;
+  key: string;
+  secret: string;
+  label: string;
+  createdAt: Date;
+  canMoveMoney: boolean;
+};
 
 /** The associated data that binds a sealed secret to its key (see SecretBox). */
 export const apiSecretContext = (key: string) => `api_key:${key}`;
@@ -13,11 +20,13 @@ export const apiSecretContext = (key: string) => `api_key:${key}`;
 /**
  * Creates a key pair for a merchant. The secret is returned here once and stored only sealed
  * under the master key; nothing can show it again, so a lost secret means a new key.
+ * `canMoveMoney` is the caller's decision (a member's role allows it, or the operator's); absent,
+ * the key cannot move money. `createdBy` names the member, null for the operator.
  */
 export async function createApiKey(
   db: Executor,
   box: SecretBox,
-  input: { merchantId: number; label?: string },
+  input: { merchantId: number; label?: string; canMoveMoney?: boolean; createdBy?: number | null },
 ): Promise<CreatedApiKey> {
   const key = `pk_${randomBytes(18).toString("base64url")}`;
   const secret = `sk_${randomBytes(32).toString("base64url")}`;
@@ -28,7 +37,21 @@ export async function createApiKey(
       key,
       secretSealed: box.seal(secret, apiSecretContext(key)),
       label: input.label?.trim() || "API key",
+      canMoveMoney: input.canMoveMoney ?? false,
+      createdBy: input.createdBy ?? null,
     })
-    .returning({ id: apiKeys.id, createdAt: apiKeys.createdAt, label: apiKeys.label });
-  return { id: row!.id, key, secret, label: row!.label, createdAt: row!.createdAt };
+    .returning({
+      id: apiKeys.id,
+      createdAt: apiKeys.createdAt,
+      label: apiKeys.label,
+      canMoveMoney: apiKeys.canMoveMoney,
+    });
+  return {
+    id: row!.id,
+    key,
+    secret,
+    label: row!.label,
+    createdAt: row!.createdAt,
+    canMoveMoney: row!.canMoveMoney,
+  };
 }

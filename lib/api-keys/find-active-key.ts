@@ -13,6 +13,8 @@ export type ActiveKey = {
   secret: string;
   /** CIDR ranges the key may be used from; null: any address. */
   allowedIps: string[] | null;
+  /** Whether the key may call the endpoints that move money (Endpoint.movesMoney). */
+  canMoveMoney: boolean;
 };
 
 /**
@@ -34,9 +36,11 @@ export async function findActiveKey(
     is_revoked: boolean;
     allowed_ips: string[] | null;
     expires_at: string | Date | null;
+    can_move_money: boolean;
   }>(
     db,
-    sql`select id, merchant_id, secret_sealed, revoked_at is not null as is_revoked, allowed_ips, expires_at
+    sql`select id, merchant_id, secret_sealed, revoked_at is not null as is_revoked, allowed_ips, expires_at,
+               can_move_money
         from api_keys where key = ${key} limit 1`,
   );
   if (!row || row.is_revoked) return undefined;
@@ -48,6 +52,7 @@ export async function findActiveKey(
     merchantId: Number(row.merchant_id),
     secret: openSecret(box, key, row.secret_sealed),
     allowedIps: row.allowed_ips,
+    canMoveMoney: row.can_move_money,
   };
 }
 

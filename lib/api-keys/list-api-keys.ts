@@ -1,8 +1,8 @@
 import "server-only";
 
-import { desc, eq } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { apiKeys } from "@/lib/db/schema";
+import { apiKeys, users } from "@/lib/db/schema";
 
 export type ApiKeySummary = {
   id: number;
@@ -15,6 +15,11 @@ export type ApiKeySummary = {
   allowedIps: string[] | null;
   /** A rolled key's end of overlap. */
   expiresAt: Date | null;
+  canMoveMoney: boolean;
+  /** The e-mail of the member who created the key (removed members too); null: the operator, or before 0032. */
+  createdBy: string | null;
+  /** The creator has been removed from the team: their key still works until someone revokes it. */
+  isCreatorRemoved: boolean;
 };
 
 export async function listApiKeys(db: Db, merchantId: number): Promise<ApiKeySummary[]> {
@@ -29,8 +34,12 @@ export async function listApiKeys(db: Db, merchantId: number): Promise<ApiKeySum
       lastUsedIp: apiKeys.lastUsedIp,
       allowedIps: apiKeys.allowedIps,
       expiresAt: apiKeys.expiresAt,
+      canMoveMoney: apiKeys.canMoveMoney,
+      createdBy: users.email,
+      isCreatorRemoved: sql<boolean>`${users.removedAt} is not null`,
     })
     .from(apiKeys)
+    .leftJoin(users, eq(users.id, apiKeys.createdBy))
     .where(eq(apiKeys.merchantId, merchantId))
     .orderBy(desc(apiKeys.id));
 }

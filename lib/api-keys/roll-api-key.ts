@@ -6,7 +6,7 @@ import { type Clock, systemClock } from "@/lib/clock";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Db } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema";
-import { notFound } from "@/lib/errors";
+import { KassaError, notFound } from "@/lib/errors";
 import { type CreatedApiKey, createApiKey } from "./create-api-key";
 
 /** The longest overlap a roll may ask for: a week covers any deploy window. */
@@ -17,7 +17,8 @@ export const MAX_ROLL_OVERLAP_SECONDS = 7 * 24 * 60 * 60;
  * old one keeps working until the overlap ends, then answers like a revoked key. A new key id
  * rather than a new secret for the same id, so every request during the overlap still says which
  * secret signed it, and a leaked pair stops at a known time. Rolling the old key again is refused
- * (it is already on its way out); roll the new one.
+ * (it is already on its way out); roll the new one. The new key keeps the old one's scope, so a
+ * key that moves money is rolled only by a member who may create one (`mayMoveMoney`).
  */
 export async function rollApiKey(
   db: Db,
@@ -28,6 +29,10 @@ export async function rollApiKey(
     overlapSeconds: number;
     actor: AuditActor;
     address: string;
+    /** The rolling member, recorded as the new key's creator. */
+    createdBy: number | null;
+    /** Whether the rolling member may create a key that moves money (payouts.create). */
+    mayMoveMoney: boolean;
     clock?: Clock;
   },
 ): Promise<CreatedApiKey & { replacedKey: string; replacedUntil: Date }> {
@@ -46,12 +51,28 @@ export async function rollApiKey(
           isNull(apiKeys.expiresAt),
         ),
       )
-      .returning({ key: apiKeys.key, label: apiKeys.label, allowedIps: apiKeys.allowedIps });
+      .returning({
+        key: apiKeys.key,
+        label: apiKeys.label,
+        allowedIps: apiKeys.allowedIps,
+        canMoveMoney: apiKeys.canMoveMoney,
+      });
     if (!old)
       throw notFound(
         "No active API key with that id for this merchant (a rolled key cannot be rolled again).",
       );
-    const created = await createApiKey(tx, box, { merchantId: input.merchantId, label: old.label });
+    // Thrown inside the transaction: the old key's end is not set either.
+    if (old.canMoveMoney && !input.mayMoveMoney)
+      throw new KassaError(
+        "forbidden",
+        "This key may move money (withdrawals, exchanges): only a member who may create payouts can roll it.",
+      );
+    const created = await createApiKey(tx, box, {
+      merchantId: input.merchantId,
+      label: old.label,
+      canMoveMoney: old.canMoveMoney,
+      createdBy: input.createdBy,
+    });
     if (old.allowedIps)
       await tx.update(apiKeys).set({ allowedIps: old.allowedIps }).where(eq(apiKeys.id, created.id));
     await recordAuditEntry(tx, {

@@ -24,6 +24,11 @@ export type Endpoint<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = 
    * flag, and the wrapper then runs the handler at most once per key and replays its first answer.
    */
   isIdempotent?: boolean;
+  /**
+   * Moves money out of or between the merchant's balances (withdrawals, exchanges): only an API key
+   * created with that scope may call it (lib/api/with-merchant-signature.ts).
+   */
+  movesMoney?: boolean;
 };
 
 export function defineEndpoint<Req extends z.ZodType, Res extends z.ZodType>(

@@ -20,6 +20,10 @@ import { isValidSignature } from "./signature";
 
 let limiter: TokenBuckets | undefined;
 
+/** The answer of a key without the money scope on a withdrawal or exchange (README "API keys"). */
+export const MONEY_SCOPE_MESSAGE =
+  "This API key may not move money (withdrawals, exchanges). Create a key that may, as a member who may create payouts.";
+
 /**
  * One limiter per process. A module variable is enough: this module is loaded only in Next's
  * compiled route graph, which the /api/v2 fast path calls into too (server/load-compiled-route.ts),
@@ -68,6 +72,9 @@ export function withMerchantSignature<Req extends z.ZodType, Res extends z.ZodTy
       // Outside the key's allowlist the key is not valid here: the public API's answer for a bad key.
       if (!isAddressAllowed(apiKey.allowedIps, address))
         throw new KassaError("bad_header_key", "Bad key header");
+      // The public API's code for a key lacking rights, with a message that says which right.
+      if (endpoint.movesMoney && !apiKey.canMoveMoney)
+        throw new KassaError("bad_header_key", MONEY_SCOPE_MESSAGE);
       const limit = rateLimiter(config).take(String(apiKey.id));
       if (!limit.isAllowed) {
         const error = new KassaError(

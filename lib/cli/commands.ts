@@ -151,6 +151,8 @@ export async function runCliCommand(input: unknown, env: CliEnvironment): Promis
       const key = await createApiKey(env.db, env.box, {
         merchantId: command.args.merchant,
         label: command.args.label,
+        // The operator's key: full rights, as every key had before scopes.
+        canMoveMoney: true,
       });
       return {
         merchant_id: command.args.merchant,

@@ -12,13 +12,25 @@ import { merchants } from "@/lib/db/schema";
 export async function completeOnboarding(
   db: Db,
   box: SecretBox,
-  input: { merchantId: number; name: string; callbackUrl?: string; keyLabel?: string; mode: CallbackMode },
+  input: {
+    merchantId: number;
+    name: string;
+    callbackUrl?: string;
+    keyLabel?: string;
+    mode: CallbackMode;
+    /** The member onboarding (settings.manage), recorded as the key's creator. */
+    userId: number;
+    /** Whether that member may create payouts, and so a key that moves money. */
+    mayMoveMoney: boolean;
+  },
 ) {
   if (input.callbackUrl)
     await setCallbackUrl(db, { merchantId: input.merchantId, url: input.callbackUrl, mode: input.mode });
   const key = await createApiKey(db, box, {
     merchantId: input.merchantId,
     label: input.keyLabel || "First key",
+    canMoveMoney: input.mayMoveMoney,
+    createdBy: input.userId,
   });
   await db
     .update(merchants)

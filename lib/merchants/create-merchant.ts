@@ -49,7 +49,15 @@ export async function insertMerchantRows(
   await tx
     .insert(ledgerAccounts)
     .values(CURRENCIES.map((currency) => ({ merchantId, kind: "balance", currency: currency.code })));
-  const apiKey = isSignUp ? undefined : await createApiKey(tx, box, { merchantId, label: "Default key" });
+  const apiKey = isSignUp
+    ? undefined
+    : await createApiKey(tx, box, {
+        merchantId,
+        label: "Default key",
+        // A merchant the operator creates gets a key with full rights, created by its owner.
+        canMoveMoney: true,
+        createdBy: user!.id,
+      });
   return { merchantId, userId: user!.id, name, email, apiKey };
 }
 

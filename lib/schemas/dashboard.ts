@@ -25,7 +25,12 @@ export const onboardingRequest = z.object({
 });
 
 /** A new API key; the user confirms with their code, or password without two-factor sign-in (lib/auth/confirm-user.ts). */
-export const apiKeyRequest = z.object({ label: z.string().trim().min(1).max(100), ...secondFactorFields });
+export const apiKeyRequest = z.object({
+  label: z.string().trim().min(1).max(100),
+  /** The key may move money (withdrawals, exchanges): only for members who may create payouts. */
+  can_move_money: z.boolean().default(false),
+  ...secondFactorFields,
+});
 
 /** An empty `callback_url` removes it. Confirmed like a new API key. */
 export const callbackUrlRequest = z.object({ callback_url: callbackUrl, ...secondFactorFields });

@@ -113,6 +113,7 @@ const EXCHANGE_LIFE =
 export const exchangeFixedEndpoint = defineEndpoint({
   method: "POST",
   path: "/exchange/fixed",
+  movesMoney: true,
   summary: "Exchange at a quoted price",
   description:
     "Executes a quote of `/exchange/calculate`: the same currencies, the same `sender_amount` (or `receiver_amount`) " +
@@ -129,6 +130,7 @@ export const exchangeFixedEndpoint = defineEndpoint({
 export const exchangeNowEndpoint = defineEndpoint({
   method: "POST",
   path: "/exchange/now",
+  movesMoney: true,
   summary: "Exchange at the current rate",
   description: `Exchanges at the rate of the moment, without a quote. ${EXCHANGE_LIFE}`,
   tag: "Exchange",

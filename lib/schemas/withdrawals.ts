@@ -131,6 +131,7 @@ export const withdrawalResponse = z
 export const withdrawalEndpoint = defineEndpoint({
   method: "POST",
   path: "/withdrawal/crypto",
+  movesMoney: true,
   summary: "Withdraw crypto, with or without conversion",
   description:
     "Without `convert_to`, sends `amount` of `currency` (a crypto balance). With `convert_to`, debits `currency` " +
@@ -165,6 +166,7 @@ export type InstantWithdrawalRequest = z.output<typeof instantWithdrawalRequest>
 export const instantWithdrawalEndpoint = defineEndpoint({
   method: "POST",
   path: "/crypto/withdrawal_instant",
+  movesMoney: true,
   summary: "Instant withdrawal",
   description:
     "Sends `sender_amount` of `sender_currency` at once, fees debited in addition. Your withdrawal limits apply " +

@@ -7,7 +7,7 @@ import { type Clock, systemClock } from "@/lib/clock";
 import type { Db, Executor } from "@/lib/db/client";
 import { authTokens, merchants, users } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
-import { fieldError } from "@/lib/errors";
+import { fieldError, KassaError } from "@/lib/errors";
 import { queueEmail } from "@/lib/mail/queue-email";
 import { invitationEmail } from "@/lib/mail/team-templates";
 import { claimInvitationMail } from "./claim-invitation-mail";
@@ -20,7 +20,9 @@ export type Inviter = { userId: number; email: string; role: Role };
  * Invites `email` to the merchant's team with `role`: a single-use link (lib/auth/issue-auth-token.ts,
  * 7 days) e-mailed through the job queue, the invitation and its audit entry in one transaction.
  * A new invitation to the same address replaces the earlier one, so one link at a time works.
- * Rationed per recipient (lib/team/claim-invitation-mail.ts).
+ * Rationed per recipient (lib/team/claim-invitation-mail.ts). Refused until the merchant has
+ * finished onboarding: every dashboard page sends a member there first, and only owners and admins
+ * may complete it, so anyone else would bounce between onboarding and "not allowed".
  */
 export async function inviteMember(
   db: Db,
@@ -35,6 +37,15 @@ export async function inviteMember(
   },
 ): Promise<void> {
   assertMayManageRole(input.inviter.role, { next: input.role });
+  const [merchant] = await db
+    .select({ onboardedAt: merchants.onboardedAt })
+    .from(merchants)
+    .where(eq(merchants.id, input.merchantId));
+  if (!merchant?.onboardedAt)
+    throw new KassaError(
+      "bad_request",
+      "Finish setting up your account (onboarding) before inviting your team.",
+    );
   const email = input.email.trim().toLowerCase();
   await claimInvitationMail(db, email);
   await inTransaction(db, async (tx) => {

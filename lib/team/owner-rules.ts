@@ -36,17 +36,3 @@ export async function assertAnotherOwner(
       "A team needs at least one owner: make another member an owner first.",
     );
 }
-
-/** The member `userId` of the merchant, locked for the change, or a 404. */
-export async function lockMember(
-  tx: Executor,
-  input: { merchantId: number; userId: number },
-): Promise<{ id: number; email: string; role: Role }> {
-  const [member] = await tx
-    .select({ id: users.id, email: users.email, role: users.role })
-    .from(users)
-    .where(and(eq(users.id, input.userId), eq(users.merchantId, input.merchantId), isNull(users.removedAt)))
-    .for("update");
-  if (!member) throw new KassaError("not_found", "No such member of your team.");
-  return member;
-}

@@ -40,6 +40,8 @@ describe(`merchants and API keys on ${testDriver}`, () => {
       merchantId: shop.merchantId,
       secret: shop.apiKey.secret,
       allowedIps: null,
+      // A merchant created by the operator gets a key with full rights.
+      canMoveMoney: true,
     });
   });
 

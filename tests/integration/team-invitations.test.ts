@@ -5,7 +5,7 @@ import type { AuditSource } from "@/lib/audit/record-audit-entry";
 import { AUTH_TOKEN_SECONDS } from "@/lib/auth/issue-auth-token";
 import { readRequestSession } from "@/lib/auth/read-request-session";
 import { SignInError, verifySignIn } from "@/lib/auth/verify-sign-in";
-import { auditEntries, authTokens, emails, users } from "@/lib/db/schema";
+import { auditEntries, authTokens, emails, merchants, users } from "@/lib/db/schema";
 import { KassaError } from "@/lib/errors";
 import { sendQueuedEmail } from "@/lib/mail/send-email";
 import { acceptInvitation } from "@/lib/team/accept-invitation";
@@ -251,7 +251,7 @@ describe(`team invitations, roles and removal on ${testDriver}`, () => {
         merchantId,
         userId: owner.userId,
         role: "viewer",
-        actorRole: "admin",
+        actorId: admin.userId,
         audit: audit(admin),
       }),
     ).rejects.toMatchObject({ code: "forbidden" });
@@ -259,7 +259,7 @@ describe(`team invitations, roles and removal on ${testDriver}`, () => {
       removeMember(database.db, {
         merchantId,
         userId: owner.userId,
-        actorRole: "admin",
+        actorId: admin.userId,
         audit: audit(admin),
       }),
     ).rejects.toMatchObject({ code: "forbidden" });
@@ -269,7 +269,7 @@ describe(`team invitations, roles and removal on ${testDriver}`, () => {
       merchantId,
       userId: dev.userId,
       role: "viewer",
-      actorRole: "admin",
+      actorId: admin.userId,
       audit: audit(admin),
     });
     const [user] = await database.db.select().from(users).where(eq(users.id, dev.userId));
@@ -282,14 +282,14 @@ describe(`team invitations, roles and removal on ${testDriver}`, () => {
       merchantId,
       userId: owner.userId,
       role: "admin",
-      actorRole: "owner",
+      actorId: owner.userId,
       audit: audit(owner),
     });
     await expect(demote).rejects.toMatchObject({ status: 400, message: refusal });
     const remove = removeMember(database.db, {
       merchantId,
       userId: owner.userId,
-      actorRole: "owner",
+      actorId: owner.userId,
       audit: audit(owner),
     });
     await expect(remove).rejects.toBeInstanceOf(KassaError);
@@ -300,14 +300,14 @@ describe(`team invitations, roles and removal on ${testDriver}`, () => {
       merchantId,
       userId: owner.userId,
       role: "admin",
-      actorRole: "owner",
+      actorId: second.userId,
       audit: audit(second),
     });
     await expect(
       removeMember(database.db, {
         merchantId,
         userId: second.userId,
-        actorRole: "owner",
+        actorId: second.userId,
         audit: audit(second),
       }),
     ).rejects.toMatchObject({ message: refusal });
@@ -315,7 +315,7 @@ describe(`team invitations, roles and removal on ${testDriver}`, () => {
       merchantId,
       userId: owner.userId,
       role: "owner",
-      actorRole: "owner",
+      actorId: second.userId,
       audit: audit(second),
     });
   });
@@ -328,7 +328,7 @@ describe(`team invitations, roles and removal on ${testDriver}`, () => {
       merchantId,
       userId: member.userId,
       role: "finance",
-      actorRole: "owner",
+      actorId: owner.userId,
       audit: audit(owner),
     });
     expect(await session()).toBeUndefined();
@@ -338,7 +338,7 @@ describe(`team invitations, roles and removal on ${testDriver}`, () => {
     await removeMember(database.db, {
       merchantId,
       userId: member.userId,
-      actorRole: "owner",
+      actorId: owner.userId,
       audit: audit(owner),
     });
     expect(await renewed()).toBeUndefined();
@@ -372,5 +372,117 @@ describe(`team invitations, roles and removal on ${testDriver}`, () => {
       .from(users)
       .where(and(eq(users.merchantId, merchantId), eq(users.email, "elsewhere@example.com")));
     expect(inTeam).toEqual([]);
+  });
+
+  it("kills the invitations of an admin who is removed or loses team.manage", async () => {
+    const removed = await join("gone-admin@example.com", "admin");
+    const demoted = await join("demoted-admin@example.com", "admin");
+    await invite("from-removed@example.com", "finance", removed);
+    await invite("from-demoted@example.com", "admin", demoted);
+    await invite("from-kept@example.com", "viewer", owner);
+    await deliver();
+    const fromRemoved = linkToken(lastMailTo("from-removed@example.com"));
+    const fromDemoted = linkToken(lastMailTo("from-demoted@example.com"));
+    await removeMember(database.db, {
+      merchantId,
+      userId: removed.userId,
+      actorId: owner.userId,
+      audit: audit(owner),
+    });
+    await changeMemberRole(database.db, {
+      merchantId,
+      userId: demoted.userId,
+      role: "developer",
+      actorId: owner.userId,
+      audit: audit(owner),
+    });
+    const dead = "This invitation has expired, was revoked or was already used. Ask the team for a new one.";
+    for (const token of [fromRemoved, fromDemoted])
+      expect(
+        await fieldsOf(acceptInvitation(database.db, { token, password: "invitee password 1" })),
+      ).toEqual({
+        token: dead,
+      });
+    // The owner's own invitation is untouched.
+    const pending = (await listTeam(database.db, { merchantId })).invitations.map((i) => i.email);
+    expect(pending).toContain("from-kept@example.com");
+    expect(pending).not.toContain("from-removed@example.com");
+    expect(pending).not.toContain("from-demoted@example.com");
+  });
+
+  it("reads the acting member's role from the database, not from their session", async () => {
+    const admin = await join("stale-admin@example.com", "admin");
+    const target = await join("target@example.com", "viewer");
+    // The admin's session still says admin, but the owner has made them a viewer meanwhile.
+    await changeMemberRole(database.db, {
+      merchantId,
+      userId: admin.userId,
+      role: "viewer",
+      actorId: owner.userId,
+      audit: audit(owner),
+    });
+    await expect(
+      removeMember(database.db, {
+        merchantId,
+        userId: target.userId,
+        actorId: admin.userId,
+        audit: audit(admin),
+      }),
+    ).rejects.toMatchObject({ code: "forbidden", status: 403 });
+    await expect(
+      changeMemberRole(database.db, {
+        merchantId,
+        userId: target.userId,
+        role: "admin",
+        actorId: admin.userId,
+        audit: audit(admin),
+      }),
+    ).rejects.toMatchObject({ code: "forbidden", status: 403 });
+    // A removed admin cannot act either.
+    const former = await join("former-admin@example.com", "admin");
+    await removeMember(database.db, {
+      merchantId,
+      userId: former.userId,
+      actorId: owner.userId,
+      audit: audit(owner),
+    });
+    await expect(
+      removeMember(database.db, {
+        merchantId,
+        userId: target.userId,
+        actorId: former.userId,
+        audit: audit(former),
+      }),
+    ).rejects.toMatchObject({ code: "forbidden" });
+    const [still] = await database.db.select().from(users).where(eq(users.id, target.userId));
+    expect(still).toMatchObject({ role: "viewer", removedAt: null });
+  });
+
+  it("refuses invitations until the merchant has finished onboarding", async () => {
+    const newcomerId = await createTestMerchant(database, "Newcomer");
+    await database.db.update(merchants).set({ onboardedAt: null }).where(eq(merchants.id, newcomerId));
+    const [founder] = await database.db.select().from(users).where(eq(users.merchantId, newcomerId));
+    const inviter = { userId: founder!.id, email: founder!.email, role: founder!.role };
+    const early = () =>
+      inviteMember(database.db, {
+        merchantId: newcomerId,
+        inviter,
+        email: "too-early@example.com",
+        role: "developer",
+        baseUrl: BASE,
+        audit: audit(inviter),
+      });
+    await expect(early()).rejects.toMatchObject({
+      status: 400,
+      message: "Finish setting up your account (onboarding) before inviting your team.",
+    });
+    expect(
+      await database.db.select().from(authTokens).where(eq(authTokens.email, "too-early@example.com")),
+    ).toEqual([]);
+    await database.db.update(merchants).set({ onboardedAt: new Date() }).where(eq(merchants.id, newcomerId));
+    await early();
+    expect(
+      await database.db.select().from(authTokens).where(eq(authTokens.email, "too-early@example.com")),
+    ).toHaveLength(1);
   });
 });

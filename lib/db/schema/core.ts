@@ -81,6 +81,13 @@ export const apiKeys = pgTable(
     allowedIps: text("allowed_ips").array(),
     /** A rolled key's end of overlap: after it the key answers like a revoked one. */
     expiresAt: timestamp("expires_at", { withTimezone: true }),
+    /**
+     * Whether the key may move money through /api/v2 (withdrawals, exchanges): only a member who
+     * may create payouts creates such a key. Keys from before scopes kept full rights (0032).
+     */
+    canMoveMoney: boolean("can_move_money").notNull().default(false),
+    /** The member who created (or rolled into) the key; null: the operator, or before 0032. */
+    createdBy: bigint("created_by", { mode: "number" }).references(() => users.id, { onDelete: "set null" }),
   },
   (t) => [uniqueIndex("api_keys_key_key").on(t.key), index("api_keys_merchant_idx").on(t.merchantId)],
 );

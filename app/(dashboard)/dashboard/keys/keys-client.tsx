@@ -22,13 +22,18 @@ const schema = formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.
 
 const when = (iso: string | null) => (iso ? formatDateTime(iso) : "never");
 
-/** A new key is confirmed with the authenticator code, or the password without two-factor sign-in. */
-export function KeysClient({ hasTotp }: { hasTotp: boolean }) {
+/**
+ * A new key is confirmed with the authenticator code, or the password without two-factor sign-in.
+ * Only a member who may create payouts (`mayMoveMoney`) is offered a key that moves money.
+ */
+export function KeysClient({ hasTotp, mayMoveMoney }: { hasTotp: boolean; mayMoveMoney: boolean }) {
   const keys = useApiKeys();
   const create = useCreateApiKey();
   const revoke = useRevokeApiKey();
   const form = useKassaForm<z.input<typeof apiKeyRequest>>(schema, {
-    defaultValues: hasTotp ? { label: "", code: "" } : { label: "", password: "" },
+    defaultValues: hasTotp
+      ? { label: "", code: "", can_move_money: false }
+      : { label: "", password: "", can_move_money: false },
   });
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const submit = form.submitWith(async (values) => {
@@ -41,6 +46,11 @@ export function KeysClient({ hasTotp }: { hasTotp: boolean }) {
       <p className="mt-2 max-w-2xl text-slate-700 dark:text-slate-300">
         The key identifies you; the secret signs your requests. Use one key per system, so you can revoke one
         without touching the others. Revoking takes effect on the next request.
+      </p>
+      <p className="mt-2 max-w-2xl text-slate-700 dark:text-slate-300">
+        {mayMoveMoney
+          ? "A key may also move money (withdrawals and exchanges through the API) when you tick the box; leave it off for keys that only create invoices and read."
+          : "Keys you create cannot move money (withdrawals and exchanges through the API): your role cannot create payouts. Ask an owner, an admin or finance for such a key."}
       </p>
       <form
         aria-label="New API key"
@@ -65,6 +75,19 @@ export function KeysClient({ hasTotp }: { hasTotp: boolean }) {
             register={form.register}
           />
         </div>
+        {mayMoveMoney && (
+          <div className="mt-9 flex items-center gap-2">
+            <input
+              id="field-can_move_money"
+              type="checkbox"
+              {...form.register("can_move_money")}
+              className="h-4 w-4"
+            />
+            <label htmlFor="field-can_move_money" className="text-sm">
+              May move money (withdrawals, exchanges)
+            </label>
+          </div>
+        )}
         <button type="submit" disabled={create.isPending} className={`mt-9 ${buttonClass}`}>
           {create.isPending ? "Creating…" : "Create key"}
         </button>
@@ -87,6 +110,9 @@ export function KeysClient({ hasTotp }: { hasTotp: boolean }) {
               <div className="min-w-0">
                 <div className="font-medium">
                   {key.label}{" "}
+                  <span className="ml-1 rounded bg-slate-200 px-1.5 text-xs dark:bg-slate-700">
+                    {key.can_move_money ? "moves money" : "no withdrawals or exchanges"}
+                  </span>
                   {key.revoked_at && (
                     <span className="ml-1 rounded bg-slate-200 px-1.5 text-xs dark:bg-slate-700">
                       revoked
@@ -95,7 +121,16 @@ export function KeysClient({ hasTotp }: { hasTotp: boolean }) {
                 </div>
                 <div className="break-all font-mono text-sm">{key.api_key}</div>
                 <div className="text-xs text-slate-600 dark:text-slate-400">
-                  Created {when(key.created_at)} · last used {when(key.last_used_at)}
+                  Created {when(key.created_at)}
+                  {key.created_by && (
+                    <>
+                      {" "}
+                      by {key.created_by}
+                      {key.is_creator_removed &&
+                        " (removed from the team: revoke or roll it if it is no longer needed)"}
+                    </>
+                  )}{" "}
+                  · last used {when(key.last_used_at)}
                   {key.last_used_ip && <> from {key.last_used_ip}</>}
                   {key.expires_at && !key.revoked_at && (
                     <>
@@ -126,7 +161,7 @@ export function KeysClient({ hasTotp }: { hasTotp: boolean }) {
               )}
               {!key.revoked_at && (
                 <div className="w-full">
-                  <KeyControls apiKey={key} hasTotp={hasTotp} />
+                  <KeyControls apiKey={key} hasTotp={hasTotp} mayMoveMoney={mayMoveMoney} />
                 </div>
               )}
             </li>

@@ -3,8 +3,10 @@ import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { listApiKeys } from "@/lib/api-keys/list-api-keys";
 import { recordSessionAction } from "@/lib/audit/record-session-action";
 import { confirmUser } from "@/lib/auth/confirm-user";
+import { KassaError } from "@/lib/errors";
 import { getSecretBox } from "@/lib/runtime";
 import { apiKeyRequest } from "@/lib/schemas/dashboard";
+import { can } from "@/lib/team/permissions";
 
 export const GET = withSession({ permission: "api_keys.view" }, async ({ db, session }) => ({
   keys: (await listApiKeys(db, session.merchantId)).map((k) => ({
@@ -14,6 +16,9 @@ export const GET = withSession({ permission: "api_keys.view" }, async ({ db, ses
     created_at: k.createdAt.toISOString(),
     last_used_at: k.lastUsedAt?.toISOString() ?? null,
     last_used_ip: k.lastUsedIp,
+    can_move_money: k.canMoveMoney,
+    created_by: k.createdBy,
+    is_creator_removed: k.isCreatorRemoved,
     revoked_at: k.revokedAt?.toISOString() ?? null,
     allowed_ips: k.allowedIps ?? [],
     expires_at: k.expiresAt?.toISOString() ?? null,
@@ -23,20 +28,34 @@ export const GET = withSession({ permission: "api_keys.view" }, async ({ db, ses
 export const POST = withSession(
   { permission: "api_keys.manage", request: apiKeyRequest, successStatus: 201 },
   async ({ db, session, body, request }) => {
+    // Checked before the confirmation, so a refused scope does not count as a wrong answer.
+    if (body.can_move_money && !can(session.role, "payouts.create"))
+      throw new KassaError(
+        "forbidden",
+        `Your role (${session.role}) cannot create a key that moves money: ask a member who may create payouts.`,
+      );
     await confirmUser(db, { userId: session.userId, ask: "second_factor", box: getSecretBox(), ...body });
     const key = await db.transaction(async (tx) => {
       const created = await createApiKey(tx, getSecretBox(), {
         merchantId: session.merchantId,
         label: body.label,
+        canMoveMoney: body.can_move_money,
+        createdBy: session.userId,
       });
       await recordSessionAction(tx, {
         session,
         request,
         action: "api_key_created",
-        detail: `${created.key} (${created.label})`,
+        detail: `${created.key} (${created.label}${created.canMoveMoney ? ", moves money" : ""})`,
       });
       return created;
     });
-    return { id: key.id, api_key: key.key, api_secret: key.secret, label: key.label };
+    return {
+      id: key.id,
+      api_key: key.key,
+      api_secret: key.secret,
+      label: key.label,
+      can_move_money: key.canMoveMoney,
+    };
   },
 );

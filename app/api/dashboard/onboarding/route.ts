@@ -2,6 +2,7 @@ import { withSession } from "@/lib/api/with-session";
 import { completeOnboarding } from "@/lib/merchants/complete-onboarding";
 import { getConfig, getSecretBox } from "@/lib/runtime";
 import { onboardingRequest } from "@/lib/schemas/dashboard";
+import { can } from "@/lib/team/permissions";
 
 export const POST = withSession(
   { permission: "settings.manage", request: onboardingRequest },
@@ -12,6 +13,8 @@ export const POST = withSession(
       callbackUrl: body.callback_url || undefined,
       keyLabel: body.key_label,
       mode: getConfig().mode,
+      userId: session.userId,
+      mayMoveMoney: can(session.role, "payouts.create"),
     });
     return { api_key: key.key, api_secret: key.secret, label: key.label };
   },

@@ -6,6 +6,7 @@ import { requestAddress } from "@/lib/auth/request-address";
 import { notFound } from "@/lib/errors";
 import { getSecretBox } from "@/lib/runtime";
 import { apiKeyRollRequest } from "@/lib/schemas/dashboard";
+import { can } from "@/lib/team/permissions";
 
 /** Rolls a key: a new pair, the old one ending after the overlap. It hands out a secret, so it asks the user again first. */
 export const POST = withSession(
@@ -26,12 +27,15 @@ export const POST = withSession(
       overlapSeconds: body.overlap_seconds,
       actor: sessionActor(session),
       address: requestAddress(request),
+      createdBy: session.userId,
+      mayMoveMoney: can(session.role, "payouts.create"),
     });
     return {
       id: rolled.id,
       api_key: rolled.key,
       api_secret: rolled.secret,
       label: rolled.label,
+      can_move_money: rolled.canMoveMoney,
       replaced_key: rolled.replacedKey,
       replaced_until: rolled.replacedUntil.toISOString(),
     };

@@ -15,7 +15,7 @@ export const POST = withSession(
     await removeMember(db, {
       merchantId: session.merchantId,
       userId,
-      actorRole: session.role,
+      actorId: session.userId,
       audit: sessionSource(session, request),
     });
     return { id: userId, removed: true };

@@ -16,7 +16,7 @@ export const PUT = withSession(
       merchantId: session.merchantId,
       userId,
       role: body.role,
-      actorRole: session.role,
+      actorId: session.userId,
       audit: sessionSource(session, request),
     });
     return { id: userId, role: body.role };
