@@ -101,7 +101,14 @@ export const sandboxCreditRequest = z
 export const sandboxRateRequest = z.object({ currency: currencyCode, usd_price: amount });
 
 /** A key's IP allowlist: addresses or CIDR ranges (an empty list: any address). */
-export const apiKeyAllowlistRequest = z.object({ allowed_ips: z.array(z.string().max(100)).max(200) });
+export const apiKeyAllowlistRequest = z.object({
+  allowed_ips: z.array(z.string().max(100)).max(200),
+  // Opening a key to more addresses weakens it: confirmed like a new key.
+  ...secondFactorFields,
+});
+
+/** Revoking a key: confirmed like a new key (a stolen session must not be able to cut a shop off). */
+export const apiKeyRevokeRequest = z.object(secondFactorFields);
 
 /** Rolling a key: how long the old key keeps working, in seconds (0 to 7 days; default 24 hours). */
 export const apiKeyRollRequest = z.object({
