@@ -6,7 +6,8 @@ import { createMerchant, expect, type Merchant, projectBaseURL, test } from "../
  * Every route that asks the user again counts wrong answers per user before checking them
  * (lib/auth/confirm-user.ts, README "The dashboard"): of 12 wrong authenticator codes 5 are
  * checked, the other 7 are answered 429 with Retry-After, and then even the right code waits.
- * Creating a key was the first route held to it; these are its siblings.
+ * Creating a key was the first route held to it; these are its siblings. Turning two-factor
+ * sign-in on asks for the password, always.
  */
 
 /** Wrong answers a guesser would make before the delay starts (SIGN_IN_THROTTLES.reauth.free). */
@@ -186,5 +187,26 @@ test("revoking a key and changing its allowlist ask for the password without two
   const revoked = await session.post(`${base}/revoke`, { data: { password: merchant.password } });
   expect(revoked.status()).toBe(200);
   expect((await listed()).revoked_at).not.toBeNull();
+  await session.dispose();
+});
+
+test("turning two-factor sign-in on asks for the password: a session alone cannot enrol its own app", async () => {
+  const merchant = await createMerchant("Reauth Enrol");
+  const session = await plainSession(merchant);
+  const { secret } = await (await session.post("/api/dashboard/totp/setup", { data: {} })).json();
+  const enable = (extra: object) =>
+    session.post("/api/dashboard/totp/enable", { data: { secret, code: "000000", ...extra } });
+  const bare = await enable({});
+  expect(bare.status()).toBe(400);
+  expect(Object.keys((await bare.json()).fields)).toEqual(["password"]);
+  const wrong = await enable({ password: "not it", code: await generate({ secret }) });
+  expect(wrong.status()).toBe(400);
+  expect((await wrong.json()).fields).toEqual({ password: "The password is not right." });
+  // Wrong passwords are counted like every re-authentication: the sixth waits, even the right one,
+  // so nothing was turned on by the refusals.
+  for (let n = 0; n < 4; n++) expect((await enable({ password: `not it ${n}` })).status()).toBe(400);
+  const throttled = await enable({ password: merchant.password, code: await generate({ secret }) });
+  expect(throttled.status()).toBe(429);
+  expect((await throttled.json()).code).toBe("rate_limited");
   await session.dispose();
 });

@@ -47,6 +47,9 @@ export const totpEnableRequest = z.object({
     .string()
     .trim()
     .regex(/^\d{6}$/, { error: "Enter the 6-digit code from your authenticator app." }),
+  // Turning the second factor on is confirmed with the password: a stolen session must not be able
+  // to enrol its own authenticator and lock the owner out.
+  password: z.string().min(1, { error: "Type your password to confirm." }).max(200),
 });
 
 export const totpDisableRequest = z.object({ password: z.string().min(1).max(200) });
