@@ -1,6 +1,8 @@
 "use client";
 
 import { useId, useState } from "react";
+import { type FieldErrors, useForm } from "react-hook-form";
+import { SecondFactorField } from "@/app/(dashboard)/dashboard/approvals/second-factor-field";
 import { secondaryButtonClass, selectClass } from "@/components/forms/field";
 import { errorMessage, FormError } from "@/components/forms/form-error";
 import { type ApiKey, type RolledApiKey, useSetKeyAllowlist } from "@/components/query/use-api-keys";
@@ -25,16 +27,32 @@ export function KeyControls({
   const allowlist = useSetKeyAllowlist();
   const [ranges, setRanges] = useState(apiKey.allowed_ips.join("\n"));
   const [rolled, setRolled] = useState<RolledApiKey | null>(null);
-  const fieldError =
-    allowlist.error && "fields" in allowlist.error
-      ? (allowlist.error.fields as Record<string, string>).allowed_ips
-      : undefined;
+  // Widening who may use a key is confirmed as a new key is (code, or password without two-factor).
+  const confirm = useForm<{ code?: string; password?: string }>({
+    defaultValues: hasTotp ? { code: "" } : { password: "" },
+  });
+  const fields =
+    allowlist.error && "fields" in allowlist.error ? (allowlist.error.fields as Record<string, string>) : {};
+  const fieldError = fields.allowed_ips;
+  const confirmErrors: FieldErrors = Object.fromEntries(
+    (["code", "password"] as const)
+      .filter((name) => fields[name])
+      .map((name) => [name, { type: "server", message: fields[name] }]),
+  );
+  const hasFieldError = fieldError !== undefined || Object.keys(confirmErrors).length > 0;
   return (
     <div className="mt-3 grid gap-4 sm:grid-cols-2">
       <form
+        aria-label={`Allowed addresses of ${apiKey.label}`}
         onSubmit={(event) => {
           event.preventDefault();
-          allowlist.mutate({ id: apiKey.id, allowedIps: ranges.split(/[\s,]+/).filter(Boolean) });
+          allowlist.mutate(
+            {
+              id: apiKey.id,
+              body: { allowed_ips: ranges.split(/[\s,]+/).filter(Boolean), ...confirm.getValues() },
+            },
+            { onSuccess: () => confirm.reset() },
+          );
         }}
       >
         <label htmlFor={`${id}-ips`} className="block text-sm font-medium">
@@ -58,6 +76,12 @@ export function KeyControls({
             {fieldError}
           </p>
         )}
+        <SecondFactorField
+          hasTotp={hasTotp}
+          idPrefix={`${id}-confirm`}
+          errors={confirmErrors}
+          register={confirm.register}
+        />
         <button type="submit" className={`mt-2 ${secondaryButtonClass}`} disabled={allowlist.isPending}>
           {allowlist.isPending ? "Saving…" : "Save allowed addresses"}
         </button>
@@ -66,7 +90,7 @@ export function KeyControls({
             Saved. It applies from the next request.
           </p>
         )}
-        {allowlist.error && !fieldError && <FormError message={errorMessage(allowlist.error)} />}
+        {allowlist.error && !hasFieldError && <FormError message={errorMessage(allowlist.error)} />}
       </form>
       {!apiKey.expires_at &&
         (apiKey.can_move_money && !mayMoveMoney ? (

@@ -2,7 +2,12 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
-import type { apiKeyRequest, apiKeyRollRequest } from "@/lib/schemas/dashboard";
+import type {
+  apiKeyAllowlistRequest,
+  apiKeyRequest,
+  apiKeyRevokeRequest,
+  apiKeyRollRequest,
+} from "@/lib/schemas/dashboard";
 import { dashboardFetch } from "./dashboard-fetch";
 import { queryKeys } from "./keys";
 
@@ -47,7 +52,8 @@ export function useCreateApiKey() {
 export function useRevokeApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => dashboardFetch(`/api/dashboard/api-keys/${id}/revoke`, { body: {} }),
+    mutationFn: (input: { id: number; body: z.input<typeof apiKeyRevokeRequest> }) =>
+      dashboardFetch(`/api/dashboard/api-keys/${input.id}/revoke`, { body: input.body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.apiKeys }),
   });
 }
@@ -55,10 +61,10 @@ export function useRevokeApiKey() {
 export function useSetKeyAllowlist() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { id: number; allowedIps: string[] }) =>
+    mutationFn: (input: { id: number; body: z.input<typeof apiKeyAllowlistRequest> }) =>
       dashboardFetch<{ allowed_ips: string[] }>(`/api/dashboard/api-keys/${input.id}/allowlist`, {
         method: "PUT",
-        body: { allowed_ips: input.allowedIps },
+        body: input.body,
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.apiKeys }),
   });

@@ -9,7 +9,8 @@ test("a key's IP allowlist: the public bad-key 403 from outside it, served from 
   const key = keys.find((k: { api_key: string }) => k.api_key === merchant.apiKey);
   const allow = async (ranges: string[]) => {
     const response = await dashboard.put(`/api/dashboard/api-keys/${key.id}/allowlist`, {
-      data: { allowed_ips: ranges },
+      // Changing who may use a key asks for the password (two-factor sign-in is off here).
+      data: { allowed_ips: ranges, password: merchant.password },
     });
     expect(response.status()).toBe(200);
   };
@@ -48,7 +49,7 @@ test("a key's IP allowlist: the public bad-key 403 from outside it, served from 
 
   // A refused allowlist is a 400 naming the field, never a 5xx.
   const bad = await dashboard.put(`/api/dashboard/api-keys/${key.id}/allowlist`, {
-    data: { allowed_ips: ["10.0.0.0/33"] },
+    data: { allowed_ips: ["10.0.0.0/33"], password: merchant.password },
   });
   expect(bad.status()).toBe(400);
   expect((await bad.json()).fields).toEqual({

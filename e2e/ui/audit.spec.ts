@@ -54,8 +54,10 @@ test.describe("audit trail page", () => {
       await signIn(page, merchant);
       // An allowlist set on the API keys page lands in the trail too.
       await page.goto("/dashboard/keys");
-      await page.getByLabel("Allowed IP addresses").first().fill("127.0.0.1\n2001:db8::/32");
-      await page.getByRole("button", { name: "Save allowed addresses" }).first().click();
+      const allowlist = page.getByRole("form", { name: /^Allowed addresses of / }).first();
+      await allowlist.getByLabel("Allowed IP addresses").fill("127.0.0.1\n2001:db8::/32");
+      await allowlist.getByLabel("Your password, to confirm").fill(merchant.password);
+      await allowlist.getByRole("button", { name: "Save allowed addresses" }).click();
       await expect(page.getByText("Saved. It applies from the next request.")).toBeVisible();
       await expect(page.getByText("only from 127.0.0.1/32, 2001:db8::/32")).toBeVisible();
 

@@ -268,6 +268,7 @@ test.describe("recovery codes", () => {
       await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
       const secret = (await page.locator("p.font-mono").first().textContent())!.trim();
       await page.getByLabel("Code from the app").fill(await generate({ secret }));
+      await page.getByLabel("Your password, to turn it on").fill(merchant.password);
       await page.getByRole("button", { name: "Turn on" }).click();
 
       const list = page.getByRole("list", { name: "Recovery codes" });

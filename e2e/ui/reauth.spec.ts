@@ -49,3 +49,29 @@ test("rolling a key asks for the password again; the new secret shows only after
   await expect(page.getByText(`New key created. ${merchant.apiKey} works until`)).toBeVisible();
   await expect(page.getByText("Copy the secret now: it will not be shown again.")).toBeVisible();
 });
+
+test("revoking a key and changing its allowlist ask for the password again", async ({ page }) => {
+  const merchant = await createMerchant("Revoke Shop");
+  await signIn(page, merchant);
+  await page.goto("/dashboard/keys");
+  const allowlist = page.getByRole("form", { name: /^Allowed addresses of / }).first();
+  await allowlist.getByLabel("Allowed IP addresses").fill("127.0.0.1");
+  await allowlist.getByLabel("Your password, to confirm").fill("not my password");
+  await allowlist.getByRole("button", { name: "Save allowed addresses" }).click();
+  await expect(allowlist.getByText("The password is not right.")).toBeVisible();
+  await allowlist.getByLabel("Your password, to confirm").fill(merchant.password);
+  await allowlist.getByRole("button", { name: "Save allowed addresses" }).click();
+  await expect(page.getByText("only from 127.0.0.1/32")).toBeVisible();
+
+  await page.getByRole("button", { name: "Revoke", exact: true }).click();
+  const revoke = page.getByRole("form", { name: /^Revoke / });
+  await revoke.getByRole("button", { name: "Revoke key" }).click();
+  await expect(revoke.getByText("Type your password to confirm.")).toBeVisible();
+  await revoke.getByLabel("Your password, to confirm").fill("not my password");
+  await revoke.getByRole("button", { name: "Revoke key" }).click();
+  await expect(revoke.getByText("The password is not right.")).toBeVisible();
+  await expect(page.getByText("revoked", { exact: true })).toHaveCount(0);
+  await revoke.getByLabel("Your password, to confirm").fill(merchant.password);
+  await revoke.getByRole("button", { name: "Revoke key" }).click();
+  await expect(page.getByText("revoked", { exact: true })).toBeVisible();
+});

@@ -1,12 +1,12 @@
 import "server-only";
 
-import { eq } from "drizzle-orm";
+import { and, count, desc, eq } from "drizzle-orm";
 import { queueCallback } from "@/lib/callbacks/queue-callback";
 import type { AccountKeys } from "@/lib/chain/account-keys";
 import { allocateDepositAddress } from "@/lib/chain/allocate-deposit-address";
 import { systemClock } from "@/lib/clock";
 import type { Tx } from "@/lib/db/client";
-import { invoices, transactionEvents } from "@/lib/db/schema";
+import { depositAddresses, invoices, transactionEvents } from "@/lib/db/schema";
 import { fieldError } from "@/lib/errors";
 import type { InvoiceSettings } from "./create-invoice";
 import { isChosenByCustomer } from "./currency-choice";
@@ -23,11 +23,18 @@ import { priceInvoice } from "./price-invoice";
  * address shown before, lib/deposits/record-incoming-payment.ts).
  *
  * The invoice is priced afresh in the new coin (a fresh rate, and without a timer a fresh lock from
- * now); a timer invoice keeps its deadline and `fixed_at`, so its clock never restarts. A new,
- * never-used address is handed out; the previous ones stay tied to the invoice, so money already on
- * its way to them is still credited. The merchant hears of it as of any invoice becoming payable:
+ * now); a timer invoice keeps its deadline and `fixed_at`, so its clock never restarts. A coin new
+ * to the invoice gets a new, never-used address; the previous ones stay tied to the invoice, so money
+ * already on its way to them is still credited. The merchant hears of it as of any invoice becoming payable:
  * an `invoice.pending` callback with the new address.
+ *
+ * Anyone holding the checkout link may switch, so switching is bounded: a coin the invoice was
+ * already shown in gets its earlier address back (it is watched anyway; flipping A->B->A derives
+ * nothing new), and after MAX_CURRENCY_SWITCHES switches the currency stays as it is.
  */
+/** Switches one invoice may make: plenty for a customer comparing coins, few callbacks for a flipper. */
+export const MAX_CURRENCY_SWITCHES = 10;
+
 export async function switchInvoiceCurrencyIn(
   tx: Tx,
   record: InvoiceRecord,
@@ -47,6 +54,17 @@ export async function switchInvoiceCurrencyIn(
   if (invoice.expiresAt && invoice.expiresAt <= now)
     throw fieldError({ currency: "This invoice has expired." });
 
+  const [switches] = await tx
+    .select({ n: count() })
+    .from(transactionEvents)
+    .where(
+      and(eq(transactionEvents.transactionId, record.id), eq(transactionEvents.reason, "currency_switched")),
+    );
+  if ((switches?.n ?? 0) >= MAX_CURRENCY_SWITCHES)
+    throw fieldError({
+      currency: `The currency of this invoice was already changed ${MAX_CURRENCY_SWITCHES} times; it cannot be changed again. Pay in ${invoice.senderCurrency}.`,
+    });
+
   const price = await priceInvoice(tx, {
     invoiceCurrency: record.currency,
     amount: record.amount,
@@ -54,12 +72,20 @@ export async function switchInvoiceCurrencyIn(
     spreadPpm: input.settings.spreadPpm,
     field: "currency",
   });
-  const address = await allocateDepositAddress(tx, input.keys, {
-    merchantId: record.merchantId,
-    currency: input.currency,
-    kind: "invoice",
-    invoiceId: record.id,
-  });
+  const [earlier] = await tx
+    .select()
+    .from(depositAddresses)
+    .where(and(eq(depositAddresses.invoiceId, record.id), eq(depositAddresses.currency, input.currency)))
+    .orderBy(desc(depositAddresses.id))
+    .limit(1);
+  const address =
+    earlier ??
+    (await allocateDepositAddress(tx, input.keys, {
+      merchantId: record.merchantId,
+      currency: input.currency,
+      kind: "invoice",
+      invoiceId: record.id,
+    }));
   await tx
     .update(invoices)
     .set({

@@ -52,6 +52,9 @@ export const totpEnableRequest = z.object({
     .string()
     .trim()
     .regex(/^\d{6}$/, { error: "Enter the 6-digit code from your authenticator app." }),
+  // Turning the second factor on is confirmed with the password: a stolen session must not be able
+  // to enrol its own authenticator and lock the owner out.
+  password: z.string().min(1, { error: "Type your password to confirm." }).max(200),
 });
 
 export const totpDisableRequest = z.object({ password: z.string().min(1).max(200) });
@@ -106,7 +109,14 @@ export const sandboxCreditRequest = z
 export const sandboxRateRequest = z.object({ currency: currencyCode, usd_price: amount });
 
 /** A key's IP allowlist: addresses or CIDR ranges (an empty list: any address). */
-export const apiKeyAllowlistRequest = z.object({ allowed_ips: z.array(z.string().max(100)).max(200) });
+export const apiKeyAllowlistRequest = z.object({
+  allowed_ips: z.array(z.string().max(100)).max(200),
+  // Opening a key to more addresses weakens it: confirmed like a new key.
+  ...secondFactorFields,
+});
+
+/** Revoking a key: confirmed like a new key (a stolen session must not be able to cut a shop off). */
+export const apiKeyRevokeRequest = z.object(secondFactorFields);
 
 /** Rolling a key: how long the old key keeps working, in seconds (0 to 7 days; default 24 hours). */
 export const apiKeyRollRequest = z.object({

@@ -4,12 +4,20 @@ import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
 import { checkoutView } from "@/lib/checkout/checkout-view";
 import { openCheckout } from "@/lib/checkout/open-checkout";
 import { getCurrency } from "@/lib/currencies/registry";
-import { callbacks, depositAddresses, deposits, invoices, transactionEvents } from "@/lib/db/schema";
+import {
+  addressCounters,
+  callbacks,
+  depositAddresses,
+  deposits,
+  invoices,
+  transactionEvents,
+} from "@/lib/db/schema";
 import { unwindDeposit } from "@/lib/deposits/unwind-deposit";
 import { createInvoice } from "@/lib/invoices/create-invoice";
 import { fixInvoiceCurrency } from "@/lib/invoices/fix-invoice-currency";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { expireInvoiceIn } from "@/lib/invoices/settle-invoice";
+import { MAX_CURRENCY_SWITCHES } from "@/lib/invoices/switch-invoice-currency";
 import { divide, formatAmount, parseDecimal } from "@/lib/money";
 import { DEFAULT_USD_PRICES, setUsdPrice } from "@/lib/rates/rates";
 import { assertRefundFits } from "@/lib/withdrawals/assert-refund-fits";
@@ -138,6 +146,41 @@ describe(`switching the pay currency on the checkout, on ${testDriver}`, () => {
     const again = await choose(btc.invoice.token, "BTC");
     expect(again.address!.id).toBe(btc.address!.id);
     expect(await addressesOf(btc.id)).toHaveLength(1);
+  });
+
+  it("gives a coin the invoice was already shown in its earlier address back, deriving nothing new", async () => {
+    const btc = await chosen("BTC");
+    const ltc = await choose(btc.invoice.token, "LTC");
+    const counters = await db().select().from(addressCounters).orderBy(asc(addressCounters.key));
+    const back = await choose(btc.invoice.token, "BTC");
+    expect(back.invoice.senderCurrency).toBe("BTC");
+    expect(back.address!.id).toBe(btc.address!.id);
+    expect(back.address!.address).toBe(btc.address!.address);
+    // Re-priced as any switch is, but no derivation index or tag was taken.
+    expect(back.invoice.senderAmount).toBe(dueIn(INVOICED, USD.BTC));
+    expect(await db().select().from(addressCounters).orderBy(asc(addressCounters.key))).toEqual(counters);
+    const again = await choose(btc.invoice.token, "LTC");
+    expect(again.address!.id).toBe(ltc.address!.id);
+    expect((await addressesOf(btc.id)).map((a) => a.currency)).toEqual(["BTC", "LTC"]);
+  });
+
+  it(`refuses a switch after ${MAX_CURRENCY_SWITCHES}, leaving the invoice and the merchant's callbacks as they were`, async () => {
+    const btc = await chosen("BTC");
+    for (let n = 1; n <= MAX_CURRENCY_SWITCHES; n++) await choose(btc.invoice.token, n % 2 ? "LTC" : "BTC");
+    const last = await reload(btc.id);
+    expect(last.invoice.senderCurrency).toBe("BTC");
+    const fields = await fieldsOf(choose(btc.invoice.token, "LTC"));
+    expect(fields.currency).toBe(
+      "The currency of this invoice was already changed 10 times; it cannot be changed again. Pay in BTC.",
+    );
+    const after = await reload(btc.id);
+    expect(after.invoice.senderCurrency).toBe("BTC");
+    expect(after.invoice.depositAddressId).toBe(last.invoice.depositAddressId);
+    // One callback for the first choice and one per switch, none for the refusal.
+    expect(await pendingCallbacks(btc.id)).toHaveLength(1 + 10);
+    expect(await addressesOf(btc.id)).toHaveLength(2);
+    // Choosing the current coin again (a reload) is no switch and still answers.
+    expect((await choose(btc.invoice.token, "BTC")).address!.id).toBe(btc.address!.id);
   });
 
   it("refuses to switch a currency the merchant fixed, and does not offer it", async () => {

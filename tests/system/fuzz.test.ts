@@ -264,7 +264,7 @@ describe(`hostile input on ${driver}`, () => {
     { path: "/api/dashboard/password", valid: { current_password: "wrong", new_password: "x".repeat(12) } },
     {
       path: "/api/dashboard/totp/enable",
-      valid: { secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", code: "123456" },
+      valid: { secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", code: "123456", password: "wrong" },
     },
     { path: "/api/dashboard/totp/disable", valid: { password: "wrong" } },
     { path: "/api/dashboard/callbacks/1/resend", valid: {} },

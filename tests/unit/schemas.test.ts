@@ -270,11 +270,23 @@ describe("dashboard schemas, derived from the API's", () => {
 
   it("refuses a TOTP secret that is not one /totp/setup hands out (it was a 500)", () => {
     expect(
-      errorsIn(totpEnableRequest, { secret: "ERPGOPZUTGZXKGKIH7JNQSUGMPIF47NL", code: "123456" }),
+      errorsIn(totpEnableRequest, {
+        secret: "ERPGOPZUTGZXKGKIH7JNQSUGMPIF47NL",
+        code: "123456",
+        password: "the password",
+      }),
     ).toEqual({});
     for (const secret of ["JBSWY3DPEHPK3PXP", "!".repeat(32), "erpgopzutgzxkgkih7jnqsugmpif47nl", 5]) {
       expect(errorsIn(totpEnableRequest, { secret, code: "123456" }).secret, String(secret)).toBeDefined();
     }
+  });
+
+  it("turning two-factor sign-in on asks for the password (a stolen session must not enrol its own app)", () => {
+    const secret = "ERPGOPZUTGZXKGKIH7JNQSUGMPIF47NL";
+    expect(errorsIn(totpEnableRequest, { secret, code: "123456" }).password).toBeDefined();
+    expect(errorsIn(totpEnableRequest, { secret, code: "123456", password: "" }).password).toBe(
+      "Type your password to confirm.",
+    );
   });
 
   it("the checkout's currency choice is an invoice's sender_currency", () => {

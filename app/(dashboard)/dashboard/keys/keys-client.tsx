@@ -3,17 +3,13 @@
 import { useState } from "react";
 import type { z } from "zod";
 import { KeyControls } from "@/components/dashboard/key-controls";
+import { RevokeKeyForm } from "@/components/dashboard/revoke-key-form";
 import { SecretReveal } from "@/components/dashboard/secret-reveal";
-import { buttonClass, Field, secondaryButtonClass } from "@/components/forms/field";
-import { errorMessage, FormError } from "@/components/forms/form-error";
+import { buttonClass, Field } from "@/components/forms/field";
+import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
-import {
-  type CreatedApiKey,
-  useApiKeys,
-  useCreateApiKey,
-  useRevokeApiKey,
-} from "@/components/query/use-api-keys";
+import { type CreatedApiKey, useApiKeys, useCreateApiKey } from "@/components/query/use-api-keys";
 import { formatDateTime } from "@/lib/format-date-time";
 import type { apiKeyRequest } from "@/lib/schemas/dashboard";
 import { SecondFactorField } from "../approvals/second-factor-field";
@@ -29,7 +25,6 @@ const when = (iso: string | null) => (iso ? formatDateTime(iso) : "never");
 export function KeysClient({ hasTotp, mayMoveMoney }: { hasTotp: boolean; mayMoveMoney: boolean }) {
   const keys = useApiKeys();
   const create = useCreateApiKey();
-  const revoke = useRevokeApiKey();
   const form = useKassaForm<z.input<typeof apiKeyRequest>>(schema, {
     defaultValues: hasTotp
       ? { label: "", code: "", can_move_money: false }
@@ -142,23 +137,7 @@ export function KeysClient({ hasTotp, mayMoveMoney }: { hasTotp: boolean; mayMov
                   {key.allowed_ips.length > 0 && <> · only from {key.allowed_ips.join(", ")}</>}
                 </div>
               </div>
-              {!key.revoked_at && (
-                <button
-                  type="button"
-                  className={secondaryButtonClass}
-                  disabled={revoke.isPending}
-                  onClick={() => {
-                    if (
-                      window.confirm(
-                        `Revoke "${key.label}"? Requests signed with it will be refused from now on.`,
-                      )
-                    )
-                      revoke.mutate(key.id);
-                  }}
-                >
-                  Revoke
-                </button>
-              )}
+              {!key.revoked_at && <RevokeKeyForm apiKey={key} hasTotp={hasTotp} />}
               {!key.revoked_at && (
                 <div className="w-full">
                   <KeyControls apiKey={key} hasTotp={hasTotp} mayMoveMoney={mayMoveMoney} />
@@ -168,7 +147,6 @@ export function KeysClient({ hasTotp, mayMoveMoney }: { hasTotp: boolean; mayMov
           ))}
         </ul>
       )}
-      <FormError message={revoke.error ? errorMessage(revoke.error) : null} />
     </>
   );
 }

@@ -14,17 +14,17 @@ type Setup = { secret: string; qr_svg: string };
 
 // The secret is not typed by the merchant: it comes from the set-up and is sent along with the code.
 const enableSchema = formSchema(() =>
-  import("@/lib/schemas/dashboard").then((m) => m.totpEnableRequest.pick({ code: true })),
+  import("@/lib/schemas/dashboard").then((m) => m.totpEnableRequest.pick({ code: true, password: true })),
 );
 const disableSchema = formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.totpDisableRequest));
 
 function EnableForm({ setup, onEnabled }: { setup: Setup; onEnabled: (codes: string[]) => void }) {
-  const form = useKassaForm<Pick<z.input<typeof totpEnableRequest>, "code">>(enableSchema, {
-    defaultValues: { code: "" },
+  const form = useKassaForm<Pick<z.input<typeof totpEnableRequest>, "code" | "password">>(enableSchema, {
+    defaultValues: { code: "", password: "" },
   });
   const enable = useEnableTotp();
-  const submit = form.submitWith(async ({ code }) => {
-    onEnabled((await enable.mutateAsync({ secret: setup.secret, code })).recovery_codes);
+  const submit = form.submitWith(async ({ code, password }) => {
+    onEnabled((await enable.mutateAsync({ secret: setup.secret, code, password })).recovery_codes);
   });
   return (
     <form className="mt-3" onSubmit={submit} noValidate>
@@ -47,6 +47,15 @@ function EnableForm({ setup, onEnabled }: { setup: Setup; onEnabled: (codes: str
         autoComplete="one-time-code"
         errors={form.formState.errors}
         register={form.register("code")}
+      />
+      {/* A stolen session must not be able to put its own authenticator on the account. */}
+      <Field
+        label="Your password, to turn it on"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        errors={form.formState.errors}
+        register={form.register("password")}
       />
       <button type="submit" disabled={form.formState.isSubmitting} className={`mt-3 ${buttonClass}`}>
         Turn on

@@ -2,12 +2,16 @@ import { and, eq } from "drizzle-orm";
 import { withSession } from "@/lib/api/with-session";
 import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
 import { recordSessionAction } from "@/lib/audit/record-session-action";
+import { confirmUser } from "@/lib/auth/confirm-user";
 import { apiKeys } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
+import { getSecretBox } from "@/lib/runtime";
+import { apiKeyRevokeRequest } from "@/lib/schemas/dashboard";
 
+/** Revokes a key at once. It can cut a shop off, so it asks the user again first, as creating a key does. */
 export const POST = withSession(
-  { permission: "api_keys.manage" },
-  async ({ db, session, params, request }) => {
+  { permission: "api_keys.manage", request: apiKeyRevokeRequest },
+  async ({ db, session, params, body, request }) => {
     const id = Number(params.id);
     const [key] = Number.isSafeInteger(id)
       ? await db
@@ -16,6 +20,13 @@ export const POST = withSession(
           .where(and(eq(apiKeys.id, id), eq(apiKeys.merchantId, session.merchantId)))
       : [];
     if (!key) throw notFound("No such API key.");
+    await confirmUser(db, {
+      userId: session.userId,
+      ask: "second_factor",
+      box: getSecretBox(),
+      code: body.code,
+      password: body.password,
+    });
     await db.transaction(async (tx) => {
       await revokeApiKey(tx, { merchantId: session.merchantId, key: key.key });
       await recordSessionAction(tx, { session, request, action: "api_key_revoked", detail: key.key });

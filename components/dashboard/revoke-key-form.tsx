@@ -1,0 +1,58 @@
+"use client";
+
+import { useState } from "react";
+import type { z } from "zod";
+import { SecondFactorField } from "@/app/(dashboard)/dashboard/approvals/second-factor-field";
+import { secondaryButtonClass } from "@/components/forms/field";
+import { FormError } from "@/components/forms/form-error";
+import { formSchema } from "@/components/forms/form-schema";
+import { useKassaForm } from "@/components/forms/use-kassa-form";
+import { type ApiKey, useRevokeApiKey } from "@/components/query/use-api-keys";
+import type { apiKeyRevokeRequest } from "@/lib/schemas/dashboard";
+
+const schema = formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.apiKeyRevokeRequest));
+
+/**
+ * Revokes one key. It can cut a shop off its payments, so it is confirmed as a new key is: the
+ * authenticator code with two-factor sign-in on, else the password. The form opens from the button;
+ * typing the confirmation is the "are you sure".
+ */
+export function RevokeKeyForm({ apiKey, hasTotp }: { apiKey: ApiKey; hasTotp: boolean }) {
+  const [isOpen, setIsOpen] = useState(false);
+  const revoke = useRevokeApiKey();
+  const form = useKassaForm<z.input<typeof apiKeyRevokeRequest>>(schema, {
+    defaultValues: hasTotp ? { code: "" } : { password: "" },
+  });
+  const submit = form.submitWith(async (values) => {
+    await revoke.mutateAsync({ id: apiKey.id, body: values });
+  });
+  if (!isOpen)
+    return (
+      <button type="button" className={secondaryButtonClass} onClick={() => setIsOpen(true)}>
+        Revoke
+      </button>
+    );
+  const idPrefix = `revoke-${apiKey.id}`;
+  return (
+    <form aria-label={`Revoke ${apiKey.label}`} onSubmit={submit} noValidate className="w-full max-w-md">
+      <p className="text-sm">
+        Revoke &quot;{apiKey.label}&quot;? Requests signed with it will be refused from now on.
+      </p>
+      <SecondFactorField
+        hasTotp={hasTotp}
+        idPrefix={idPrefix}
+        errors={form.formState.errors}
+        register={form.register}
+      />
+      <div className="mt-2 flex gap-2">
+        <button type="submit" className={secondaryButtonClass} disabled={revoke.isPending}>
+          {revoke.isPending ? "Revoking…" : "Revoke key"}
+        </button>
+        <button type="button" className={secondaryButtonClass} onClick={() => setIsOpen(false)}>
+          Cancel
+        </button>
+      </div>
+      <FormError message={form.formError} />
+    </form>
+  );
+}
