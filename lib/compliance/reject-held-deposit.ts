@@ -1,12 +1,10 @@
 import "server-only";
 
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Clock } from "@/lib/clock";
 import type { Tx } from "@/lib/db/client";
-import { amountSql, deposits, invoices, transactions } from "@/lib/db/schema";
-import { loadInvoiceById } from "@/lib/invoices/load-invoice";
-import { setInvoiceStatus } from "@/lib/invoices/set-invoice-status";
-import { expireInvoiceIn, settleCreditedInvoice } from "@/lib/invoices/settle-invoice";
+import { type deposits, transactions } from "@/lib/db/schema";
+import { takeBackInvoicePayment } from "@/lib/invoices/take-back-invoice-payment";
 import { platformAccount } from "@/lib/ledger/accounts";
 import { postJournal } from "@/lib/ledger/post-journal";
 import { formatAmount } from "@/lib/money";
@@ -56,27 +54,5 @@ export async function rejectHeldDeposit(
     });
     return;
   }
-  // Only payments in the invoice's current pay currency were added to its paid sum (one sent to an
-  // address shown before the customer switched coins was not: lib/deposits/record-incoming-payment.ts).
-  await tx
-    .update(invoices)
-    .set({ paidAmount: sql`${invoices.paidAmount} - ${amountSql(deposit.amount)}` })
-    .where(
-      and(eq(invoices.transactionId, deposit.transactionId), eq(invoices.senderCurrency, deposit.currency)),
-    );
-  const [inFlight] = await tx
-    .select({ id: deposits.id })
-    .from(deposits)
-    .where(and(eq(deposits.transactionId, deposit.transactionId), inArray(deposits.status, ["seen", "held"])))
-    .limit(1);
-  const invoice = await loadInvoiceById(tx, deposit.transactionId);
-  if (!inFlight && invoice?.status === "processing") {
-    // Payments credited meanwhile waited for this one to settle: judged now, they may be complete.
-    if (invoice.invoice.confirmedAmount > 0n || invoice.invoice.creditedAmount > 0n) {
-      await settleCreditedInvoice(tx, { invoiceId: deposit.transactionId, clock: input.clock });
-      return;
-    }
-    await setInvoiceStatus(tx, deposit.transactionId, "pending", "payment_rejected");
-    await expireInvoiceIn(tx, deposit.transactionId, input.clock);
-  }
+  await takeBackInvoicePayment(tx, { deposit, reason: "payment_rejected", clock: input.clock });
 }
