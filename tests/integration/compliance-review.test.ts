@@ -250,6 +250,12 @@ describe(`compliance screening and review on ${testDriver}`, () => {
       fee: "0.00100000",
     });
     expect(await heldAccount("LTC")).toBe(heldBefore - parseDecimal("2"));
+    const decided = await listReviews(database.db, { merchantId, status: "decided" });
+    expect(decided.find((r) => r.transaction_id === id)).toMatchObject({
+      status: "rejected",
+      refund_txid: booked.refund_txid,
+      refunded_at: booked.refunded_at,
+    });
     expect(await fieldsOf(refund(review.id, "12".repeat(32)))).toEqual({
       review: "This payment's refund is already booked.",
     });
