@@ -106,9 +106,10 @@ export type CliCommand = z.infer<typeof cliCommand>;
 
 /** An optional non-negative decimal flag in 10^-8 units (absent: zero). */
 function optionalAmount(text: string | undefined, field: string): bigint {
-  if (text === undefined || text.trim() === "0") return 0n;
+  if (text === undefined) return 0n;
   try {
-    return parsePositiveAmount(text);
+    // Zero is a valid fee (nothing withheld); parsePositiveAmount refuses it, so only a leading minus is.
+    return /^0*(\.0*)?$/.test(text.trim()) ? 0n : parsePositiveAmount(text);
   } catch (error) {
     if (error instanceof AmountFormatError) throw fieldError({ [field]: error.message });
     throw error;

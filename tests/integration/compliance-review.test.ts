@@ -3,6 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { takeAddress } from "@/lib/addresses/take-address";
 import { sendSandboxPayment } from "@/lib/chain/sandbox/send-payment";
+import { runCliCommand } from "@/lib/cli/commands";
 import { bookComplianceRefund } from "@/lib/compliance/book-compliance-refund";
 import { decideReview } from "@/lib/compliance/decide-review";
 import { listReviews } from "@/lib/compliance/list-reviews";
@@ -272,6 +273,38 @@ describe(`compliance screening and review on ${testDriver}`, () => {
       .from(auditEntries)
       .where(and(eq(auditEntries.merchantId, merchantId), eq(auditEntries.action, "review_refunded")));
     expect(entry?.detail).toBe(`review ${review.id}: 1.99900000 LTC refunded, txid ${booked.refund_txid}`);
+    expect((await ledgerInvariants(database.db)).nonZeroCurrencies).toEqual([]);
+  });
+
+  it("the CLI books a refund with no fee and answers a field error for a negative one", async () => {
+    const id = await deposit("1", DENIED);
+    const review = (await reviewOf(id))!;
+    await decideReview(database.db, {
+      merchantId,
+      reviewId: review.id,
+      userId,
+      decision: "reject",
+      audit: audit(),
+      spreadPpm: SPREAD,
+    });
+    const env = { db: database.db, box: database.box, isSandbox: true };
+    const txid = `0x${"7a".repeat(32)}`;
+    expect(
+      await fieldsOf(
+        runCliCommand(
+          { name: "compliance.refund", args: { review: String(review.id), txid, fee: "-1" } },
+          env,
+        ),
+      ),
+    ).toEqual({ fee: expect.stringContaining("greater than zero") });
+    const heldBefore = await heldAccount("LTC");
+    expect(
+      await runCliCommand(
+        { name: "compliance.refund", args: { review: String(review.id), txid, fee: "0" } },
+        env,
+      ),
+    ).toMatchObject({ review_id: review.id, sent: "1.00000000", fee: "0.00000000", refund_txid: txid });
+    expect(await heldAccount("LTC")).toBe(heldBefore - parseDecimal("1"));
     expect((await ledgerInvariants(database.db)).nonZeroCurrencies).toEqual([]);
   });
 
