@@ -34,7 +34,9 @@ const USAGE = `usage:
   cli chain sweeps [--json]
   cli chain reconcile [--json]   (exit code 2 when on-chain holdings and the ledger differ unexplained)
   cli chain fund --currency ETH|USDTE|USDC --txid <0x… hash> [--json]  (records the operator's funding of the hot wallet)
-  cli chain payouts [--json]     (withdrawals waiting for the hot wallet, and what it lacks)`;
+  cli chain payouts [--json]     (withdrawals waiting for the hot wallet, and what it lacks)
+  cli compliance refund --review <id> --txid <hash> [--fee <decimal>] [--gas <decimal ETH>] [--json]
+                                 (books the refund of a rejected payment, once; --fee withheld from it, --gas paid)`;
 
 const KNOWN_COMMANDS = new Set<string>(cliCommand.options.map((option) => option.shape.name.value));
 
@@ -103,6 +105,9 @@ async function main(): Promise<number> {
       txid: { type: "string" },
       set: { type: "string" },
       score: { type: "string" },
+      review: { type: "string" },
+      fee: { type: "string" },
+      gas: { type: "string" },
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },

@@ -33,6 +33,7 @@ export const AUDIT_ACTIONS = [
   "review_released",
   "review_rejected",
   "review_threshold_changed",
+  "review_refunded",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -16,6 +16,7 @@ import { reconcileEvmChain } from "@/lib/chain/evm/reconcile/reconcile-evm-chain
 import { listEvmSweeps } from "@/lib/chain/evm/sweep/list-evm-sweeps";
 import { listChainIncidents } from "@/lib/chain/list-chain-incidents";
 import { loadAccountKeys } from "@/lib/chain/load-account-keys";
+import { bookComplianceRefund } from "@/lib/compliance/book-compliance-refund";
 import { setReviewThreshold } from "@/lib/compliance/set-review-threshold";
 import type { EvmConfig } from "@/lib/config";
 import type { SecretBox } from "@/lib/crypto/secret-box";
@@ -88,11 +89,32 @@ export const cliCommand = z.discriminatedUnion("name", [
     args: z.object({ currency: z.enum(EVM_CURRENCIES), txid: z.string().trim() }),
   }),
   z.object({
+    name: z.literal("compliance.refund"),
+    args: z.object({
+      review: z.coerce.number().int().positive(),
+      txid: z.string({ error: "--txid is required: the refund's transaction id." }).trim(),
+      fee: z.string().optional(),
+      gas: z.string().optional(),
+    }),
+  }),
+  z.object({
     name: z.literal("withdrawals.reject"),
     args: z.object({ id: z.coerce.number().int().positive(), reason: z.string().trim().min(3).max(500) }),
   }),
 ]);
 export type CliCommand = z.infer<typeof cliCommand>;
+
+/** An optional non-negative decimal flag in 10^-8 units (absent: zero). */
+function optionalAmount(text: string | undefined, field: string): bigint {
+  if (text === undefined) return 0n;
+  try {
+    // Zero is a valid fee (nothing withheld); parsePositiveAmount refuses it, so only a leading minus is.
+    return /^0*(\.0*)?$/.test(text.trim()) ? 0n : parsePositiveAmount(text);
+  } catch (error) {
+    if (error instanceof AmountFormatError) throw fieldError({ [field]: error.message });
+    throw error;
+  }
+}
 
 export type CliEnvironment = {
   db: Db;
@@ -265,6 +287,14 @@ export async function runCliCommand(input: unknown, env: CliEnvironment): Promis
         ceilingGwei: env.evm.maxFeeGwei ?? DEFAULT_MAX_FEE_GWEI,
       });
     }
+    case "compliance.refund":
+      return await bookComplianceRefund(env.db, {
+        reviewId: command.args.review,
+        txid: command.args.txid,
+        fee: optionalAmount(command.args.fee, "fee"),
+        gas: optionalAmount(command.args.gas, "gas"),
+        audit: { actor: { kind: "cli" } },
+      });
     case "api-keys.revoke": {
       await revokeApiKey(env.db, { merchantId: command.args.merchant, key: command.args.key });
       return { merchant_id: command.args.merchant, api_key: command.args.key, revoked: true };

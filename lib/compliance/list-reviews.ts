@@ -20,6 +20,9 @@ export type ReviewRow = {
   status: "held" | "released" | "rejected";
   decided_by: string | null;
   decided_at: string | null;
+  /** A rejected payment the operator sent back (`cli compliance refund`): the refund's transaction id. */
+  refund_txid: string | null;
+  refunded_at: string | null;
   created_at: string;
 };
 
@@ -70,6 +73,8 @@ export async function listReviews(
     status: row.review.status,
     decided_by: row.decidedBy,
     decided_at: row.review.decidedAt?.toISOString() ?? null,
+    refund_txid: row.review.refundTxid,
+    refunded_at: row.review.refundedAt?.toISOString() ?? null,
     created_at: row.review.createdAt.toISOString(),
   }));
 }

@@ -3,6 +3,8 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { takeAddress } from "@/lib/addresses/take-address";
 import { sendSandboxPayment } from "@/lib/chain/sandbox/send-payment";
+import { runCliCommand } from "@/lib/cli/commands";
+import { bookComplianceRefund } from "@/lib/compliance/book-compliance-refund";
 import { decideReview } from "@/lib/compliance/decide-review";
 import { listReviews } from "@/lib/compliance/list-reviews";
 import { setReviewThreshold } from "@/lib/compliance/set-review-threshold";
@@ -205,6 +207,105 @@ describe(`compliance screening and review on ${testDriver}`, () => {
       status: "rejected",
       decided_by: "screen@example.com",
     });
+  });
+
+  it("books the operator's refund of a rejected payment once, refusing a second or a held one", async () => {
+    const id = await deposit("2", DENIED);
+    const review = (await reviewOf(id))!;
+    const refund = (reviewId: number, txid: string) =>
+      bookComplianceRefund(database.db, {
+        reviewId,
+        txid,
+        fee: parseDecimal("0.001"),
+        gas: 0n,
+        audit: { actor: { kind: "cli" } },
+      });
+    // Still held: nothing to refund.
+    expect(await fieldsOf(refund(review.id, "ab".repeat(32)))).toEqual({
+      review: "Only a rejected payment is refunded: this one is held.",
+    });
+    await decideReview(database.db, {
+      merchantId,
+      reviewId: review.id,
+      userId,
+      decision: "reject",
+      audit: audit(),
+      spreadPpm: SPREAD,
+    });
+    const heldBefore = await heldAccount("LTC");
+    const results = await Promise.allSettled([
+      refund(review.id, "cd".repeat(32)),
+      refund(review.id, "ef".repeat(32)),
+      refund(review.id, "cd".repeat(32)),
+    ]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const booked = (
+      results.find((r) => r.status === "fulfilled") as PromiseFulfilledResult<
+        Awaited<ReturnType<typeof refund>>
+      >
+    ).value;
+    expect(booked).toMatchObject({
+      currency: "LTC",
+      amount: "2.00000000",
+      sent: "1.99900000",
+      fee: "0.00100000",
+    });
+    expect(await heldAccount("LTC")).toBe(heldBefore - parseDecimal("2"));
+    const decided = await listReviews(database.db, { merchantId, status: "decided" });
+    expect(decided.find((r) => r.transaction_id === id)).toMatchObject({
+      status: "rejected",
+      refund_txid: booked.refund_txid,
+      refunded_at: booked.refunded_at,
+    });
+    expect(await fieldsOf(refund(review.id, "12".repeat(32)))).toEqual({
+      review: "This payment's refund is already booked.",
+    });
+    const stored = (await reviewOf(id))!;
+    expect(stored.refundTxid).toBe(booked.refund_txid);
+    expect(stored.refundedAt).not.toBeNull();
+    const [journal] = await queryRows<{ count: string }>(
+      database.db,
+      sql`select count(*)::text as count from journals where kind = 'compliance_refund' and transaction_id = ${id}`,
+    );
+    expect(journal!.count).toBe("1");
+    const [entry] = await database.db
+      .select()
+      .from(auditEntries)
+      .where(and(eq(auditEntries.merchantId, merchantId), eq(auditEntries.action, "review_refunded")));
+    expect(entry?.detail).toBe(`review ${review.id}: 1.99900000 LTC refunded, txid ${booked.refund_txid}`);
+    expect((await ledgerInvariants(database.db)).nonZeroCurrencies).toEqual([]);
+  });
+
+  it("the CLI books a refund with no fee and answers a field error for a negative one", async () => {
+    const id = await deposit("1", DENIED);
+    const review = (await reviewOf(id))!;
+    await decideReview(database.db, {
+      merchantId,
+      reviewId: review.id,
+      userId,
+      decision: "reject",
+      audit: audit(),
+      spreadPpm: SPREAD,
+    });
+    const env = { db: database.db, box: database.box, isSandbox: true };
+    const txid = `0x${"7a".repeat(32)}`;
+    expect(
+      await fieldsOf(
+        runCliCommand(
+          { name: "compliance.refund", args: { review: String(review.id), txid, fee: "-1" } },
+          env,
+        ),
+      ),
+    ).toEqual({ fee: expect.stringContaining("greater than zero") });
+    const heldBefore = await heldAccount("LTC");
+    expect(
+      await runCliCommand(
+        { name: "compliance.refund", args: { review: String(review.id), txid, fee: "0" } },
+        env,
+      ),
+    ).toMatchObject({ review_id: review.id, sent: "1.00000000", fee: "0.00000000", refund_txid: txid });
+    expect(await heldAccount("LTC")).toBe(heldBefore - parseDecimal("1"));
+    expect((await ledgerInvariants(database.db)).nonZeroCurrencies).toEqual([]);
   });
 
   it("another merchant cannot decide this merchant's review", async () => {

@@ -37,10 +37,14 @@ export const complianceReviews = pgTable(
       .default("held"),
     decidedBy: bigint("decided_by", { mode: "number" }).references(() => users.id, { onDelete: "set null" }),
     decidedAt: timestamp("decided_at", { withTimezone: true }),
+    /** A rejected payment the operator sent back (`cli compliance refund`): its transaction id, booked once. */
+    refundTxid: text("refund_txid"),
+    refundedAt: timestamp("refunded_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("compliance_reviews_deposit_key").on(t.depositId),
+    uniqueIndex("compliance_reviews_refund_txid_key").on(t.refundTxid),
     index("compliance_reviews_queue_idx").on(t.merchantId, t.status, t.id),
     check("compliance_reviews_status_check", sql`${t.status} in ('held', 'released', 'rejected')`),
   ],

@@ -43,7 +43,12 @@ export function DecidedList() {
                     {item.amount} {item.currency}
                   </td>
                   <td className="py-1 pr-4">{item.score}</td>
-                  <td className="py-1 pr-4">{item.status === "released" ? "Released" : "Rejected"}</td>
+                  <td className="py-1 pr-4">
+                    {item.status === "released" ? "Released" : "Rejected"}
+                    {item.refund_txid && (
+                      <span className="block break-all text-xs">refunded, txid {item.refund_txid}</span>
+                    )}
+                  </td>
                   <td className="py-1 pr-4">{item.decided_by ?? "A removed user"}</td>
                   <td className="py-1 pr-4">
                     {item.decided_at && new Date(item.decided_at).toLocaleString()}

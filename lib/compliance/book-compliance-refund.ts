@@ -1,0 +1,119 @@
+import "server-only";
+
+import { and, eq, isNull } from "drizzle-orm";
+import { type AuditSource, recordAuditEntry } from "@/lib/audit/record-audit-entry";
+import type { Clock } from "@/lib/clock";
+import type { Db } from "@/lib/db/client";
+import { complianceReviews, deposits } from "@/lib/db/schema";
+import { inTransaction } from "@/lib/db/transaction";
+import { fieldError, notFound } from "@/lib/errors";
+import { platformAccount } from "@/lib/ledger/accounts";
+import { type JournalEntry, postJournal } from "@/lib/ledger/post-journal";
+import { formatAmount } from "@/lib/money";
+
+export type ComplianceRefund = {
+  review_id: number;
+  merchant_id: number;
+  currency: string;
+  amount: string;
+  sent: string;
+  fee: string;
+  gas: string;
+  refund_txid: string;
+  refunded_at: string;
+};
+
+/**
+ * Books the operator's refund of a payment a reviewer rejected (docs/OPERATIONS.md, "Rejected
+ * payments"), once: the review must be `rejected` and not refunded yet, which one conditional update
+ * decides, so two racing refunds cannot both book (and a transaction id is unique across refunds).
+ * The held amount leaves platform:compliance_held: what was sent (amount less `fee`, the network fee
+ * the sender bears) goes to platform:chain, the fee withheld to platform:network_fees as a payout's
+ * charged fee; `gas` (ETH the hot wallet paid) is booked as payouts book theirs, platform:network_fees
+ * -> platform:chain. One transaction with the audit entry; every currency's entries sum to zero.
+ */
+export async function bookComplianceRefund(
+  db: Db,
+  input: { reviewId: number; txid: string; fee: bigint; gas: bigint; audit: AuditSource; clock?: Clock },
+): Promise<ComplianceRefund> {
+  const txid = input.txid.trim();
+  if (!/^[0-9A-Za-z]{16,128}$/.test(txid.replace(/^0x/, "")))
+    throw fieldError({ txid: "Type the refund's transaction id (as the explorer shows it)." });
+  if (input.fee < 0n || input.gas < 0n) throw fieldError({ fee: "A fee cannot be negative." });
+  return inTransaction(db, async (tx) => {
+    const [review] = await tx
+      .select()
+      .from(complianceReviews)
+      .where(eq(complianceReviews.id, input.reviewId));
+    if (!review) throw notFound("No such review.");
+    if (review.status !== "rejected")
+      throw fieldError({ review: `Only a rejected payment is refunded: this one is ${review.status}.` });
+    const [deposit] = await tx.select().from(deposits).where(eq(deposits.id, review.depositId));
+    if (!deposit) throw notFound("No such deposit.");
+    if (input.fee >= deposit.amount)
+      throw fieldError({
+        fee: `The fee must be less than the amount held, ${formatAmount(deposit.amount)}.`,
+      });
+    const now = input.clock ? input.clock.now() : new Date();
+    // The conditional update is the once-only gate: a concurrent refund finds refunded_at set.
+    const [claimed] = await tx
+      .update(complianceReviews)
+      .set({ refundTxid: txid, refundedAt: now })
+      .where(
+        and(
+          eq(complianceReviews.id, review.id),
+          eq(complianceReviews.status, "rejected"),
+          isNull(complianceReviews.refundedAt),
+        ),
+      )
+      .returning({ id: complianceReviews.id })
+      .catch((error: unknown) => {
+        if (String((error as { cause?: unknown })?.cause ?? error).includes("refund_txid_key"))
+          throw fieldError({ txid: "This transaction id already booked another refund." });
+        throw error;
+      });
+    if (!claimed) throw fieldError({ review: "This payment's refund is already booked." });
+    const { currency, amount } = deposit;
+    const sent = amount - input.fee;
+    const sums = new Map<string, bigint>();
+    const add = (key: string, value: bigint) => sums.set(key, (sums.get(key) ?? 0n) + value);
+    add(`platform:compliance_held|${currency}`, -amount);
+    add(`platform:chain|${currency}`, sent);
+    add(`platform:network_fees|${currency}`, input.fee);
+    add("platform:network_fees|ETH", -input.gas);
+    add("platform:chain|ETH", input.gas);
+    const entries: JournalEntry[] = [];
+    for (const [key, value] of sums) {
+      if (value === 0n) continue;
+      const [kind, entryCurrency] = key.split("|") as [
+        "platform:compliance_held" | "platform:chain" | "platform:network_fees",
+        string,
+      ];
+      entries.push({ account: platformAccount(kind, entryCurrency), amount: value });
+    }
+    await postJournal(tx, {
+      merchantId: review.merchantId,
+      transactionId: review.transactionId,
+      kind: "compliance_refund",
+      memo: `Rejected payment refunded: ${formatAmount(sent)} ${currency} sent in ${txid}, fee ${formatAmount(input.fee)} ${currency}, gas ${formatAmount(input.gas)} ETH`,
+      entries,
+    });
+    await recordAuditEntry(tx, {
+      merchantId: review.merchantId,
+      ...input.audit,
+      action: "review_refunded",
+      detail: `review ${review.id}: ${formatAmount(sent)} ${currency} refunded, txid ${txid}`,
+    });
+    return {
+      review_id: review.id,
+      merchant_id: review.merchantId,
+      currency,
+      amount: formatAmount(amount),
+      sent: formatAmount(sent),
+      fee: formatAmount(input.fee),
+      gas: formatAmount(input.gas),
+      refund_txid: txid,
+      refunded_at: now.toISOString(),
+    };
+  });
+}
