@@ -6,10 +6,14 @@ import type { Db } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
 import type { InvoiceSettings } from "@/lib/invoices/create-invoice";
 import { getConfig, getSecretBox } from "@/lib/runtime";
+import { requestPublicOrigin } from "./request-public-origin";
 
-/** Where links to Kassa's pages point: KASSA_PUBLIC_URL, or the address the request came to. */
+/**
+ * Where links to Kassa's pages point (lib/api/public-origin.ts). Not `request.url`: through Next's
+ * pipeline that is the address server.ts gave Next (http://localhost:PORT), not the one the client used.
+ */
 export function baseUrlFor(request: Request): string {
-  return getConfig().publicUrl ?? new URL(request.url).origin;
+  return requestPublicOrigin(request.headers);
 }
 
 export function invoiceSettings(): InvoiceSettings {

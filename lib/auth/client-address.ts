@@ -26,6 +26,16 @@ function isTrusted(address: ipaddr.IPv4 | ipaddr.IPv6, proxies: Range[]): boolea
   return proxies.some(([range, bits]) => address.kind() === range.kind() && address.match(range, bits));
 }
 
+/** Whether the connection's peer is one of KASSA_TRUSTED_PROXIES, whose forwarded headers may be believed. */
+export function isTrustedPeer(input: { peer: string | undefined; trustedProxies: string[] }): boolean {
+  const peer = input.peer ? normalise(input.peer) : null;
+  if (!peer) return false;
+  return isTrusted(
+    peer,
+    input.trustedProxies.map(parseProxyRange).filter((range) => range !== null),
+  );
+}
+
 /**
  * The address a request came from, for per-address limits. Forwarded headers are believed only
  * when the peer is one of the configured proxies: then X-Forwarded-For is read from the right,

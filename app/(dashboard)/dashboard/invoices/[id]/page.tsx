@@ -10,6 +10,7 @@ import {
   invoiceStatusLabel,
 } from "@/components/dashboard/invoice-status";
 import { secondaryButtonClass } from "@/components/forms/field";
+import { requestPublicOrigin } from "@/lib/api/request-public-origin";
 import { requireSession } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { formatDateTime } from "@/lib/format-date-time";
@@ -28,13 +29,6 @@ export const metadata: Metadata = { title: "Invoice" };
 /** Times in UTC, labelled, so the list, this page and the API's timestamps agree. */
 
 const sectionClass = "rounded-md border border-slate-200 p-3 dark:border-slate-800";
-
-async function origin(): Promise<string> {
-  const configured = getConfig().publicUrl;
-  if (configured) return configured;
-  const h = await headers();
-  return `${h.get("x-forwarded-proto") ?? "http"}://${h.get("x-forwarded-host") ?? h.get("host")}`;
-}
 
 function customerName(data: unknown): string {
   const d = (data ?? {}) as Record<string, unknown>;
@@ -55,7 +49,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
   if (!data) notFound();
   const { record, detail, owed, owedBack, otherCoinCredits, exceptions, refunds } = data;
   const { invoice } = record;
-  const url = checkoutUrl(await origin(), invoice.token);
+  const url = checkoutUrl(requestPublicOrigin(await headers()), invoice.token);
   const pay = invoice.senderCurrency;
   const isOpen = ["created", "pending", "processing"].includes(record.status);
   const refund = refundOwed({

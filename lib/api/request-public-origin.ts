@@ -1,0 +1,18 @@
+import "server-only";
+
+import { currentRequestContext } from "@/lib/api/request-context";
+import { getConfig } from "@/lib/runtime";
+import { publicOrigin } from "./public-origin";
+
+/** The origin of public links for a request's headers (route handlers pass `request.headers`, pages `await headers()`). */
+export function requestPublicOrigin(headers: Headers): string {
+  const config = getConfig();
+  return publicOrigin({
+    publicUrl: config.publicUrl,
+    host: headers.get("host"),
+    forwardedHost: headers.get("x-forwarded-host"),
+    forwardedProto: headers.get("x-forwarded-proto"),
+    peer: currentRequestContext()?.peerAddress,
+    trustedProxies: config.trustedProxies,
+  });
+}
