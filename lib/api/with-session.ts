@@ -1,6 +1,7 @@
 import "server-only";
 
 import type { z } from "zod";
+import { isTrustedPeer } from "@/lib/auth/client-address";
 import { readRequestSession } from "@/lib/auth/read-request-session";
 import type { MerchantSession } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
@@ -9,6 +10,7 @@ import { getConfig } from "@/lib/runtime";
 import { can, notAllowedMessage, type Permission } from "@/lib/team/permissions";
 import { errorResponse } from "./error-response";
 import { parseJsonObject, readRawBody, routeParams, validate } from "./read-body";
+import { currentRequestContext } from "./request-context";
 import { json } from "./respond";
 import type { HandlerContext, RouteHandler, RouteSpec } from "./route-handler";
 
@@ -30,7 +32,16 @@ export type SessionRouteHandler = RouteHandler & { permission: Permission | "pub
  */
 function assertSameOrigin(request: Request): void {
   const origin = request.headers.get("origin");
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+  // The host the browser asked for: a proxy's X-Forwarded-Host is believed only from a trusted proxy
+  // (KASSA_TRUSTED_PROXIES), the same rule public links follow (lib/api/public-origin.ts).
+  const isFromProxy = isTrustedPeer({
+    peer: currentRequestContext()?.peerAddress,
+    trustedProxies: getConfig().trustedProxies,
+  });
+  const forwardedHost = isFromProxy
+    ? request.headers.get("x-forwarded-host")?.split(",")[0]?.trim()
+    : undefined;
+  const host = forwardedHost || request.headers.get("host");
   if (origin) {
     // `Origin: null` (sandboxed frames, some redirects) and anything unparseable are not our pages.
     if (!URL.canParse(origin) || new URL(origin).host !== host)

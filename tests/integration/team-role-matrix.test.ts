@@ -236,6 +236,36 @@ describe(`the role matrix of every dashboard route on ${testDriver}`, () => {
     },
   );
 
+  it("believes X-Forwarded-Host on a mutation only from a trusted proxy (none configured here)", async () => {
+    const route = routes.find((r) => r.name === "invoices" && r.method === "POST")!;
+    const post = (headers: Record<string, string>) =>
+      route.handler(
+        new Request("http://kassa.test/api/dashboard/invoices", {
+          method: "POST",
+          headers: { cookie: cookies.get("owner")!, "content-type": "application/json", ...headers },
+          body: "{}",
+        }),
+        { params: Promise.resolve({}) },
+      );
+    // A page of evil.example claiming, through a header any client can send, that it is the host.
+    const spoofed = await post({
+      host: "kassa.test",
+      origin: "http://evil.example",
+      "x-forwarded-host": "evil.example",
+    });
+    expect(spoofed.status).toBe(403);
+    expect(await spoofed.json()).toMatchObject({
+      error: "This request did not come from the Kassa dashboard.",
+    });
+    // The dashboard's own page is let through whatever a forwarded header says (the empty body is refused 400).
+    const own = await post({
+      host: "kassa.test",
+      origin: "http://kassa.test",
+      "x-forwarded-host": "evil.example",
+    });
+    expect(own.status).toBe(400);
+  });
+
   it("answers a request without a session 401", async () => {
     const route = routes.find((r) => r.name === "balances" && r.method === "GET")!;
     const response = await route.handler(
