@@ -1,7 +1,7 @@
 import { type Page, request as playwrightRequest } from "@playwright/test";
 import { DASHBOARD_PAGES } from "../../components/dashboard/pages";
 import { shortTimer } from "../../playwright.config";
-import { createMerchant, expect, type SignedClient, signedClient, test } from "../fixtures";
+import { cli, createMerchant, expect, type SignedClient, signedClient, test } from "../fixtures";
 import { expectClientNavigation, expectHydrated, watchCsp } from "./csp-guard";
 import { signIn } from "./sign-in";
 
@@ -72,9 +72,28 @@ test("every dashboard page, an invoice and a transaction, and the authenticator'
   merchant,
 }) => {
   const invoice = await createInvoice(client, "http://shop.example");
+  // Money that moved, so the overview draws its 14-day chart (bars were once style attributes).
+  await cli(
+    "sandbox",
+    "credit",
+    "--merchant",
+    String(merchant.merchantId),
+    "--currency",
+    "BTC",
+    "--amount",
+    "0.5",
+  );
   const csp = await watchCsp(page);
   // The sign-in form's own script signs in (next-auth's client) and moves on to the dashboard.
   await signIn(page, merchant);
+  // The overview's chart is drawn under the policy: today's bar has its height (half the plot: the largest day).
+  await page.goto("/dashboard");
+  await expect(page.getByRole("img", { name: /Bar chart of money in and out/ })).toBeVisible();
+  const heights = () =>
+    page
+      .locator("rect.fill-emerald-600")
+      .evaluateAll((bars) => bars.map((bar) => bar.getBoundingClientRect().height));
+  await expect.poll(async () => Math.max(...(await heights()))).toBeGreaterThan(40);
   const nav = page.getByRole("navigation");
   for (const { href } of DASHBOARD_PAGES) {
     await open(page, href);
