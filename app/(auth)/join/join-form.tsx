@@ -9,6 +9,7 @@ import { FormSubmit } from "@/components/forms/form-submit";
 import { NewPasswordField } from "@/components/forms/new-password-field";
 import type { acceptInvitationRequest } from "@/lib/schemas/team";
 import { AuthNotice } from "../auth-notice";
+import { takeLinkToken } from "../take-link-token";
 import { useAuthForm } from "../use-auth-form";
 
 const schema = formSchema(() => import("@/lib/schemas/team").then((m) => m.acceptInvitationRequest));
@@ -26,11 +27,9 @@ export function JoinForm() {
   });
   const [hasToken, setHasToken] = useState<boolean | null>(null);
   useEffect(() => {
-    const token = new URLSearchParams(window.location.hash.slice(1)).get("token") ?? "";
+    const token = takeLinkToken();
     form.setValue("token", token);
     setHasToken(token !== "");
-    // The token is in the form now: take it out of the address bar and the history.
-    window.history.replaceState(null, "", window.location.pathname);
   }, [form.setValue]);
   const { errors, isSubmitting } = form.formState;
   if (isDone)

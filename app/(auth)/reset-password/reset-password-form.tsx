@@ -9,6 +9,7 @@ import { FormSubmit } from "@/components/forms/form-submit";
 import { NewPasswordField } from "@/components/forms/new-password-field";
 import type { passwordResetConfirm } from "@/lib/schemas/auth";
 import { AuthNotice } from "../auth-notice";
+import { takeLinkToken } from "../take-link-token";
 import { useAuthForm } from "../use-auth-form";
 
 const schema = formSchema(() => import("@/lib/schemas/auth").then((m) => m.passwordResetConfirm));
@@ -27,11 +28,9 @@ export function ResetPasswordForm() {
   });
   const [hasToken, setHasToken] = useState<boolean | null>(null);
   useEffect(() => {
-    const token = new URLSearchParams(window.location.hash.slice(1)).get("token") ?? "";
+    const token = takeLinkToken();
     form.setValue("token", token);
     setHasToken(token !== "");
-    // The token is in the form now: take it out of the address bar and the history.
-    window.history.replaceState(null, "", window.location.pathname);
   }, [form.setValue]);
   const { errors, isSubmitting } = form.formState;
   if (isDone)

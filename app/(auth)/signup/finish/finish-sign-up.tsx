@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from "react";
 import { buttonClass } from "@/components/forms/field";
 import { errorMessage, FormError } from "@/components/forms/form-error";
 import { dashboardFetch } from "@/components/query/dashboard-fetch";
+import { takeLinkToken } from "../../take-link-token";
 
 type State = { step: "opening" } | { step: "failed"; message: string } | { step: "ready"; email: string };
 
@@ -22,8 +23,7 @@ export function FinishSignUp() {
   useEffect(() => {
     if (isOpened.current) return; // the link works once: React's development double effect must not spend it
     isOpened.current = true;
-    const token = new URLSearchParams(window.location.hash.slice(1)).get("token") ?? "";
-    window.history.replaceState(null, "", window.location.pathname);
+    const token = takeLinkToken();
     if (!token) {
       setState({
         step: "failed",
