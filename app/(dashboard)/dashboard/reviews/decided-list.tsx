@@ -2,6 +2,7 @@
 
 import { useReviews } from "@/components/query/use-reviews";
 import { ScrollRegion } from "@/components/ui/scroll-region";
+import { formatDateTime } from "@/lib/format-date-time";
 
 /** The recent decisions, newest first: what was released or rejected, by whom and when. */
 export function DecidedList() {
@@ -50,9 +51,7 @@ export function DecidedList() {
                     )}
                   </td>
                   <td className="py-1 pr-4">{item.decided_by ?? "A removed user"}</td>
-                  <td className="py-1 pr-4">
-                    {item.decided_at && new Date(item.decided_at).toLocaleString()}
-                  </td>
+                  <td className="py-1 pr-4">{item.decided_at && formatDateTime(item.decided_at)}</td>
                 </tr>
               ))}
             </tbody>

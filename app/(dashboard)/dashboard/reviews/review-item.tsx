@@ -8,6 +8,7 @@ import { useKassaForm } from "@/components/forms/use-kassa-form";
 import type { SecondFactor } from "@/components/query/use-approvals";
 import { type ReviewRow, useDecideReview } from "@/components/query/use-reviews";
 import type { ReviewDecision } from "@/lib/compliance/decide-review";
+import { formatDateTime } from "@/lib/format-date-time";
 import { SecondFactorField } from "../approvals/second-factor-field";
 
 const schema = formSchema(() => import("@/lib/schemas/compliance").then((m) => m.reviewDecisionRequest));
@@ -92,7 +93,7 @@ export function ReviewItem({
         <dt className="font-medium">Transaction</dt>
         <dd className="break-all font-mono">{item.txid}</dd>
         <dt className="font-medium">Held since</dt>
-        <dd>{new Date(item.created_at).toLocaleString()}</dd>
+        <dd>{formatDateTime(item.created_at)}</dd>
       </dl>
       {item.reasons.length > 0 && (
         <ul className="mt-1 list-disc pl-5 text-sm">

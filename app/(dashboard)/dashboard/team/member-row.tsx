@@ -7,6 +7,7 @@ import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { type Team, useChangeRole, useRemoveMember } from "@/components/query/use-team";
+import { formatDateTime } from "@/lib/format-date-time";
 import type { changeRoleRequest } from "@/lib/schemas/team";
 import type { Role } from "@/lib/team/permissions";
 import { SecondFactorField } from "../approvals/second-factor-field";
@@ -65,7 +66,7 @@ export function MemberRow({
             {isYou && " (you)"}
           </div>
           <div className="text-sm text-slate-600 dark:text-slate-400">
-            {member.role} · joined {new Date(member.joined_at).toLocaleDateString()}
+            {member.role} · joined {formatDateTime(member.joined_at)}
           </div>
         </div>
         {mayManage && (

@@ -3,6 +3,7 @@
 import { secondaryButtonClass } from "@/components/forms/field";
 import { errorMessage, FormError } from "@/components/forms/form-error";
 import { useResendInvitation, useRevokeInvitation, useTeam } from "@/components/query/use-team";
+import { formatDateTime } from "@/lib/format-date-time";
 import type { Role } from "@/lib/team/permissions";
 import { InviteForm } from "./invite-form";
 import { MemberRow } from "./member-row";
@@ -65,7 +66,7 @@ export function TeamClient({
                     <div className="text-sm text-slate-600 dark:text-slate-400">
                       {invitation.role}
                       {invitation.invited_by && <> · invited by {invitation.invited_by}</>} · link works until{" "}
-                      {new Date(invitation.expires_at).toLocaleString()}
+                      {formatDateTime(invitation.expires_at)}
                     </div>
                   </div>
                   {canManage && (role === "owner" || invitation.role !== "owner") && (
