@@ -2,16 +2,10 @@
 
 import { useState } from "react";
 import { buttonClass, secondaryButtonClass } from "@/components/forms/field";
-import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
-import { useKassaForm } from "@/components/forms/use-kassa-form";
-import {
-  type PendingWithdrawal,
-  type SecondFactor,
-  useDecideWithdrawal,
-} from "@/components/query/use-approvals";
+import { type PendingWithdrawal, useDecideWithdrawal } from "@/components/query/use-approvals";
 import { formatDateTime } from "@/lib/format-date-time";
-import { SecondFactorField } from "./second-factor-field";
+import { SecondFactorDecisionForm } from "./second-factor-decision-form";
 
 const schema = formSchema(() => import("@/lib/schemas/withdrawals").then((m) => m.withdrawalDecisionRequest));
 
@@ -31,41 +25,30 @@ function DecisionForm({
   onDecided: (message: string) => void;
 }) {
   const decide = useDecideWithdrawal();
-  const form = useKassaForm<SecondFactor>(schema, {
-    defaultValues: hasTotp ? { code: "" } : { password: "" },
-  });
-  const submit = form.submitWith(async (values) => {
-    await decide.mutateAsync({ id: item.id, decision, ...values });
-    onDecided(
-      decision === "approve"
-        ? `Withdrawal ${item.id} approved: it is being sent.`
-        : `Withdrawal ${item.id} declined: ${item.total_debit} ${item.currency} are back in your balance.`,
-    );
-  });
   const verb = decision === "approve" ? "Approve" : "Decline";
   return (
-    <form className="mt-2 max-w-sm" onSubmit={submit} noValidate aria-label={`${verb} withdrawal ${item.id}`}>
-      <p className="text-sm">
-        {decision === "approve"
+    <SecondFactorDecisionForm
+      schema={schema}
+      label={`${verb} withdrawal ${item.id}`}
+      explanation={
+        decision === "approve"
           ? `It is sent to the address at once: ${item.sent} ${item.target_currency}.`
-          : `${item.total_debit} ${item.currency} return to your balance.`}
-      </p>
-      <SecondFactorField
-        hasTotp={hasTotp}
-        idPrefix={`w${item.id}-${decision}`}
-        errors={form.formState.errors}
-        register={form.register}
-      />
-      <div className="mt-3 flex flex-wrap gap-2">
-        <button type="submit" disabled={form.formState.isSubmitting} className={buttonClass}>
-          {form.formState.isSubmitting ? `${verb.slice(0, -1)}ing…` : `${verb} withdrawal`}
-        </button>
-        <button type="button" className={secondaryButtonClass} onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-      <FormError message={form.formError} />
-    </form>
+          : `${item.total_debit} ${item.currency} return to your balance.`
+      }
+      idPrefix={`w${item.id}-${decision}`}
+      submitLabel={`${verb} withdrawal`}
+      busyLabel={`${verb.slice(0, -1)}ing…`}
+      hasTotp={hasTotp}
+      onCancel={onCancel}
+      decide={async (values) => {
+        await decide.mutateAsync({ id: item.id, decision, ...values });
+        onDecided(
+          decision === "approve"
+            ? `Withdrawal ${item.id} approved: it is being sent.`
+            : `Withdrawal ${item.id} declined: ${item.total_debit} ${item.currency} are back in your balance.`,
+        );
+      }}
+    />
   );
 }
 

@@ -2,14 +2,11 @@
 
 import { useState } from "react";
 import { buttonClass, secondaryButtonClass } from "@/components/forms/field";
-import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
-import { useKassaForm } from "@/components/forms/use-kassa-form";
-import type { SecondFactor } from "@/components/query/use-approvals";
 import { type ReviewRow, useDecideReview } from "@/components/query/use-reviews";
 import type { ReviewDecision } from "@/lib/compliance/decide-review";
 import { formatDateTime } from "@/lib/format-date-time";
-import { SecondFactorField } from "../approvals/second-factor-field";
+import { SecondFactorDecisionForm } from "../approvals/second-factor-decision-form";
 
 const schema = formSchema(() => import("@/lib/schemas/compliance").then((m) => m.reviewDecisionRequest));
 
@@ -27,41 +24,30 @@ function DecisionForm({
   onDecided: (message: string) => void;
 }) {
   const decide = useDecideReview();
-  const form = useKassaForm<SecondFactor>(schema, {
-    defaultValues: hasTotp ? { code: "" } : { password: "" },
-  });
-  const submit = form.submitWith(async (values) => {
-    await decide.mutateAsync({ id: item.id, decision, ...values });
-    onDecided(
-      decision === "release"
-        ? `Payment of ${item.amount} ${item.currency} released: it is credited.`
-        : `Payment of ${item.amount} ${item.currency} rejected: it is kept for the operator to send back.`,
-    );
-  });
   const verb = decision === "release" ? "Release" : "Reject";
   return (
-    <form className="mt-2 max-w-sm" onSubmit={submit} noValidate aria-label={`${verb} payment ${item.id}`}>
-      <p className="text-sm">
-        {decision === "release"
+    <SecondFactorDecisionForm
+      schema={schema}
+      label={`${verb} payment ${item.id}`}
+      explanation={
+        decision === "release"
           ? "It is credited to your balance at once, and your callback URL hears of it."
-          : "It never reaches your balance; the operator refunds it to the sender."}
-      </p>
-      <SecondFactorField
-        hasTotp={hasTotp}
-        idPrefix={`r${item.id}-${decision}`}
-        errors={form.formState.errors}
-        register={form.register}
-      />
-      <div className="mt-3 flex flex-wrap gap-2">
-        <button type="submit" disabled={form.formState.isSubmitting} className={buttonClass}>
-          {form.formState.isSubmitting ? `${verb.replace(/e$/, "")}ing…` : `${verb} payment`}
-        </button>
-        <button type="button" className={secondaryButtonClass} onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-      <FormError message={form.formError} />
-    </form>
+          : "It never reaches your balance; the operator refunds it to the sender."
+      }
+      idPrefix={`r${item.id}-${decision}`}
+      submitLabel={`${verb} payment`}
+      busyLabel={`${verb.replace(/e$/, "")}ing…`}
+      hasTotp={hasTotp}
+      onCancel={onCancel}
+      decide={async (values) => {
+        await decide.mutateAsync({ id: item.id, decision, ...values });
+        onDecided(
+          decision === "release"
+            ? `Payment of ${item.amount} ${item.currency} released: it is credited.`
+            : `Payment of ${item.amount} ${item.currency} rejected: it is kept for the operator to send back.`,
+        );
+      }}
+    />
   );
 }
 
