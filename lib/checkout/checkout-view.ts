@@ -7,7 +7,6 @@ import { CURRENCIES, getCurrency } from "@/lib/currencies/registry";
 import type { Executor } from "@/lib/db/client";
 import { chainTips, chainTransactions, deposits } from "@/lib/db/schema";
 import { KassaError } from "@/lib/errors";
-import { isChosenByCustomer } from "@/lib/invoices/currency-choice";
 import type { InvoiceRecord } from "@/lib/invoices/load-invoice";
 import { priceInvoice } from "@/lib/invoices/price-invoice";
 import { secondsLeft } from "@/lib/invoices/to-invoice-response";
@@ -70,7 +69,7 @@ export async function checkoutView(
     record.address !== null &&
     payments.length === 0 &&
     (invoice.expiresAt === null || invoice.expiresAt > now) &&
-    (await isChosenByCustomer(db, record.id));
+    record.isCurrencyChosenByCustomer;
   return {
     token: invoice.token,
     status: record.status,

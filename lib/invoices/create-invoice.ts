@@ -203,6 +203,8 @@ export async function createInvoice(
             currency: row.address.currency,
           }
         : null,
+      // A new invoice's currency is the merchant's (`sender_currency`) or not chosen yet.
+      isCurrencyChosenByCustomer: false,
     };
   } catch (error) {
     if (isUniqueViolation(error, "transactions_merchant_foreign_id_key")) throw fieldError(FOREIGN_ID_TAKEN);

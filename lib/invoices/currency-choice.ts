@@ -1,7 +1,7 @@
 import "server-only";
 
 import { eq, sql } from "drizzle-orm";
-import type { Executor, Tx } from "@/lib/db/client";
+import type { Tx } from "@/lib/db/client";
 import { transactions } from "@/lib/db/schema";
 
 /**
@@ -17,10 +17,7 @@ export async function markChosenByCustomer(tx: Tx, invoiceId: number): Promise<v
     .where(eq(transactions.id, invoiceId));
 }
 
-export async function isChosenByCustomer(db: Executor, invoiceId: number): Promise<boolean> {
-  const [row] = await db
-    .select({ chosenBy: sql<string | null>`${transactions.details} ->> 'currency_chosen_by'` })
-    .from(transactions)
-    .where(eq(transactions.id, invoiceId));
-  return row?.chosenBy === "customer";
+/** Read from the transaction row's details, which every invoice load already holds. */
+export function isChosenByCustomer(details: unknown): boolean {
+  return (details as { currency_chosen_by?: unknown } | null)?.currency_chosen_by === "customer";
 }

@@ -5,6 +5,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Executor } from "@/lib/db/client";
 import { depositAddresses, invoices, merchants, transactions } from "@/lib/db/schema";
 import type { InvoiceStatus } from "@/lib/transactions/statuses";
+import { isChosenByCustomer } from "./currency-choice";
 
 export type InvoiceRecord = {
   id: number;
@@ -18,6 +19,8 @@ export type InvoiceRecord = {
   createdAt: Date;
   invoice: typeof invoices.$inferSelect;
   address: { id: number; address: string; tag: string; currency: string } | null;
+  /** The customer chose the pay currency on the checkout (lib/invoices/currency-choice.ts): only then may they switch it. */
+  isCurrencyChosenByCustomer: boolean;
 };
 
 const address = alias(depositAddresses, "invoice_address");
@@ -47,6 +50,7 @@ async function loadBy(db: Executor, where: SQL, lock = false): Promise<InvoiceRe
     address: row.a
       ? { id: row.a.id, address: row.a.address, tag: row.a.tag, currency: row.a.currency }
       : null,
+    isCurrencyChosenByCustomer: isChosenByCustomer(row.t.details),
   };
 }
 

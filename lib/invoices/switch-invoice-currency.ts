@@ -9,7 +9,6 @@ import type { Tx } from "@/lib/db/client";
 import { depositAddresses, invoices, transactionEvents } from "@/lib/db/schema";
 import { fieldError } from "@/lib/errors";
 import type { InvoiceSettings } from "./create-invoice";
-import { isChosenByCustomer } from "./currency-choice";
 import { hasSeenPayment } from "./has-seen-payment";
 import { type InvoiceRecord, loadInvoiceById } from "./load-invoice";
 import { priceInvoice } from "./price-invoice";
@@ -41,7 +40,7 @@ export async function switchInvoiceCurrencyIn(
   input: { currency: string; settings: InvoiceSettings; keys: AccountKeys },
 ): Promise<InvoiceRecord> {
   const { invoice } = record;
-  if (!(await isChosenByCustomer(tx, record.id)))
+  if (!record.isCurrencyChosenByCustomer)
     throw fieldError({
       currency: `This invoice is paid in ${invoice.senderCurrency}; the currency cannot be changed.`,
     });
