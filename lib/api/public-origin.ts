@@ -30,6 +30,14 @@ function originOf(proto: "http" | "https", host: string | undefined): string | u
   return new URL(`${proto}://${host}`).origin;
 }
 
+/** X-Forwarded-Host's first value when a trusted proxy (KASSA_TRUSTED_PROXIES) sent it, else undefined: anyone else could write it. */
+export function trustedForwardedHost(
+  input: Pick<PublicOriginInput, "forwardedHost" | "peer" | "trustedProxies">,
+): string | undefined {
+  const trusted = isTrustedPeer({ peer: input.peer, trustedProxies: input.trustedProxies });
+  return trusted ? firstValue(input.forwardedHost) : undefined;
+}
+
 /**
  * The one rule for the origin of the public links Kassa builds (checkout URLs in API answers, the
  * dashboard, QR codes). KASSA_PUBLIC_URL wins whenever it is set, so no request header can move a
@@ -42,6 +50,6 @@ export function publicOrigin(input: PublicOriginInput): string {
   if (input.publicUrl) return input.publicUrl.replace(/\/+$/, "");
   const trusted = isTrustedPeer({ peer: input.peer, trustedProxies: input.trustedProxies });
   const proto = trusted && firstValue(input.forwardedProto) === "https" ? "https" : "http";
-  const forwarded = trusted ? originOf(proto, firstValue(input.forwardedHost)) : undefined;
+  const forwarded = originOf(proto, trustedForwardedHost(input));
   return forwarded ?? originOf(proto, input.host ?? undefined) ?? FALLBACK;
 }

@@ -2,7 +2,17 @@ import "server-only";
 
 import { currentRequestContext } from "@/lib/api/request-context";
 import { getConfig } from "@/lib/runtime";
-import { publicOrigin } from "./public-origin";
+import { publicOrigin, trustedForwardedHost } from "./public-origin";
+
+/** The host the browser asked for (same-origin checks): a trusted proxy's X-Forwarded-Host, else Host. */
+export function requestHost(headers: Headers): string | null {
+  const forwarded = trustedForwardedHost({
+    forwardedHost: headers.get("x-forwarded-host"),
+    peer: currentRequestContext()?.peerAddress,
+    trustedProxies: getConfig().trustedProxies,
+  });
+  return forwarded ?? headers.get("host");
+}
 
 /** The origin of public links for a request's headers (route handlers pass `request.headers`, pages `await headers()`). */
 export function requestPublicOrigin(headers: Headers): string {

@@ -1,7 +1,6 @@
 import "server-only";
 
 import type { z } from "zod";
-import { isTrustedPeer } from "@/lib/auth/client-address";
 import { readRequestSession } from "@/lib/auth/read-request-session";
 import type { MerchantSession } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
@@ -10,7 +9,7 @@ import { getConfig } from "@/lib/runtime";
 import { can, notAllowedMessage, type Permission } from "@/lib/team/permissions";
 import { errorResponse } from "./error-response";
 import { parseJsonObject, readRawBody, routeParams, validate } from "./read-body";
-import { currentRequestContext } from "./request-context";
+import { requestHost } from "./request-public-origin";
 import { json } from "./respond";
 import type { HandlerContext, RouteHandler, RouteSpec } from "./route-handler";
 
@@ -32,16 +31,8 @@ export type SessionRouteHandler = RouteHandler & { permission: Permission | "pub
  */
 function assertSameOrigin(request: Request): void {
   const origin = request.headers.get("origin");
-  // The host the browser asked for: a proxy's X-Forwarded-Host is believed only from a trusted proxy
-  // (KASSA_TRUSTED_PROXIES), the same rule public links follow (lib/api/public-origin.ts).
-  const isFromProxy = isTrustedPeer({
-    peer: currentRequestContext()?.peerAddress,
-    trustedProxies: getConfig().trustedProxies,
-  });
-  const forwardedHost = isFromProxy
-    ? request.headers.get("x-forwarded-host")?.split(",")[0]?.trim()
-    : undefined;
-  const host = forwardedHost || request.headers.get("host");
+  // The host the browser asked for: X-Forwarded-Host only from a trusted proxy, the rule public links follow.
+  const host = requestHost(request.headers);
   if (origin) {
     // `Origin: null` (sandboxed frames, some redirects) and anything unparseable are not our pages.
     if (!URL.canParse(origin) || new URL(origin).host !== host)
