@@ -27,7 +27,12 @@ export async function invoicePageData(db: Db, input: { merchantId: number; id: n
     detail,
     owed: await amountsDue(db, record, { spreadPpm: input.spreadPpm }),
     // What a refund may send back: confirmed money only (lib/withdrawals/assert-refund-fits.ts agrees).
-    owedBack: await amountsDue(db, record, { spreadPpm: input.spreadPpm, isCreditedOnly: true }),
+    // Only an overpaid confirmed invoice owes an excess back (lib/invoices/owed-refund.ts), so only
+    // then is it worked out.
+    owedBack:
+      record.status === "confirmed" && reason === "overpaid"
+        ? await amountsDue(db, record, { spreadPpm: input.spreadPpm, isCreditedOnly: true })
+        : null,
     /** Money paid to an address shown before a switch of coins: a short invoice owes it back apart. */
     otherCoinCredits: await listOtherCoinCredits(db, record),
     refunds: await listRefunds(db, { merchantId: input.merchantId, invoiceId: input.id }),
