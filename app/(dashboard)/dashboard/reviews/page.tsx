@@ -1,8 +1,8 @@
-import { eq } from "drizzle-orm";
 import type { Metadata } from "next";
+import { hasSecondFactor } from "@/lib/auth/has-second-factor";
 import { requireSession } from "@/lib/auth/session";
+import { readReviewThreshold } from "@/lib/compliance/read-review-threshold";
 import { getDb } from "@/lib/db/client";
-import { merchants, users } from "@/lib/db/schema";
 import { ReviewsClient } from "./reviews-client";
 
 export const metadata: Metadata = { title: "Reviews" };
@@ -10,13 +10,10 @@ export const metadata: Metadata = { title: "Reviews" };
 export default async function ReviewsPage() {
   const session = await requireSession({ permission: "compliance.review" });
   const db = getDb();
-  const [user] = await db
-    .select({ totp: users.totpSecretSealed })
-    .from(users)
-    .where(eq(users.id, session.userId));
-  const [merchant] = await db
-    .select({ threshold: merchants.reviewThreshold })
-    .from(merchants)
-    .where(eq(merchants.id, session.merchantId));
-  return <ReviewsClient hasTotp={Boolean(user?.totp)} threshold={merchant?.threshold ?? "80"} />;
+  return (
+    <ReviewsClient
+      hasTotp={await hasSecondFactor(db, session.userId)}
+      threshold={await readReviewThreshold(db, session.merchantId)}
+    />
+  );
 }

@@ -1,8 +1,8 @@
-import { eq } from "drizzle-orm";
 import type { Metadata } from "next";
+import { hasSecondFactor } from "@/lib/auth/has-second-factor";
 import { requireSession } from "@/lib/auth/session";
+import { readReviewThreshold } from "@/lib/compliance/read-review-threshold";
 import { getDb } from "@/lib/db/client";
-import { merchants, users } from "@/lib/db/schema";
 import { can } from "@/lib/team/permissions";
 import { SettingsClient } from "./settings-client";
 
@@ -10,18 +10,14 @@ export const metadata: Metadata = { title: "Settings" };
 
 export default async function SettingsPage() {
   const session = await requireSession({ permission: "account.manage" });
-  const [user] = await getDb()
-    .select({ totp: users.totpSecretSealed })
-    .from(users)
-    .where(eq(users.id, session.userId));
-  const [merchant] = await getDb()
-    .select({ threshold: merchants.reviewThreshold })
-    .from(merchants)
-    .where(eq(merchants.id, session.merchantId));
+  const db = getDb();
   return (
     <SettingsClient
-      hasTotp={Boolean(user?.totp)}
-      reviewThreshold={can(session.role, "settings.manage") ? (merchant?.threshold ?? "80") : null}
+      hasTotp={await hasSecondFactor(db, session.userId)}
+      // Only a role that may change the threshold is shown it (settings.manage).
+      reviewThreshold={
+        can(session.role, "settings.manage") ? await readReviewThreshold(db, session.merchantId) : null
+      }
     />
   );
 }
