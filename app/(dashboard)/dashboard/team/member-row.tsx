@@ -11,7 +11,7 @@ import { formatDateTime } from "@/lib/format-date-time";
 import type { changeRoleRequest } from "@/lib/schemas/team";
 import type { Role } from "@/lib/team/permissions";
 import { SecondFactorField } from "../approvals/second-factor-field";
-import { assignableRoles } from "./role-options";
+import { assignableRoles, mayManageRole } from "./role-options";
 
 const schema = formSchema(() => import("@/lib/schemas/team").then((m) => m.changeRoleRequest));
 
@@ -40,7 +40,7 @@ export function MemberRow({
     defaultValues: { role: member.role, ...(hasTotp ? { code: "" } : { password: "" }) },
   });
   const isYou = member.id === me.id;
-  const mayManage = canManage && (me.role === "owner" || member.role !== "owner");
+  const mayManage = canManage && mayManageRole(me.role, member.role);
   const afterChange = (text: string) => {
     // A change to one's own role or membership ends one's own session: sign in again.
     if (isYou) window.location.assign("/login");

@@ -9,9 +9,13 @@ export const ROLE_SUMMARIES: Record<Role, string> = {
   viewer: "looks at balances, transactions and invoices",
 };
 
+/** Whether a member of `actor` may manage one of `target`: only an owner manages owners (lib/team/owner-rules.ts enforces it). */
+export function mayManageRole(actor: Role, target: Role): boolean {
+  return actor === "owner" || target !== "owner";
+}
+
 /** The roles a member of `role` may give: only an owner makes owners. */
-export const assignableRoles = (role: Role): Role[] =>
-  ROLES.filter((option) => role === "owner" || option !== "owner");
+export const assignableRoles = (role: Role): Role[] => ROLES.filter((option) => mayManageRole(role, option));
 
 /** One line naming what each of `roles` may do, under a role picker. */
 export const rolesHint = (roles: Role[]): string =>

@@ -7,6 +7,7 @@ import { formatDateTime } from "@/lib/format-date-time";
 import type { Role } from "@/lib/team/permissions";
 import { InviteForm } from "./invite-form";
 import { MemberRow } from "./member-row";
+import { mayManageRole } from "./role-options";
 
 const listClass =
   "mt-2 divide-y divide-slate-200 border-y border-slate-200 dark:divide-slate-800 dark:border-slate-800";
@@ -69,7 +70,7 @@ export function TeamClient({
                       {formatDateTime(invitation.expires_at)}
                     </div>
                   </div>
-                  {canManage && (role === "owner" || invitation.role !== "owner") && (
+                  {canManage && mayManageRole(role, invitation.role) && (
                     <div className="flex gap-2">
                       <button
                         type="button"
