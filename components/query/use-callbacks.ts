@@ -78,8 +78,12 @@ export function useSaveCallbackSettings() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: z.input<typeof callbackSettingsRequest>) =>
-      dashboardFetch("/api/dashboard/callback-settings", { method: "PUT", body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.callbackSettings }),
+      dashboardFetch<{ is_below_minimum_callback_on: boolean }>("/api/dashboard/callback-settings", {
+        method: "PUT",
+        body,
+      }),
+    // The answer is the saved setting: no second request to learn it.
+    onSuccess: (saved) => queryClient.setQueryData(queryKeys.callbackSettings, saved),
   });
 }
 

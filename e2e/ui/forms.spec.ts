@@ -105,4 +105,48 @@ test.describe("dashboard forms and queries", () => {
     await credit.getByRole("button", { name: "Credit balance" }).click();
     await expect(credit.getByText("The EUR balance is now 12.50000000.")).toBeVisible();
   });
+  test("a toggle shows the click at once, holds it while saving, and springs back with the reason if refused", async ({
+    page,
+  }) => {
+    await signIn(page, await createMerchant("Toggle Shop"));
+    await page.goto("/dashboard/callbacks");
+    const toggle = page.getByRole("checkbox", { name: /Deposits less than the minimum amount/ });
+    await expect(toggle).toBeEnabled();
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/api/dashboard/callback-settings", async (route) => {
+      if (route.request().method() !== "PUT") return route.continue();
+      await held;
+      await route.continue();
+    });
+    await toggle.check();
+    // The save is still on its way: the box shows the click and cannot be clicked again meanwhile.
+    await expect(toggle).toBeChecked();
+    await expect(toggle).toBeDisabled();
+    release();
+    await expect(toggle).toBeEnabled();
+    await expect(toggle).toBeChecked();
+    expect(
+      (await (await page.request.get("/api/dashboard/callback-settings")).json())
+        .is_below_minimum_callback_on,
+    ).toBe(true);
+
+    await page.unroute("**/api/dashboard/callback-settings");
+    await page.route("**/api/dashboard/callback-settings", (route) =>
+      route.request().method() === "PUT"
+        ? route.fulfill({
+            status: 403,
+            json: { error: "Your role cannot change callbacks.", code: "forbidden" },
+          })
+        : route.continue(),
+    );
+    await toggle.click();
+    await expect(
+      page.getByRole("alert").filter({ hasText: "Your role cannot change callbacks." }),
+    ).toBeVisible();
+    // Refused: the box shows what is saved, which is still on.
+    await expect(toggle).toBeChecked();
+  });
 });

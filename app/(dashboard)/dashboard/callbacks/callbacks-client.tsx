@@ -1,5 +1,6 @@
 "use client";
 
+import { useEffect, useState } from "react";
 import type { z } from "zod";
 import { buttonClass, Field } from "@/components/forms/field";
 import { errorMessage, FormError } from "@/components/forms/form-error";
@@ -80,9 +81,16 @@ function CallbackUrlForm({ hasTotp }: { hasTotp: boolean }) {
 function AdditionalCallbacks() {
   const settings = useCallbackSettings();
   const save = useSaveCallbackSettings();
-  const isOn = save.isPending
-    ? save.variables.is_below_minimum_callback_on
-    : (settings.data?.is_below_minimum_callback_on ?? false);
+  // The merchant's click, held in React state set inside the event so the box shows it at once: the
+  // mutation's own state arrives a tick later, and a controlled box would spring back meanwhile.
+  const [choice, setChoice] = useState<boolean | null>(null);
+  const saved = settings.data?.is_below_minimum_callback_on;
+  useEffect(() => {
+    // Once the server's value agrees (or the save failed), the server's value is shown again, so a
+    // change made elsewhere later is not hidden behind an old click.
+    if (choice !== null && !save.isPending && (saved === choice || save.isError)) setChoice(null);
+  }, [choice, saved, save.isPending, save.isError]);
+  const isOn = choice ?? saved ?? false;
   return (
     <section className="mt-8 max-w-2xl" aria-labelledby="additional-callbacks">
       <h2 id="additional-callbacks" className="text-xl font-semibold">
@@ -94,7 +102,10 @@ function AdditionalCallbacks() {
           className="mt-1"
           checked={isOn}
           disabled={!settings.data || save.isPending}
-          onChange={(event) => save.mutate({ is_below_minimum_callback_on: event.target.checked })}
+          onChange={(event) => {
+            setChoice(event.target.checked);
+            save.mutate({ is_below_minimum_callback_on: event.target.checked });
+          }}
         />
         <span>
           Deposits less than the minimum amount
