@@ -7,7 +7,7 @@ import { advanceHotWalletNonce } from "@/lib/chain/evm/payout/advance-hot-wallet
 import { weiToLedgerUnits } from "@/lib/chain/evm/payout/book-network-fee";
 import { readEvmRefund } from "@/lib/chain/evm/refund/read-evm-refund";
 import type { Db } from "@/lib/db/client";
-import { fieldError, notFound } from "@/lib/errors";
+import { fieldError, KassaError, notFound } from "@/lib/errors";
 import { SCALE } from "@/lib/money";
 import { bookComplianceRefund, type ComplianceRefund } from "./book-compliance-refund";
 import { readHeldPayment } from "./read-held-payment";
@@ -26,6 +26,20 @@ function toLedgerUnitsUp(baseUnits: bigint, decimals: number): bigint {
   if (decimals <= SCALE) return baseUnits * 10n ** BigInt(SCALE - decimals);
   const step = 10n ** BigInt(decimals - SCALE);
   return (baseUnits + step - 1n) / step;
+}
+
+/** A node that does not answer is the operator's to retry, said in one line (the CLI prints no stack for it). */
+async function askNode<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof KassaError) throw error;
+    const reason = (error as Error).message.split("\n")[0];
+    throw new KassaError(
+      "service_unavailable",
+      `The EVM node did not answer (${reason}): nothing was booked, try again.`,
+    );
+  }
 }
 
 /**
@@ -60,7 +74,7 @@ export async function bookEvmComplianceRefund(
   const decimals = currency === "ETH" ? 18 : network.tokens.find((t) => t.currency === currency)?.decimals;
   if (decimals === undefined) throw fieldError({ currency: `${currency} has no contract on this node.` });
 
-  const refund = await readEvmRefund(network, { txid, currency, sender: hotWallet });
+  const refund = await askNode(() => readEvmRefund(network, { txid, currency, sender: hotWallet }));
   if (!refund)
     throw fieldError({ txid: "The node knows no mined transaction with this id: book it once it is mined." });
   if (!refund.isSuccess) throw fieldError({ txid: "This transaction reverted: it refunded nothing." });
@@ -68,7 +82,7 @@ export async function bookEvmComplianceRefund(
     throw fieldError({
       txid: `This transaction was sent from ${refund.from}, not from the hot wallet ${hotWallet.toLowerCase()}: a refund leaves from the hot wallet.`,
     });
-  const tip = await network.client.getBlockNumber({ cacheTime: 0 });
+  const tip = await askNode(() => network.client.getBlockNumber({ cacheTime: 0 }));
   const required = BigInt(network.confirmations[currency] ?? 1);
   if (tip - refund.blockNumber + 1n < required)
     throw fieldError({ txid: `Wait for ${required} confirmations, then book it.` });

@@ -2,7 +2,15 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
-import { type Address, createWalletClient, formatUnits, type Hash, http } from "viem";
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  formatUnits,
+  type Hash,
+  http,
+  type PublicClient,
+} from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,10 +23,12 @@ import { watchEvmChain } from "@/lib/chain/evm/watch-evm-chain";
 import { forgetHdSeed, loadHdSeed } from "@/lib/chain/hd-seed";
 import { forgetAccountKeys, loadAccountKeys } from "@/lib/chain/load-account-keys";
 import { runCliCommand } from "@/lib/cli/commands";
+import { bookEvmComplianceRefund } from "@/lib/compliance/book-evm-compliance-refund";
 import { decideReview } from "@/lib/compliance/decide-review";
 import type { EvmConfig } from "@/lib/config";
 import { queryRows } from "@/lib/db/client";
 import { chainTransactions, complianceReviews, deposits, evmPayouts } from "@/lib/db/schema";
+import { KassaError } from "@/lib/errors";
 import { runDueJobs } from "@/lib/jobs/runner";
 import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
 import { formatAmount, parseDecimal, parseStoredAmount } from "@/lib/money";
@@ -30,6 +40,7 @@ import {
   type AnvilNode,
   customer,
   deployToken,
+  freePort,
   mineBlocks,
   payEth,
   payToken,
@@ -403,6 +414,22 @@ describe(`a rejected payment's refund read from a real anvil node (${testDriver}
     expect(await fieldsOf(refund(reviewId, tooMuch))).toEqual({
       txid: "This transaction sent 0.01000001 ETH, more than the 0.01000000 held: it is not this payment's refund.",
     });
+    // A node that does not answer: one clear line for the operator, nothing booked.
+    const silent = createPublicClient({
+      transport: http(`http://127.0.0.1:${await freePort()}`, { retryCount: 0 }),
+    }) as PublicClient;
+    const unanswered = await bookEvmComplianceRefund(database.db, {
+      network: { ...network, client: silent },
+      hotWallet,
+      reviewId,
+      txid: tooMuch,
+      audit: { actor: { kind: "cli" } },
+    }).catch((error: unknown) => error);
+    expect(unanswered).toBeInstanceOf(KassaError);
+    expect(unanswered).toMatchObject({ code: "service_unavailable" });
+    expect((unanswered as KassaError).message).toMatch(
+      /^The EVM node did not answer \(.+\): nothing was booked, try again\.$/,
+    );
     const [review] = await database.db
       .select()
       .from(complianceReviews)
