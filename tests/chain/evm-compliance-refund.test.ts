@@ -13,7 +13,7 @@ import {
 } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { takeAddress } from "@/lib/addresses/take-address";
 import { connectEvmNetwork, type EvmNetwork } from "@/lib/chain/evm/evm-network";
 import { deriveHotWallet, hotWalletAddress } from "@/lib/chain/evm/payout/hot-wallet";
@@ -94,7 +94,8 @@ describe(`a rejected payment's refund read from a real anvil node (${testDriver}
       args: [customer.address, value],
       gas,
     });
-  const withdraw = async () => {
+  /** A 0.05 ETH withdrawal, signed and sent by the job runner: its payout row. */
+  const signPayout = async () => {
     await createWithdrawal(
       database.db,
       withdrawalInput(
@@ -113,12 +114,18 @@ describe(`a rejected payment's refund read from a real anvil node (${testDriver}
       ),
     );
     await runDueJobs(database.db, handlers);
-    await mineBlocks(node.url, CONFIRMATIONS);
-    await trackEvmPayouts(database.db, { network });
     const [payout] = await database.db
       .select()
       .from(evmPayouts)
       .where(eq(evmPayouts.reference, `withdrawal:${await lastWithdrawalId()}`));
+    return payout!;
+  };
+  /** A payout signed, mined and confirmed: its settled row. */
+  const withdraw = async () => {
+    const { reference } = await signPayout();
+    await mineBlocks(node.url, CONFIRMATIONS);
+    await trackEvmPayouts(database.db, { network });
+    const [payout] = await database.db.select().from(evmPayouts).where(eq(evmPayouts.reference, reference));
     return payout!;
   };
   const lastWithdrawalId = async () =>
@@ -436,5 +443,46 @@ describe(`a rejected payment's refund read from a real anvil node (${testDriver}
       .where(eq(complianceReviews.id, reviewId));
     expect(review).toMatchObject({ status: "rejected", refundTxid: null, refundedAt: null });
     expect(await refundEntries(reviewId)).toEqual({});
+  });
+
+  it("names the payout whose nonce a refund sent by hand took, so the operator sees it can never be mined", async () => {
+    const { reviewId } = await rejectedPayment("ETH", (to) =>
+      payEth(node.url, { to, value: 1_000_000n * WEI_PER_LEDGER_UNIT }),
+    );
+    const anvil = testClientFor(node.url);
+    await anvil.setAutomine(false);
+    let hash: Hash;
+    let reference: string;
+    try {
+      // The job runner signs and sends a payout; before it is mined, the operator's wallet sends the
+      // refund with the same nonce and higher fees, and the node keeps the refund.
+      // The refusals above sent transactions from the hot wallet that were never booked: the
+      // payout's nonce still comes after them, from the node's count.
+      const count = await node.publicClient.getTransactionCount({ address: hotWallet, blockTag: "pending" });
+      const payout = await signPayout();
+      expect(payout.nonce).toBe(BigInt(count));
+      reference = payout.reference;
+      hash = await hotWalletClient().sendTransaction({
+        to: customer.address,
+        value: 900_000n * WEI_PER_LEDGER_UNIT,
+        nonce: Number(payout.nonce),
+        maxFeePerGas: payout.maxFeePerGas * 2n,
+        maxPriorityFeePerGas: payout.maxFeePerGas * 2n,
+      });
+      await mineBlocks(node.url, 1);
+    } finally {
+      await anvil.setAutomine(true);
+    }
+    await receiptOf(hash);
+    await mineBlocks(node.url, CONFIRMATIONS);
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      expect(await refund(reviewId, hash)).toMatchObject({ sent: "0.00900000", stuck_payout: reference });
+      expect(logged.mock.calls.map((c) => String(c[0]))).toEqual([
+        expect.stringContaining(`which payout ${reference} was signed with: that payout cannot be mined`),
+      ]);
+    } finally {
+      logged.mockRestore();
+    }
   });
 });
