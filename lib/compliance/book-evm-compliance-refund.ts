@@ -5,6 +5,7 @@ import type { AuditSource } from "@/lib/audit/record-audit-entry";
 import type { EvmNetwork } from "@/lib/chain/evm/evm-network";
 import { advanceHotWalletNonce } from "@/lib/chain/evm/payout/advance-hot-wallet-nonce";
 import { weiToLedgerUnits } from "@/lib/chain/evm/payout/book-network-fee";
+import { findOwnPayout } from "@/lib/chain/evm/refund/find-own-payout";
 import { readEvmRefund } from "@/lib/chain/evm/refund/read-evm-refund";
 import type { Db } from "@/lib/db/client";
 import { fieldError, KassaError, notFound } from "@/lib/errors";
@@ -71,6 +72,11 @@ export async function bookEvmComplianceRefund(
   if (held.status !== "rejected")
     throw fieldError({ review: `Only a rejected payment is refunded: this one is ${held.status}.` });
   const { currency } = held;
+  const payout = await findOwnPayout(db, txid);
+  if (payout)
+    throw fieldError({
+      txid: `This transaction is Kassa's own payout ${payout}, booked already: not a refund.`,
+    });
   const decimals = currency === "ETH" ? 18 : network.tokens.find((t) => t.currency === currency)?.decimals;
   if (decimals === undefined) throw fieldError({ currency: `${currency} has no contract on this node.` });
 

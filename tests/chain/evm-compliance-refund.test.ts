@@ -418,6 +418,10 @@ describe(`a rejected payment's refund read from a real anvil node (${testDriver}
     expect(await fieldsOf(refund(reviewId, tokenOnly))).toEqual({
       txid: "This transaction sent no ETH from the hot wallet to another address.",
     });
+    const [ownPayout] = await database.db.select().from(evmPayouts).where(eq(evmPayouts.status, "confirmed"));
+    expect(await fieldsOf(refund(reviewId, ownPayout!.txHash))).toEqual({
+      txid: `This transaction is Kassa's own payout ${ownPayout!.reference}, booked already: not a refund.`,
+    });
     expect(await fieldsOf(refund(reviewId, tooMuch))).toEqual({
       txid: "This transaction sent 0.01000001 ETH, more than the 0.01000000 held: it is not this payment's refund.",
     });
