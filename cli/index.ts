@@ -36,7 +36,9 @@ const USAGE = `usage:
   cli chain fund --currency ETH|USDTE|USDC --txid <0x… hash> [--json]  (records the operator's funding of the hot wallet)
   cli chain payouts [--json]     (withdrawals waiting for the hot wallet, and what it lacks)
   cli compliance refund --review <id> --txid <hash> [--fee <decimal>] [--gas <decimal ETH>] [--json]
-                                 (books the refund of a rejected payment, once; --fee withheld from it, --gas paid)`;
+                                 (books the refund of a rejected payment, once; on the Ethereum chain read from
+                                 the node, from the hot wallet: no --fee/--gas; on a sandbox chain --fee withheld
+                                 from it, --gas paid)`;
 
 const KNOWN_COMMANDS = new Set<string>(cliCommand.options.map((option) => option.shape.name.value));
 

@@ -6,7 +6,7 @@ import { listApiKeys } from "@/lib/api-keys/list-api-keys";
 import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
 import { resendCallback } from "@/lib/callbacks/resend-callback";
 import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
-import { connectEvmNetwork, EVM_CURRENCIES } from "@/lib/chain/evm/evm-network";
+import { connectEvmNetwork, EVM_CURRENCIES, EVM_NETWORK } from "@/lib/chain/evm/evm-network";
 import { DEFAULT_MAX_FEE_GWEI } from "@/lib/chain/evm/payout/evm-payout-adapter-for";
 import { hotWalletAddress } from "@/lib/chain/evm/payout/hot-wallet";
 import { listWaitingPayouts } from "@/lib/chain/evm/payout/list-waiting-payouts";
@@ -17,6 +17,8 @@ import { listEvmSweeps } from "@/lib/chain/evm/sweep/list-evm-sweeps";
 import { listChainIncidents } from "@/lib/chain/list-chain-incidents";
 import { loadAccountKeys } from "@/lib/chain/load-account-keys";
 import { bookComplianceRefund } from "@/lib/compliance/book-compliance-refund";
+import { bookEvmComplianceRefund } from "@/lib/compliance/book-evm-compliance-refund";
+import { readHeldPayment } from "@/lib/compliance/read-held-payment";
 import { setReviewThreshold } from "@/lib/compliance/set-review-threshold";
 import type { EvmConfig } from "@/lib/config";
 import type { SecretBox } from "@/lib/crypto/secret-box";
@@ -287,7 +289,28 @@ export async function runCliCommand(input: unknown, env: CliEnvironment): Promis
         ceilingGwei: env.evm.maxFeeGwei ?? DEFAULT_MAX_FEE_GWEI,
       });
     }
-    case "compliance.refund":
+    case "compliance.refund": {
+      const held = await readHeldPayment(env.db, command.args.review);
+      // On the EVM chain the node says what the refund sent and what its gas cost; only the
+      // sandbox chains, which have no node, take the operator's word for them.
+      if (held?.network === EVM_NETWORK) {
+        if (command.args.fee !== undefined || command.args.gas !== undefined)
+          throw fieldError({
+            fee: "On the Ethereum chain the amount sent and the gas are read from the node: leave out --fee and --gas.",
+          });
+        if (!env.evm)
+          throw fieldError({
+            chain:
+              "This payment was held on the Ethereum chain: set KASSA_EVM_RPC_URL to read its refund from the node.",
+          });
+        return await bookEvmComplianceRefund(env.db, {
+          network: await connectEvmNetwork(env.evm),
+          hotWallet: hotWalletAddress(await loadAccountKeys(env.db, env.box)),
+          reviewId: command.args.review,
+          txid: command.args.txid,
+          audit: { actor: { kind: "cli" } },
+        });
+      }
       return await bookComplianceRefund(env.db, {
         reviewId: command.args.review,
         txid: command.args.txid,
@@ -295,6 +318,7 @@ export async function runCliCommand(input: unknown, env: CliEnvironment): Promis
         gas: optionalAmount(command.args.gas, "gas"),
         audit: { actor: { kind: "cli" } },
       });
+    }
     case "api-keys.revoke": {
       await revokeApiKey(env.db, { merchantId: command.args.merchant, key: command.args.key });
       return { merchant_id: command.args.merchant, api_key: command.args.key, revoked: true };

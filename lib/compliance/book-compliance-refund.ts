@@ -3,7 +3,7 @@ import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import { type AuditSource, recordAuditEntry } from "@/lib/audit/record-audit-entry";
 import type { Clock } from "@/lib/clock";
-import type { Db } from "@/lib/db/client";
+import type { Db, Tx } from "@/lib/db/client";
 import { complianceReviews, deposits } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { fieldError, notFound } from "@/lib/errors";
@@ -24,22 +24,37 @@ export type ComplianceRefund = {
 };
 
 /**
+ * What the refund moved: on a sandbox chain the operator types the fee withheld (the amount sent
+ * follows), on the EVM chain the amount sent is read from the node (the fee withheld follows).
+ */
+type RefundAmounts = { fee: bigint; sent?: undefined } | { sent: bigint; fee?: undefined };
+
+/**
  * Books the operator's refund of a payment a reviewer rejected (docs/OPERATIONS.md, "Rejected
  * payments"), once: the review must be `rejected` and not refunded yet, which one conditional update
  * decides, so two racing refunds cannot both book (and a transaction id is unique across refunds).
  * The held amount leaves platform:compliance_held: what was sent (amount less `fee`, the network fee
  * the sender bears) goes to platform:chain, the fee withheld to platform:network_fees as a payout's
  * charged fee; `gas` (ETH the hot wallet paid) is booked as payouts book theirs, platform:network_fees
- * -> platform:chain. One transaction with the audit entry; every currency's entries sum to zero.
+ * -> platform:chain. One transaction with the audit entry (and `alsoInTransaction`'s work); every
+ * currency's entries sum to zero. Given `sent` instead of `fee`, the fee withheld is held - sent,
+ * and a refund that sent more than was held is refused.
  */
 export async function bookComplianceRefund(
   db: Db,
-  input: { reviewId: number; txid: string; fee: bigint; gas: bigint; audit: AuditSource; clock?: Clock },
+  input: RefundAmounts & {
+    reviewId: number;
+    txid: string;
+    gas: bigint;
+    audit: AuditSource;
+    clock?: Clock;
+    alsoInTransaction?: (tx: Tx) => Promise<void>;
+  },
 ): Promise<ComplianceRefund> {
   const txid = input.txid.trim();
   if (!/^[0-9A-Za-z]{16,128}$/.test(txid.replace(/^0x/, "")))
     throw fieldError({ txid: "Type the refund's transaction id (as the explorer shows it)." });
-  if (input.fee < 0n || input.gas < 0n) throw fieldError({ fee: "A fee cannot be negative." });
+  if ((input.fee ?? 0n) < 0n || input.gas < 0n) throw fieldError({ fee: "A fee cannot be negative." });
   return inTransaction(db, async (tx) => {
     const [review] = await tx
       .select()
@@ -50,7 +65,12 @@ export async function bookComplianceRefund(
       throw fieldError({ review: `Only a rejected payment is refunded: this one is ${review.status}.` });
     const [deposit] = await tx.select().from(deposits).where(eq(deposits.id, review.depositId));
     if (!deposit) throw notFound("No such deposit.");
-    if (input.fee >= deposit.amount)
+    if (input.sent !== undefined && input.sent > deposit.amount)
+      throw fieldError({
+        txid: `This transaction sent ${formatAmount(input.sent)} ${deposit.currency}, more than the ${formatAmount(deposit.amount)} held: it is not this payment's refund.`,
+      });
+    const fee = input.sent === undefined ? input.fee : deposit.amount - input.sent;
+    if (fee >= deposit.amount)
       throw fieldError({
         fee: `The fee must be less than the amount held, ${formatAmount(deposit.amount)}.`,
       });
@@ -74,12 +94,12 @@ export async function bookComplianceRefund(
       });
     if (!claimed) throw fieldError({ review: "This payment's refund is already booked." });
     const { currency, amount } = deposit;
-    const sent = amount - input.fee;
+    const sent = amount - fee;
     const sums = new Map<string, bigint>();
     const add = (key: string, value: bigint) => sums.set(key, (sums.get(key) ?? 0n) + value);
     add(`platform:compliance_held|${currency}`, -amount);
     add(`platform:chain|${currency}`, sent);
-    add(`platform:network_fees|${currency}`, input.fee);
+    add(`platform:network_fees|${currency}`, fee);
     add("platform:network_fees|ETH", -input.gas);
     add("platform:chain|ETH", input.gas);
     const entries: JournalEntry[] = [];
@@ -95,9 +115,10 @@ export async function bookComplianceRefund(
       merchantId: review.merchantId,
       transactionId: review.transactionId,
       kind: "compliance_refund",
-      memo: `Rejected payment refunded: ${formatAmount(sent)} ${currency} sent in ${txid}, fee ${formatAmount(input.fee)} ${currency}, gas ${formatAmount(input.gas)} ETH`,
+      memo: `Rejected payment refunded: ${formatAmount(sent)} ${currency} sent in ${txid}, fee ${formatAmount(fee)} ${currency}, gas ${formatAmount(input.gas)} ETH`,
       entries,
     });
+    await input.alsoInTransaction?.(tx);
     await recordAuditEntry(tx, {
       merchantId: review.merchantId,
       ...input.audit,
@@ -110,7 +131,7 @@ export async function bookComplianceRefund(
       currency,
       amount: formatAmount(amount),
       sent: formatAmount(sent),
-      fee: formatAmount(input.fee),
+      fee: formatAmount(fee),
       gas: formatAmount(input.gas),
       refund_txid: txid,
       refunded_at: now.toISOString(),

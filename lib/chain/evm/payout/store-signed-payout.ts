@@ -18,7 +18,8 @@ export type StoredPayout = typeof evmPayouts.$inferSelect;
  * concurrent signers, a rollback gives the nonce back, so nonces are never reused and never skipped.
  * Nothing has been sent yet when this returns; the caller sends the stored bytes. A reference that
  * already has a stored transaction keeps it (a racing signer's attempt rolls back, nonce and all).
- * `firstNonce` (the node's count for the address) seeds a wallet's row the first time it is used.
+ * `firstNonce` (the node's pending count for the address) seeds a wallet's row the first time it is
+ * used, and lifts the counter when transactions sent outside Kassa have used nonces beyond it.
  */
 export async function storeSignedPayout(
   db: Db,
@@ -43,7 +44,9 @@ export async function storeSignedPayout(
       .onConflictDoNothing();
     const [allocated] = await tx
       .update(evmHotWallets)
-      .set({ nextNonce: sql`${evmHotWallets.nextNonce} + 1` })
+      // Never below the node's count: a transaction the operator sent from the hot wallet by hand
+      // (a compliance refund, docs/OPERATIONS.md) took a nonce this counter did not hand out.
+      .set({ nextNonce: sql`greatest(${evmHotWallets.nextNonce}, ${BigInt(input.firstNonce)}) + 1` })
       .where(sql`${evmHotWallets.network} = ${network.network} and ${evmHotWallets.address} = ${from}`)
       .returning({ nonce: sql<string>`(${evmHotWallets.nextNonce} - 1)::text` });
     const nonce = BigInt(allocated!.nonce);

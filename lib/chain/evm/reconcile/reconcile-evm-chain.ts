@@ -9,6 +9,8 @@ import { SCALE } from "@/lib/money";
 import { EVM_CURRENCIES, type EvmNetwork } from "../evm-network";
 import { findMinedAttempt } from "../find-mined-attempt";
 import { weiToLedgerUnits } from "../payout/book-network-fee";
+import { readEvmRefund } from "../refund/read-evm-refund";
+import { type BookedRefund, readBookedRefunds } from "./read-booked-refunds";
 import { readChainHoldings, readFundedDepositAddresses } from "./read-chain-holdings";
 import {
   readLedgerHoldings,
@@ -26,9 +28,9 @@ import {
  *   reorganisation removed;
  * - payouts_in_flight: payouts the ledger sent that have not left on chain yet (broadcast, not mined
  *   at the reconciled block, or reverted and not yet refunded); negative for one mined before the
- *   ledger recorded its broadcast;
+ *   ledger recorded its broadcast; likewise a booked compliance refund not mined at that block;
  * - gas_not_booked: gas paid on chain (payouts, sweeps, gas top-ups) not booked yet (booked with
- *   the confirmations);
+ *   the confirmations), or booked (a compliance refund's) and not paid at that block;
  * - gas_rounding: booked gas is rounded up to 10^-8 ETH, so the chain keeps the difference.
  */
 export const EXPLANATIONS = [
@@ -91,6 +93,48 @@ async function minedAt(
 }
 
 /**
+ * A compliance refund the operator sent from the hot wallet (`cli compliance refund`), booked from
+ * its receipt: the value booked (rounded up to 10^-8) against what left on chain is dust, the gas
+ * booked (rounded up) against the gas paid is gas_rounding; not mined at `block`, both are in flight.
+ */
+async function explainRefund(input: {
+  network: EvmNetwork;
+  hotWallet: `0x${string}`;
+  block: bigint;
+  refund: BookedRefund;
+  add: (currency: string, why: Explanation, amount: bigint) => void;
+}): Promise<void> {
+  const { network, refund, add } = input;
+  const units = unitsOf(network);
+  // Only a hash can be asked of the node (a refund booked by typed flags may name something else).
+  const onChain = /^0x[0-9a-f]{64}$/.test(refund.txid)
+    ? await readEvmRefund(network, {
+        txid: refund.txid as `0x${string}`,
+        currency: refund.currency,
+        sender: input.hotWallet,
+      })
+    : undefined;
+  const mined = onChain && onChain.blockNumber <= input.block ? onChain : undefined;
+  // The refund journal books the gas into platform:chain ETH beside an ETH refund's amount: the
+  // receipt's gas, rounded as booked, tells them apart.
+  const gasUnits = onChain
+    ? weiToLedgerUnits(onChain.gasWei)
+    : refund.currency === "ETH"
+      ? 0n
+      : refund.ledgerEth;
+  const sentUnits = refund.currency === "ETH" ? refund.ledgerEth - gasUnits : refund.ledgerSent;
+  const bookedGas = units.fromLedger("ETH", gasUnits);
+  if (mined) add("ETH", "gas_rounding", bookedGas - mined.gasWei);
+  else add("ETH", "gas_not_booked", bookedGas);
+  const left = mined?.isSuccess ? units.fromBase(refund.currency, mined.baseAmount) : 0n;
+  add(
+    refund.currency,
+    left > 0n ? "dust" : "payouts_in_flight",
+    units.fromLedger(refund.currency, sentUnits) - left,
+  );
+}
+
+/**
  * Compares what Kassa's addresses hold on chain (the hot wallet and every deposit address, read at
  * one block) with what the ledger says they hold (the other side of platform:chain), per currency,
  * exactly (in the finer of base units and 10^-8), and explains the difference from Kassa's own
@@ -117,9 +161,10 @@ export async function reconcileEvmChain(
       payments: await readRecordedPayments(tx, { network: network.network, hotWallet: input.hotWallet }),
       signed: await readSignedTransactions(tx, network.network),
       depositAddresses: await readFundedDepositAddresses(tx, network.network),
+      refunds: await readBookedRefunds(tx, network.network),
     };
   });
-  const { ledger, payments, signed } = records;
+  const { ledger, payments, signed, refunds } = records;
   const tip = await network.client.getBlockNumber({ cacheTime: 0 });
   const block = records.cursorBlock !== undefined && records.cursorBlock < tip ? records.cursorBlock : tip;
   const units = unitsOf(network);
@@ -164,6 +209,9 @@ export async function reconcileEvmChain(
     const sent = units.fromLedger(transaction.currency, transaction.ledgerSent);
     add(transaction.currency, left > 0n && sent > 0n ? "dust" : "payouts_in_flight", sent - left);
   }
+
+  for (const refund of refunds)
+    await explainRefund({ network, hotWallet: input.hotWallet, block, refund, add });
 
   const currencies: Record<string, CurrencyReconciliation> = {};
   for (const currency of EVM_CURRENCIES) {
