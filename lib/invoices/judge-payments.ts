@@ -27,8 +27,8 @@ export type PaymentsWorth = {
 
 /**
  * The worth of an invoice's payments in `statuses` (credited ones by default). A payment without a
- * recorded rate for its rest (seen while no rate could be had) is valued at `fallback`, or not at
- * all when there is none.
+ * recorded rate for its rest (seen while no rate could be had) is valued at `fallback` (a rate of
+ * the pay currency, so only a payment in it), or not at all when there is none.
  */
 export async function paymentsWorth(
   db: Executor,
@@ -50,7 +50,10 @@ export async function paymentsWorth(
     if (row.currency !== record.invoice.senderCurrency) hasOtherCurrency = true;
     if (row.lockedRateNumerator !== null) lockedPaid += row.lockedAmount;
     if (!isFullyLocked(row)) isAllLocked = false;
-    const parts = recordedParts(row, record.currency, options.fallback ?? null);
+    // The fallback is a rate of the pay currency: a payment in another coin (sent to an address
+    // shown before a switch) is never valued at it.
+    const fallback = row.currency === record.invoice.senderCurrency ? (options.fallback ?? null) : null;
+    const parts = recordedParts(row, record.currency, fallback);
     if (!parts) continue;
     const credit = computeCredit({ parts, payCurrency: row.currency, creditCurrency: record.currency });
     worth += credit.gross;

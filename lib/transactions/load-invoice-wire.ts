@@ -7,6 +7,7 @@ import { formatStoredRate } from "@/lib/rates/rate";
 import { spreadPercent, type TransactionEntry } from "./info-fields";
 import { invoiceAmounts } from "./invoice-amounts";
 import { invoiceError } from "./invoice-error";
+import { listInvoiceExchanges } from "./list-invoice-exchanges";
 import { loadPaymentsAndFees } from "./load-payments-and-fees";
 
 /**
@@ -19,19 +20,7 @@ export async function loadInvoiceWire(db: Executor, id: number) {
   const record = (await loadInvoiceById(db, id))!;
   const { invoice } = record;
   const { payments, fees, paymentRates } = await loadPaymentsAndFees(db, id);
-  const fee = fees.get(record.currency) ?? 0n;
-  const transactions: TransactionEntry[] = [...payments];
-  if (invoice.senderCurrency && invoice.senderCurrency !== record.currency && invoice.confirmedAmount > 0n) {
-    transactions.push({
-      id,
-      currency: invoice.senderCurrency,
-      currency_to: record.currency,
-      transaction_type: "exchange",
-      type: "exchange",
-      amount: formatAmount(invoice.confirmedAmount),
-      amount_to: formatAmount(invoice.creditedAmount + fee),
-    });
-  }
+  const transactions: TransactionEntry[] = [...payments, ...(await listInvoiceExchanges(db, record))];
   const due = invoice.senderAmount;
   return {
     record,
