@@ -91,6 +91,10 @@ describe(`an invoice paid in two coins after a switch, in figures, on ${testDriv
         : costIn(invoiced - firstGross, input.currency, input.second);
     const short = (await loadInvoiceById(db(), second.id))!;
     expect([short.status, short.invoice.statusReason]).toEqual(["pending", "awaiting_remainder"]);
+    // transactions/info asks the rest in the second coin, in both places it says what is owed.
+    const owing = await info(second.id);
+    expect(owing.currency_sent?.remaining_amount).toBe(formatAmount(secondPaid));
+    expect(owing.additional_details).toMatchObject({ remaining_amount: formatAmount(secondPaid) });
     await pay(db(), second, secondPaid);
     await confirm(db(), input.second);
     const secondGross =
