@@ -2,12 +2,12 @@ import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
 import { queryRows } from "@/lib/db/client";
-import { callbacks } from "@/lib/db/schema";
+import { callbacks, deposits } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create-invoice";
 import { fixInvoiceCurrency } from "@/lib/invoices/fix-invoice-currency";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { divide, formatAmount, parseDecimal } from "@/lib/money";
-import { DEFAULT_USD_PRICES } from "@/lib/rates/rates";
+import { DEFAULT_USD_PRICES, setUsdPrice } from "@/lib/rates/rates";
 import { transactionInfoResponse } from "@/lib/schemas/transactions";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
@@ -215,5 +215,37 @@ describe(`an invoice paid in two coins after a switch, in figures, on ${testDriv
       "balance LTC": firstGross + secondGross - fee,
       "platform:fees LTC": fee,
     });
+  });
+  it("values a payment in the coin shown before a switch, seen while no rate could be had, at its own coin's rate", async () => {
+    const created = await createInvoice(db(), { merchantId, request: invoiceRequest(), settings });
+    const btc = await choose(created.invoice.token, "BTC");
+    const ltc = await choose(created.invoice.token, "LTC");
+    await pay(db(), btc, btc.invoice.senderAmount!);
+    // Seen while no BTC rate could be had: nothing recorded, crediting will use the rate of its moment.
+    await db()
+      .update(deposits)
+      .set({ rateNumerator: null, rateDenominator: null })
+      .where(eq(deposits.transactionId, ltc.id));
+    const fallen = parseDecimal("48750");
+    await setUsdPrice(db(), "BTC", fallen);
+    try {
+      const due = btc.invoice.senderAmount!;
+      // At BTC's rate of now, never at the LTC rate locked on the invoice.
+      const gross = divide(due * fallen * 995_000n, USD.EUR! * 1_000_000n, "down");
+      const seen = await info(ltc.id);
+      expect(seen.status).toBe("not_confirmed");
+      expect(seen.currency_received).toEqual({
+        currency: "EUR",
+        amount: formatAmount(gross),
+        amount_minus_fee: formatAmount(gross - feeOf(gross)),
+      });
+      // Credited at that same rate: what was announced is what arrives.
+      await confirm(db(), "BTC");
+      const credited = (await loadInvoiceById(db(), ltc.id))!;
+      expect(credited.invoice.creditedAmount).toBe(gross - feeOf(gross));
+      expect((await info(ltc.id)).currency_received).toEqual(seen.currency_received);
+    } finally {
+      await setUsdPrice(db(), "BTC", USD.BTC!);
+    }
   });
 });
