@@ -15,9 +15,10 @@ import { isAtOrAbove } from "./risk-score";
 import type { ScreeningProvider } from "./screening-provider";
 
 /**
- * Screens a confirmed payment its caller has just claimed (`seen → credited`, same transaction) and
- * records the score on its chain transaction (`riskscore` in transactions/info). At or above the
- * merchant's review threshold the payment is held instead of credited: the deposit becomes `held`,
+ * Screens a confirmed payment its caller has just claimed (still `seen`, its row locked in the same
+ * transaction, lib/deposits/credit-deposit.ts), before anything decides its fate, and records the
+ * score on its chain transaction (`riskscore` in transactions/info). At or above the merchant's
+ * review threshold the payment is held instead of credited: the deposit goes from `seen` to `held`,
  * a review enters the queue, and a permanent-address deposit moves to `verifying` (`not_confirmed`
  * on the wire, with its callback); an invoice stays `processing` and waits. Nothing is booked to the
  * ledger until a member decides (release-review.ts, reject-review.ts). Returns whether it was held.
@@ -59,7 +60,11 @@ export async function holdForReview(
     .where(eq(chainTransactions.id, deposit.chainTransactionId));
   if (!isAtOrAbove(result.score, context.threshold)) return false;
 
-  await tx.update(deposits).set({ status: "held", creditedAt: null }).where(eq(deposits.id, deposit.id));
+  // Held straight from `seen`: the caller credits only a payment this did not hold.
+  await tx
+    .update(deposits)
+    .set({ status: "held" })
+    .where(and(eq(deposits.id, deposit.id), eq(deposits.status, "seen")));
   await tx.insert(complianceReviews).values({
     merchantId: deposit.merchantId,
     depositId: deposit.id,

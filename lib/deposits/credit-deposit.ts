@@ -11,26 +11,27 @@ import { inTransaction } from "@/lib/db/transaction";
 import { bookDeposit } from "./book-deposit";
 
 /**
- * Credits a confirmed deposit to the merchant, exactly once: the status change `seen → credited`
- * is a conditional update in the same transaction as the ledger entries, so a job that runs twice
- * (or two workers racing) credits once. It converts at the rates recorded when the payment was seen
- * (lib/deposits/rate-payment.ts): an invoice's locked rate for the part its live lock covered, the
- * rate of that moment for the rest and for payments to permanent addresses. A deposit whose chain
- * transaction a reorganisation removed is refused in the same conditional update: it can only be
- * unwound (lib/chain/evm/settle-removed-payment.ts). A deposit below the currency's minimum is held
- * in a platform suspense account instead of credited (lib/deposits/hold-below-minimum.ts). Every
- * other one is screened first (lib/compliance): one scoring at or above its merchant's review
- * threshold is held for review (`held`, true is returned all the same: it is no longer waiting
- * for confirmations).
+ * Credits a confirmed deposit to the merchant, exactly once. The deposit is claimed first: read
+ * `seen` and locked (FOR UPDATE) in this transaction, so a job that runs twice (or two workers
+ * racing) waits on the lock and then finds it no longer `seen`, and credits nothing. A deposit whose
+ * chain transaction a reorganisation removed is never claimed: it can only be unwound
+ * (lib/chain/evm/settle-removed-payment.ts). Then the decision, before anything is written: screened
+ * (lib/compliance), one scoring at or above its merchant's review threshold becomes `held` for review
+ * (true is returned all the same: it is no longer waiting for confirmations); every other one becomes
+ * `credited`, in the same transaction as its ledger entries, converted at the rates recorded when the
+ * payment was seen (lib/deposits/rate-payment.ts): an invoice's locked rate for the part its live lock
+ * covered, the rate of that moment for the rest and for payments to permanent addresses. So no
+ * transaction writes a `credited` it then takes back. A deposit below the currency's minimum is held
+ * in a platform suspense account instead of credited (lib/deposits/hold-below-minimum.ts).
  */
 export async function creditDeposit(
   db: Db,
   input: { depositId: number; spreadPpm: number; clock?: Clock; screening?: ScreeningProvider },
 ): Promise<boolean> {
   return inTransaction(db, async (tx) => {
-    const [deposit] = await tx
-      .update(deposits)
-      .set({ status: "credited", creditedAt: sql`now()` })
+    const [seen] = await tx
+      .select()
+      .from(deposits)
       .where(
         and(
           eq(deposits.id, input.depositId),
@@ -49,12 +50,19 @@ export async function creditDeposit(
           ),
         ),
       )
-      .returning();
-    if (!deposit) return false;
-    // Screened once, when it is claimed: a payment at or above the merchant's review threshold is
-    // held for a person's decision instead (lib/compliance/hold-for-review.ts).
-    if (await holdForReview(tx, { deposit, provider: input.screening ?? defaultScreeningProvider() }))
+      .for("update");
+    if (!seen) return false;
+    // Screened once, while it is claimed: a payment at or above the merchant's review threshold is
+    // held for a person's decision instead (lib/compliance/hold-for-review.ts), never credited first.
+    if (await holdForReview(tx, { deposit: seen, provider: input.screening ?? defaultScreeningProvider() }))
       return true;
+    const [deposit] = await tx
+      .update(deposits)
+      .set({ status: "credited", creditedAt: sql`now()` })
+      .where(and(eq(deposits.id, seen.id), eq(deposits.status, "seen")))
+      .returning();
+    // The row lock holds it `seen` until this transaction ends.
+    if (!deposit) throw new Error(`deposit ${seen.id} changed while claimed`);
     await bookDeposit(tx, { deposit, spreadPpm: input.spreadPpm, clock: input.clock });
     return true;
   });

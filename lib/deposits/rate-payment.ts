@@ -23,7 +23,8 @@ export type PaymentRateSettings = {
  */
 export type PaymentRates = { lockedAmount: bigint; lockedRate: Rate | null; rate: Rate | null };
 
-async function rateOfTheMoment(db: Executor, input: { from: string; to: string; spreadPpm: number }) {
+/** The rate of now from one currency into another (1:1 within one), or null when none can be had. */
+export async function rateOfTheMoment(db: Executor, input: { from: string; to: string; spreadPpm: number }) {
   if (input.from === input.to) return IDENTITY_RATE;
   try {
     return (await quote(db, input)).rate;

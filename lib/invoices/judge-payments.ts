@@ -4,8 +4,9 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { deposits } from "@/lib/db/schema";
 import { computeCredit } from "@/lib/deposits/compute-credit";
-import { isFullyLocked, recordedParts } from "@/lib/deposits/rate-payment";
+import { isFullyLocked, rateOfTheMoment, recordedParts } from "@/lib/deposits/rate-payment";
 import type { Rate } from "@/lib/rates/rate";
+import { DEFAULT_SPREAD_PPM } from "@/lib/rates/rates";
 import type { InvoiceRecord } from "./load-invoice";
 import { paymentTolerance } from "./price-invoice";
 
@@ -27,8 +28,9 @@ export type PaymentsWorth = {
 
 /**
  * The worth of an invoice's payments in `statuses` (credited ones by default). A payment without a
- * recorded rate for its rest (seen while no rate could be had) is valued at `fallback`, or not at
- * all when there is none.
+ * recorded rate for its rest (seen while no rate could be had) is valued at `fallback` (a rate of
+ * the pay currency, so only a payment in it), or not at all when there is none; one in another coin
+ * at that coin's rate of now.
  */
 export async function paymentsWorth(
   db: Executor,
@@ -50,13 +52,29 @@ export async function paymentsWorth(
     if (row.currency !== record.invoice.senderCurrency) hasOtherCurrency = true;
     if (row.lockedRateNumerator !== null) lockedPaid += row.lockedAmount;
     if (!isFullyLocked(row)) isAllLocked = false;
-    const parts = recordedParts(row, record.currency, options.fallback ?? null);
+    // The fallback is a rate of the pay currency: a payment in another coin (sent to an address
+    // shown before a switch) is never valued at it, but at its own coin's rate of now, the rate its
+    // crediting will use (lib/deposits/book-deposit.ts).
+    const isPayCurrency = row.currency === record.invoice.senderCurrency;
+    const parts =
+      recordedParts(row, record.currency, isPayCurrency ? (options.fallback ?? null) : null) ??
+      (isPayCurrency ? null : await partsAtRateOfNow(db, record, row));
     if (!parts) continue;
     const credit = computeCredit({ parts, payCurrency: row.currency, creditCurrency: record.currency });
     worth += credit.gross;
     net += credit.net;
   }
   return { lockedPaid, isAllLocked, worth, net, hasOtherCurrency, count: rows.length };
+}
+
+/** A payment in another coin than the pay currency, seen while no rate could be had, at its rate of now. */
+async function partsAtRateOfNow(db: Executor, record: InvoiceRecord, row: typeof deposits.$inferSelect) {
+  const rate = await rateOfTheMoment(db, {
+    from: row.currency,
+    to: record.currency,
+    spreadPpm: record.invoice.spreadPpm ?? DEFAULT_SPREAD_PPM,
+  });
+  return rate ? recordedParts(row, record.currency, rate) : null;
 }
 
 /**

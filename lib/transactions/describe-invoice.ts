@@ -16,7 +16,13 @@ export async function describeInvoice(db: Executor, id: number): Promise<Transac
   const wire = await loadInvoiceWire(db, id);
   const { record } = wire;
   const status = wireStatus(record.status);
-  const hasMoney = status === "confirmed" || status === "not_confirmed" || record.invoice.paidAmount > 0n;
+  // Money credited counts whatever its coin: a payment to an address shown before a switch of coins
+  // is not in `paidAmount`, yet an invoice waiting for the rest of it owes a remainder.
+  const hasMoney =
+    status === "confirmed" ||
+    status === "not_confirmed" ||
+    record.invoice.paidAmount > 0n ||
+    record.invoice.creditedAmount > 0n;
   return {
     id,
     type: "invoice",

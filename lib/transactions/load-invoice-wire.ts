@@ -7,6 +7,7 @@ import { formatStoredRate } from "@/lib/rates/rate";
 import { spreadPercent, type TransactionEntry } from "./info-fields";
 import { invoiceAmounts } from "./invoice-amounts";
 import { invoiceError } from "./invoice-error";
+import { listInvoiceExchanges } from "./list-invoice-exchanges";
 import { loadPaymentsAndFees } from "./load-payments-and-fees";
 
 /**
@@ -19,20 +20,9 @@ export async function loadInvoiceWire(db: Executor, id: number) {
   const record = (await loadInvoiceById(db, id))!;
   const { invoice } = record;
   const { payments, fees, paymentRates } = await loadPaymentsAndFees(db, id);
-  const fee = fees.get(record.currency) ?? 0n;
-  const transactions: TransactionEntry[] = [...payments];
-  if (invoice.senderCurrency && invoice.senderCurrency !== record.currency && invoice.confirmedAmount > 0n) {
-    transactions.push({
-      id,
-      currency: invoice.senderCurrency,
-      currency_to: record.currency,
-      transaction_type: "exchange",
-      type: "exchange",
-      amount: formatAmount(invoice.confirmedAmount),
-      amount_to: formatAmount(invoice.creditedAmount + fee),
-    });
-  }
+  const transactions: TransactionEntry[] = [...payments, ...(await listInvoiceExchanges(db, record))];
   const due = invoice.senderAmount;
+  const amounts = await invoiceAmounts(db, record);
   return {
     record,
     /** The invoice's deposit address; `convert_to` when the payments convert into another currency. */
@@ -43,7 +33,7 @@ export async function loadInvoiceWire(db: Executor, id: number) {
       address: record.address.address,
       tag: record.address.tag || null,
     },
-    amounts: await invoiceAmounts(db, record),
+    amounts,
     transactions,
     // The public API names an invoice's deposit fee `fee_crypto_deposit`.
     fees: [...fees].map(([currency, amount]) => ({
@@ -63,8 +53,9 @@ export async function loadInvoiceWire(db: Executor, id: number) {
       paid_amount: formatAmount(invoice.paidAmount),
       confirmed_amount: formatAmount(invoice.confirmedAmount),
       credited_amount: formatAmount(invoice.creditedAmount),
-      remaining_amount:
-        due === null ? null : formatAmount(due > invoice.paidAmount ? due - invoice.paidAmount : 0n),
+      // What the customer still owes, as `currency_sent` says: a payment to an address shown before a
+      // switch of coins is not in `paid_amount` (another coin), but it paid for part of the invoice.
+      remaining_amount: amounts?.currency_sent.remaining_amount ?? null,
       rate: formatStoredRate(invoice.rateNumerator, invoice.rateDenominator),
       spread_percent: spreadPercent(invoice.spreadPpm),
       expires_at: invoice.expiresAt?.toISOString() ?? null,

@@ -1,0 +1,46 @@
+import "server-only";
+
+import { and, asc, eq } from "drizzle-orm";
+import type { Executor } from "@/lib/db/client";
+import { deposits } from "@/lib/db/schema";
+import { computeCredit } from "@/lib/deposits/compute-credit";
+import { recordedParts } from "@/lib/deposits/rate-payment";
+import type { InvoiceRecord } from "@/lib/invoices/load-invoice";
+import { formatAmount } from "@/lib/money";
+import type { TransactionEntry } from "./info-fields";
+
+/**
+ * The `exchange` entries of an invoice's transactions: one per coin its credited payments came in
+ * (other than the invoice currency), pairing that coin's received sum with the gross it converted
+ * into, before the deposit fee. A customer who switched coins may have paid in two, and each coin is
+ * its own exchange: a sum in one coin is never paired with value converted from another. Each
+ * payment's gross is computed as crediting computed it (lib/deposits/book-deposit.ts: its recorded
+ * rates, rounded down per payment), so the entries add up to what the ledger's exchange desk posted.
+ * Late payments are credited, and converted, too: they are in here.
+ */
+export async function listInvoiceExchanges(db: Executor, record: InvoiceRecord): Promise<TransactionEntry[]> {
+  const rows = await db
+    .select()
+    .from(deposits)
+    .where(and(eq(deposits.transactionId, record.id), eq(deposits.status, "credited")))
+    .orderBy(asc(deposits.id));
+  const byCoin = new Map<string, { amount: bigint; gross: bigint }>();
+  for (const row of rows) {
+    if (row.currency === record.currency) continue;
+    // Crediting records the rate it used when none was recorded at the moment the payment was seen.
+    const parts = recordedParts(row, record.currency);
+    if (!parts) continue;
+    const { gross } = computeCredit({ parts, payCurrency: row.currency, creditCurrency: record.currency });
+    const sum = byCoin.get(row.currency) ?? { amount: 0n, gross: 0n };
+    byCoin.set(row.currency, { amount: sum.amount + row.amount, gross: sum.gross + gross });
+  }
+  return [...byCoin].map(([currency, sum]) => ({
+    id: record.id,
+    currency,
+    currency_to: record.currency,
+    transaction_type: "exchange",
+    type: "exchange",
+    amount: formatAmount(sum.amount),
+    amount_to: formatAmount(sum.gross),
+  }));
+}
