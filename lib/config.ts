@@ -178,7 +178,7 @@ export type Config = {
    * Proxies whose X-Forwarded-For is believed (addresses or CIDR ranges); none by default, so the
    * address a sign-in counts against is the connection's own unless a configured proxy vouches.
    */
-  trustedProxies: string[];
+  trustedProxies: readonly string[];
   /** The built-in screening provider's lists and rules (lib/compliance/list-screening-provider.ts). */
   screening: ScreeningConfig;
   /** With it, /metrics answers only `Authorization: Bearer <token>` (loopback included); without it, loopback only. */

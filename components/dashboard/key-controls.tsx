@@ -1,14 +1,21 @@
 "use client";
 
-import { useId, useState } from "react";
-import { type FieldErrors, useForm } from "react-hook-form";
+import { useState } from "react";
+import type { z } from "zod";
 import { SecondFactorField } from "@/app/(dashboard)/dashboard/approvals/second-factor-field";
-import { secondaryButtonClass, selectClass } from "@/components/forms/field";
-import { errorMessage, FormError } from "@/components/forms/form-error";
+import { Field, secondaryButtonClass, selectClass } from "@/components/forms/field";
+import { FormError } from "@/components/forms/form-error";
+import { formSchema } from "@/components/forms/form-schema";
+import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { type ApiKey, type RolledApiKey, useSetKeyAllowlist } from "@/components/query/use-api-keys";
+import { splitRanges } from "@/lib/api-keys/split-ranges";
 import { formatDateTime } from "@/lib/format-date-time";
+import type { apiKeyAllowlistForm } from "@/lib/schemas/dashboard";
 import { RollKeyForm } from "./roll-key-form";
 import { SecretReveal } from "./secret-reveal";
+
+const schema = formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.apiKeyAllowlistForm));
+const LABELS = { allowed_ips: "Allowed IP addresses" };
 
 /**
  * One active key's IP allowlist and roll, under its row on the API keys page. A key that moves
@@ -23,65 +30,43 @@ export function KeyControls({
   hasTotp: boolean;
   mayMoveMoney: boolean;
 }) {
-  const id = useId();
   const allowlist = useSetKeyAllowlist();
-  const [ranges, setRanges] = useState(apiKey.allowed_ips.join("\n"));
   const [rolled, setRolled] = useState<RolledApiKey | null>(null);
   // Widening who may use a key is confirmed as a new key is (code, or password without two-factor).
-  const confirm = useForm<{ code?: string; password?: string }>({
-    defaultValues: hasTotp ? { code: "" } : { password: "" },
+  const confirmation = hasTotp ? { code: "" } : { password: "" };
+  const form = useKassaForm<z.input<typeof apiKeyAllowlistForm>>(schema, {
+    labels: LABELS,
+    defaultValues: { allowed_ips: apiKey.allowed_ips.join("\n"), ...confirmation },
   });
-  const fields =
-    allowlist.error && "fields" in allowlist.error ? (allowlist.error.fields as Record<string, string>) : {};
-  const fieldError = fields.allowed_ips;
-  const confirmErrors: FieldErrors = Object.fromEntries(
-    (["code", "password"] as const)
-      .filter((name) => fields[name])
-      .map((name) => [name, { type: "server", message: fields[name] }]),
-  );
-  const hasFieldError = fieldError !== undefined || Object.keys(confirmErrors).length > 0;
+  const submit = form.submitWith(async ({ allowed_ips, ...confirmed }) => {
+    const body = { allowed_ips: splitRanges(allowed_ips ?? ""), ...confirmed };
+    await allowlist.mutateAsync({ id: apiKey.id, body });
+    form.reset({ allowed_ips, ...confirmation });
+  });
+  const { errors } = form.formState;
+  const idPrefix = `allowlist-${apiKey.id}`;
+  const describedBy = [`${idPrefix}-allowed_ips-hint`, errors.allowed_ips && `${idPrefix}-allowed_ips-error`];
   return (
     <div className="mt-3 grid gap-4 sm:grid-cols-2">
-      <form
-        aria-label={`Allowed addresses of ${apiKey.label}`}
-        onSubmit={(event) => {
-          event.preventDefault();
-          allowlist.mutate(
-            {
-              id: apiKey.id,
-              body: { allowed_ips: ranges.split(/[\s,]+/).filter(Boolean), ...confirm.getValues() },
-            },
-            { onSuccess: () => confirm.reset() },
-          );
-        }}
-      >
-        <label htmlFor={`${id}-ips`} className="block text-sm font-medium">
-          Allowed IP addresses
-        </label>
-        <p id={`${id}-ips-hint`} className="text-xs text-slate-600 dark:text-slate-400">
-          Addresses or CIDR ranges (IPv4 or IPv6), one per line. Empty: any address.
-        </p>
-        <textarea
-          id={`${id}-ips`}
-          rows={3}
-          value={ranges}
-          onChange={(event) => setRanges(event.target.value)}
-          aria-describedby={`${id}-ips-hint${fieldError ? ` ${id}-ips-error` : ""}`}
-          aria-invalid={fieldError ? true : undefined}
-          className={`mt-1 font-mono text-sm ${selectClass}`}
-          placeholder="203.0.113.0/24"
-        />
-        {fieldError && (
-          <p id={`${id}-ips-error`} className="mt-1 text-sm text-red-700 dark:text-red-300">
-            {fieldError}
-          </p>
-        )}
-        <SecondFactorField
-          hasTotp={hasTotp}
-          idPrefix={`${id}-confirm`}
-          errors={confirmErrors}
-          register={confirm.register}
-        />
+      <form aria-label={`Allowed addresses of ${apiKey.label}`} onSubmit={submit} noValidate>
+        <Field
+          label={LABELS.allowed_ips}
+          name="allowed_ips"
+          idPrefix={idPrefix}
+          errors={errors}
+          hint="Addresses or CIDR ranges (IPv4 or IPv6), one per line. Empty: any address."
+        >
+          <textarea
+            id={`${idPrefix}-allowed_ips`}
+            rows={3}
+            aria-describedby={describedBy.filter(Boolean).join(" ")}
+            aria-invalid={errors.allowed_ips ? true : undefined}
+            className={`font-mono text-sm ${selectClass}`}
+            placeholder="203.0.113.0/24"
+            {...form.register("allowed_ips")}
+          />
+        </Field>
+        <SecondFactorField hasTotp={hasTotp} idPrefix={idPrefix} errors={errors} register={form.register} />
         <button type="submit" className={`mt-2 ${secondaryButtonClass}`} disabled={allowlist.isPending}>
           {allowlist.isPending ? "Saving…" : "Save allowed addresses"}
         </button>
@@ -90,7 +75,7 @@ export function KeyControls({
             Saved. It applies from the next request.
           </p>
         )}
-        {allowlist.error && !hasFieldError && <FormError message={errorMessage(allowlist.error)} />}
+        <FormError message={form.formError} />
       </form>
       {!apiKey.expires_at &&
         (apiKey.can_move_money && !mayMoveMoney ? (

@@ -2,6 +2,7 @@ import "server-only";
 
 import ipaddr from "ipaddr.js";
 import { fieldError } from "@/lib/errors";
+import { splitRanges } from "./split-ranges";
 
 /** How many ranges one key may carry: enough for any office and CI setup, small enough to check per request. */
 const MAX_RANGES = 50;
@@ -12,7 +13,7 @@ const MAX_RANGES = 50;
  * address of a range), so what the dashboard shows is what is enforced. An empty list is null: any address.
  */
 export function parseAllowlist(entries: string[]): string[] | null {
-  const texts = entries.flatMap((entry) => entry.split(/[\s,]+/)).filter((text) => text.length > 0);
+  const texts = entries.flatMap(splitRanges);
   if (texts.length === 0) return null;
   if (texts.length > MAX_RANGES) throw fieldError({ allowed_ips: `At most ${MAX_RANGES} ranges per key.` });
   const ranges = new Set<string>();

@@ -10,7 +10,7 @@ export type PublicOriginInput = {
   forwardedProto: string | null;
   /** The connection's peer address (lib/api/request-context.ts). */
   peer: string | undefined;
-  trustedProxies: string[];
+  trustedProxies: readonly string[];
 };
 
 const FALLBACK = "http://localhost";

@@ -1,7 +1,7 @@
 import "server-only";
 
 import { eq, lt, sql } from "drizzle-orm";
-import type { Db } from "@/lib/db/client";
+import type { Db, Executor } from "@/lib/db/client";
 import { signInThrottles } from "@/lib/db/schema";
 
 /**
@@ -25,7 +25,7 @@ export const SIGN_IN_THROTTLES = {
   /** Per client address, across accounts: 30 attempts, then 15 minutes of silence. */
   ip: { free: 30, baseSeconds: 15 * 60, capSeconds: 15 * 60, resetSeconds: 15 * 60 },
   /**
-   * E-mails anyone can ask for (password reset, sign-up), per address they go to: 3, then a delay of
+   * E-mails someone can ask for (password reset, sign-up, team invitation), per address they go to: 3, then a delay of
    * 15 minutes that doubles up to an hour. Counted whether the address has an account or not.
    */
   mail: { free: 3, baseSeconds: 15 * 60, capSeconds: 60 * 60, resetSeconds: 60 * 60 },
@@ -52,7 +52,7 @@ const keyOf = (key: ThrottleKey) => `${key.kind}:${key.value}`;
  * number of simultaneous guesses only those the policy allows reach the password check. Returns
  * null when the attempt may run, or how many seconds to wait.
  */
-export async function claimSignInAttempt(db: Db, key: ThrottleKey): Promise<number | null> {
+export async function claimSignInAttempt(db: Executor, key: ThrottleKey): Promise<number | null> {
   const policy: ThrottlePolicy = SIGN_IN_THROTTLES[key.kind];
   const t = signInThrottles;
   const isStale = sql`${t.updatedAt} < now() - make_interval(secs => ${policy.resetSeconds})`;

@@ -26,14 +26,28 @@ function isTrusted(address: ipaddr.IPv4 | ipaddr.IPv6, proxies: Range[]): boolea
   return proxies.some(([range, bits]) => address.kind() === range.kind() && address.match(range, bits));
 }
 
+/**
+ * The ranges of a KASSA_TRUSTED_PROXIES list, parsed once per list: every request asks, and the
+ * configuration hands out the same list each time (lib/runtime.ts keeps it).
+ */
+const parsedLists = new WeakMap<readonly string[], Range[]>();
+function proxyRanges(list: readonly string[]): Range[] {
+  let ranges = parsedLists.get(list);
+  if (!ranges) {
+    ranges = list.map(parseProxyRange).filter((range) => range !== null);
+    parsedLists.set(list, ranges);
+  }
+  return ranges;
+}
+
 /** Whether the connection's peer is one of KASSA_TRUSTED_PROXIES, whose forwarded headers may be believed. */
-export function isTrustedPeer(input: { peer: string | undefined; trustedProxies: string[] }): boolean {
+export function isTrustedPeer(input: {
+  peer: string | undefined;
+  trustedProxies: readonly string[];
+}): boolean {
   const peer = input.peer ? normalise(input.peer) : null;
   if (!peer) return false;
-  return isTrusted(
-    peer,
-    input.trustedProxies.map(parseProxyRange).filter((range) => range !== null),
-  );
+  return isTrusted(peer, proxyRanges(input.trustedProxies));
 }
 
 /**
@@ -46,11 +60,11 @@ export function isTrustedPeer(input: { peer: string | undefined; trustedProxies:
 export function clientAddress(input: {
   peer: string | undefined;
   forwardedFor: string | null | undefined;
-  trustedProxies: string[];
+  trustedProxies: readonly string[];
 }): string {
   const peer = input.peer ? normalise(input.peer) : null;
   if (!peer) return UNKNOWN_ADDRESS;
-  const proxies = input.trustedProxies.map(parseProxyRange).filter((range) => range !== null);
+  const proxies = proxyRanges(input.trustedProxies);
   if (!isTrusted(peer, proxies) || !input.forwardedFor) return peer.toString();
   const hops = input.forwardedFor.split(",").map((hop) => hop.trim());
   let client = peer;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { splitRanges } from "@/lib/api-keys/split-ranges";
 import { amount, refinePrecision } from "./amount";
 import { callbackUrl, currencyCode } from "./fields";
 import { sandboxBlocksRequest, sandboxPaymentRequest } from "./sandbox";
@@ -113,6 +114,21 @@ export const apiKeyAllowlistRequest = z.object({
   allowed_ips: z.array(z.string().max(100)).max(200),
   // Opening a key to more addresses weakens it: confirmed like a new key.
   ...secondFactorFields,
+});
+
+/**
+ * The allowlist form: the ranges in one box as typed, checked as the request's list (split as the
+ * form sends them), with what is wrong said on the box itself. The server checks each range.
+ */
+export const apiKeyAllowlistForm = apiKeyAllowlistRequest.extend({
+  allowed_ips: z
+    .string()
+    .optional()
+    .superRefine((text, context) => {
+      const list = apiKeyAllowlistRequest.shape.allowed_ips.safeParse(splitRanges(text ?? ""));
+      for (const issue of list.error?.issues ?? [])
+        context.addIssue({ code: "custom", message: issue.message });
+    }),
 });
 
 /** Revoking a key: confirmed like a new key (a stolen session must not be able to cut a shop off). */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ROLES } from "@/lib/team/permissions";
+import { passwordResetConfirm } from "./auth";
 import { secondFactorFields } from "./withdrawals";
 import "./messages";
 
@@ -18,8 +19,5 @@ export const changeRoleRequest = z.object({ role, ...secondFactorFields });
 /** Dashboard: remove a member (asks for the second factor). */
 export const removeMemberRequest = z.object(secondFactorFields);
 
-/** Public: accept an invitation from its link, choosing a password. */
-export const acceptInvitationRequest = z.object({
-  token: z.string().min(1).max(200),
-  password: z.string().min(10, { error: "The :attribute must be at least 10 characters." }).max(200),
-});
+/** Public: accept an invitation from its link, choosing a password: what a reset link asks, too. */
+export const acceptInvitationRequest = passwordResetConfirm;

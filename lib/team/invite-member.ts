@@ -2,6 +2,7 @@ import "server-only";
 
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { type AuditSource, recordAuditEntry } from "@/lib/audit/record-audit-entry";
+import { claimMailRequest } from "@/lib/auth/claim-mail-request";
 import { AUTH_TOKEN_SECONDS, issueAuthToken } from "@/lib/auth/issue-auth-token";
 import { type Clock, systemClock } from "@/lib/clock";
 import type { Db, Executor } from "@/lib/db/client";
@@ -10,7 +11,6 @@ import { inTransaction } from "@/lib/db/transaction";
 import { fieldError, KassaError } from "@/lib/errors";
 import { queueEmail } from "@/lib/mail/queue-email";
 import { invitationEmail } from "@/lib/mail/team-templates";
-import { claimInvitationMail } from "./claim-invitation-mail";
 import { assertMayManageRole } from "./owner-rules";
 import type { Role } from "./permissions";
 
@@ -20,7 +20,7 @@ export type Inviter = { userId: number; email: string; role: Role };
  * Invites `email` to the merchant's team with `role`: a single-use link (lib/auth/issue-auth-token.ts,
  * 7 days) e-mailed through the job queue, the invitation and its audit entry in one transaction.
  * A new invitation to the same address replaces the earlier one, so one link at a time works.
- * Rationed per recipient (lib/team/claim-invitation-mail.ts). Refused until the merchant has
+ * Rationed per recipient (lib/auth/claim-mail-request.ts). Refused until the merchant has
  * finished onboarding: every dashboard page sends a member there first, and only owners and admins
  * may complete it, so anyone else would bounce between onboarding and "not allowed".
  */
@@ -47,7 +47,7 @@ export async function inviteMember(
       "Finish setting up your account (onboarding) before inviting your team.",
     );
   const email = input.email.trim().toLowerCase();
-  await claimInvitationMail(db, email);
+  await claimMailRequest(db, { email });
   await inTransaction(db, async (tx) => {
     const [member] = await tx
       .select({ id: users.id })

@@ -1,17 +1,18 @@
 import "server-only";
 
 import { type AuditSource, recordAuditEntry } from "@/lib/audit/record-audit-entry";
+import { claimMailRequest } from "@/lib/auth/claim-mail-request";
 import { type Clock, systemClock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
-import { claimInvitationMail } from "./claim-invitation-mail";
 import { findInvitation } from "./find-invitation";
 import { type Inviter, sendInvitation } from "./invite-member";
 import { assertMayManageRole } from "./owner-rules";
 
 /**
  * Sends a pending invitation again with a new link and a fresh week; the earlier link stops
- * working. Recorded as an invitation in the audit trail.
+ * working. Rationed with the recipient's other e-mails (lib/auth/claim-mail-request.ts). Recorded
+ * as an invitation in the audit trail.
  */
 export async function resendInvitation(
   db: Db,
@@ -24,10 +25,11 @@ export async function resendInvitation(
     clock?: Clock;
   },
 ): Promise<void> {
-  await claimInvitationMail(db, (await findInvitation(db, input)).email);
   await inTransaction(db, async (tx) => {
     const invitation = await findInvitation(tx, input);
     assertMayManageRole(input.inviter.role, { next: invitation.role });
+    // Counted in this transaction: a resend refused, or rolled back, does not spend the recipient's ration.
+    await claimMailRequest(tx, { email: invitation.email });
     await sendInvitation(tx, {
       merchantId: input.merchantId,
       inviter: input.inviter,

@@ -1,10 +1,11 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mineDueSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
-import { checkoutFingerprint } from "@/lib/checkout/checkout-fingerprint";
+import { checkoutView } from "@/lib/checkout/checkout-view";
 import { queryRows } from "@/lib/db/client";
-import { chainTips, deposits } from "@/lib/db/schema";
+import { chainTips } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
+import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { merchantBalance, platformAccount } from "@/lib/ledger/accounts";
 import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
 import { postJournal } from "@/lib/ledger/post-journal";
@@ -14,7 +15,7 @@ import { createTestDatabase, type TestDatabase, testDriver } from "../support/da
 import { createFixedInvoice, pay } from "../support/invoices";
 import { createTestMerchant } from "../support/merchants";
 
-/** Reads with no API of their own: the dashboard's daily volume, the checkout's change detector, the block timer. */
+/** Reads with no API of their own: the dashboard's daily volume, a payment's confirmations on the checkout, the block timer. */
 describe(`sandbox and dashboard reads on ${testDriver}`, () => {
   let database: TestDatabase;
   let merchantId: number;
@@ -59,23 +60,20 @@ describe(`sandbox and dashboard reads on ${testDriver}`, () => {
     ]);
   });
 
-  it("changes the checkout fingerprint when a payment arrives and when it gains a confirmation", async () => {
+  it("shows the checkout a payment when it arrives and its confirmation when a sandbox block mines it", async () => {
     const invoice = await createFixedInvoice(database.db, merchantId, "LTC");
-    const token = invoice.invoice.token;
-    expect(await checkoutFingerprint(database.db, "no-such-token")).toBeNull();
-    const unpaid = await checkoutFingerprint(database.db, token);
-    expect(unpaid).toMatch(/^created\||^pending\|/);
-    expect(await checkoutFingerprint(database.db, token)).toBe(unpaid);
+    const payments = async () => {
+      const record = await loadInvoiceById(database.db, invoice.id);
+      return (await checkoutView(database.db, record!, { spreadPpm: 5_000 })).payments;
+    };
+    expect(await payments()).toEqual([]);
 
     await pay(database.db, invoice, "0.001");
-    const [deposit] = await database.db.select().from(deposits).where(eq(deposits.transactionId, invoice.id));
-    const seen = await checkoutFingerprint(database.db, token);
-    expect(seen).not.toBe(unpaid);
-    expect(seen!.endsWith(`|${deposit!.id}:0:seen`)).toBe(true);
+    expect(await payments()).toMatchObject([{ amount: "0.00100000", currency: "LTC", confirmations: 0 }]);
 
     const [mined] = await mineDueSandboxBlocks(database.db, 0);
     expect(mined).toMatchObject({ currency: "LTC", blocks: 1, transactions: 1 });
-    expect((await checkoutFingerprint(database.db, token))!.endsWith(`|${deposit!.id}:1:seen`)).toBe(true);
+    expect(await payments()).toMatchObject([{ confirmations: 1, is_confirmed: false }]);
   });
 
   it("mines one block per interval on each currency with payments waiting, and none elsewhere", async () => {

@@ -186,6 +186,22 @@ describe(`API key scopes by role on ${testDriver}`, () => {
     expect(byAdmin.body).toMatchObject({ can_move_money: true });
   });
 
+  it("answers a path id that is not a positive whole number with the 404 of another merchant's key", async () => {
+    for (const id of ["0", "-3", "1.5", "abc", "9007199254740993"]) {
+      const answer = await dashboard(rollKeyRoute, {
+        role: "admin",
+        path: `api-keys/${id}/roll`,
+        id,
+        body: { password: PASSWORD, overlap_seconds: 60 },
+      });
+      expect({ id, status: answer.status, body: answer.body }).toEqual({
+        id,
+        status: 404,
+        body: expect.objectContaining({ code: "not_found", error: "No such API key." }),
+      });
+    }
+  });
+
   it("names each key's creator and scope on the list, and keeps a removed member's keys", async () => {
     const developer = members.get("developer")!;
     const owner = await database.db.select().from(users).where(eq(users.email, "owner@scopes.test"));

@@ -237,6 +237,30 @@ describe(`team invitations, roles and removal on ${testDriver}`, () => {
     expect(stored).toHaveLength(1);
   });
 
+  it("rations resends with the recipient's invitations; a resend refused for its role spends nothing", async () => {
+    const pendingId = async () =>
+      (await listTeam(database.db, { merchantId })).invitations.find(
+        (i) => i.email === "co-owner@example.com",
+      )!.id;
+    const resend = (by: Inviter) =>
+      pendingId().then((id) =>
+        resendInvitation(database.db, { merchantId, id, inviter: by, baseUrl: BASE, audit: audit(by) }),
+      );
+    const admin = await join("resender@example.com", "admin");
+    await invite("co-owner@example.com", "owner");
+    for (let i = 0; i < 3; i++)
+      await expect(resend(admin)).rejects.toMatchObject({ code: "forbidden", status: 403 });
+    // The first invitation and two resends are the recipient's three free e-mails.
+    await resend(owner);
+    await resend(owner);
+    const kept = await pendingId();
+    const refused = await resend(owner).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: "rate_limited", status: 429 });
+    expect((refused as KassaError).message).toMatch(/^Too many e-mails to co-owner@example\.com lately\./);
+    expect((refused as KassaError).retryAfterSeconds).toBeGreaterThan(0);
+    expect(await pendingId()).toBe(kept);
+  });
+
   it("refuses an address already in the team, and keeps admins from owners", async () => {
     expect(await fieldsOf(invite("FIN@example.com", "viewer"))).toEqual({
       email: "This address is already a member of your team.",

@@ -7,6 +7,8 @@ import { amount } from "@/lib/schemas/amount";
 import { fixCurrencyRequest } from "@/lib/schemas/checkout";
 import { endUserReference, receiver, sender } from "@/lib/schemas/common";
 import {
+  apiKeyAllowlistForm,
+  apiKeyAllowlistRequest,
   quoteRequest,
   sandboxCreditRequest,
   sandboxMineRequest,
@@ -287,6 +289,27 @@ describe("dashboard schemas, derived from the API's", () => {
     expect(errorsIn(totpEnableRequest, { secret, code: "123456", password: "" }).password).toBe(
       "Type your password to confirm.",
     );
+  });
+
+  it("the allowlist form checks the box's ranges as the request checks its list, and says so on the box", () => {
+    const ranges = (n: number) => Array.from({ length: n }, (_, i) => `10.0.${i}.0/24`);
+    expect(errorsIn(apiKeyAllowlistForm, { allowed_ips: "203.0.113.0/24\n2001:db8::/32, 10.0.0.1" })).toEqual(
+      {},
+    );
+    expect(errorsIn(apiKeyAllowlistForm, { allowed_ips: "" })).toEqual({});
+    expect(errorsIn(apiKeyAllowlistForm, {})).toEqual({});
+    expect(errorsIn(apiKeyAllowlistForm, { allowed_ips: ranges(200).join("\n") })).toEqual({});
+    const tooMany = { allowed_ips: "The allowed ips may not be greater than 200." };
+    expect(errorsIn(apiKeyAllowlistRequest, { allowed_ips: ranges(201) })).toEqual(tooMany);
+    expect(errorsIn(apiKeyAllowlistForm, { allowed_ips: ranges(201).join(" ") })).toEqual(tooMany);
+    // The request names the entry (allowed_ips.1); the form has one box to say it on.
+    const long = "1".repeat(101);
+    expect(Object.keys(errorsIn(apiKeyAllowlistRequest, { allowed_ips: ["10.0.0.1", long] }))).toEqual([
+      "allowed_ips.1",
+    ]);
+    expect(errorsIn(apiKeyAllowlistForm, { allowed_ips: `10.0.0.1, ${long}` })).toEqual({
+      allowed_ips: "The allowed ips may not be greater than 100 characters.",
+    });
   });
 
   it("the checkout's currency choice is an invoice's sender_currency", () => {

@@ -1,8 +1,8 @@
+import { pathId } from "@/lib/api/path-id";
 import { withSession } from "@/lib/api/with-session";
 import { sessionSource } from "@/lib/audit/session-source";
 import { confirmUser } from "@/lib/auth/confirm-user";
 import { decideReview, type ReviewDecision } from "@/lib/compliance/decide-review";
-import { notFound } from "@/lib/errors";
 import { getConfig, getSecretBox } from "@/lib/runtime";
 import { reviewDecisionRequest } from "@/lib/schemas/compliance";
 
@@ -14,8 +14,7 @@ export function decideReviewRoute(decision: ReviewDecision) {
   return withSession(
     { permission: "compliance.review", request: reviewDecisionRequest },
     async ({ db, session, body, params, request }) => {
-      const reviewId = Number(params.id);
-      if (!Number.isSafeInteger(reviewId) || reviewId <= 0) throw notFound("No such review.");
+      const reviewId = pathId(params, "No such review.");
       await confirmUser(db, { userId: session.userId, ask: "second_factor", box: getSecretBox(), ...body });
       return decideReview(db, {
         merchantId: session.merchantId,

@@ -76,7 +76,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
       refunded: refundedAmount(refunds, credit.currency),
       foreignId: `${record.foreignId}-${credit.currency}`,
     });
-    return owedInCoin ? [{ currency: credit.currency, ...owedInCoin }] : [];
+    return owedInCoin ? [{ currency: credit.currency, refund: owedInCoin }] : [];
   });
   return (
     <>
@@ -201,35 +201,17 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
         </div>
       </section>
       {(refund || refunds.length > 0) && (
-        <RefundSection
-          refund={refund}
-          refunds={refunds}
-          payCurrency={pay}
-          className={`mt-4 ${sectionClass}`}
-        />
+        <RefundSection refund={refund} refunds={refunds} currency={pay} className={`mt-4 ${sectionClass}`} />
       )}
       {otherCoinRefunds.map((other) => (
-        <section
+        <RefundSection
           key={other.currency}
-          aria-labelledby={`refund-${other.currency}`}
+          refund={other.refund}
+          refunds={[]}
+          currency={other.currency}
+          isOtherCoin
           className={`mt-4 ${sectionClass}`}
-        >
-          <h2 id={`refund-${other.currency}`} className="font-semibold">
-            {other.left > 0n ? `Refund owed in ${other.currency}` : `Refunded in ${other.currency}`}
-          </h2>
-          <p className="mt-1 text-sm">
-            Paid in {other.currency} to the address shown before the customer switched coins. Owed:{" "}
-            <span className="font-mono">{dashboardAmount(other.owed, other.currency)}</span>
-            {other.left > 0n && other.left < other.owed
-              ? `, of which ${dashboardAmount(other.left, other.currency)} is still to send.`
-              : "."}
-          </p>
-          {other.left > 0n && (
-            <a href={other.href} className={`mt-2 inline-block ${secondaryButtonClass}`}>
-              Refund {dashboardAmount(other.left, other.currency)}
-            </a>
-          )}
-        </section>
+        />
       ))}
       {/* Always mounted, so its "Invoice cancelled." outlives the refresh that closes the invoice. */}
       <div className="mt-4">

@@ -14,33 +14,51 @@ const REFUND_STATUS: Record<string, string> = {
 };
 
 /**
- * What the invoice owes its customer back and the refunds recorded against it. "Refund owed" is
- * offered only while the refunds standing leave something to send.
+ * What the invoice owes its customer back in `currency` and the refunds recorded against it.
+ * "Refund owed" is offered only while the refunds standing leave something to send. A coin paid to
+ * an address shown before the customer switched coins (`isOtherCoin`) has a section of its own,
+ * named by the coin; the invoice's own section lists every refund.
  */
 export function RefundSection({
   refund,
   refunds,
-  payCurrency,
+  currency,
+  isOtherCoin = false,
   className,
 }: {
   refund: ReturnType<typeof refundOwed>;
   refunds: readonly Refund[];
-  payCurrency: string | null;
+  currency: string | null;
+  isOtherCoin?: boolean;
   className: string;
 }) {
+  const isOwed = refund !== null && refund.left > 0n;
+  const id = isOtherCoin ? `refund-${currency}` : "refund";
+  const title = isOtherCoin
+    ? isOwed
+      ? `Refund owed in ${currency}`
+      : `Refunded in ${currency}`
+    : isOwed
+      ? "Refund owed"
+      : "Refunds";
   return (
-    <section aria-labelledby="refund" className={className}>
-      <h2 id="refund" className="font-semibold">
-        {refund && refund.left > 0n ? "Refund owed" : "Refunds"}
+    <section aria-labelledby={id} className={className}>
+      <h2 id={id} className="font-semibold">
+        {title}
       </h2>
       {refund && (
         <p className="mt-1 text-sm">
-          {refund.why} Owed: <span className="font-mono">{dashboardAmount(refund.owed, payCurrency)}</span>
-          {refund.left > 0n
-            ? refund.left < refund.owed
-              ? `, of which ${dashboardAmount(refund.left, payCurrency)} is still to send.`
-              : ". The customer was e-mailed to reply with a refund address: put it in the payout."
-            : ". The refunds below cover it."}
+          {isOtherCoin
+            ? `Paid in ${currency} to the address shown before the customer switched coins.`
+            : refund.why}{" "}
+          Owed: <span className="font-mono">{dashboardAmount(refund.owed, currency)}</span>
+          {isOwed && refund.left < refund.owed
+            ? `, of which ${dashboardAmount(refund.left, currency)} is still to send.`
+            : isOtherCoin
+              ? "."
+              : isOwed
+                ? ". The customer was e-mailed to reply with a refund address: put it in the payout."
+                : ". The refunds below cover it."}
         </p>
       )}
       {refunds.length > 0 && (
@@ -56,9 +74,9 @@ export function RefundSection({
           ))}
         </ul>
       )}
-      {refund && refund.left > 0n && (
+      {refund && isOwed && (
         <a href={refund.href} className={`mt-2 inline-block ${secondaryButtonClass}`}>
-          Refund {dashboardAmount(refund.left, payCurrency)}
+          Refund {dashboardAmount(refund.left, currency)}
         </a>
       )}
     </section>

@@ -1,7 +1,7 @@
+import { pathId } from "@/lib/api/path-id";
 import { withSession } from "@/lib/api/with-session";
 import { sessionSource } from "@/lib/audit/session-source";
 import { confirmUser } from "@/lib/auth/confirm-user";
-import { notFound } from "@/lib/errors";
 import { getSecretBox } from "@/lib/runtime";
 import { withdrawalDecisionRequest } from "@/lib/schemas/withdrawals";
 import { type Decision, decideWithdrawal } from "@/lib/withdrawals/decide-withdrawal";
@@ -14,8 +14,7 @@ export function decideWithdrawalRoute(decision: Decision) {
   return withSession(
     { permission: "payouts.approve", request: withdrawalDecisionRequest },
     async ({ db, session, body, params, request }) => {
-      const withdrawalId = Number(params.id);
-      if (!Number.isSafeInteger(withdrawalId) || withdrawalId <= 0) throw notFound("No such withdrawal.");
+      const withdrawalId = pathId(params, "No such withdrawal.");
       await confirmUser(db, { userId: session.userId, ask: "second_factor", box: getSecretBox(), ...body });
       const record = await decideWithdrawal(db, {
         merchantId: session.merchantId,

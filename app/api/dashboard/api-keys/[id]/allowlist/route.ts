@@ -1,10 +1,10 @@
+import { pathId } from "@/lib/api/path-id";
 import { withSession } from "@/lib/api/with-session";
 import { parseAllowlist } from "@/lib/api-keys/parse-allowlist";
 import { setKeyAllowlist } from "@/lib/api-keys/set-key-allowlist";
 import { sessionActor } from "@/lib/audit/session-actor";
 import { confirmUser } from "@/lib/auth/confirm-user";
 import { requestAddress } from "@/lib/auth/request-address";
-import { notFound } from "@/lib/errors";
 import { getSecretBox } from "@/lib/runtime";
 import { apiKeyAllowlistRequest } from "@/lib/schemas/dashboard";
 
@@ -12,8 +12,7 @@ import { apiKeyAllowlistRequest } from "@/lib/schemas/dashboard";
 export const PUT = withSession(
   { permission: "api_keys.manage", request: apiKeyAllowlistRequest },
   async ({ db, session, params, body, request }) => {
-    const keyId = Number(params.id);
-    if (!Number.isSafeInteger(keyId)) throw notFound("No such API key.");
+    const keyId = pathId(params, "No such API key.");
     // A mistyped range is refused before the confirmation, so it does not use up an authenticator code.
     parseAllowlist(body.allowed_ips);
     await confirmUser(db, {

@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { pathId } from "@/lib/api/path-id";
 import { withSession } from "@/lib/api/with-session";
 import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
 import { recordSessionAction } from "@/lib/audit/record-session-action";
@@ -12,13 +13,11 @@ import { apiKeyRevokeRequest } from "@/lib/schemas/dashboard";
 export const POST = withSession(
   { permission: "api_keys.manage", request: apiKeyRevokeRequest },
   async ({ db, session, params, body, request }) => {
-    const id = Number(params.id);
-    const [key] = Number.isSafeInteger(id)
-      ? await db
-          .select({ key: apiKeys.key })
-          .from(apiKeys)
-          .where(and(eq(apiKeys.id, id), eq(apiKeys.merchantId, session.merchantId)))
-      : [];
+    const id = pathId(params, "No such API key.");
+    const [key] = await db
+      .select({ key: apiKeys.key })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.id, id), eq(apiKeys.merchantId, session.merchantId)));
     if (!key) throw notFound("No such API key.");
     await confirmUser(db, {
       userId: session.userId,

@@ -1,9 +1,9 @@
+import { pathId } from "@/lib/api/path-id";
 import { withSession } from "@/lib/api/with-session";
 import { rollApiKey } from "@/lib/api-keys/roll-api-key";
 import { sessionActor } from "@/lib/audit/session-actor";
 import { confirmUser } from "@/lib/auth/confirm-user";
 import { requestAddress } from "@/lib/auth/request-address";
-import { notFound } from "@/lib/errors";
 import { getSecretBox } from "@/lib/runtime";
 import { apiKeyRollRequest } from "@/lib/schemas/dashboard";
 import { can } from "@/lib/team/permissions";
@@ -12,8 +12,7 @@ import { can } from "@/lib/team/permissions";
 export const POST = withSession(
   { permission: "api_keys.manage", request: apiKeyRollRequest, successStatus: 201 },
   async ({ db, session, params, body, request }) => {
-    const keyId = Number(params.id);
-    if (!Number.isSafeInteger(keyId)) throw notFound("No such API key.");
+    const keyId = pathId(params, "No such API key.");
     await confirmUser(db, {
       userId: session.userId,
       ask: "second_factor",

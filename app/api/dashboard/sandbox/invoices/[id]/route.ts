@@ -1,4 +1,5 @@
 import { invoiceStatusLabel } from "@/components/dashboard/invoice-status";
+import { pathId } from "@/lib/api/path-id";
 import { assertSandbox } from "@/lib/api/runtime-values";
 import { withSession } from "@/lib/api/with-session";
 import { paySandboxInvoice } from "@/lib/chain/sandbox/pay-invoice";
@@ -9,16 +10,10 @@ import { formatAmount } from "@/lib/money";
 import { getConfig } from "@/lib/runtime";
 import { sandboxInvoiceActionRequest } from "@/lib/schemas/dashboard";
 
-const invoiceId = (params: Record<string, string>) => {
-  const id = Number(params.id);
-  if (!Number.isSafeInteger(id) || id <= 0) throw notFound("No such invoice.");
-  return id;
-};
-
 /** The sandbox panel follows an invoice it acted on: its status in words. */
 export const GET = withSession({ permission: "sandbox.use" }, async ({ db, session, params }) => {
   assertSandbox();
-  const record = await loadInvoiceById(db, invoiceId(params));
+  const record = await loadInvoiceById(db, pathId(params, "No such invoice."));
   if (!record || record.merchantId !== session.merchantId) throw notFound("No such invoice.");
   return {
     id: record.id,
@@ -33,7 +28,7 @@ export const POST = withSession(
   { permission: "sandbox.use", request: sandboxInvoiceActionRequest, successStatus: 201 },
   async ({ db, session, params, body }) => {
     assertSandbox();
-    const id = invoiceId(params);
+    const id = pathId(params, "No such invoice.");
     if (body.action === "expire") {
       await expireInvoiceNow(db, { merchantId: session.merchantId, invoiceId: id });
       return { action: body.action };
