@@ -1,0 +1,170 @@
+import { randomBytes } from "node:crypto";
+import { and, asc, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AuditSource } from "@/lib/audit/record-audit-entry";
+import { auditEntries, users } from "@/lib/db/schema";
+import { KassaError } from "@/lib/errors";
+import { changeMemberRole } from "@/lib/team/change-member-role";
+import { removeMember } from "@/lib/team/remove-member";
+import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
+import { createTestMerchant } from "../support/merchants";
+import { addMembers, lockWaiters, ownersOf, sessionOf, watchDeadlocks } from "../support/team-races";
+import { waitUntil } from "../support/wait";
+
+process.env.NEXTAUTH_SECRET = randomBytes(32).toString("hex");
+
+const audit = (userId: number): AuditSource => ({
+  actor: { kind: "user", userId, email: `user-${userId}@example.com` },
+  address: "198.51.100.7",
+});
+
+/** What a settled team change came to: done, or the status of the client error it answered. */
+function outcome(settled: PromiseSettledResult<unknown>): "done" | number {
+  if (settled.status === "fulfilled") return "done";
+  // Anything but a KassaError would reach the dashboard as a 500: the test shows it as it is.
+  if (!(settled.reason instanceof KassaError)) throw settled.reason;
+  return settled.reason.status;
+}
+
+describe(`team changes racing each other on ${testDriver}`, () => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database.drop());
+
+  /** A merchant whose first owner signed up, plus `roles` added: every member's id, signup owner first. */
+  async function team(name: string, roles: Parameters<typeof addMembers>[1]["roles"]) {
+    const merchantId = await createTestMerchant(database, name);
+    const [first] = await database.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.merchantId, merchantId));
+    const added = await addMembers(database, { merchantId, prefix: name.toLowerCase(), roles });
+    return { merchantId, ids: [first!.id, ...added] };
+  }
+
+  it("lets every owner step down at once: all but one do, one owner stays, no deadlock", async () => {
+    const { merchantId, ids } = await team("Stepdown", ["owner", "owner", "owner", "owner", "owner"]);
+    const sessions = await Promise.all(ids.map((id) => sessionOf(database.db, id)));
+    const watch = watchDeadlocks(database.db);
+    const settled = await Promise.allSettled(
+      ids.map((id) =>
+        changeMemberRole(watch.db, { merchantId, userId: id, role: "admin", actorId: id, audit: audit(id) }),
+      ),
+    );
+    const outcomes = settled.map(outcome);
+    expect(outcomes.filter((o) => o === "done")).toHaveLength(ids.length - 1);
+    expect(outcomes.filter((o) => o !== "done")).toEqual([400]);
+    const refused = settled.find((s) => s.status === "rejected") as PromiseRejectedResult;
+    expect((refused.reason as KassaError).message).toMatch(/at least one owner/);
+    const stayed = ids[outcomes.indexOf(400)]!;
+    expect(await ownersOf(database.db, merchantId)).toEqual([stayed]);
+    // Everyone who stepped down signs in again (their role changed); the one who stayed keeps theirs.
+    for (const [i, id] of ids.entries())
+      if (id === stayed) expect(await sessions[i]!()).toMatchObject({ userId: id, role: "owner" });
+      else expect(await sessions[i]!()).toBeUndefined();
+    expect(watch.deadlocks()).toBe(0);
+  });
+
+  it("lets pairs of owners remove each other at once: one of each pair goes, sessions end, no deadlock", async () => {
+    const { merchantId, ids } = await team("Pairs", [
+      "owner",
+      "owner",
+      "owner",
+      "owner",
+      "owner",
+      "developer",
+    ]);
+    const owners = ids.slice(0, 6);
+    const developer = ids[6]!;
+    const sessions = new Map(
+      await Promise.all(ids.map(async (id) => [id, await sessionOf(database.db, id)] as const)),
+    );
+    const watch = watchDeadlocks(database.db);
+    const removals = owners.map((id, i) => ({ actorId: id, userId: owners[i % 2 === 0 ? i + 1 : i - 1]! }));
+    const settled = await Promise.allSettled([
+      ...removals.map((r) => removeMember(watch.db, { merchantId, ...r, audit: audit(r.actorId) })),
+      // The last owner of a pair changing a role while the other removes them.
+      changeMemberRole(watch.db, {
+        merchantId,
+        userId: developer,
+        role: "finance",
+        actorId: owners[5]!,
+        audit: audit(owners[5]!),
+      }),
+    ]);
+    const outcomes = settled.map(outcome);
+    // In each pair the one who went first removed the other, who was then no longer a member (403).
+    for (let pair = 0; pair < 3; pair++)
+      expect(outcomes.slice(pair * 2, pair * 2 + 2).sort()).toEqual([403, "done"]);
+    const remaining = await ownersOf(database.db, merchantId);
+    expect(remaining).toHaveLength(3);
+    const removed = owners.filter((id) => !remaining.includes(id));
+    for (const id of removed) expect(await sessions.get(id)!()).toBeUndefined();
+    for (const id of remaining)
+      expect(await sessions.get(id)!()).toMatchObject({ userId: id, role: "owner" });
+
+    // The role change and its actor's removal: either the change came first, or it was refused.
+    const trail = (
+      await database.db
+        .select({ action: auditEntries.action, actor: auditEntries.actor })
+        .from(auditEntries)
+        .where(and(eq(auditEntries.merchantId, merchantId)))
+        .orderBy(asc(auditEntries.id))
+    ).filter((entry) => entry.action === "role_changed" || entry.action === "member_removed");
+    const [developerNow] = await database.db.select().from(users).where(eq(users.id, developer));
+    if (outcomes[6] === "done") {
+      expect(developerNow!.role).toBe("finance");
+      expect(await sessions.get(developer)!()).toBeUndefined();
+      const changedAt = trail.findIndex((entry) => entry.action === "role_changed");
+      const actorRemovedAt = trail.findIndex(
+        (entry) => entry.action === "member_removed" && entry.actor === `user-${owners[4]}@example.com`,
+      );
+      if (removed.includes(owners[5]!)) expect(changedAt).toBeLessThan(actorRemovedAt);
+    } else {
+      expect(outcomes[6]).toBe(403);
+      expect(removed).toContain(owners[5]);
+      expect(developerNow!.role).toBe("developer");
+      expect(await sessions.get(developer)!()).toMatchObject({ role: "developer" });
+    }
+    expect(watch.deadlocks()).toBe(0);
+  });
+
+  if (testDriver === "pg") {
+    it("queues two removals held up by a third owner's change instead of deadlocking them", async () => {
+      // ids[0] is the signup owner, the lowest id: another change of theirs holds their row while
+      // two owners each remove another, so both wait with whatever they locked before.
+      const { merchantId, ids } = await team("Queue", ["owner", "owner", "owner", "owner"]);
+      const [held, a, b, c, d] = ids as [number, number, number, number, number];
+      const watch = watchDeadlocks(database.db);
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      const holder = database.db.transaction(async (tx) => {
+        await tx.select().from(users).where(eq(users.id, held)).for("update");
+        locked();
+        await released;
+      });
+      await isLocked;
+      const removals = Promise.allSettled([
+        removeMember(watch.db, { merchantId, actorId: a, userId: b, audit: audit(a) }),
+        removeMember(watch.db, { merchantId, actorId: c, userId: d, audit: audit(c) }),
+      ]);
+      await waitUntil(async () => (await lockWaiters(database.db)) >= 2, {
+        what: "both removals wait for the held owner's row",
+      });
+      release();
+      await holder;
+      expect((await removals).map(outcome)).toEqual(["done", "done"]);
+      expect(await ownersOf(database.db, merchantId)).toEqual([held, a, c]);
+      expect(watch.deadlocks()).toBe(0);
+    });
+  }
+});
