@@ -14,11 +14,14 @@ import { KassaError } from "@/lib/errors";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { listBalances } from "@/lib/ledger/list-balances";
 import { parseDecimal } from "@/lib/money";
+import { changeMemberRole } from "@/lib/team/change-member-role";
+import { removeMember } from "@/lib/team/remove-member";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { confirm, createFixedInvoice, testKeys } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
+import { addMembers } from "../support/team-races";
 
 // The operator's lists and rules, as the installation reads them (README, "Compliance screening").
 // Set before anything reads the configuration: the built-in provider is built from it once.
@@ -311,12 +314,17 @@ describe(`compliance screening and review on ${testDriver}`, () => {
   it("another merchant cannot decide this merchant's review", async () => {
     const id = await deposit("1", DENIED);
     const other = await createTestMerchant(database, "Elsewhere");
+    const [stranger] = await addMembers(database, {
+      merchantId: other,
+      prefix: "elsewhere",
+      roles: ["owner"],
+    });
     const review = (await reviewOf(id))!;
     await expect(
       decideReview(database.db, {
         merchantId: other,
         reviewId: review.id,
-        userId,
+        userId: stranger!,
         decision: "release",
         audit: audit(),
         spreadPpm: SPREAD,
@@ -415,5 +423,107 @@ describe(`compliance screening and review on ${testDriver}`, () => {
     expect(record.status).toBe("pending");
     expect(record.invoice.paidAmount).toBe(0n);
     expect((await ledgerInvariants(database.db)).nonZeroCurrencies).toEqual([]);
+  });
+
+  it("decides a release and a reject racing from two members exactly once, booked and called back once", async () => {
+    const [finance, admin] = await addMembers(database, {
+      merchantId,
+      prefix: "racers",
+      roles: ["finance", "admin"],
+    });
+    const as = (member: number) => ({
+      actor: { kind: "user" as const, userId: member, email: `m${member}@example.com` },
+    });
+    for (let round = 0; round < 4; round++) {
+      const id = await deposit("1", DENIED);
+      const review = (await reviewOf(id))!;
+      const [before, heldBefore] = [await balance("LTC"), await heldAccount("LTC")];
+      // Alternate who asks first, so either decision gets its chance to win.
+      const racers = [
+        { userId: finance!, decision: "release" as const },
+        { userId: admin!, decision: "reject" as const },
+      ];
+      if (round % 2) racers.reverse();
+      const settled = await Promise.allSettled(
+        racers.map((racer) =>
+          decideReview(database.db, {
+            merchantId,
+            reviewId: review.id,
+            ...racer,
+            audit: as(racer.userId),
+            spreadPpm: SPREAD,
+          }),
+        ),
+      );
+      const won = settled.filter((s) => s.status === "fulfilled") as PromiseFulfilledResult<{
+        status: string;
+      }>[];
+      expect(won).toHaveLength(1);
+      const outcome = won[0]!.value.status;
+      const lost = settled.find((s) => s.status === "rejected") as PromiseRejectedResult;
+      expect((lost.reason as KassaError).fields).toEqual({
+        id: `This payment needs no decision: it was already ${outcome}.`,
+      });
+      const events = (await callbackEvents(id)).map((c) => c.event);
+      const trail = await database.db
+        .select({ action: auditEntries.action })
+        .from(auditEntries)
+        .where(
+          and(
+            eq(auditEntries.merchantId, merchantId),
+            eq(auditEntries.detail, `transaction ${id}: 1 LTC, score 100`),
+          ),
+        );
+      if (outcome === "released") {
+        expect(await balance("LTC")).toBe(before + net("1"));
+        expect(await heldAccount("LTC")).toBe(heldBefore);
+        expect(events.slice(2)).toEqual(["deposit.confirmed"]);
+        expect(trail).toEqual([{ action: "review_released" }]);
+      } else {
+        expect(await balance("LTC")).toBe(before);
+        expect(await heldAccount("LTC")).toBe(heldBefore + parseDecimal("1"));
+        expect(events.slice(2)).toEqual(["deposit.rejected"]);
+        expect(trail).toEqual([{ action: "review_rejected" }]);
+      }
+    }
+    expect(await ledgerInvariants(database.db)).toEqual({
+      nonZeroCurrencies: [],
+      accountsNotMatchingEntries: 0,
+      negativeMerchantBalances: 0,
+    });
+  });
+
+  it("refuses a decision by a member removed or demoted after their request's session check", async () => {
+    const [removed, demoted] = await addMembers(database, {
+      merchantId,
+      prefix: "leavers",
+      roles: ["finance", "admin"],
+    });
+    const id = await deposit("1", DENIED);
+    const review = (await reviewOf(id))!;
+    await removeMember(database.db, { merchantId, userId: removed!, actorId: userId, audit: audit() });
+    await changeMemberRole(database.db, {
+      merchantId,
+      userId: demoted!,
+      role: "developer",
+      actorId: userId,
+      audit: audit(),
+    });
+    for (const [member, message] of [
+      [removed!, "You are no longer a member of this team."],
+      [demoted!, "Your role (developer) does not allow this. Ask an owner or an admin of your team."],
+    ] as const)
+      await expect(
+        decideReview(database.db, {
+          merchantId,
+          reviewId: review.id,
+          userId: member,
+          decision: "release",
+          audit: audit(),
+          spreadPpm: SPREAD,
+        }),
+      ).rejects.toMatchObject({ status: 403, message });
+    expect((await reviewOf(id))!.status).toBe("held");
+    expect((await describeTransaction(database.db, id)).status).toBe("not_confirmed");
   });
 });
