@@ -94,12 +94,19 @@ export async function decideReview(
   });
 }
 
-/** Whether a reorganisation deeper than the confirmations removed the held payment's block (a real chain only). */
+/**
+ * Whether a reorganisation deeper than the confirmations removed the held payment's block (a real
+ * chain only). The payment's row is share-locked until the decision commits: a reorganisation
+ * marking it removed (lib/chain/evm/unwind-reorg.ts) either committed first, and is read here, or
+ * waits, and then finds the deposit credited and records the incident. Unlocked, a release could
+ * credit a payment whose removal committed a moment after it was read, with no incident.
+ */
 async function isRemovedFromChain(tx: Tx, depositId: number): Promise<boolean> {
   const [row] = await tx
     .select({ removedAt: chainTransactions.removedAt })
     .from(deposits)
     .innerJoin(chainTransactions, eq(chainTransactions.id, deposits.chainTransactionId))
-    .where(eq(deposits.id, depositId));
+    .where(eq(deposits.id, depositId))
+    .for("share", { of: chainTransactions });
   return row?.removedAt != null;
 }

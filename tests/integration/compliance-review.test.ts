@@ -21,7 +21,8 @@ import { createTestDatabase, type TestDatabase, testDriver } from "../support/da
 import { confirm, createFixedInvoice, testKeys } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
-import { addMembers } from "../support/team-races";
+import { addMembers, lockWaiters } from "../support/team-races";
+import { waitUntil } from "../support/wait";
 
 // The operator's lists and rules, as the installation reads them (README, "Compliance screening").
 // Set before anything reads the configuration: the built-in provider is built from it once.
@@ -526,4 +527,57 @@ describe(`compliance screening and review on ${testDriver}`, () => {
     expect((await reviewOf(id))!.status).toBe("held");
     expect((await describeTransaction(database.db, id)).status).toBe("not_confirmed");
   });
+
+  if (testDriver === "pg") {
+    it("refuses a release racing the reorganisation that removes the payment's block", async () => {
+      const id = await deposit("1", DENIED);
+      const review = (await reviewOf(id))!;
+      const before = await balance("LTC");
+      let commit!: () => void;
+      const committed = new Promise<void>((resolve) => {
+        commit = resolve;
+      });
+      let marked!: () => void;
+      const isMarked = new Promise<void>((resolve) => {
+        marked = resolve;
+      });
+      // The reorganisation's own update of the payment's row (lib/chain/evm/unwind-reorg.ts),
+      // made before the release reads it and committed while the release is under way.
+      const reorg = database.db.transaction(async (tx) => {
+        await tx.execute(
+          sql`update chain_transactions set removed_at = now()
+              where id = (select chain_transaction_id from deposits where transaction_id = ${id})`,
+        );
+        marked();
+        await committed;
+      });
+      await isMarked;
+      const release = decideReview(database.db, {
+        merchantId,
+        reviewId: review.id,
+        userId,
+        decision: "release",
+        audit: audit(),
+        spreadPpm: SPREAD,
+      });
+      const settled = release.then(
+        () => "released",
+        () => "refused",
+      );
+      // Either the release finished without waiting (and credited a removed payment), or it waits.
+      await Promise.race([
+        settled,
+        waitUntil(async () => (await lockWaiters(database.db)) >= 1, {
+          what: "the release waits for the payment",
+        }),
+      ]);
+      commit();
+      await reorg;
+      expect(await fieldsOf(release)).toEqual({
+        id: "A reorganisation removed this payment's block from the chain: it cannot be credited. Reject it instead.",
+      });
+      expect(await balance("LTC")).toBe(before);
+      expect((await reviewOf(id))!.status).toBe("held");
+    });
+  }
 });
