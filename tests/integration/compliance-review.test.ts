@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { takeAddress } from "@/lib/addresses/take-address";
+import { type RemovedPayment, settleRemovedPayment } from "@/lib/chain/evm/settle-removed-payment";
 import { sendSandboxPayment } from "@/lib/chain/sandbox/send-payment";
 import { runCliCommand } from "@/lib/cli/commands";
 import { bookComplianceRefund } from "@/lib/compliance/book-compliance-refund";
@@ -10,6 +11,7 @@ import { listReviews } from "@/lib/compliance/list-reviews";
 import { setReviewThreshold } from "@/lib/compliance/set-review-threshold";
 import { queryRows } from "@/lib/db/client";
 import { auditEntries, callbacks, complianceReviews, merchants } from "@/lib/db/schema";
+import { inTransaction } from "@/lib/db/transaction";
 import { KassaError } from "@/lib/errors";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { listBalances } from "@/lib/ledger/list-balances";
@@ -526,6 +528,38 @@ describe(`compliance screening and review on ${testDriver}`, () => {
       ).rejects.toMatchObject({ status: 403, message });
     expect((await reviewOf(id))!.status).toBe("held");
     expect((await describeTransaction(database.db, id)).status).toBe("not_confirmed");
+  });
+
+  it("records an incident when a release commits while a reorganisation waits to remove the payment", async () => {
+    const id = await deposit("1", DENIED);
+    const review = (await reviewOf(id))!;
+    // The row as the reorganisation's statement read it (lib/chain/evm/unwind-reorg.ts): its
+    // snapshot still says held, since the release it waited for committed after it began.
+    const [removed] = await queryRows<RemovedPayment>(
+      database.db,
+      sql`select c.id, c.txid, c.log_index, c.block_height, c.block_hash, d.id as deposit_id, d.status as deposit_status
+          from deposits d join chain_transactions c on c.id = d.chain_transaction_id where d.transaction_id = ${id}`,
+    );
+    expect(removed!.deposit_status).toBe("held");
+    await decideReview(database.db, {
+      merchantId,
+      reviewId: review.id,
+      userId,
+      decision: "release",
+      audit: audit(),
+      spreadPpm: SPREAD,
+    });
+    const outcome = await inTransaction(database.db, async (tx) => {
+      await tx.execute(sql`update chain_transactions set removed_at = now() where id = ${removed!.id}`);
+      return settleRemovedPayment(tx, { network: "litecoin", payment: removed! });
+    });
+    expect(outcome).toBe("incident");
+    expect(
+      await queryRows<{ kind: string }>(
+        database.db,
+        sql`select kind from chain_incidents where deposit_id = ${removed!.deposit_id}`,
+      ),
+    ).toEqual([{ kind: "credited_payment_removed" }]);
   });
 
   if (testDriver === "pg") {
