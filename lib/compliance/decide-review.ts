@@ -9,7 +9,7 @@ import { inTransaction } from "@/lib/db/transaction";
 import { bookDeposit } from "@/lib/deposits/book-deposit";
 import { fieldError, notFound } from "@/lib/errors";
 import { formatAmountShort } from "@/lib/money";
-import { lockDecidingMember } from "@/lib/team/lock-deciding-member";
+import { lockActingMember } from "@/lib/team/lock-acting-member";
 import { rejectHeldDeposit } from "./reject-held-deposit";
 
 export type ReviewDecision = "release" | "reject";
@@ -20,7 +20,7 @@ export type DecidedReview = { id: number; status: "released" | "rejected"; trans
  * A member's decision on a held payment, in one transaction: the review's `held → released|rejected`
  * is a conditional update, so of two clicks (or a release and a reject racing) exactly one decides
  * and the other is told it was already decided. A deciding user must still be a member whose role
- * may review, read and share-locked in the transaction (lib/team/lock-deciding-member.ts). Release
+ * may review, read and share-locked in the transaction (lib/team/lock-acting-member.ts). Release
  * books the payment as its confirmation would have (ledger entries, the invoice's settlement or the
  * deposit's `confirmed`, with the callback); reject books it to platform:compliance_held
  * (reject-held-deposit.ts). The audit entry commits with it.
@@ -39,7 +39,7 @@ export async function decideReview(
 ): Promise<DecidedReview> {
   return inTransaction(db, async (tx) => {
     if (input.userId !== null)
-      await lockDecidingMember(tx, {
+      await lockActingMember(tx, {
         merchantId: input.merchantId,
         userId: input.userId,
         permission: "compliance.review",

@@ -9,7 +9,7 @@ import { inTransaction } from "@/lib/db/transaction";
 import { fieldError, KassaError, notFound } from "@/lib/errors";
 import { enqueueJob, JOB_MAX_ATTEMPTS } from "@/lib/jobs/enqueue-job";
 import { WITHDRAWAL_BROADCAST_QUEUE } from "@/lib/jobs/queues";
-import { lockDecidingMember } from "@/lib/team/lock-deciding-member";
+import { lockActingMember } from "@/lib/team/lock-acting-member";
 import { transitionStatus } from "@/lib/transactions/transition-status";
 import { broadcastDedupeKey } from "./create-withdrawal";
 import { loadWithdrawal, type WithdrawalRecord } from "./load-withdrawal";
@@ -50,7 +50,7 @@ export async function decideWithdrawal(
   },
 ): Promise<WithdrawalRecord> {
   return inTransaction(db, async (tx) => {
-    await lockDecidingMember(tx, {
+    await lockActingMember(tx, {
       merchantId: input.merchantId,
       userId: input.userId,
       permission: "payouts.approve",

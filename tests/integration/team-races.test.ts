@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditSource } from "@/lib/audit/record-audit-entry";
-import { auditEntries, users } from "@/lib/db/schema";
+import { auditEntries, authTokens, users } from "@/lib/db/schema";
 import { KassaError } from "@/lib/errors";
 import { changeMemberRole } from "@/lib/team/change-member-role";
+import { inviteMember } from "@/lib/team/invite-member";
 import { removeMember } from "@/lib/team/remove-member";
+import { resendInvitation } from "@/lib/team/resend-invitation";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { createTestMerchant } from "../support/merchants";
 import { addMembers, lockWaiters, ownersOf, sessionOf, watchDeadlocks } from "../support/team-races";
@@ -44,6 +46,15 @@ describe(`team changes racing each other on ${testDriver}`, () => {
     const added = await addMembers(database, { merchantId, prefix: name.toLowerCase(), roles });
     return { merchantId, ids: [first!.id, ...added] };
   }
+
+  /** The invitation links the given members sent that still work. */
+  const invitationsBy = async (senders: number[]) =>
+    (
+      await database.db
+        .select({ invitedBy: authTokens.invitedBy })
+        .from(authTokens)
+        .where(and(eq(authTokens.purpose, "invitation"), inArray(authTokens.invitedBy, senders)))
+    ).map((row) => row.invitedBy);
 
   it("lets every owner step down at once: all but one do, one owner stays, no deadlock", async () => {
     const { merchantId, ids } = await team("Stepdown", ["owner", "owner", "owner", "owner", "owner"]);
@@ -129,6 +140,107 @@ describe(`team changes racing each other on ${testDriver}`, () => {
       expect(developerNow!.role).toBe("developer");
       expect(await sessions.get(developer)!()).toMatchObject({ role: "developer" });
     }
+    expect(watch.deadlocks()).toBe(0);
+  });
+
+  it("refuses an invitation from a member removed or demoted after their session check", async () => {
+    const { merchantId, ids } = await team("Inviters", ["admin", "admin", "owner"]);
+    const [owner, removed, demoted, formerOwner] = ids as [number, number, number, number];
+    await removeMember(database.db, { merchantId, userId: removed, actorId: owner, audit: audit(owner) });
+    await changeMemberRole(database.db, {
+      merchantId,
+      userId: demoted,
+      role: "finance",
+      actorId: owner,
+      audit: audit(owner),
+    });
+    await changeMemberRole(database.db, {
+      merchantId,
+      userId: formerOwner,
+      role: "admin",
+      actorId: owner,
+      audit: audit(owner),
+    });
+    // Each request passed the session check with the role it had then.
+    const cases = [
+      {
+        inviter: removed,
+        was: "admin" as const,
+        role: "viewer" as const,
+        message: "You are no longer a member of this team.",
+      },
+      {
+        inviter: demoted,
+        was: "admin" as const,
+        role: "viewer" as const,
+        message: "Your role (finance) does not allow this. Ask an owner or an admin of your team.",
+      },
+      {
+        inviter: formerOwner,
+        was: "owner" as const,
+        role: "owner" as const,
+        message: "Only an owner can invite, change or remove an owner.",
+      },
+    ];
+    for (const { inviter, was, role, message } of cases)
+      await expect(
+        inviteMember(database.db, {
+          merchantId,
+          inviter: { userId: inviter, email: `user-${inviter}@example.com`, role: was },
+          email: `invitee-of-${inviter}@example.com`,
+          role,
+          baseUrl: "https://pay.example.test",
+          audit: audit(inviter),
+        }),
+      ).rejects.toMatchObject({ status: 403, message });
+    expect(await invitationsBy(cases.map((c) => c.inviter))).toEqual([]);
+    // Nor do they send again an invitation someone else made (the new link would carry their name).
+    await inviteMember(database.db, {
+      merchantId,
+      inviter: { userId: owner, email: `user-${owner}@example.com`, role: "owner" },
+      email: "pending@example.com",
+      role: "viewer",
+      baseUrl: "https://pay.example.test",
+      audit: audit(owner),
+    });
+    const [pending] = await database.db
+      .select({ id: authTokens.tokenHash })
+      .from(authTokens)
+      .where(and(eq(authTokens.purpose, "invitation"), eq(authTokens.email, "pending@example.com")));
+    await expect(
+      resendInvitation(database.db, {
+        merchantId,
+        id: pending!.id,
+        inviter: { userId: removed, email: `user-${removed}@example.com`, role: "admin" },
+        baseUrl: "https://pay.example.test",
+        audit: audit(removed),
+      }),
+    ).rejects.toMatchObject({ status: 403, message: "You are no longer a member of this team." });
+    expect(await invitationsBy([owner])).toEqual([owner]);
+  });
+
+  it("never leaves an invitation from a member whose removal raced it", async () => {
+    const { merchantId, ids } = await team("InviteRace", ["admin", "admin", "admin", "admin"]);
+    const [owner, ...admins] = ids as [number, ...number[]];
+    const watch = watchDeadlocks(database.db);
+    const settled = await Promise.allSettled(
+      admins.flatMap((admin) => [
+        inviteMember(watch.db, {
+          merchantId,
+          inviter: { userId: admin, email: `user-${admin}@example.com`, role: "admin" },
+          email: `raced-by-${admin}@example.com`,
+          role: "finance",
+          baseUrl: "https://pay.example.test",
+          audit: audit(admin),
+        }),
+        removeMember(watch.db, { merchantId, userId: admin, actorId: owner, audit: audit(owner) }),
+      ]),
+    );
+    // Every removal went through; each invitation either came first (and died with its sender) or was refused.
+    for (const [i, s] of settled.entries())
+      if (i % 2 === 1) expect(s.status).toBe("fulfilled");
+      else if (s.status === "rejected") expect(outcome(s)).toBe(403);
+    expect(await invitationsBy(admins)).toEqual([]);
     expect(watch.deadlocks()).toBe(0);
   });
 
