@@ -8,6 +8,7 @@ import { changeMemberRole } from "@/lib/team/change-member-role";
 import { inviteMember } from "@/lib/team/invite-member";
 import { removeMember } from "@/lib/team/remove-member";
 import { resendInvitation } from "@/lib/team/resend-invitation";
+import { revokeInvitation } from "@/lib/team/revoke-invitation";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { createTestMerchant } from "../support/merchants";
 import { addMembers, lockWaiters, ownersOf, sessionOf, watchDeadlocks } from "../support/team-races";
@@ -216,7 +217,35 @@ describe(`team changes racing each other on ${testDriver}`, () => {
         audit: audit(removed),
       }),
     ).rejects.toMatchObject({ status: 403, message: "You are no longer a member of this team." });
-    expect(await invitationsBy([owner])).toEqual([owner]);
+    // Nor take it back; and an owner's invitation is beyond one who is an admin now.
+    for (const [actorId, message] of [
+      [removed, "You are no longer a member of this team."],
+      [formerOwner, "Only an owner can invite, change or remove an owner."],
+    ] as const) {
+      const ownerInvitation = actorId === formerOwner;
+      if (ownerInvitation)
+        await inviteMember(database.db, {
+          merchantId,
+          inviter: { userId: owner, email: `user-${owner}@example.com`, role: "owner" },
+          email: "future-owner@example.com",
+          role: "owner",
+          baseUrl: "https://pay.example.test",
+          audit: audit(owner),
+        });
+      const [target] = await database.db
+        .select({ id: authTokens.tokenHash })
+        .from(authTokens)
+        .where(
+          and(
+            eq(authTokens.purpose, "invitation"),
+            eq(authTokens.email, ownerInvitation ? "future-owner@example.com" : "pending@example.com"),
+          ),
+        );
+      await expect(
+        revokeInvitation(database.db, { merchantId, id: target!.id, actorId, audit: audit(actorId) }),
+      ).rejects.toMatchObject({ status: 403, message });
+    }
+    expect(await invitationsBy([owner])).toEqual([owner, owner]);
   });
 
   it("never leaves an invitation from a member whose removal raced it", async () => {
