@@ -9,6 +9,7 @@ import { inTransaction } from "@/lib/db/transaction";
 import { bookDeposit } from "@/lib/deposits/book-deposit";
 import { fieldError, notFound } from "@/lib/errors";
 import { formatAmountShort } from "@/lib/money";
+import { lockActingMember } from "@/lib/team/lock-acting-member";
 import { rejectHeldDeposit } from "./reject-held-deposit";
 
 export type ReviewDecision = "release" | "reject";
@@ -18,9 +19,11 @@ export type DecidedReview = { id: number; status: "released" | "rejected"; trans
 /**
  * A member's decision on a held payment, in one transaction: the review's `held → released|rejected`
  * is a conditional update, so of two clicks (or a release and a reject racing) exactly one decides
- * and the other is told it was already decided. Release books the payment as its confirmation would
- * have (ledger entries, the invoice's settlement or the deposit's `confirmed`, with the callback);
- * reject books it to platform:compliance_held (reject-held-deposit.ts). The audit entry commits with it.
+ * and the other is told it was already decided. A deciding user must still be a member whose role
+ * may review, read and share-locked in the transaction (lib/team/lock-acting-member.ts). Release
+ * books the payment as its confirmation would have (ledger entries, the invoice's settlement or the
+ * deposit's `confirmed`, with the callback); reject books it to platform:compliance_held
+ * (reject-held-deposit.ts). The audit entry commits with it.
  */
 export async function decideReview(
   db: Db,
@@ -35,6 +38,12 @@ export async function decideReview(
   },
 ): Promise<DecidedReview> {
   return inTransaction(db, async (tx) => {
+    if (input.userId !== null)
+      await lockActingMember(tx, {
+        merchantId: input.merchantId,
+        userId: input.userId,
+        permission: "compliance.review",
+      });
     const status = input.decision === "release" ? "released" : "rejected";
     const [review] = await tx
       .update(complianceReviews)
@@ -85,12 +94,19 @@ export async function decideReview(
   });
 }
 
-/** Whether a reorganisation deeper than the confirmations removed the held payment's block (a real chain only). */
+/**
+ * Whether a reorganisation deeper than the confirmations removed the held payment's block (a real
+ * chain only). The payment's row is share-locked until the decision commits: a reorganisation
+ * marking it removed (lib/chain/evm/unwind-reorg.ts) either committed first, and is read here, or
+ * waits, and then finds the deposit credited and records the incident. Unlocked, a release could
+ * credit a payment whose removal committed a moment after it was read, with no incident.
+ */
 async function isRemovedFromChain(tx: Tx, depositId: number): Promise<boolean> {
   const [row] = await tx
     .select({ removedAt: chainTransactions.removedAt })
     .from(deposits)
     .innerJoin(chainTransactions, eq(chainTransactions.id, deposits.chainTransactionId))
-    .where(eq(deposits.id, depositId));
+    .where(eq(deposits.id, depositId))
+    .for("share", { of: chainTransactions });
   return row?.removedAt != null;
 }

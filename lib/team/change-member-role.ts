@@ -23,10 +23,10 @@ export async function changeMemberRole(
   input: { merchantId: number; userId: number; role: Role; actorId: number; audit: AuditSource },
 ): Promise<void> {
   await inTransaction(db, async (tx) => {
-    const { actor, member } = await lockActorAndMember(tx, input);
+    const { actor, member, ownerIds } = await lockActorAndMember(tx, input);
     assertMayManageRole(actor.role, { target: member.role, next: input.role });
     if (member.role === input.role) return;
-    if (member.role === "owner") await assertAnotherOwner(tx, input);
+    if (member.role === "owner") assertAnotherOwner({ ownerIds, userId: member.id });
     await tx
       .update(users)
       .set({ role: input.role, sessionVersion: NEXT_SESSION_VERSION })

@@ -11,6 +11,7 @@ import { inTransaction } from "@/lib/db/transaction";
 import { fieldError, KassaError } from "@/lib/errors";
 import { queueEmail } from "@/lib/mail/queue-email";
 import { invitationEmail } from "@/lib/mail/team-templates";
+import { lockActingMember } from "./lock-acting-member";
 import { assertMayManageRole } from "./owner-rules";
 import type { Role } from "./permissions";
 
@@ -49,6 +50,14 @@ export async function inviteMember(
   const email = input.email.trim().toLowerCase();
   await claimMailRequest(db, { email });
   await inTransaction(db, async (tx) => {
+    // The inviter's authority as it is now: removed or demoted since their session was checked,
+    // they invite nobody (and a removal racing this waits, then revokes what it sent).
+    const { role } = await lockActingMember(tx, {
+      merchantId: input.merchantId,
+      userId: input.inviter.userId,
+      permission: "team.manage",
+    });
+    assertMayManageRole(role, { next: input.role });
     const [member] = await tx
       .select({ id: users.id })
       .from(users)

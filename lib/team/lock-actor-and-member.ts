@@ -1,6 +1,6 @@
 import "server-only";
 
-import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, or } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 import { KassaError } from "@/lib/errors";
@@ -9,24 +9,27 @@ import { can, notAllowedMessage, type Role } from "./permissions";
 type Member = { id: number; email: string; role: Role };
 
 /**
- * Locks the acting member and the member being changed, both rows in id order (two admins
- * removing each other at once then queue instead of deadlocking), and answers their current
- * rows. The actor's role is the one in the database now, not the one their session was issued
- * with: an admin demoted or removed a moment ago cannot still manage the team. A 404 when the
- * member is not in the team, a 403 when the actor no longer may manage it.
+ * Locks, in one statement and in id order, the acting member, the member being changed and every
+ * owner of the team, and answers their current rows (`ownerIds`: the owners, for the "at least one
+ * owner" rule). Every team change takes all its locks here, in the same order, so concurrent
+ * changes queue instead of deadlocking: locking actor and member first and the owners later let two
+ * owners stepping down at once (or two pairs of owners) each hold a row the other then waited for.
+ * The actor's role is the one in the database now, not the one their session was issued with: an
+ * admin demoted or removed a moment ago cannot still manage the team. A 404 when the member is not
+ * in the team, a 403 when the actor no longer may manage it.
  */
 export async function lockActorAndMember(
   tx: Executor,
   input: { merchantId: number; actorId: number; userId: number },
-): Promise<{ actor: Member; member: Member }> {
+): Promise<{ actor: Member; member: Member; ownerIds: number[] }> {
   const rows = await tx
     .select({ id: users.id, email: users.email, role: users.role })
     .from(users)
     .where(
       and(
-        inArray(users.id, [input.actorId, input.userId]),
         eq(users.merchantId, input.merchantId),
         isNull(users.removedAt),
+        or(inArray(users.id, [input.actorId, input.userId]), eq(users.role, "owner")),
       ),
     )
     .orderBy(asc(users.id))
@@ -36,5 +39,6 @@ export async function lockActorAndMember(
   if (!can(actor.role, "team.manage")) throw new KassaError("forbidden", notAllowedMessage(actor.role));
   const member = rows.find((row) => row.id === input.userId);
   if (!member) throw new KassaError("not_found", "No such member of your team.");
-  return { actor, member };
+  const ownerIds = rows.filter((row) => row.role === "owner").map((row) => row.id);
+  return { actor, member, ownerIds };
 }

@@ -1,8 +1,5 @@
 import "server-only";
 
-import { and, eq, isNull } from "drizzle-orm";
-import type { Executor } from "@/lib/db/client";
-import { users } from "@/lib/db/schema";
 import { KassaError } from "@/lib/errors";
 import type { Role } from "./permissions";
 
@@ -19,18 +16,11 @@ export function assertMayManageRole(actor: Role, change: { target?: Role; next?:
 
 /**
  * Refuses to leave the team without an owner: another active owner must remain besides `userId`.
- * The owners' rows are locked first, so two owners demoting each other at once cannot both pass.
+ * `ownerIds` are the owners lockActorAndMember locked, so two owners stepping down at once cannot
+ * both pass (the second reads the first's change once it holds the locks).
  */
-export async function assertAnotherOwner(
-  tx: Executor,
-  input: { merchantId: number; userId: number },
-): Promise<void> {
-  const owners = await tx
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.merchantId, input.merchantId), eq(users.role, "owner"), isNull(users.removedAt)))
-    .for("update");
-  if (!owners.some((owner) => owner.id !== input.userId))
+export function assertAnotherOwner(input: { ownerIds: number[]; userId: number }): void {
+  if (!input.ownerIds.some((id) => id !== input.userId))
     throw new KassaError(
       "bad_request",
       "A team needs at least one owner: make another member an owner first.",

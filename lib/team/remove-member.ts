@@ -22,9 +22,9 @@ export async function removeMember(
   input: { merchantId: number; userId: number; actorId: number; audit: AuditSource },
 ): Promise<void> {
   await inTransaction(db, async (tx) => {
-    const { actor, member } = await lockActorAndMember(tx, input);
+    const { actor, member, ownerIds } = await lockActorAndMember(tx, input);
     assertMayManageRole(actor.role, { target: member.role });
-    if (member.role === "owner") await assertAnotherOwner(tx, input);
+    if (member.role === "owner") assertAnotherOwner({ ownerIds, userId: member.id });
     await tx
       .update(users)
       .set({ removedAt: new Date(), sessionVersion: NEXT_SESSION_VERSION })

@@ -7,6 +7,7 @@ import type { Db } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
 import { findInvitation } from "./find-invitation";
 import { type Inviter, sendInvitation } from "./invite-member";
+import { lockActingMember } from "./lock-acting-member";
 import { assertMayManageRole } from "./owner-rules";
 
 /**
@@ -26,8 +27,15 @@ export async function resendInvitation(
   },
 ): Promise<void> {
   await inTransaction(db, async (tx) => {
+    // The sender's current authority, locked before the invitation's row: a removal locks users
+    // first and then deletes their invitations, so the other order could deadlock with it.
+    const { role } = await lockActingMember(tx, {
+      merchantId: input.merchantId,
+      userId: input.inviter.userId,
+      permission: "team.manage",
+    });
     const invitation = await findInvitation(tx, input);
-    assertMayManageRole(input.inviter.role, { next: invitation.role });
+    assertMayManageRole(role, { next: invitation.role });
     // Counted in this transaction: a resend refused, or rolled back, does not spend the recipient's ration.
     await claimMailRequest(tx, { email: invitation.email });
     await sendInvitation(tx, {

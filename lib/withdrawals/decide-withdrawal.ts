@@ -9,6 +9,7 @@ import { inTransaction } from "@/lib/db/transaction";
 import { fieldError, KassaError, notFound } from "@/lib/errors";
 import { enqueueJob, JOB_MAX_ATTEMPTS } from "@/lib/jobs/enqueue-job";
 import { WITHDRAWAL_BROADCAST_QUEUE } from "@/lib/jobs/queues";
+import { lockActingMember } from "@/lib/team/lock-acting-member";
 import { transitionStatus } from "@/lib/transactions/transition-status";
 import { broadcastDedupeKey } from "./create-withdrawal";
 import { loadWithdrawal, type WithdrawalRecord } from "./load-withdrawal";
@@ -29,8 +30,10 @@ const DECIDED: Record<string, string> = {
 /**
  * An approver's decision on a `pending` withdrawal (one over a limit), in one transaction under the
  * withdrawal's row lock: of an approval and a decline racing, or two approvers, exactly one
- * decides; the other is told what happened. The approver must be a user of the merchant other than
- * the one who asked for it (a withdrawal made through the API has no such user, so any may approve).
+ * decides; the other is told what happened. The approver must be a current member of the merchant
+ * whose role may approve (read and share-locked in the transaction: a member removed or demoted
+ * while their request was in flight is refused), other than the one who asked for it (a withdrawal
+ * made through the API has no such user, so any may approve).
  * Approving queues the payout as any accepted withdrawal; declining returns the funds by new ledger
  * entries. Either change queues its callback in the same transaction.
  */
@@ -47,6 +50,11 @@ export async function decideWithdrawal(
   },
 ): Promise<WithdrawalRecord> {
   return inTransaction(db, async (tx) => {
+    await lockActingMember(tx, {
+      merchantId: input.merchantId,
+      userId: input.userId,
+      permission: "payouts.approve",
+    });
     const record = await loadWithdrawal(tx, input.withdrawalId, true);
     if (!record || record.merchantId !== input.merchantId) throw notFound("No such withdrawal.");
     if (record.status !== "pending") {

@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { takeAddress } from "@/lib/addresses/take-address";
+import { type RemovedPayment, settleRemovedPayment } from "@/lib/chain/evm/settle-removed-payment";
 import { sendSandboxPayment } from "@/lib/chain/sandbox/send-payment";
 import { runCliCommand } from "@/lib/cli/commands";
 import { bookComplianceRefund } from "@/lib/compliance/book-compliance-refund";
@@ -10,15 +11,20 @@ import { listReviews } from "@/lib/compliance/list-reviews";
 import { setReviewThreshold } from "@/lib/compliance/set-review-threshold";
 import { queryRows } from "@/lib/db/client";
 import { auditEntries, callbacks, complianceReviews, merchants } from "@/lib/db/schema";
+import { inTransaction } from "@/lib/db/transaction";
 import { KassaError } from "@/lib/errors";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { listBalances } from "@/lib/ledger/list-balances";
 import { parseDecimal } from "@/lib/money";
+import { changeMemberRole } from "@/lib/team/change-member-role";
+import { removeMember } from "@/lib/team/remove-member";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { confirm, createFixedInvoice, testKeys } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
+import { addMembers, lockWaiters } from "../support/team-races";
+import { waitUntil } from "../support/wait";
 
 // The operator's lists and rules, as the installation reads them (README, "Compliance screening").
 // Set before anything reads the configuration: the built-in provider is built from it once.
@@ -311,12 +317,17 @@ describe(`compliance screening and review on ${testDriver}`, () => {
   it("another merchant cannot decide this merchant's review", async () => {
     const id = await deposit("1", DENIED);
     const other = await createTestMerchant(database, "Elsewhere");
+    const [stranger] = await addMembers(database, {
+      merchantId: other,
+      prefix: "elsewhere",
+      roles: ["owner"],
+    });
     const review = (await reviewOf(id))!;
     await expect(
       decideReview(database.db, {
         merchantId: other,
         reviewId: review.id,
-        userId,
+        userId: stranger!,
         decision: "release",
         audit: audit(),
         spreadPpm: SPREAD,
@@ -416,4 +427,191 @@ describe(`compliance screening and review on ${testDriver}`, () => {
     expect(record.invoice.paidAmount).toBe(0n);
     expect((await ledgerInvariants(database.db)).nonZeroCurrencies).toEqual([]);
   });
+
+  it("decides a release and a reject racing from two members exactly once, booked and called back once", async () => {
+    const [finance, admin] = await addMembers(database, {
+      merchantId,
+      prefix: "racers",
+      roles: ["finance", "admin"],
+    });
+    const as = (member: number) => ({
+      actor: { kind: "user" as const, userId: member, email: `m${member}@example.com` },
+    });
+    for (let round = 0; round < 4; round++) {
+      const id = await deposit("1", DENIED);
+      const review = (await reviewOf(id))!;
+      const [before, heldBefore] = [await balance("LTC"), await heldAccount("LTC")];
+      // Alternate who asks first, so either decision gets its chance to win.
+      const racers = [
+        { userId: finance!, decision: "release" as const },
+        { userId: admin!, decision: "reject" as const },
+      ];
+      if (round % 2) racers.reverse();
+      const settled = await Promise.allSettled(
+        racers.map((racer) =>
+          decideReview(database.db, {
+            merchantId,
+            reviewId: review.id,
+            ...racer,
+            audit: as(racer.userId),
+            spreadPpm: SPREAD,
+          }),
+        ),
+      );
+      const won = settled.filter((s) => s.status === "fulfilled") as PromiseFulfilledResult<{
+        status: string;
+      }>[];
+      expect(won).toHaveLength(1);
+      const outcome = won[0]!.value.status;
+      const lost = settled.find((s) => s.status === "rejected") as PromiseRejectedResult;
+      expect((lost.reason as KassaError).fields).toEqual({
+        id: `This payment needs no decision: it was already ${outcome}.`,
+      });
+      const events = (await callbackEvents(id)).map((c) => c.event);
+      const trail = await database.db
+        .select({ action: auditEntries.action })
+        .from(auditEntries)
+        .where(
+          and(
+            eq(auditEntries.merchantId, merchantId),
+            eq(auditEntries.detail, `transaction ${id}: 1 LTC, score 100`),
+          ),
+        );
+      if (outcome === "released") {
+        expect(await balance("LTC")).toBe(before + net("1"));
+        expect(await heldAccount("LTC")).toBe(heldBefore);
+        expect(events.slice(2)).toEqual(["deposit.confirmed"]);
+        expect(trail).toEqual([{ action: "review_released" }]);
+      } else {
+        expect(await balance("LTC")).toBe(before);
+        expect(await heldAccount("LTC")).toBe(heldBefore + parseDecimal("1"));
+        expect(events.slice(2)).toEqual(["deposit.rejected"]);
+        expect(trail).toEqual([{ action: "review_rejected" }]);
+      }
+    }
+    expect(await ledgerInvariants(database.db)).toEqual({
+      nonZeroCurrencies: [],
+      accountsNotMatchingEntries: 0,
+      negativeMerchantBalances: 0,
+    });
+  });
+
+  it("refuses a decision by a member removed or demoted after their request's session check", async () => {
+    const [removed, demoted] = await addMembers(database, {
+      merchantId,
+      prefix: "leavers",
+      roles: ["finance", "admin"],
+    });
+    const id = await deposit("1", DENIED);
+    const review = (await reviewOf(id))!;
+    await removeMember(database.db, { merchantId, userId: removed!, actorId: userId, audit: audit() });
+    await changeMemberRole(database.db, {
+      merchantId,
+      userId: demoted!,
+      role: "developer",
+      actorId: userId,
+      audit: audit(),
+    });
+    for (const [member, message] of [
+      [removed!, "You are no longer a member of this team."],
+      [demoted!, "Your role (developer) does not allow this. Ask an owner or an admin of your team."],
+    ] as const)
+      await expect(
+        decideReview(database.db, {
+          merchantId,
+          reviewId: review.id,
+          userId: member,
+          decision: "release",
+          audit: audit(),
+          spreadPpm: SPREAD,
+        }),
+      ).rejects.toMatchObject({ status: 403, message });
+    expect((await reviewOf(id))!.status).toBe("held");
+    expect((await describeTransaction(database.db, id)).status).toBe("not_confirmed");
+  });
+
+  it("records an incident when a release commits while a reorganisation waits to remove the payment", async () => {
+    const id = await deposit("1", DENIED);
+    const review = (await reviewOf(id))!;
+    // The row as the reorganisation's statement read it (lib/chain/evm/unwind-reorg.ts): its
+    // snapshot still says held, since the release it waited for committed after it began.
+    const [removed] = await queryRows<RemovedPayment>(
+      database.db,
+      sql`select c.id, c.txid, c.log_index, c.block_height, c.block_hash, d.id as deposit_id, d.status as deposit_status
+          from deposits d join chain_transactions c on c.id = d.chain_transaction_id where d.transaction_id = ${id}`,
+    );
+    expect(removed!.deposit_status).toBe("held");
+    await decideReview(database.db, {
+      merchantId,
+      reviewId: review.id,
+      userId,
+      decision: "release",
+      audit: audit(),
+      spreadPpm: SPREAD,
+    });
+    const outcome = await inTransaction(database.db, async (tx) => {
+      await tx.execute(sql`update chain_transactions set removed_at = now() where id = ${removed!.id}`);
+      return settleRemovedPayment(tx, { network: "litecoin", payment: removed! });
+    });
+    expect(outcome).toBe("incident");
+    expect(
+      await queryRows<{ kind: string }>(
+        database.db,
+        sql`select kind from chain_incidents where deposit_id = ${removed!.deposit_id}`,
+      ),
+    ).toEqual([{ kind: "credited_payment_removed" }]);
+  });
+
+  if (testDriver === "pg") {
+    it("refuses a release racing the reorganisation that removes the payment's block", async () => {
+      const id = await deposit("1", DENIED);
+      const review = (await reviewOf(id))!;
+      const before = await balance("LTC");
+      let commit!: () => void;
+      const committed = new Promise<void>((resolve) => {
+        commit = resolve;
+      });
+      let marked!: () => void;
+      const isMarked = new Promise<void>((resolve) => {
+        marked = resolve;
+      });
+      // The reorganisation's own update of the payment's row (lib/chain/evm/unwind-reorg.ts),
+      // made before the release reads it and committed while the release is under way.
+      const reorg = database.db.transaction(async (tx) => {
+        await tx.execute(
+          sql`update chain_transactions set removed_at = now()
+              where id = (select chain_transaction_id from deposits where transaction_id = ${id})`,
+        );
+        marked();
+        await committed;
+      });
+      await isMarked;
+      const release = decideReview(database.db, {
+        merchantId,
+        reviewId: review.id,
+        userId,
+        decision: "release",
+        audit: audit(),
+        spreadPpm: SPREAD,
+      });
+      const settled = release.then(
+        () => "released",
+        () => "refused",
+      );
+      // Either the release finished without waiting (and credited a removed payment), or it waits.
+      await Promise.race([
+        settled,
+        waitUntil(async () => (await lockWaiters(database.db)) >= 1, {
+          what: "the release waits for the payment",
+        }),
+      ]);
+      commit();
+      await reorg;
+      expect(await fieldsOf(release)).toEqual({
+        id: "A reorganisation removed this payment's block from the chain: it cannot be credited. Reject it instead.",
+      });
+      expect(await balance("LTC")).toBe(before);
+      expect((await reviewOf(id))!.status).toBe("held");
+    });
+  }
 });

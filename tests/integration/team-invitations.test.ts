@@ -207,7 +207,7 @@ describe(`team invitations, roles and removal on ${testDriver}`, () => {
     await revokeInvitation(database.db, {
       merchantId,
       id: resent!.id,
-      actorRole: "owner",
+      actorId: owner.userId,
       audit: audit(owner),
     });
     expect(
@@ -215,7 +215,12 @@ describe(`team invitations, roles and removal on ${testDriver}`, () => {
     ).toHaveProperty("token");
     // Another merchant cannot revoke it, and a revoked one is gone.
     await expect(
-      revokeInvitation(database.db, { merchantId, id: resent!.id, actorRole: "owner", audit: audit(owner) }),
+      revokeInvitation(database.db, {
+        merchantId,
+        id: resent!.id,
+        actorId: owner.userId,
+        audit: audit(owner),
+      }),
     ).rejects.toMatchObject({ code: "not_found" });
     expect((await actions()).slice(-3)).toEqual([
       { action: "member_invited", detail: "again@example.com as developer", actor: owner.email },

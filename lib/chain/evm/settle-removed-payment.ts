@@ -19,9 +19,11 @@ export type RemovedPayment = {
 /**
  * Settles one payment whose block a reorganisation removed: a deposit that was only seen is unwound;
  * a credited one changes no balance and becomes an incident row and a loud log line. The status read
- * with the removed rows was not locked: another worker may have credited the deposit since, so when
- * the conditional unwind finds it no longer `seen`, its status is read again and a credit that slipped
- * in is recorded as an incident like any other, never dropped silently.
+ * with the removed rows is the statement's snapshot: another worker may have credited the deposit
+ * since, or a reviewer released a held one, so unless it was read as credited (or was unwound) its
+ * status is read again and a credit that slipped in is recorded as an incident like any other,
+ * never dropped silently. A held deposit that stays held is left to the reviewer (who can only
+ * reject it now).
  */
 export async function settleRemovedPayment(
   tx: Tx,
@@ -29,14 +31,18 @@ export async function settleRemovedPayment(
 ): Promise<"unwound" | "incident" | "none"> {
   const { network, payment } = input;
   if (payment.deposit_id === null) return "none";
-  if (payment.deposit_status === "seen") {
-    if (await unwindDeposit(tx, Number(payment.deposit_id))) return "unwound";
+  if (payment.deposit_status === "seen" && (await unwindDeposit(tx, Number(payment.deposit_id))))
+    return "unwound";
+  if (payment.deposit_status !== "credited") {
+    // Read as seen, or held for review, by the statement that marked it removed: a credit, or a
+    // reviewer's release that statement waited for (lib/compliance/decide-review.ts locks the row),
+    // committed since and is only visible to a new read.
     const [now] = await tx
       .select({ status: deposits.status })
       .from(deposits)
       .where(eq(deposits.id, Number(payment.deposit_id)));
     if (now?.status !== "credited") return "none";
-  } else if (payment.deposit_status !== "credited") return "none";
+  }
   const message = `credited payment ${payment.txid} (log ${payment.log_index}) was in block ${payment.block_height} ${payment.block_hash}, which a reorganisation removed; deposit ${payment.deposit_id} stays credited, no balance changed`;
   // Raw: ON CONFLICT names the (kind, deposit_id) unique index and RETURNING tells a new row from a known one.
   const inserted = await queryRows<{ id: string | number }>(

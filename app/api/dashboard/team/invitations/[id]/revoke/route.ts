@@ -7,7 +7,7 @@ export const POST = withSession({ permission: "team.manage" }, async ({ db, sess
   await revokeInvitation(db, {
     merchantId: session.merchantId,
     id: params.id ?? "",
-    actorRole: session.role,
+    actorId: session.userId,
     audit: sessionSource(session, request),
   });
   return { revoked: true };
