@@ -20,7 +20,9 @@ export type DecidedReview = { id: number; status: "released" | "rejected"; trans
  * is a conditional update, so of two clicks (or a release and a reject racing) exactly one decides
  * and the other is told it was already decided. Release books the payment as its confirmation would
  * have (ledger entries, the invoice's settlement or the deposit's `confirmed`, with the callback);
- * reject books it to platform:compliance_held (reject-held-deposit.ts). The audit entry commits with it.
+ * reject books it to platform:compliance_held (reject-held-deposit.ts). A payment whose block a
+ * reorganisation removed cannot be released; rejecting it books nothing and leaves its deposit
+ * `unwound`. The audit entry commits with it.
  */
 export async function decideReview(
   db: Db,
@@ -67,7 +69,10 @@ export async function decideReview(
       .set(
         input.decision === "release"
           ? { status: "credited", creditedAt: sql`now()` }
-          : { status: "rejected" },
+          : // Nothing arrived: `unwound`, as a seen payment a reorganisation removed, so `rejected`
+            // always means coins booked to platform:compliance_held (what a refund may take back),
+            // and a payment mined again is a new deposit, screened again.
+            { status: isRemoved ? "unwound" : "rejected" },
       )
       .where(and(eq(deposits.id, review.depositId), eq(deposits.status, "held")))
       .returning();
@@ -79,18 +84,23 @@ export async function decideReview(
       merchantId: input.merchantId,
       ...input.audit,
       action: input.decision === "release" ? "review_released" : "review_rejected",
-      detail: `transaction ${review.transactionId}: ${formatAmountShort(deposit.amount)} ${deposit.currency}, score ${review.score}`,
+      detail: `transaction ${review.transactionId}: ${formatAmountShort(deposit.amount)} ${deposit.currency}, score ${review.score}${isRemoved ? ", its block removed by a reorganisation: nothing held" : ""}`,
     });
     return { id: review.id, status, transactionId: review.transactionId };
   });
 }
 
-/** Whether a reorganisation deeper than the confirmations removed the held payment's block (a real chain only). */
+/**
+ * Whether a reorganisation deeper than the confirmations removed the held payment's block (a real
+ * chain only). The chain row stays locked until the decision commits: a reorganisation that marks it
+ * removed meanwhile waits, then finds the deposit decided (lib/chain/evm/settle-removed-payment.ts).
+ */
 async function isRemovedFromChain(tx: Tx, depositId: number): Promise<boolean> {
   const [row] = await tx
     .select({ removedAt: chainTransactions.removedAt })
     .from(deposits)
     .innerJoin(chainTransactions, eq(chainTransactions.id, deposits.chainTransactionId))
-    .where(eq(deposits.id, depositId));
+    .where(eq(deposits.id, depositId))
+    .for("update", { of: chainTransactions });
   return row?.removedAt != null;
 }
