@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
+import type { Pool } from "pg";
 import type { Address, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { takeAddress } from "@/lib/addresses/take-address";
@@ -23,6 +24,7 @@ import { createTestDatabase, type TestDatabase, testDriver } from "../support/da
 import { testKeys } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
+import { waitUntil } from "../support/wait";
 
 const WEI_PER_LEDGER_UNIT = 10n ** 10n;
 const CONFIRMATIONS = 2;
@@ -289,4 +291,50 @@ describe(`held payments a reorganisation removed, on a real anvil node (${testDr
     expect(await held()).toBe(4_000_000n);
     await expectLedgerSound();
   });
+  if (testDriver === "pg") {
+    it("a rejection or a refund racing the reorganisation's removal waits for it, then books nothing", async () => {
+      const decidedAddress = await newAddress();
+      const refundedAddress = await newAddress();
+      await broadcast(await signPayment(decidedAddress, 5_000_000n)); // 0.05 ETH
+      await broadcast(await signPayment(refundedAddress, 6_000_000n)); // 0.06 ETH
+      await mineBlocks(node.url, CONFIRMATIONS);
+      await watch();
+      const [toDecide] = await reviewOf(decidedAddress);
+      const [toRefund] = await reviewOf(refundedAddress);
+      await decide(toRefund!.reviewId, "reject");
+      const heldBefore = await held();
+      // The reorganisation handler's transaction, marking both payments removed, not yet committed.
+      const holder = await (database.driver as { kind: "pg"; pool: Pool }).pool.connect();
+      try {
+        await holder.query("begin");
+        await holder.query("update chain_transactions set removed_at = now() where id = any($1)", [
+          [toDecide!.deposit.chainTransactionId, toRefund!.deposit.chainTransactionId],
+        ]);
+        const rejecting = decide(toDecide!.reviewId, "reject");
+        const refunding = fieldsOf(bookRefund(toRefund!.reviewId, 5_990_000n));
+        await waitUntil(
+          async () =>
+            (
+              await queryRows(
+                database.db,
+                sql`select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
+              )
+            ).length === 2,
+          { what: "the rejection and the refund wait for the removal's row lock" },
+        );
+        await holder.query("commit");
+        await rejecting;
+        expect(await refunding).toEqual({ review: COINS_GONE });
+      } finally {
+        holder.release();
+      }
+      const [deposit] = await database.db
+        .select()
+        .from(deposits)
+        .where(eq(deposits.id, toDecide!.deposit.id));
+      expect(deposit!.status).toBe("unwound");
+      expect(await held()).toBe(heldBefore);
+      await expectLedgerSound();
+    });
+  }
 });
