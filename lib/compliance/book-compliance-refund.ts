@@ -4,12 +4,14 @@ import { and, eq, isNull } from "drizzle-orm";
 import { type AuditSource, recordAuditEntry } from "@/lib/audit/record-audit-entry";
 import type { Clock } from "@/lib/clock";
 import type { Db, Tx } from "@/lib/db/client";
-import { complianceReviews, deposits } from "@/lib/db/schema";
+import { complianceReviews, deposits, ledgerAccounts } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { fieldError, notFound } from "@/lib/errors";
 import { platformAccount } from "@/lib/ledger/accounts";
 import { type JournalEntry, postJournal } from "@/lib/ledger/post-journal";
 import { formatAmount } from "@/lib/money";
+import { checkRefundable } from "./check-refundable";
+import { readHeldPayment } from "./read-held-payment";
 
 export type ComplianceRefund = {
   review_id: number;
@@ -31,8 +33,8 @@ type RefundAmounts = { fee: bigint; sent?: undefined } | { sent: bigint; fee?: u
 
 /**
  * Books the operator's refund of a payment a reviewer rejected (docs/OPERATIONS.md, "Rejected
- * payments"), once: the review must be `rejected` and not refunded yet, which one conditional update
- * decides, so two racing refunds cannot both book (and a transaction id is unique across refunds).
+ * payments"), once: the review must be `rejected` with its coins held and still in the chain
+ * (check-refundable.ts), and not refunded yet, which one conditional update decides, so two racing refunds cannot both book (and a transaction id is unique across refunds).
  * The held amount leaves platform:compliance_held: what was sent (amount less `fee`, the network fee
  * the sender bears) goes to platform:chain, the fee withheld to platform:network_fees as a payout's
  * charged fee; `gas` (ETH the hot wallet paid) is booked as payouts book theirs, platform:network_fees
@@ -61,8 +63,11 @@ export async function bookComplianceRefund(
       .from(complianceReviews)
       .where(eq(complianceReviews.id, input.reviewId));
     if (!review) throw notFound("No such review.");
-    if (review.status !== "rejected")
-      throw fieldError({ review: `Only a rejected payment is refunded: this one is ${review.status}.` });
+    // Locks the payment's chain row: a reorganisation marking it removed waits for this booking, or
+    // this booking sees it removed.
+    const held = await readHeldPayment(tx, review.id, { lock: true });
+    if (!held) throw notFound("No such deposit.");
+    checkRefundable(held);
     const [deposit] = await tx.select().from(deposits).where(eq(deposits.id, review.depositId));
     if (!deposit) throw notFound("No such deposit.");
     if (input.sent !== undefined && input.sent > deposit.amount)
@@ -94,6 +99,23 @@ export async function bookComplianceRefund(
       });
     if (!claimed) throw fieldError({ review: "This payment's refund is already booked." });
     const { currency, amount } = deposit;
+    // The last line of defence: money out of the held account never exceeds what is in it (locked,
+    // so two refunds in one currency are judged one after the other).
+    const [account] = await tx
+      .select({ balance: ledgerAccounts.balance })
+      .from(ledgerAccounts)
+      .where(
+        and(
+          isNull(ledgerAccounts.merchantId),
+          eq(ledgerAccounts.kind, "platform:compliance_held"),
+          eq(ledgerAccounts.currency, currency),
+        ),
+      )
+      .for("update");
+    if ((account?.balance ?? 0n) < amount)
+      throw fieldError({
+        review: `platform:compliance_held holds ${formatAmount(account?.balance ?? 0n)} ${currency}, less than this payment's ${formatAmount(amount)}: nothing is refunded.`,
+      });
     const sent = amount - fee;
     const sums = new Map<string, bigint>();
     const add = (key: string, value: bigint) => sums.set(key, (sums.get(key) ?? 0n) + value);

@@ -11,6 +11,7 @@ import type { Db } from "@/lib/db/client";
 import { fieldError, KassaError, notFound } from "@/lib/errors";
 import { SCALE } from "@/lib/money";
 import { bookComplianceRefund, type ComplianceRefund } from "./book-compliance-refund";
+import { checkRefundable } from "./check-refundable";
 import { readHeldPayment } from "./read-held-payment";
 
 export type EvmComplianceRefund = ComplianceRefund & {
@@ -69,8 +70,8 @@ export async function bookEvmComplianceRefund(
   const txid = typed.toLowerCase() as `0x${string}`;
   const held = await readHeldPayment(db, input.reviewId);
   if (!held) throw notFound("No such review.");
-  if (held.status !== "rejected")
-    throw fieldError({ review: `Only a rejected payment is refunded: this one is ${held.status}.` });
+  // Refused before the node is asked; bookComplianceRefund checks again under a lock.
+  checkRefundable(held);
   const { currency } = held;
   const payout = await findOwnPayout(db, txid);
   if (payout)

@@ -23,7 +23,8 @@ export type DecidedReview = { id: number; status: "released" | "rejected"; trans
  * may review, read and share-locked in the transaction (lib/team/lock-acting-member.ts). Release
  * books the payment as its confirmation would have (ledger entries, the invoice's settlement or the
  * deposit's `confirmed`, with the callback); reject books it to platform:compliance_held
- * (reject-held-deposit.ts). The audit entry commits with it.
+ * (reject-held-deposit.ts). A payment whose block a reorganisation removed cannot be released;
+ * rejecting it books nothing and leaves its deposit `unwound`. The audit entry commits with it.
  */
 export async function decideReview(
   db: Db,
@@ -76,7 +77,10 @@ export async function decideReview(
       .set(
         input.decision === "release"
           ? { status: "credited", creditedAt: sql`now()` }
-          : { status: "rejected" },
+          : // Nothing arrived: `unwound`, as a seen payment a reorganisation removed, so `rejected`
+            // always means coins booked to platform:compliance_held (what a refund may take back),
+            // and a payment mined again is a new deposit, screened again.
+            { status: isRemoved ? "unwound" : "rejected" },
       )
       .where(and(eq(deposits.id, review.depositId), eq(deposits.status, "held")))
       .returning();
@@ -88,7 +92,7 @@ export async function decideReview(
       merchantId: input.merchantId,
       ...input.audit,
       action: input.decision === "release" ? "review_released" : "review_rejected",
-      detail: `transaction ${review.transactionId}: ${formatAmountShort(deposit.amount)} ${deposit.currency}, score ${review.score}`,
+      detail: `transaction ${review.transactionId}: ${formatAmountShort(deposit.amount)} ${deposit.currency}, score ${review.score}${isRemoved ? ", its block removed by a reorganisation: nothing held" : ""}`,
     });
     return { id: review.id, status, transactionId: review.transactionId };
   });
@@ -96,10 +100,10 @@ export async function decideReview(
 
 /**
  * Whether a reorganisation deeper than the confirmations removed the held payment's block (a real
- * chain only). The payment's row is share-locked until the decision commits: a reorganisation
- * marking it removed (lib/chain/evm/unwind-reorg.ts) either committed first, and is read here, or
- * waits, and then finds the deposit credited and records the incident. Unlocked, a release could
- * credit a payment whose removal committed a moment after it was read, with no incident.
+ * chain only). The payment's row stays locked until the decision commits: a reorganisation marking it
+ * removed (lib/chain/evm/unwind-reorg.ts) either committed first, and is read here, or waits, and then
+ * finds the deposit decided (lib/chain/evm/settle-removed-payment.ts) and records the incident.
+ * Unlocked, a release could credit a payment whose removal committed a moment after it was read.
  */
 async function isRemovedFromChain(tx: Tx, depositId: number): Promise<boolean> {
   const [row] = await tx
@@ -107,6 +111,6 @@ async function isRemovedFromChain(tx: Tx, depositId: number): Promise<boolean> {
     .from(deposits)
     .innerJoin(chainTransactions, eq(chainTransactions.id, deposits.chainTransactionId))
     .where(eq(deposits.id, depositId))
-    .for("share", { of: chainTransactions });
+    .for("update", { of: chainTransactions });
   return row?.removedAt != null;
 }

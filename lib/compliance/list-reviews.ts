@@ -23,6 +23,13 @@ export type ReviewRow = {
   /** A rejected payment the operator sent back (`cli compliance refund`): the refund's transaction id. */
   refund_txid: string | null;
   refunded_at: string | null;
+  /**
+   * What a reorganisation did to the payment: `block_removed` while its block is off the chain (held:
+   * it can only be rejected, which books nothing; rejected: its held coins are gone and it cannot be
+   * refunded; released: a chain incident), `nothing_arrived` when it was rejected while removed (nothing
+   * was held, nothing is refunded; mined again, it is a new payment); null otherwise.
+   */
+  chain_removal: "block_removed" | "nothing_arrived" | null;
   created_at: string;
 };
 
@@ -44,6 +51,8 @@ export async function listReviews(
       sender: chainTransactions.senderAddress,
       address: chainTransactions.address,
       txid: chainTransactions.txid,
+      removedAt: chainTransactions.removedAt,
+      depositStatus: deposits.status,
       decidedBy: users.email,
     })
     .from(complianceReviews)
@@ -75,6 +84,8 @@ export async function listReviews(
     decided_at: row.review.decidedAt?.toISOString() ?? null,
     refund_txid: row.review.refundTxid,
     refunded_at: row.review.refundedAt?.toISOString() ?? null,
+    chain_removal:
+      row.depositStatus === "unwound" ? "nothing_arrived" : row.removedAt ? "block_removed" : null,
     created_at: row.review.createdAt.toISOString(),
   }));
 }

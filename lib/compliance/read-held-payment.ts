@@ -9,19 +9,38 @@ export type HeldPayment = {
   currency: string;
   /** The real network the payment arrived on (`ethereum`), or null on a sandbox chain. */
   network: string | null;
+  /**
+   * `rejected` when the rejection booked the coins to platform:compliance_held; `unwound` when a
+   * reorganisation had removed the payment's block before it was rejected (nothing arrived, nothing booked).
+   */
+  depositStatus: string;
+  /** Set while a reorganisation has the payment's block removed from the chain (a real chain only). */
+  removedAt: Date | null;
 };
 
-/** A review's payment as its refund needs it: which currency and on which chain it was paid. */
-export async function readHeldPayment(db: Executor, reviewId: number): Promise<HeldPayment | undefined> {
-  const [row] = await db
+/**
+ * A review's payment as its refund needs it: which currency, on which chain, and whether its coins
+ * are held (lib/compliance/check-refundable.ts). With `lock`, the payment's chain transaction row is
+ * locked until the caller's transaction ends, so a reorganisation's watcher (which marks it removed)
+ * cannot slip between the check and the booking.
+ */
+export async function readHeldPayment(
+  db: Executor,
+  reviewId: number,
+  options: { lock?: boolean } = {},
+): Promise<HeldPayment | undefined> {
+  const query = db
     .select({
       status: complianceReviews.status,
       currency: deposits.currency,
       network: chainTransactions.network,
+      depositStatus: deposits.status,
+      removedAt: chainTransactions.removedAt,
     })
     .from(complianceReviews)
     .innerJoin(deposits, eq(deposits.id, complianceReviews.depositId))
-    .leftJoin(chainTransactions, eq(chainTransactions.id, deposits.chainTransactionId))
+    .innerJoin(chainTransactions, eq(chainTransactions.id, deposits.chainTransactionId))
     .where(eq(complianceReviews.id, reviewId));
+  const [row] = options.lock ? await query.for("update", { of: chainTransactions }) : await query;
   return row;
 }

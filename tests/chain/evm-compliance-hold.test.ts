@@ -169,10 +169,11 @@ describe(`a denylisted sender's ETH payment on the EVM chain (${testDriver})`, (
     );
     expect(suspense!.n).toBe("0");
     expect((await ledgerInvariants(database.db)).nonZeroCurrencies).toEqual([]);
+    // Unwound, as a seen payment a reorganisation removed: `rejected` would claim coins were held.
     const entries = await database.db
       .select({ id: deposits.id })
       .from(deposits)
-      .where(and(eq(deposits.id, row!.deposit.id), eq(deposits.status, "rejected")));
+      .where(and(eq(deposits.id, row!.deposit.id), eq(deposits.status, "unwound")));
     expect(entries).toHaveLength(1);
   });
 });

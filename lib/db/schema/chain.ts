@@ -184,7 +184,7 @@ export const chainBlocks = pgTable(
 );
 
 /**
- * Something on a chain an operator must look at (a credited payment's block removed, a transfer in a
+ * Something on a chain an operator must look at (a credited or rejected payment's block removed, a transfer in a
  * currency its address was not handed out for); never changes the ledger.
  */
 export const chainIncidents = pgTable(
@@ -192,7 +192,9 @@ export const chainIncidents = pgTable(
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
     network: text("network").notNull(),
-    kind: text("kind", { enum: ["credited_payment_removed", "unmatched_currency"] }).notNull(),
+    kind: text("kind", {
+      enum: ["credited_payment_removed", "held_payment_removed", "unmatched_currency"],
+    }).notNull(),
     chainTransactionId: bigint("chain_transaction_id", { mode: "number" }).references(
       () => chainTransactions.id,
     ),

@@ -46,6 +46,15 @@ export function DecidedList() {
                   <td className="py-1 pr-4">{item.score}</td>
                   <td className="py-1 pr-4">
                     {item.status === "released" ? "Released" : "Rejected"}
+                    {item.chain_removal && (
+                      <span className="block text-xs">
+                        {item.chain_removal === "nothing_arrived"
+                          ? "A reorganisation removed its block first: nothing arrived, nothing to refund."
+                          : item.status === "released"
+                            ? "A reorganisation has removed its block since it was credited: the operator is told."
+                            : "A reorganisation has removed its block: its coins are gone, it is not refunded."}
+                      </span>
+                    )}
                     {item.refund_txid && (
                       <span className="block break-all text-xs">refunded, txid {item.refund_txid}</span>
                     )}

@@ -32,7 +32,9 @@ function DecisionForm({
       explanation={
         decision === "release"
           ? "It is credited to your balance at once, and your callback URL hears of it."
-          : "It never reaches your balance; the operator refunds it to the sender."
+          : item.chain_removal === "block_removed"
+            ? "A reorganisation removed it: nothing is kept, and nothing is refunded."
+            : "It never reaches your balance; the operator refunds it to the sender."
       }
       idPrefix={`r${item.id}-${decision}`}
       submitLabel={`${verb} payment`}
@@ -44,7 +46,9 @@ function DecisionForm({
         onDecided(
           decision === "release"
             ? `Payment of ${item.amount} ${item.currency} released: it is credited.`
-            : `Payment of ${item.amount} ${item.currency} rejected: it is kept for the operator to send back.`,
+            : item.chain_removal === "block_removed"
+              ? `Payment of ${item.amount} ${item.currency} rejected: its block was removed, so nothing is kept.`
+              : `Payment of ${item.amount} ${item.currency} rejected: it is kept for the operator to send back.`,
         );
       }}
     />
@@ -62,6 +66,7 @@ export function ReviewItem({
   onDecided: (message: string) => void;
 }) {
   const [decision, setDecision] = useState<ReviewDecision | null>(null);
+  const isRemoved = item.chain_removal === "block_removed";
   return (
     <li className="py-3">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -88,11 +93,19 @@ export function ReviewItem({
           ))}
         </ul>
       )}
+      {isRemoved && (
+        <p className="mt-1 text-sm font-medium">
+          A reorganisation removed this payment's block from the chain: no coins arrived, so it cannot be
+          released. Reject it to close it; nothing is kept or refunded.
+        </p>
+      )}
       {!decision && (
         <div className="mt-2 flex flex-wrap gap-2">
-          <button type="button" className={buttonClass} onClick={() => setDecision("release")}>
-            Release
-          </button>
+          {!isRemoved && (
+            <button type="button" className={buttonClass} onClick={() => setDecision("release")}>
+              Release
+            </button>
+          )}
           <button type="button" className={secondaryButtonClass} onClick={() => setDecision("reject")}>
             Reject
           </button>
