@@ -41,6 +41,26 @@ export async function cliOn(dataDir: string, ...args: string[]): Promise<Record<
   return JSON.parse(stdout) as Record<string, unknown>;
 }
 
+/**
+ * Chains kept still for tests that assert a payment is not confirmed yet. Any test may mine BTC or
+ * LTC blocks on a shared server at any moment, and a block confirms every payment waiting in that
+ * currency's mempool, whoever sent it. So a test that must see a payment unconfirmed pays in:
+ * - `UNMINED`, a currency no test ever mines, when it never needs the payment confirmed;
+ * - its own entry of `OWN_CHAIN` when it mines the payment itself later: no other test mines that
+ *   currency. The api and ui projects share one server, so one entry serves one test of either.
+ */
+export const UNMINED = "DOGE";
+export const OWN_CHAIN = {
+  /** e2e/api/invoices.spec.ts: created → pending → processing → confirmed. */
+  invoiceLifeCycle: "BCH",
+  /** e2e/api/invoice-life-cycle.spec.ts: cancelling a processing invoice. */
+  cancelProcessing: "TRX",
+  /** e2e/api/checkout-stream.spec.ts: the payment, then its confirmations, on a live stream. */
+  checkoutStream: "USDTT",
+  /** e2e/ui/csp.spec.ts: the checkout's "Payment received", then "Invoice paid". */
+  cspWalk: "ETH",
+} as const;
+
 export type Merchant = {
   merchantId: number;
   apiKey: string;

@@ -2,7 +2,15 @@ import { request as playwrightRequest } from "@playwright/test";
 import { shortTimer } from "../../playwright.config";
 import { readEventStream, type StreamReader } from "../../tests/support/event-stream";
 import { waitUntil } from "../../tests/support/wait";
-import { createMerchant, expect, projectBaseURL, type SignedClient, signedClient, test } from "../fixtures";
+import {
+  createMerchant,
+  expect,
+  OWN_CHAIN,
+  projectBaseURL,
+  type SignedClient,
+  signedClient,
+  test,
+} from "../fixtures";
 
 /**
  * The checkout's event stream on the production server (issue 18): what the database announces
@@ -53,7 +61,10 @@ test.afterEach(async () => {
 test("a payment and its confirmations reach an open checkout stream, which ends once the invoice is paid", async ({
   client,
 }) => {
-  const token = await createInvoice(client, "BTC");
+  // A chain no other test mines: on BTC, another test's blocks could confirm the payment before the
+  // stream showed it processing (e2e/fixtures.ts, OWN_CHAIN).
+  const coin = OWN_CHAIN.checkoutStream;
+  const token = await createInvoice(client, coin);
   const { reader } = await openStream(projectBaseURL(), token);
   await waitUntil(() => reader!.views.length >= 1, { what: "the first view" });
   const first = reader!.views[0]!;
@@ -61,7 +72,7 @@ test("a payment and its confirmations reach an open checkout stream, which ends 
 
   const paid = await client.post("/sandbox/payments", {
     address: first.address,
-    currency: "BTC",
+    currency: coin,
     amount: first.sender_amount,
   });
   expect(paid.status()).toBe(201);
@@ -72,7 +83,8 @@ test("a payment and its confirmations reach an open checkout stream, which ends 
     },
   );
 
-  expect((await client.post("/sandbox/blocks", { currency: "BTC", count: 2 })).status()).toBe(201);
+  // USDT on Tron: 20 confirmations.
+  expect((await client.post("/sandbox/blocks", { currency: coin, count: 20 })).status()).toBe(201);
   await waitUntil(() => reader!.isEnded(), { what: "the stream to end once paid", timeoutMs: 20_000 });
   expect(reader!.views.at(-1)).toMatchObject({ status: "confirmed", payments: [{ is_confirmed: true }] });
 });

@@ -1,4 +1,4 @@
-import { createMerchant, expect, type SignedClient, sign, signedClient, test } from "../fixtures";
+import { createMerchant, expect, OWN_CHAIN, type SignedClient, sign, signedClient, test } from "../fixtures";
 
 let counter = 0;
 function invoice(overrides: Record<string, unknown> = {}) {
@@ -149,10 +149,13 @@ test.describe("POST /invoices/<foreign_id>/cancel/", () => {
     receiver,
   }) => {
     const eurBefore = Number(await balanceOf(client, "EUR"));
-    const paying = await create(client, { sender_currency: "BTC" });
+    // A chain no other test mines, so the payment is still unconfirmed when the merchant cancels
+    // (on BTC, another test's blocks could confirm it first: e2e/fixtures.ts, OWN_CHAIN).
+    const coin = OWN_CHAIN.cancelProcessing;
+    const paying = await create(client, { sender_currency: coin });
     await client.post("/sandbox/payments", {
       address: paying.address,
-      currency: "BTC",
+      currency: coin,
       amount: paying.sender_amount,
     });
     const seen = await (await client.post("/transactions/info", { id: paying.id })).json();
@@ -162,7 +165,7 @@ test.describe("POST /invoices/<foreign_id>/cancel/", () => {
     expect(cancelled.status()).toBe(200);
     expect(await cancelled.json()).toEqual([]);
     // The payment in flight still reaches the merchant when it confirms (a late payment).
-    await client.post("/sandbox/blocks", { currency: "BTC", count: 2 });
+    await client.post("/sandbox/blocks", { currency: coin, count: 20 }); // Tron's confirmations
     await expect
       .poll(async () => Number(await balanceOf(client, "EUR")), { timeout: 15_000 })
       .toBeGreaterThan(eurBefore);
