@@ -1,6 +1,6 @@
 import "server-only";
 
-import { pgErrorCode } from "@/lib/db/errors";
+import { PG, pgErrorCode } from "@/lib/db/errors";
 import { KassaError } from "@/lib/errors";
 import { json, requestId } from "./respond";
 
@@ -51,6 +51,29 @@ export function asClientError(error: unknown): KassaError | undefined {
   return undefined;
 }
 
+/** PostgreSQL's "too busy right now" codes: nothing was committed, and the same request can succeed later. */
+const TRANSIENT_CODES: ReadonlySet<string | undefined> = new Set([
+  PG.serializationFailure,
+  PG.deadlockDetected,
+  "55P03", // lock_not_available
+  "53300", // too_many_connections
+]);
+
+/**
+ * Contention that outlasted inTransaction's retries (lib/db/transaction.ts): a 503 with Retry-After,
+ * which clients and their HTTP libraries retry, rather than a 500 that reads as a bug. Nothing of
+ * the request was committed, and an idempotent request's key stays free for the retry.
+ */
+export function asTransientError(error: unknown): KassaError | undefined {
+  if (!TRANSIENT_CODES.has(pgErrorCode(error))) return undefined;
+  const busy = new KassaError(
+    "service_unavailable",
+    "Too many changes to the same records at once; nothing was saved. Try again in a moment.",
+  );
+  busy.retryAfterSeconds = 1;
+  return busy;
+}
+
 /**
  * The response for anything a route handler threw. Known errors keep their status and message;
  * anything unexpected is logged with the request id and answered with a generic 500 that carries
@@ -60,8 +83,10 @@ export function errorResponse(caught: unknown, audience: ErrorAudience = "api"):
   const id = requestId();
   const headers: Record<string, string> = { "x-request-id": id };
   const shape = WIRE_SHAPES[audience];
-  const error = asClientError(caught) ?? caught;
+  const error = asClientError(caught) ?? asTransientError(caught) ?? caught;
   if (error instanceof KassaError) {
+    if (error !== caught && error.status >= 500)
+      console.warn(`[${audience}] request ${id} answered ${error.status}:`, caught);
     if (error.retryAfterSeconds !== undefined) headers["retry-after"] = String(error.retryAfterSeconds);
     return json(shape.known(error), error.status, headers);
   }

@@ -42,6 +42,26 @@ describe("the API's error table", () => {
     }
   });
 
+  it("answers contention that outlasted the retries with a 503 and Retry-After, not a 500", async () => {
+    for (const code of ["40001", "40P01", "55P03", "53300"]) {
+      const driverError = Object.assign(new Error("could not serialize access"), { code });
+      for (const audience of ["api", "dashboard"] as const) {
+        const { status, body, headers } = await read(
+          inRequest(() => errorResponse(new Error("query failed", { cause: driverError }), audience)),
+        );
+        expect(status, code).toBe(503);
+        expect(body.code).toBe("service_unavailable");
+        expect(body.error).toMatch(/nothing was saved/);
+        expect(headers.get("retry-after")).toBe("1");
+      }
+    }
+    // Any other database fault is still ours: a 500 with the request id.
+    const other = Object.assign(new Error("relation does not exist"), { code: "42P01" });
+    expect(
+      (await read(inRequest(() => errorResponse(new Error("query failed", { cause: other }))))).status,
+    ).toBe(500);
+  });
+
   it("turns text the database cannot store into a 400, not a 500", async () => {
     const driverError = Object.assign(new Error("invalid byte sequence"), { code: "22021" });
     const { status, body } = await read(errorResponse(new Error("query failed", { cause: driverError })));
