@@ -30,6 +30,12 @@ function toLedgerUnitsUp(baseUnits: bigint, decimals: number): bigint {
   return (baseUnits + step - 1n) / step;
 }
 
+/** Base units in ledger units rounded down, as a payment's arrival books them (the rest is dust). */
+function toLedgerUnitsDown(baseUnits: bigint, decimals: number): bigint {
+  if (decimals <= SCALE) return baseUnits * 10n ** BigInt(SCALE - decimals);
+  return baseUnits / 10n ** BigInt(decimals - SCALE);
+}
+
 /** A node that does not answer is the operator's to retry, said in one line (the CLI prints no stack for it). */
 async function askNode<T>(read: () => Promise<T>): Promise<T> {
   try {
@@ -48,8 +54,8 @@ async function askNode<T>(read: () => Promise<T>): Promise<T> {
  * Books the refund of a payment held on the EVM chain from the refund transaction itself, read from
  * the node (never typed): it must be mined with the currency's confirmations, succeeded, sent from
  * the hot wallet, and pay the payment's currency (ETH value, or the token's Transfer logs) to
- * another address, no more than was held. The amount sent is booked rounded up to 10^-8 (the wei
- * below are reconciliation's dust), the fee withheld is held - sent, and the gas (gas used x
+ * another address, no more than arrived. The amount sent is booked rounded up to 10^-8 but never
+ * above the held amount (the wei below are reconciliation's dust), the fee withheld is held - sent, and the gas (gas used x
  * effective gas price, in wei) is booked as payouts book theirs, rounded up once. The hot wallet's
  * nonce counter moves past the refund's nonce in the same transaction.
  */
@@ -102,11 +108,22 @@ export async function bookEvmComplianceRefund(
       txid: `This transaction sent no ${currency} from the hot wallet to another address.`,
     });
 
+  // Judged against what arrived, to the wei: the held amount is that rounded down to 10^-8, so an
+  // operator sending back exactly what the customer paid sends a few wei more than is held.
+  const received = held.baseAmount;
+  if (received !== null && refund.baseAmount > received)
+    throw fieldError({
+      txid: `This transaction sent ${formatUnits(refund.baseAmount, decimals)} ${currency}, more than the ${formatUnits(received, decimals)} ${currency} this payment brought: it is not this payment's refund.`,
+    });
+  // Rounded up, but never above the held amount: the wei sent beyond it are the payment's own dust
+  // (below 10^-8, never booked) going back, which reconciliation nets with that dust.
+  const sentUnits = toLedgerUnitsUp(refund.baseAmount, decimals);
+  const heldUnits = received === null ? undefined : toLedgerUnitsDown(received, decimals);
   let stuckPayout: string | undefined;
   const booked = await bookComplianceRefund(db, {
     reviewId: input.reviewId,
     txid,
-    sent: toLedgerUnitsUp(refund.baseAmount, decimals),
+    sent: heldUnits !== undefined && sentUnits > heldUnits ? heldUnits : sentUnits,
     gas: weiToLedgerUnits(refund.gasWei),
     audit: input.audit,
     alsoInTransaction: async (tx) => {

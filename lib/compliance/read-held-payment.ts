@@ -16,6 +16,8 @@ export type HeldPayment = {
   depositStatus: string;
   /** Set while a reorganisation has the payment's block removed from the chain (a real chain only). */
   removedAt: Date | null;
+  /** What arrived, exactly, in the currency's base units (wei, token units); null on a sandbox chain. */
+  baseAmount: bigint | null;
 };
 
 /**
@@ -36,6 +38,7 @@ export async function readHeldPayment(
       network: chainTransactions.network,
       depositStatus: deposits.status,
       removedAt: chainTransactions.removedAt,
+      baseAmount: chainTransactions.baseAmount,
     })
     .from(complianceReviews)
     .innerJoin(deposits, eq(deposits.id, complianceReviews.depositId))

@@ -10,6 +10,7 @@ import {
   type Hash,
   http,
   type PublicClient,
+  parseUnits,
 } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
@@ -321,6 +322,40 @@ describe(`a rejected payment's refund read from a real anvil node (${testDriver}
     });
   });
 
+  it("books a refund of exactly what arrived, wei below 10^-8 included, as the held amount, and reconciles exactly", async () => {
+    await watch();
+    const before = await reconcile();
+    expect(before.currencies.ETH).toMatchObject({ unexplained: "0" });
+    // 0.03 ETH and 9 wei: held 0.03000000, the 9 wei are the payment's dust.
+    const arrived = 3_000_000n * WEI_PER_LEDGER_UNIT + 9n;
+    const { reviewId, held } = await rejectedPayment("ETH", (to) => payEth(node.url, { to, value: arrived }));
+    expect(held).toBe(3_000_000n);
+    // The operator sends back exactly what the explorer shows the customer paid.
+    const hash = await hotWalletClient().sendTransaction({ to: customer.address, value: arrived });
+    await receiptOf(hash);
+    await mineBlocks(node.url, CONFIRMATIONS);
+    const booked = await refund(reviewId, hash);
+    expect(booked).toMatchObject({ amount: "0.03000000", sent: "0.03000000", fee: "0.00000000" });
+    gasBooked.push(hash);
+    const gasWei = await gasOf(hash);
+    expect(await refundEntries(reviewId)).toEqual({
+      "platform:chain ETH": held + ceilUnits(gasWei),
+      "platform:compliance_held ETH": -held,
+      "platform:network_fees ETH": -ceilUnits(gasWei),
+    });
+
+    await watch();
+    const after = await reconcile();
+    expect(after.currencies.ETH).toMatchObject({ unexplained: "0", is_reconciled: true });
+    // The payment's 9 wei arrived and left again: the dust is what it was before.
+    expect(after.currencies.ETH!.explained.dust).toBe(before.currencies.ETH!.explained.dust);
+    const roundingOf = (wei: bigint) => ceilUnits(wei) * WEI_PER_LEDGER_UNIT - wei;
+    expect(
+      parseUnits(after.currencies.ETH!.explained.gas_rounding, 18) -
+        parseUnits(before.currencies.ETH!.explained.gas_rounding, 18),
+    ).toBe(roundingOf(gasWei));
+  });
+
   const takenAddresses = () =>
     queryRows<{ address: string; currency: string }>(
       database.db,
@@ -423,7 +458,7 @@ describe(`a rejected payment's refund read from a real anvil node (${testDriver}
       txid: `This transaction is Kassa's own payout ${ownPayout!.reference}, booked already: not a refund.`,
     });
     expect(await fieldsOf(refund(reviewId, tooMuch))).toEqual({
-      txid: "This transaction sent 0.01000001 ETH, more than the 0.01000000 held: it is not this payment's refund.",
+      txid: "This transaction sent 0.010000000000000001 ETH, more than the 0.01 ETH this payment brought: it is not this payment's refund.",
     });
     // A node that does not answer: one clear line for the operator, nothing booked.
     const silent = createPublicClient({
