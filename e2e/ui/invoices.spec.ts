@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page, TestInfo } from "@playwright/test";
 import { createMerchant, expect, type SignedClient, signedClient, test } from "../fixtures";
+import { navLink } from "./dashboard-nav";
 import { signIn } from "./sign-in";
 
 const SHOTS = "/tmp/shots-invpage";
@@ -81,7 +82,7 @@ for (const width of [1280, 375]) {
 
     await page.setViewportSize({ width, height: 900 });
     await signIn(page, merchant);
-    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Invoices" }).click();
+    await (await navLink(page, "Invoices")).click();
     await expect(page.getByRole("heading", { name: "Invoices", level: 1 })).toBeVisible();
     const overRow = page.getByRole("row").filter({ hasText: "Standing desk" });
     await expect(overRow.getByText("Paid (more than asked)")).toBeVisible();
