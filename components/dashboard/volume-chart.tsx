@@ -1,6 +1,5 @@
-import { displayAmount } from "@/lib/checkout/present";
+import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import type { ValuedDay } from "@/lib/ledger/value-daily-volume";
-import { formatAmount } from "@/lib/money";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
@@ -27,7 +26,7 @@ function Swatch({ className }: { className: string }) {
  * described for screen readers by its totals and repeated, day by day, in the table below it.
  */
 export function VolumeChart({ currency, days }: { currency: string; days: ValuedDay[] }) {
-  const show = (units: bigint) => displayAmount(formatAmount(units), currency);
+  const show = (units: bigint) => dashboardAmount(units, currency);
   const total = (pick: (d: ValuedDay) => bigint) => days.reduce((sum, d) => sum + pick(d), 0n);
   const max = days.reduce((m, d) => {
     const larger = d.incoming > d.outgoing ? d.incoming : d.outgoing;
