@@ -71,7 +71,7 @@ export function NavGroup({
       <ul
         id={`${id}-links`}
         aria-labelledby={`${id}-label`}
-        className={`${isOpen ? "lg:block" : "lg:hidden"} lg:absolute lg:top-full lg:left-0 lg:z-20 lg:min-w-44 lg:rounded-md lg:border lg:border-slate-200 lg:bg-white lg:py-1 lg:shadow-lg lg:dark:border-slate-700 lg:dark:bg-slate-900`}
+        className={`${isOpen ? "lg:block" : "lg:hidden"} pl-3 lg:absolute lg:pl-0 lg:top-full lg:left-0 lg:z-20 lg:min-w-44 lg:rounded-md lg:border lg:border-slate-200 lg:bg-white lg:py-1 lg:shadow-lg lg:dark:border-slate-700 lg:dark:bg-slate-900`}
       >
         {links.map((link) => (
           <li key={link.href}>
