@@ -90,6 +90,13 @@ for (const width of [1280, 375]) {
     await expect(page.getByRole("row").filter({ hasText: "Desk lamp" })).toContainText(
       "Awaiting currency choice",
     );
+    // Readable without scrolling the table sideways, the order id on one line (on a phone it goes
+    // under the title: five columns broke it one character a line).
+    const table = page.getByRole("table");
+    expect(await table.evaluate((t) => t.parentElement!.scrollWidth - t.parentElement!.clientWidth)).toBe(0);
+    const orderId = overRow.getByText(over.foreign_id, { exact: true }).filter({ visible: true });
+    await expect(orderId).toHaveCount(1);
+    expect((await orderId.boundingBox())!.height).toBeLessThan(24);
     await expectAccessible(page);
     await shoot(page, testInfo, `list-${width}`);
 
