@@ -36,7 +36,7 @@ test.describe("amounts read alike on every dashboard page", () => {
     await expect(balance).toBeVisible();
     const legend = page.getByRole("list", { name: "Legend and 14-day totals" });
     await expect(legend.getByRole("listitem").filter({ hasText: "In" })).toHaveText(
-      new RegExp(`^In ${GROUPED}\\.\\d{2} USD$`),
+      new RegExp(`^\\s*In ${GROUPED}\\.\\d{2} USD$`),
     );
     const chart = page.getByRole("img", { name: /Bar chart of money in and out/ });
     await expect(chart).toHaveAttribute("aria-label", new RegExp(`Largest day: ${GROUPED}\\.\\d{2} USD\\.$`));
@@ -89,23 +89,21 @@ test.describe("amounts read alike on every dashboard page", () => {
     // Screening runs when the deposit confirms, in a job: the page's list refetches until it is held.
     const item = page.getByRole("listitem").filter({ hasText: "Risk score 100" });
     await expect(item).toBeVisible({ timeout: 30_000 });
-    await expect(item.getByText(`1${NNBSP}234.50000000 LTC`, { exact: true })).toBeVisible();
+    await expect(item.getByText(`1${NNBSP}234.5 LTC`, { exact: true })).toBeVisible();
     await expectAccessible(page);
     await shoot(page, testInfo, "amounts-reviews-phone");
     await item.getByRole("button", { name: "Release" }).click();
     await item.getByLabel("Your password, to confirm").fill(merchant.password);
     await item.getByRole("button", { name: "Release payment" }).click();
-    await expect(
-      page.getByText(`Payment of 1${NNBSP}234.50000000 LTC released: it is credited.`),
-    ).toBeVisible();
+    await expect(page.getByText(`Payment of 1${NNBSP}234.5 LTC released: it is credited.`)).toBeVisible();
     const decided = page.getByRole("table");
-    await expect(decided.getByRole("cell", { name: `1${NNBSP}234.50000000 LTC` })).toBeVisible();
+    await expect(decided.getByRole("cell", { name: `1${NNBSP}234.5 LTC` })).toBeVisible();
     await expectAccessible(page);
 
     await page.goto("/dashboard/approvals");
     const pending = page.getByRole("listitem").filter({ hasText: "Asked for through the API" });
-    await expect(pending.getByText(`1${NNBSP}500.00000000 BTC`, { exact: true })).toBeVisible();
-    await expect(pending).toContainText(new RegExp(`${GROUPED}\\.\\d{8} BTC reserved, fees included`));
+    await expect(pending.getByText(`1${NNBSP}500 BTC`, { exact: true })).toBeVisible();
+    await expect(pending).toContainText(new RegExp(`${GROUPED}(?:\\.\\d+)? BTC reserved, fees included`));
     await expectAccessible(page);
     await shoot(page, testInfo, "amounts-approvals-phone");
   });
