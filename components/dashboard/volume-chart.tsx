@@ -1,4 +1,5 @@
 import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import type { ValuedDay } from "@/lib/ledger/value-daily-volume";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
@@ -114,7 +115,8 @@ export function VolumeChart({ currency, days }: { currency: string; days: Valued
       </div>
       <details className="mt-3">
         <summary className="cursor-pointer text-sm font-medium">Day by day</summary>
-        <div className="overflow-x-auto">
+        {/* Wide amounts scroll sideways on a phone: the region takes keyboard focus to scroll. */}
+        <ScrollRegion label="Day by day">
           <table className="mt-2 w-full text-sm">
             <caption className="sr-only">Money in, out and net per UTC day, in {currency}</caption>
             <thead>
@@ -146,7 +148,7 @@ export function VolumeChart({ currency, days }: { currency: string; days: Valued
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       </details>
     </figure>
   );
