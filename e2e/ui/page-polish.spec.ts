@@ -56,7 +56,7 @@ test.describe("dashboard pages at 375 px", () => {
       await expectFullWidthBorderedControl(form.getByLabel(label), form);
     await expectAccessible(page);
     await shoot(page, testInfo, "invoices-empty-phone");
-    await page.goto("/dashboard/invoices?status=paid");
+    await page.goto("/dashboard/invoices?status=confirmed");
     await expect(page.getByText("No invoices match.")).toBeVisible();
   });
 });
