@@ -328,6 +328,10 @@ test("a viewer's dashboard offers only the pages a viewer may open, each readabl
   const nav = dashboardNav(viewer);
   expect(await nav.getByRole("link", { includeHidden: true }).allTextContents()).toEqual(pages);
   await expect(nav.getByRole("button", { name: /Developers|Administration/ })).toHaveCount(0);
+  // The first-run checklist names the steps a viewer cannot take instead of linking to "Not allowed".
+  const checklist = viewer.getByRole("region", { name: "Getting started" });
+  await expect(checklist.getByRole("link")).toHaveCount(0);
+  await expect(checklist).toContainText("Set your callback URL (your role, viewer, cannot do this)");
   mkdirSync("/tmp/shots-ui", { recursive: true });
   for (const viewport of [
     { name: "phone", width: 375, height: 800 },

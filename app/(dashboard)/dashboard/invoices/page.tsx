@@ -82,7 +82,9 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Sea
         <p className="mt-4">
           {filter.status || filter.exception || filter.prefix
             ? "No invoices match."
-            : "No invoices yet: create one here or with the API's invoices/create."}
+            : can(session.role, "invoices.manage")
+              ? "No invoices yet: create one here or with the API's invoices/create."
+              : "No invoices yet."}
         </p>
       ) : (
         <div className="mt-4 overflow-x-auto">
