@@ -72,10 +72,10 @@ export function GettingStartedChecklist({
       </p>
       <ol className="mt-3 space-y-2">
         {steps.map((step) => (
-          <li key={step.label} className="flex flex-wrap items-center gap-x-3 gap-y-1">
+          <li key={step.label} className="flex items-start gap-x-3">
             <span
               aria-hidden="true"
-              className={`inline-flex size-5 items-center justify-center rounded-full border text-xs ${
+              className={`mt-0.5 inline-flex size-5 shrink-0 items-center justify-center rounded-full border text-xs ${
                 step.isDone
                   ? "border-emerald-700 bg-emerald-700 text-white"
                   : "border-slate-400 bg-white dark:bg-slate-900"

@@ -332,6 +332,12 @@ test("a viewer's dashboard offers only the pages a viewer may open, each readabl
   const checklist = viewer.getByRole("region", { name: "Getting started" });
   await expect(checklist.getByRole("link")).toHaveCount(0);
   await expect(checklist).toContainText("Set your callback URL (your role, viewer, cannot do this)");
+  // Each step's mark sits beside its words, not on a line of its own, even where they wrap (375 px).
+  await viewer.setViewportSize({ width: 375, height: 800 });
+  for (const step of await checklist.getByRole("listitem").all()) {
+    const [mark, words] = await step.locator(":scope > *").all();
+    expect(Math.abs((await mark!.boundingBox())!.y - (await words!.boundingBox())!.y)).toBeLessThan(8);
+  }
   mkdirSync("/tmp/shots-ui", { recursive: true });
   for (const viewport of [
     { name: "phone", width: 375, height: 800 },
