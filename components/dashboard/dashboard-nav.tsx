@@ -2,9 +2,13 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useState } from "react";
-import { DASHBOARD_PAGES } from "@/components/dashboard/pages";
-import { can, type Role } from "@/lib/team/permissions";
+import { useRef, useState } from "react";
+import { currentHref, navEntries } from "@/components/dashboard/nav-entries";
+import { listLinkClass, NavGroup } from "@/components/dashboard/nav-group";
+import type { Role } from "@/lib/team/permissions";
+
+/** The phone menu's own name among the open menus (a group's is its label). */
+const PAGES_MENU = "pages";
 
 export function DashboardNav({
   merchantName,
@@ -19,6 +23,12 @@ export function DashboardNav({
 }) {
   const pathname = usePathname();
   const [isSigningOut, setSigningOut] = useState(false);
+  // The open menu, for the page it was opened on: reaching another page closes it, with no effect.
+  const [opened, setOpened] = useState<{ menu: string; pathname: string } | null>(null);
+  const openMenu = opened?.pathname === pathname ? opened.menu : null;
+  const toggle = (menu: string) => setOpened(openMenu === menu ? null : { menu, pathname });
+  const close = () => setOpened(null);
+  const menuButton = useRef<HTMLButtonElement>(null);
   // next-auth's client is only needed for this one action: loaded on click, not with every page.
   const signOut = async () => {
     setSigningOut(true);
@@ -31,43 +41,82 @@ export function DashboardNav({
       setSigningOut(false);
     }
   };
-  // A page the role may not open is not offered (its URL answers the "not allowed" page anyway).
-  const links = DASHBOARD_PAGES.filter(
-    (page) => (isSandbox || !page.isSandboxOnly) && can(role, page.permission),
-  );
-  // The longest matching link is the current page: /dashboard/invoices/new is "New invoice", not "Invoices".
-  const current = links
-    .filter((link) => (link.href === "/dashboard" ? pathname === link.href : pathname.startsWith(link.href)))
-    .sort((a, b) => b.href.length - a.href.length)[0]?.href;
+  const entries = navEntries({ role, isSandbox });
+  const current = currentHref(entries, pathname);
+  const isPagesOpen = openMenu === PAGES_MENU;
   return (
     <header className="border-b border-slate-200 dark:border-slate-800">
-      <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-3">
-        <div>
+      <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3">
+        <div className="min-w-0">
           <Link href="/dashboard" className="text-lg font-semibold tracking-tight">
             Kassa
           </Link>
-          <span className="ml-2 text-sm text-slate-600 dark:text-slate-400">{merchantName}</span>
+          <span className="ml-2 break-words text-sm text-slate-600 dark:text-slate-400">{merchantName}</span>
         </div>
-        <div className="flex items-center gap-3 text-sm">
+        <div className="flex shrink-0 items-center gap-3 text-sm">
           <span className="hidden text-slate-600 sm:inline dark:text-slate-400">{email}</span>
           <button type="button" onClick={signOut} disabled={isSigningOut} className="underline">
             {isSigningOut ? "Signing out…" : "Sign out"}
           </button>
         </div>
       </div>
-      {/* One scrolling row on a phone; on wider screens the links wrap, so none hides off the edge. */}
-      <nav aria-label="Dashboard" className="mx-auto max-w-6xl overflow-x-auto px-4 md:overflow-visible">
-        <ul className="flex gap-1 whitespace-nowrap text-sm md:flex-wrap">
-          {links.map((link) => {
-            const isActive = link.href === current;
+      {/* One row from 1024 px, the rarer pages in groups; narrower, every page in one menu that
+          pushes the page down, so nothing hides off the edge of the screen. */}
+      <nav
+        aria-label="Dashboard"
+        className="mx-auto max-w-6xl px-4 pb-2 text-sm lg:pb-0"
+        onKeyDown={(event) => {
+          if (event.key !== "Escape" || !isPagesOpen) return;
+          close();
+          menuButton.current?.focus();
+        }}
+      >
+        <button
+          ref={menuButton}
+          type="button"
+          aria-expanded={isPagesOpen}
+          aria-controls="dashboard-pages"
+          onClick={() => toggle(PAGES_MENU)}
+          className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-3 py-1.5 font-medium lg:hidden dark:border-slate-600"
+        >
+          <svg aria-hidden="true" viewBox="0 0 16 16" className="size-4 fill-current">
+            <path
+              d={
+                isPagesOpen
+                  ? "M3.5 2.5l10 10-1 1-10-10zM12.5 2.5l1 1-10 10-1-1z"
+                  : "M2 3h12v2H2zM2 7h12v2H2zM2 11h12v2H2z"
+              }
+            />
+          </svg>
+          Menu
+        </button>
+        <ul
+          id="dashboard-pages"
+          className={`${isPagesOpen ? "block" : "hidden"} mt-2 lg:mt-0 lg:flex lg:items-center lg:gap-1 lg:whitespace-nowrap`}
+        >
+          {entries.map((entry) => {
+            if (entry.kind === "group")
+              return (
+                <NavGroup
+                  key={entry.label}
+                  label={entry.label}
+                  links={entry.links}
+                  current={current}
+                  isOpen={openMenu === entry.label}
+                  onToggle={() => toggle(entry.label)}
+                  onClose={close}
+                />
+              );
+            const isActive = entry.link.href === current;
             return (
-              <li key={link.href}>
+              <li key={entry.link.href}>
                 <Link
-                  href={link.href}
+                  href={entry.link.href}
                   aria-current={isActive ? "page" : undefined}
-                  className={`inline-block border-b-2 px-3 py-2 ${isActive ? "border-indigo-700 font-semibold dark:border-indigo-300" : "border-transparent hover:border-slate-300"}`}
+                  onClick={close}
+                  className={`${listLinkClass(isActive)} lg:inline-block lg:border-b-2 lg:border-l-0`}
                 >
-                  {link.label}
+                  {entry.link.label}
                 </Link>
               </li>
             );

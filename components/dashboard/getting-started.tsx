@@ -1,5 +1,7 @@
 import Link from "next/link";
+import { DASHBOARD_PAGES } from "@/components/dashboard/pages";
 import type { GettingStarted } from "@/lib/merchants/load-getting-started";
+import { can, type Role } from "@/lib/team/permissions";
 
 // Each open step's label is its link. The labels must not contain a navigation label ("API keys",
 // "Callbacks", "Sandbox", "New invoice"...), or a link looked up by its name would find two.
@@ -43,11 +45,18 @@ function stepsOf(progress: GettingStarted, isSandbox: boolean): Step[] {
 export function GettingStartedChecklist({
   progress,
   isSandbox,
+  role,
 }: {
   progress: GettingStarted;
   isSandbox: boolean;
+  role: Role;
 }) {
   const steps = stepsOf(progress, isSandbox);
+  // A step on a page the role may not open is named, not linked: the link led to "Not allowed".
+  const mayOpen = (href: string) => {
+    const page = DASHBOARD_PAGES.find((p) => p.href === href);
+    return !page || can(role, page.permission);
+  };
   const doneCount = steps.filter((s) => s.isDone).length;
   if (doneCount === steps.length) return null;
   return (
@@ -63,10 +72,10 @@ export function GettingStartedChecklist({
       </p>
       <ol className="mt-3 space-y-2">
         {steps.map((step) => (
-          <li key={step.label} className="flex flex-wrap items-center gap-x-3 gap-y-1">
+          <li key={step.label} className="flex items-start gap-x-3">
             <span
               aria-hidden="true"
-              className={`inline-flex size-5 items-center justify-center rounded-full border text-xs ${
+              className={`mt-0.5 inline-flex size-5 shrink-0 items-center justify-center rounded-full border text-xs ${
                 step.isDone
                   ? "border-emerald-700 bg-emerald-700 text-white"
                   : "border-slate-400 bg-white dark:bg-slate-900"
@@ -78,6 +87,14 @@ export function GettingStartedChecklist({
               <span className="text-slate-600 line-through dark:text-slate-400">
                 {step.label}
                 <span className="sr-only"> (done)</span>
+              </span>
+            ) : !mayOpen(step.href) ? (
+              <span>
+                {step.label}
+                <span className="text-sm text-slate-700 dark:text-slate-300">
+                  {" "}
+                  (your role, {role}, cannot do this)
+                </span>
               </span>
             ) : (
               <Link href={step.href} className="font-medium text-indigo-700 underline dark:text-indigo-300">

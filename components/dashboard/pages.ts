@@ -1,6 +1,13 @@
 import type { Permission } from "@/lib/team/permissions";
 
 /**
+ * A menu of the navigation holding pages a merchant opens less often, so the row stays one line at
+ * 1280 px (components/dashboard/dashboard-nav.tsx). A role offered one page of a group sees it as
+ * a plain link.
+ */
+export type DashboardPageGroup = "Developers" | "Administration";
+
+/**
  * The dashboard's pages, in the navigation's order, each with the permission its page asks
  * (lib/team/permissions.ts): the navigation shows only what the signed-in role may open. The
  * sandbox page exists in sandbox mode only.
@@ -10,6 +17,7 @@ export const DASHBOARD_PAGES: readonly {
   label: string;
   permission: Permission;
   isSandboxOnly?: true;
+  group?: DashboardPageGroup;
 }[] = [
   { href: "/dashboard", label: "Overview", permission: "dashboard.view" },
   { href: "/dashboard/transactions", label: "Transactions", permission: "dashboard.view" },
@@ -18,10 +26,16 @@ export const DASHBOARD_PAGES: readonly {
   { href: "/dashboard/payouts/new", label: "New payout", permission: "payouts.create" },
   { href: "/dashboard/approvals", label: "Approvals", permission: "payouts.approve" },
   { href: "/dashboard/reviews", label: "Reviews", permission: "compliance.review" },
-  { href: "/dashboard/keys", label: "API keys", permission: "api_keys.view" },
-  { href: "/dashboard/callbacks", label: "Callbacks", permission: "callbacks.manage" },
-  { href: "/dashboard/team", label: "Team", permission: "team.view" },
-  { href: "/dashboard/audit", label: "Audit trail", permission: "audit.view" },
-  { href: "/dashboard/sandbox", label: "Sandbox", permission: "sandbox.use", isSandboxOnly: true },
+  { href: "/dashboard/keys", label: "API keys", permission: "api_keys.view", group: "Developers" },
+  { href: "/dashboard/callbacks", label: "Callbacks", permission: "callbacks.manage", group: "Developers" },
+  { href: "/dashboard/team", label: "Team", permission: "team.view", group: "Administration" },
+  { href: "/dashboard/audit", label: "Audit trail", permission: "audit.view", group: "Administration" },
+  {
+    href: "/dashboard/sandbox",
+    label: "Sandbox",
+    permission: "sandbox.use",
+    isSandboxOnly: true,
+    group: "Developers",
+  },
   { href: "/dashboard/settings", label: "Settings", permission: "account.manage" },
 ];

@@ -1,6 +1,6 @@
-import { displayAmount } from "@/lib/checkout/present";
+import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 import type { ValuedDay } from "@/lib/ledger/value-daily-volume";
-import { formatAmount } from "@/lib/money";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
@@ -27,7 +27,7 @@ function Swatch({ className }: { className: string }) {
  * described for screen readers by its totals and repeated, day by day, in the table below it.
  */
 export function VolumeChart({ currency, days }: { currency: string; days: ValuedDay[] }) {
-  const show = (units: bigint) => displayAmount(formatAmount(units), currency);
+  const show = (units: bigint) => dashboardAmount(units, currency);
   const total = (pick: (d: ValuedDay) => bigint) => days.reduce((sum, d) => sum + pick(d), 0n);
   const max = days.reduce((m, d) => {
     const larger = d.incoming > d.outgoing ? d.incoming : d.outgoing;
@@ -115,7 +115,8 @@ export function VolumeChart({ currency, days }: { currency: string; days: Valued
       </div>
       <details className="mt-3">
         <summary className="cursor-pointer text-sm font-medium">Day by day</summary>
-        <div className="overflow-x-auto">
+        {/* Wide amounts scroll sideways on a phone: the region takes keyboard focus to scroll. */}
+        <ScrollRegion label="Day by day">
           <table className="mt-2 w-full text-sm">
             <caption className="sr-only">Money in, out and net per UTC day, in {currency}</caption>
             <thead>
@@ -147,7 +148,7 @@ export function VolumeChart({ currency, days }: { currency: string; days: Valued
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       </details>
     </figure>
   );

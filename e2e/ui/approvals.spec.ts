@@ -55,7 +55,7 @@ test.describe("approval screen", () => {
       await page.goto("/dashboard/approvals");
       await expect(page.getByRole("heading", { level: 1, name: "Approvals" })).toBeVisible();
       const item = page.getByRole("listitem").filter({ hasText: `Withdrawal ${held.id}` });
-      await expect(item).toContainText("0.02000000 BTC");
+      await expect(item).toContainText("0.02 BTC");
       await expect(item).toContainText("Asked for through the API");
       await expect(item).toContainText(BTC);
       await page.waitForLoadState("networkidle");

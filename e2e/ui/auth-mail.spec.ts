@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { type Page, request as playwrightRequest } from "@playwright/test";
 import { quiet } from "../../playwright.config";
@@ -6,6 +7,7 @@ import { type Mail, startSmtpServer } from "../../tests/support/smtp";
 import { waitUntil } from "../../tests/support/wait";
 import { createMerchant, expect, signedClient, test } from "../fixtures";
 import { watchCsp } from "./csp-guard";
+import { dashboardNav, navLink } from "./dashboard-nav";
 
 /**
  * Sign-up and password reset the way a merchant goes through them: the form, the e-mail (over real
@@ -191,7 +193,7 @@ for (const viewport of [
     await page.setViewportSize(viewport);
     const owner = await createMerchant(`Team ${viewport.name}`, quiet.dataDir);
     await signInAt(page, owner.email, owner.password);
-    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Team" }).click();
+    await (await navLink(page, "Team")).click();
     await expect(page.getByRole("heading", { name: "Team", exact: true })).toBeVisible();
     await expect(page.getByRole("listitem").filter({ hasText: `${owner.email} (you)` })).toContainText(
       "owner",
@@ -231,11 +233,11 @@ for (const viewport of [
 
     // The developer's dashboard offers keys and callbacks, and no payouts, approvals, team or audit trail.
     await signInAt(invitee, email, "the developer's password");
-    const nav = invitee.getByRole("navigation", { name: "Dashboard" });
-    await expect(nav.getByRole("link", { name: "API keys" })).toBeVisible();
-    await expect(nav.getByRole("link", { name: "Callbacks" })).toBeVisible();
+    const nav = dashboardNav(invitee);
+    await expect(await navLink(invitee, "API keys")).toBeVisible();
+    await expect(await navLink(invitee, "Callbacks")).toBeVisible();
     for (const hidden of ["New payout", "Approvals", "Team", "Audit trail"])
-      await expect(nav.getByRole("link", { name: hidden })).toHaveCount(0);
+      await expect(nav.getByRole("link", { name: hidden, includeHidden: true })).toHaveCount(0);
     await expectAccessible(invitee);
     await shoot(invitee, `team-developer-nav-${viewport.name}`);
     await invitee.goto(`${baseURL}/dashboard/payouts/new`);
@@ -296,3 +298,71 @@ for (const viewport of [
     await inviteeContext.close();
   });
 }
+
+test("a viewer's dashboard offers only the pages a viewer may open, each readable at 375 and 1280 px", async ({
+  page,
+  browser,
+}, testInfo) => {
+  test.setTimeout(120_000); // 4 pages × 2 widths, each scanned by axe and photographed
+  const owner = await createMerchant("Viewer Tour", quiet.dataDir);
+  await signInAt(page, owner.email, owner.password);
+  const email = `viewer-${Date.now()}@example.com`;
+  const invited = await page.request.post(`${baseURL}/api/dashboard/team/invitations`, {
+    headers: { origin: baseURL },
+    data: { email, role: "viewer", password: owner.password },
+  });
+  expect(invited.status()).toBe(201);
+  const link = /https?:\/\/\S+#token=[A-Za-z0-9_-]+/.exec(
+    mailText(await mailTo(email, "You are invited to Viewer Tour on Kassa")),
+  )![0];
+  const context = await browser.newContext();
+  const viewer = await context.newPage();
+  await viewer.goto(link);
+  await viewer.getByLabel("Password").fill("the viewer's password");
+  await viewer.getByRole("button", { name: "Join" }).click();
+  await expect(viewer.getByRole("heading", { name: "You joined the team" })).toBeVisible();
+  await signInAt(viewer, email, "the viewer's password");
+
+  // Reading pages and their own account only (README "Team and roles"): no menu of one is left.
+  const pages = ["Overview", "Transactions", "Invoices", "Settings"];
+  const nav = dashboardNav(viewer);
+  expect(await nav.getByRole("link", { includeHidden: true }).allTextContents()).toEqual(pages);
+  await expect(nav.getByRole("button", { name: /Developers|Administration/ })).toHaveCount(0);
+  // The first-run checklist names the steps a viewer cannot take instead of linking to "Not allowed".
+  const checklist = viewer.getByRole("region", { name: "Getting started" });
+  await expect(checklist.getByRole("link")).toHaveCount(0);
+  await expect(checklist).toContainText("Set your callback URL (your role, viewer, cannot do this)");
+  // Each step's mark sits beside its words, not on a line of its own, even where they wrap (375 px).
+  await viewer.setViewportSize({ width: 375, height: 800 });
+  for (const step of await checklist.getByRole("listitem").all()) {
+    const [mark, words] = await step.locator(":scope > *").all();
+    expect(Math.abs((await mark!.boundingBox())!.y - (await words!.boundingBox())!.y)).toBeLessThan(8);
+  }
+  mkdirSync("/tmp/shots-ui", { recursive: true });
+  for (const viewport of [
+    { name: "phone", width: 375, height: 800 },
+    { name: "desktop", width: 1280, height: 900 },
+  ]) {
+    await viewer.setViewportSize(viewport);
+    for (const label of pages) {
+      await (await navLink(viewer, label)).click();
+      await expect(viewer.getByRole("heading", { level: 1, name: label })).toBeVisible();
+      await expect(nav.getByRole("link", { name: label, includeHidden: true })).toHaveAttribute(
+        "aria-current",
+        "page",
+      );
+      await viewer.waitForLoadState("networkidle");
+      await expectAccessible(viewer);
+      const overflow = await viewer.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow, `${label} at ${viewport.width}px scrolls sideways`).toBeLessThanOrEqual(0);
+      const body = await viewer.screenshot({
+        path: `/tmp/shots-ui/viewer-${label.toLowerCase()}-${viewport.name}.png`,
+        fullPage: true,
+      });
+      await testInfo.attach(`viewer-${label}-${viewport.name}`, { body, contentType: "image/png" });
+    }
+  }
+  await context.close();
+});

@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { DASHBOARD_PAGES } from "../../components/dashboard/pages";
@@ -297,8 +298,10 @@ test.describe("merchant dashboard", () => {
           () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
         );
         expect(overflow, `${path} at ${viewport.width}px scrolls sideways`).toBeLessThanOrEqual(0);
-        await testInfo.attach(`${path.replace(/\//g, "_")}-${viewport.name}`, {
-          body: await page.screenshot({ fullPage: true }),
+        const name = `owner${path.replace(/\//g, "_")}-${viewport.name}`;
+        mkdirSync("/tmp/shots-ui", { recursive: true });
+        await testInfo.attach(name, {
+          body: await page.screenshot({ path: `/tmp/shots-ui/${name}.png`, fullPage: true }),
           contentType: "image/png",
         });
       }

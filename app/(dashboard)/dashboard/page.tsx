@@ -29,7 +29,7 @@ export default async function OverviewPage() {
   return (
     <>
       <h1 className="mb-4 text-2xl font-bold tracking-tight">Overview</h1>
-      <GettingStartedChecklist progress={progress} isSandbox={getConfig().isSandbox} />
+      <GettingStartedChecklist progress={progress} isSandbox={getConfig().isSandbox} role={session.role} />
       <h2 className="text-xl font-semibold">Balances</h2>
       <div className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
         {balances.map((b) => (

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { buttonClass, secondaryButtonClass } from "@/components/forms/field";
 import { formSchema } from "@/components/forms/form-schema";
 import { type PendingWithdrawal, useDecideWithdrawal } from "@/components/query/use-approvals";
@@ -32,8 +33,8 @@ function DecisionForm({
       label={`${verb} withdrawal ${item.id}`}
       explanation={
         decision === "approve"
-          ? `It is sent to the address at once: ${item.sent} ${item.target_currency}.`
-          : `${item.total_debit} ${item.currency} return to your balance.`
+          ? `It is sent to the address at once: ${dashboardAmount(item.sent, item.target_currency)}.`
+          : `${dashboardAmount(item.total_debit, item.currency)} return to your balance.`
       }
       idPrefix={`w${item.id}-${decision}`}
       submitLabel={`${verb} withdrawal`}
@@ -45,7 +46,7 @@ function DecisionForm({
         onDecided(
           decision === "approve"
             ? `Withdrawal ${item.id} approved: it is being sent.`
-            : `Withdrawal ${item.id} declined: ${item.total_debit} ${item.currency} are back in your balance.`,
+            : `Withdrawal ${item.id} declined: ${dashboardAmount(item.total_debit, item.currency)} are back in your balance.`,
         );
       }}
     />
@@ -68,11 +69,11 @@ export function PendingItem({
     <li className="py-3">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <p className="text-lg font-semibold">
-          {item.amount} {item.currency}
+          <span className="font-mono">{dashboardAmount(item.amount, item.currency)}</span>
           {isConversion && (
             <span className="text-base font-normal">
               {" "}
-              → {item.sent} {item.target_currency}
+              → <span className="font-mono">{dashboardAmount(item.sent, item.target_currency)}</span>
             </span>
           )}
         </p>
@@ -84,7 +85,8 @@ export function PendingItem({
       </p>
       <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
         {item.created_by ? `Asked for by ${item.created_by}` : "Asked for through the API"} on{" "}
-        {formatDateTime(item.created_at)}. {item.total_debit} {item.currency} reserved, fees included.
+        {formatDateTime(item.created_at)}. {dashboardAmount(item.total_debit, item.currency)} reserved, fees
+        included.
         {item.expires_at &&
           ` Declined automatically if nobody decides by ${formatDateTime(item.expires_at)}.`}
       </p>

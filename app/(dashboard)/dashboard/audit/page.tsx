@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { AUDIT_ACTION_LABELS } from "@/components/dashboard/audit-action-labels";
 import { AuditFilterForm } from "@/components/dashboard/audit-filter-form";
-import { selectClass } from "@/components/forms/field";
+import { selectClass } from "@/components/forms/control-classes";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 import { listAuditEntries } from "@/lib/audit/list-audit-entries";
 import { parseAuditFilter } from "@/lib/audit/parse-audit-filter";

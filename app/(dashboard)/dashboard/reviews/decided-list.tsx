@@ -1,5 +1,6 @@
 "use client";
 
+import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { useReviews } from "@/components/query/use-reviews";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 import { formatDateTime } from "@/lib/format-date-time";
@@ -40,8 +41,8 @@ export function DecidedList() {
             <tbody>
               {decided.data.data.map((item) => (
                 <tr key={item.id} className="border-t border-slate-200 dark:border-slate-800">
-                  <td className="py-1 pr-4">
-                    {item.amount} {item.currency}
+                  <td className="whitespace-nowrap py-1 pr-4 font-mono">
+                    {dashboardAmount(item.amount, item.currency)}
                   </td>
                   <td className="py-1 pr-4">{item.score}</td>
                   <td className="py-1 pr-4">

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { buttonClass, secondaryButtonClass } from "@/components/forms/field";
 import { formSchema } from "@/components/forms/form-schema";
 import { type ReviewRow, useDecideReview } from "@/components/query/use-reviews";
@@ -45,10 +46,10 @@ function DecisionForm({
         await decide.mutateAsync({ id: item.id, decision, ...values });
         onDecided(
           decision === "release"
-            ? `Payment of ${item.amount} ${item.currency} released: it is credited.`
+            ? `Payment of ${dashboardAmount(item.amount, item.currency)} released: it is credited.`
             : item.chain_removal === "block_removed"
-              ? `Payment of ${item.amount} ${item.currency} rejected: its block was removed, so nothing is kept.`
-              : `Payment of ${item.amount} ${item.currency} rejected: it is kept for the operator to send back.`,
+              ? `Payment of ${dashboardAmount(item.amount, item.currency)} rejected: its block was removed, so nothing is kept.`
+              : `Payment of ${dashboardAmount(item.amount, item.currency)} rejected: it is kept for the operator to send back.`,
         );
       }}
     />
@@ -70,9 +71,7 @@ export function ReviewItem({
   return (
     <li className="py-3">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <p className="text-lg font-semibold">
-          {item.amount} {item.currency}
-        </p>
+        <p className="font-mono text-lg font-semibold">{dashboardAmount(item.amount, item.currency)}</p>
         <p className="text-sm">
           Risk score <strong>{item.score}</strong> · {item.type === "invoice" ? "Invoice" : "Deposit"}{" "}
           {item.transaction_id}

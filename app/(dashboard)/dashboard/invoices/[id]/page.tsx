@@ -9,7 +9,7 @@ import {
   EXCEPTION_LABELS,
   invoiceStatusLabel,
 } from "@/components/dashboard/invoice-status";
-import { secondaryButtonClass } from "@/components/forms/field";
+import { secondaryButtonClass } from "@/components/forms/control-classes";
 import { requestPublicOrigin } from "@/lib/api/request-public-origin";
 import { requireSession } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";

@@ -1,5 +1,5 @@
 import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
-import { secondaryButtonClass } from "@/components/forms/field";
+import { secondaryButtonClass } from "@/components/forms/control-classes";
 import type { Refund } from "@/lib/withdrawals/list-refunds";
 import type { refundOwed } from "./refund-owed";
 

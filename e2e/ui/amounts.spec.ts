@@ -1,0 +1,110 @@
+import { mkdirSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page, TestInfo } from "@playwright/test";
+import { cli, createMerchant, expect, signedClient, test } from "../fixtures";
+import { signIn } from "./sign-in";
+
+/** On e2e/screening-denylist.txt, which the test servers load (playwright.config.ts). */
+const DENIED = "LTCe2eDenied11111111111111111111111";
+/** U+202F, the narrow no-break space the dashboard groups digits with (lib/digits.ts). */
+const NNBSP = "\u202f";
+/** A whole part in groups of three ("12 345"), as every dashboard amount shows it. */
+const GROUPED = `\\d{1,3}(?:${NNBSP}\\d{3})+`;
+
+async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes[0]?.target})`)).toEqual([]);
+}
+
+async function shoot(page: Page, testInfo: TestInfo, name: string) {
+  mkdirSync("/tmp/shots-ui", { recursive: true });
+  const body = await page.screenshot({ path: `/tmp/shots-ui/${name}.png`, fullPage: true });
+  await testInfo.attach(name, { body, contentType: "image/png" });
+}
+
+test.describe("amounts read alike on every dashboard page", () => {
+  test("the overview chart's labels and table group digits as the balances do", async ({
+    page,
+  }, testInfo) => {
+    const merchant = await createMerchant("Big Chart Shop");
+    const id = String(merchant.merchantId);
+    await cli("sandbox", "credit", "--merchant", id, "--currency", "EUR", "--amount", "25000");
+    await page.setViewportSize({ width: 375, height: 800 });
+    await signIn(page, merchant);
+    const balance = page.getByText(`25${NNBSP}000.00 EUR`, { exact: true });
+    await expect(balance).toBeVisible();
+    const legend = page.getByRole("list", { name: "Legend and 14-day totals" });
+    await expect(legend.getByRole("listitem").filter({ hasText: "In" })).toHaveText(
+      new RegExp(`^\\s*In ${GROUPED}\\.\\d{2} USD$`),
+    );
+    const chart = page.getByRole("img", { name: /Bar chart of money in and out/ });
+    await expect(chart).toHaveAttribute("aria-label", new RegExp(`Largest day: ${GROUPED}\\.\\d{2} USD\\.$`));
+    await expect(chart.getByText(new RegExp(`^\\+${GROUPED}\\.\\d{2} USD$`))).toBeVisible();
+    await expect(chart.getByText(new RegExp(`^−${GROUPED}\\.\\d{2} USD$`))).toBeVisible();
+    await page.getByText("Day by day").click();
+    const today = new Date().toISOString().slice(0, 10);
+    await expect(page.getByRole("row", { name: today })).toHaveText(
+      new RegExp(`^${today}${GROUPED}\\.\\d{2} USD0\\.00 USD${GROUPED}\\.\\d{2} USD$`),
+    );
+    await expectAccessible(page);
+    await shoot(page, testInfo, "amounts-overview-phone");
+  });
+
+  test("a held payment and a payout waiting for approval show grouped amounts", async ({
+    page,
+    request,
+  }, testInfo) => {
+    const merchant = await createMerchant("Big Amounts Shop");
+    const id = String(merchant.merchantId);
+    const api = signedClient(request, merchant);
+    const take = await api.post("/addresses/take", { foreign_id: "big-review", currency: "LTC" });
+    const address = (await take.json()).data.address as string;
+    const paid = await api.post("/sandbox/payments", {
+      address,
+      currency: "LTC",
+      amount: "1234.5",
+      sender_address: DENIED,
+    });
+    expect(paid.status()).toBe(201);
+    expect((await api.post("/sandbox/blocks", { currency: "LTC", count: 6 })).status()).toBe(201);
+
+    await cli("sandbox", "credit", "--merchant", id, "--currency", "BTC", "--amount", "3000");
+    await cli("merchants", "limits", "--merchant", id, "--currency", "BTC", "--per-withdrawal", "0.01");
+    const held = await api.post("/withdrawal/crypto", {
+      currency: "BTC",
+      amount: "1500",
+      address: "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu",
+      foreign_id: `big-approval-${Date.now()}`,
+      end_user_reference: "payee-big",
+      sender_type: "legal",
+      sender_data: { legal_name: "Shop GmbH", country_of_registration: "DEU" },
+      receiver_type: "self",
+    });
+    expect((await held.json()).data.status).toBe("pending");
+
+    await page.setViewportSize({ width: 375, height: 800 });
+    await signIn(page, merchant);
+    await page.goto("/dashboard/reviews");
+    // Screening runs when the deposit confirms, in a job: the page's list refetches until it is held.
+    const item = page.getByRole("listitem").filter({ hasText: "Risk score 100" });
+    await expect(item).toBeVisible({ timeout: 30_000 });
+    await expect(item.getByText(`1${NNBSP}234.5 LTC`, { exact: true })).toBeVisible();
+    await expectAccessible(page);
+    await shoot(page, testInfo, "amounts-reviews-phone");
+    await item.getByRole("button", { name: "Release" }).click();
+    await item.getByLabel("Your password, to confirm").fill(merchant.password);
+    await item.getByRole("button", { name: "Release payment" }).click();
+    await expect(page.getByText(`Payment of 1${NNBSP}234.5 LTC released: it is credited.`)).toBeVisible();
+    const decided = page.getByRole("table");
+    await expect(decided.getByRole("cell", { name: `1${NNBSP}234.5 LTC` })).toBeVisible();
+    await expectAccessible(page);
+
+    await page.goto("/dashboard/approvals");
+    const pending = page.getByRole("listitem").filter({ hasText: "Asked for through the API" });
+    await expect(pending.getByText(`1${NNBSP}500 BTC`, { exact: true })).toBeVisible();
+    await expect(pending).toContainText(new RegExp(`${GROUPED}(?:\\.\\d+)? BTC reserved, fees included`));
+    await expectAccessible(page);
+    await shoot(page, testInfo, "amounts-approvals-phone");
+  });
+});
