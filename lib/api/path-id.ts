@@ -7,7 +7,10 @@ import { notFound } from "@/lib/errors";
  * merchant's row gets (`missing`), so a malformed id tells a caller no more than a wrong one.
  */
 export function pathId(params: Record<string, string>, missing: string): number {
-  const id = Number(params.id);
-  if (!Number.isSafeInteger(id) || id <= 0) throw notFound(missing);
+  // Digits only: Number() would also read "1e3", "0x10", " 7 " and "7.0" as ids.
+  const digits = params.id ?? "";
+  if (!/^[1-9][0-9]{0,15}$/.test(digits)) throw notFound(missing);
+  const id = Number(digits);
+  if (!Number.isSafeInteger(id)) throw notFound(missing);
   return id;
 }

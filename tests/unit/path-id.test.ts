@@ -8,7 +8,21 @@ describe("pathId", () => {
   });
 
   it("answers anything else with the caller's 404", () => {
-    for (const id of ["", "0", "-1", "1.5", "abc", "9007199254740992", "Infinity"])
+    for (const id of [
+      "",
+      "0",
+      "-1",
+      "1.5",
+      "abc",
+      "9007199254740992",
+      "Infinity",
+      "1e3",
+      "0x10",
+      " 7 ",
+      "7.0",
+      "+7",
+      "07",
+    ])
       expect(() => pathId({ id }, "No such thing."), id).toThrow(
         expect.objectContaining({ code: "not_found", status: 404, message: "No such thing." }),
       );
