@@ -48,7 +48,6 @@ export async function inviteMember(
       "Finish setting up your account (onboarding) before inviting your team.",
     );
   const email = input.email.trim().toLowerCase();
-  await claimMailRequest(db, { email });
   await inTransaction(db, async (tx) => {
     // The inviter's authority as it is now: removed or demoted since their session was checked,
     // they invite nobody (and a removal racing this waits, then revokes what it sent).
@@ -69,6 +68,9 @@ export async function inviteMember(
         ),
       );
     if (member) throw fieldError({ email: "This address is already a member of your team." });
+    // Counted here, as a resend is: an invitation refused (role, membership) or rolled back sends no
+    // mail and does not spend the recipient's ration, which their password resets share.
+    await claimMailRequest(tx, { email });
     await sendInvitation(tx, { ...input, email, clock: input.clock ?? systemClock });
     await recordAuditEntry(tx, {
       merchantId: input.merchantId,

@@ -267,9 +267,12 @@ describe(`team invitations, roles and removal on ${testDriver}`, () => {
   });
 
   it("refuses an address already in the team, and keeps admins from owners", async () => {
-    expect(await fieldsOf(invite("FIN@example.com", "viewer"))).toEqual({
-      email: "This address is already a member of your team.",
-    });
+    // Refused without a mail, so without spending the member's e-mail ration (three an hour): the
+    // fourth refusal is still the membership, not a 429.
+    for (let i = 0; i < 4; i++)
+      expect(await fieldsOf(invite("FIN@example.com", "viewer"))).toEqual({
+        email: "This address is already a member of your team.",
+      });
     const admin = await join("admin@example.com", "admin");
     await expect(invite("boss@example.com", "owner", admin)).rejects.toMatchObject({
       code: "forbidden",
