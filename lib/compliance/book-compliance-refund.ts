@@ -99,23 +99,6 @@ export async function bookComplianceRefund(
       });
     if (!claimed) throw fieldError({ review: "This payment's refund is already booked." });
     const { currency, amount } = deposit;
-    // The last line of defence: money out of the held account never exceeds what is in it (locked,
-    // so two refunds in one currency are judged one after the other).
-    const [account] = await tx
-      .select({ balance: ledgerAccounts.balance })
-      .from(ledgerAccounts)
-      .where(
-        and(
-          isNull(ledgerAccounts.merchantId),
-          eq(ledgerAccounts.kind, "platform:compliance_held"),
-          eq(ledgerAccounts.currency, currency),
-        ),
-      )
-      .for("update");
-    if ((account?.balance ?? 0n) < amount)
-      throw fieldError({
-        review: `platform:compliance_held holds ${formatAmount(account?.balance ?? 0n)} ${currency}, less than this payment's ${formatAmount(amount)}: nothing is refunded.`,
-      });
     const sent = amount - fee;
     const sums = new Map<string, bigint>();
     const add = (key: string, value: bigint) => sums.set(key, (sums.get(key) ?? 0n) + value);
@@ -140,6 +123,24 @@ export async function bookComplianceRefund(
       memo: `Rejected payment refunded: ${formatAmount(sent)} ${currency} sent in ${txid}, fee ${formatAmount(fee)} ${currency}, gas ${formatAmount(input.gas)} ETH`,
       entries,
     });
+    // The last line of defence: money out of the held account never exceeds what is in it. Read
+    // after posting, which locked the accounts in one order (kassa_post_journals): locking the held
+    // account first would take them in another than a rejection does, and could deadlock with it.
+    const [account] = await tx
+      .select({ balance: ledgerAccounts.balance })
+      .from(ledgerAccounts)
+      .where(
+        and(
+          isNull(ledgerAccounts.merchantId),
+          eq(ledgerAccounts.kind, "platform:compliance_held"),
+          eq(ledgerAccounts.currency, currency),
+        ),
+      );
+    const left = account?.balance ?? -amount;
+    if (left < 0n)
+      throw fieldError({
+        review: `platform:compliance_held holds ${formatAmount(left + amount)} ${currency}, less than this payment's ${formatAmount(amount)}: nothing is refunded.`,
+      });
     await input.alsoInTransaction?.(tx);
     await recordAuditEntry(tx, {
       merchantId: review.merchantId,
