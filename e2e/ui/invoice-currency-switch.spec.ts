@@ -104,7 +104,8 @@ for (const width of [1280, 375]) {
         .filter({ hasText: new RegExp(`^${label}$`) })
         .locator("xpath=following-sibling::dd[1]");
     await expect(row("Invoiced")).toHaveText("100.00 EUR");
-    await expect(row("Credited from BTC")).toHaveText(`${crypto(btcPaid, "BTC")} = ${fiat(btcGross, "EUR")}`);
+    await expect(row("Received in BTC")).toHaveText(`${crypto(btcPaid, "BTC")} = ${fiat(btcGross, "EUR")}`);
+    await expect(row("Received in LTC")).toHaveText("0 LTC");
     await expect(row("Shortfall")).toHaveText(
       `${fiat(shortInEur, "EUR")} (${crypto(ltcDue, "LTC")} at today's rate)`,
     );
@@ -123,9 +124,8 @@ for (const width of [1280, 375]) {
     await expect.poll(async () => (await info(id)).status, { timeout: 15_000 }).toBe("confirmed");
     const ltcGross = worthOf(ltcDue, "LTC", "EUR");
     await page.reload();
-    await expect(row("Received in LTC")).toHaveText(crypto(ltcDue, "LTC"));
-    await expect(row("Credited from BTC")).toHaveText(`${crypto(btcPaid, "BTC")} = ${fiat(btcGross, "EUR")}`);
-    await expect(row("Credited from LTC")).toHaveText(`${crypto(ltcDue, "LTC")} = ${fiat(ltcGross, "EUR")}`);
+    await expect(row("Received in LTC")).toHaveText(`${crypto(ltcDue, "LTC")} = ${fiat(ltcGross, "EUR")}`);
+    await expect(row("Received in BTC")).toHaveText(`${crypto(btcPaid, "BTC")} = ${fiat(btcGross, "EUR")}`);
     await expect(row("Shortfall")).toHaveCount(0);
     await expect(row("Excess")).toHaveCount(0);
     const fee = feeOf(btcGross) + feeOf(ltcGross);
@@ -134,5 +134,78 @@ for (const width of [1280, 375]) {
     await expect(page.getByRole("region", { name: /^Refund/ })).toHaveCount(0);
     await expectAccessible(page);
     await shoot(page, testInfo, `two-coins-confirmed-${width}`);
+  });
+
+  test(`an invoice that failed short after a switch owes back, in the old coin, what was paid to it (${width} px)`, async ({
+    page,
+    request,
+  }, testInfo) => {
+    const merchant = await createMerchant("Short Two Coins Shop");
+    const client = signedClient(request, merchant);
+    const info = async (id: number) => (await client.post("/transactions/info", { id })).json();
+    const created = await client.post("/invoices/create", {
+      end_user_reference: "two-coins-short",
+      timer: true,
+      type: "good_until_expired",
+      title: "Two coins, short",
+      foreign_id: `two-coins-short-${Date.now()}-${width}`,
+      currency: "EUR",
+      amount: "100",
+      url_success: "https://shop.example/ok",
+      url_failed: "https://shop.example/failed",
+      email_user: "buyer@example.com",
+      sender_type: "natural",
+      sender_data: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1990-12-10" },
+    });
+    expect(created.status()).toBe(201);
+    const { id, url } = (await created.json()).data;
+    const token = url.split("/pay/")[1];
+    const choose = async (currency: string) => {
+      const response = await request.post(`/api/checkout/${token}/currency`, { data: { currency } });
+      expect(response.status()).toBe(200);
+      return (await response.json()) as { address: string; sender_amount: string };
+    };
+    const btc = await choose("BTC");
+    await choose("LTC");
+    const btcPaid = units(btc.sender_amount) / 3n;
+    const btcGross = worthOf(btcPaid, "BTC", "EUR");
+    const sent = await client.post("/sandbox/payments", {
+      address: btc.address,
+      currency: "BTC",
+      amount: decimal(btcPaid),
+    });
+    expect(sent.status()).toBe(201);
+    expect((await client.post("/sandbox/blocks", { currency: "BTC", count: 2 })).status()).toBe(201);
+    await expect
+      .poll(async () => (await info(id)).additional_details.status_reason, { timeout: 15_000 })
+      .toBe("awaiting_remainder");
+
+    await page.setViewportSize({ width, height: 900 });
+    await signIn(page, merchant);
+    // The sandbox panel's "expire now", as the merchant's own page sends it.
+    const expired = await page.request.post(`/api/dashboard/sandbox/invoices/${id}`, {
+      data: { action: "expire" },
+      headers: { origin: new URL(page.url()).origin },
+    });
+    expect(expired.status()).toBe(201);
+    await expect.poll(async () => (await info(id)).status, { timeout: 15_000 }).toBe("declined");
+
+    await page.goto(`/dashboard/invoices/${id}`);
+    await expect(page.getByRole("heading", { name: "Two coins, short", level: 1 })).toBeVisible();
+    const amounts = page.getByRole("region", { name: "Amounts" });
+    const row = (label: string) =>
+      amounts
+        .locator("dt")
+        .filter({ hasText: new RegExp(`^${label}$`) })
+        .locator("xpath=following-sibling::dd[1]");
+    await expect(row("Received in BTC")).toHaveText(`${crypto(btcPaid, "BTC")} = ${fiat(btcGross, "EUR")}`);
+    await expect(row("Received in LTC")).toHaveText("0 LTC");
+    await expect(row("Net credited")).toHaveText(fiat(btcGross - feeOf(btcGross), "EUR"));
+    // Everything paid goes back in the coin it came in: all of the BTC, nothing in LTC.
+    const owedBtc = page.getByRole("region", { name: "Refund owed in BTC" });
+    await expect(owedBtc.getByRole("link", { name: `Refund ${crypto(btcPaid, "BTC")}` })).toBeVisible();
+    await expect(page.getByRole("region", { name: /LTC/ })).toHaveCount(0);
+    await expectAccessible(page);
+    await shoot(page, testInfo, `two-coins-failed-short-${width}`);
   });
 }

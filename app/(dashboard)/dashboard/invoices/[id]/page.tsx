@@ -15,6 +15,7 @@ import { requireSession } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { formatDateTime } from "@/lib/format-date-time";
 import { checkoutUrl } from "@/lib/invoices/to-invoice-response";
+import { parseDecimal } from "@/lib/money";
 import { getConfig } from "@/lib/runtime";
 import { can } from "@/lib/team/permissions";
 import { refundedAmount } from "@/lib/withdrawals/list-refunds";
@@ -56,6 +57,12 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
   // given in the invoice currency too.
   const isMultiCoin = otherCoinCredits.length > 0;
   const inInvoiceCurrency = owed?.inInvoiceCurrency;
+  const payExchange = exchanges.find((exchange) => exchange.currency === pay);
+  /** A coin's credited worth (its exchange entry); when not all of it is credited yet, what is. */
+  const worthText = (exchange: (typeof exchanges)[number], received: bigint) =>
+    parseDecimal(exchange.amount) === received
+      ? ` = ${dashboardAmount(exchange.amount_to ?? null, record.currency)}`
+      : `; ${dashboardAmount(exchange.amount, exchange.currency)} credited = ${dashboardAmount(exchange.amount_to ?? null, record.currency)}`;
   const isOpen = ["created", "pending", "processing"].includes(record.status);
   const refund = refundOwed({
     invoiceId: record.id,
@@ -129,19 +136,22 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
                   {dashboardAmount(invoice.paidAmount, pay)}
                   {invoice.confirmedAmount !== invoice.paidAmount &&
                     ` (${dashboardAmount(invoice.confirmedAmount, pay)} confirmed)`}
+                  {isMultiCoin && payExchange && worthText(payExchange, invoice.paidAmount)}
                 </dd>
               </>
             )}
             {isMultiCoin &&
-              exchanges.map((exchange) => (
-                <div key={`exchange-${exchange.currency}`} className="contents">
-                  <dt>Credited from {exchange.currency}</dt>
-                  <dd className="font-mono">
-                    {dashboardAmount(exchange.amount, exchange.currency)} ={" "}
-                    {dashboardAmount(exchange.amount_to ?? null, record.currency)}
-                  </dd>
-                </div>
-              ))}
+              exchanges
+                .filter((exchange) => exchange.currency !== pay)
+                .map((exchange) => (
+                  <div key={`exchange-${exchange.currency}`} className="contents">
+                    <dt>Received in {exchange.currency}</dt>
+                    <dd className="font-mono">
+                      {dashboardAmount(exchange.amount, exchange.currency)} ={" "}
+                      {dashboardAmount(exchange.amount_to ?? null, record.currency)}
+                    </dd>
+                  </div>
+                ))}
             {owed && owed.remaining > 0n && (invoice.paidAmount > 0n || isMultiCoin) && (
               <>
                 <dt>Shortfall</dt>
