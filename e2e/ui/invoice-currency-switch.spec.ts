@@ -200,6 +200,8 @@ for (const width of [1280, 375]) {
         .locator("xpath=following-sibling::dd[1]");
     await expect(row("Received in BTC")).toHaveText(`${crypto(btcPaid, "BTC")} = ${fiat(btcGross, "EUR")}`);
     await expect(row("Received in LTC")).toHaveText("0 LTC");
+    // Closed: how short it fell, in EUR, without a coin amount no one can pay any more.
+    await expect(row("Shortfall")).toHaveText(fiat(100n * 10n ** 8n - btcGross, "EUR"));
     await expect(row("Net credited")).toHaveText(fiat(btcGross - feeOf(btcGross), "EUR"));
     // Everything paid goes back in the coin it came in: all of the BTC, nothing in LTC.
     const owedBtc = page.getByRole("region", { name: "Refund owed in BTC" });

@@ -157,7 +157,8 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
                 <dt>Shortfall</dt>
                 <dd className="font-mono">
                   {inInvoiceCurrency && record.currency !== pay
-                    ? `${dashboardAmount(inInvoiceCurrency.remaining, record.currency)} (${dashboardAmount(owed.remaining, pay)} at today's rate)`
+                    ? // What is still to pay in the coin only matters while the invoice takes payments.
+                      `${dashboardAmount(inInvoiceCurrency.remaining, record.currency)}${isOpen ? ` (${dashboardAmount(owed.remaining, pay)} at today's rate)` : ""}`
                     : dashboardAmount(owed.remaining, pay)}
                 </dd>
               </>
