@@ -8,7 +8,16 @@ import { paymentTolerance } from "@/lib/invoices/price-invoice";
 import { convert, invert } from "@/lib/rates/rate";
 import { quote, RateUnavailableError } from "@/lib/rates/rates";
 
-export type AmountsDue = { remaining: bigint; overpaid: bigint };
+export type AmountsDue = {
+  remaining: bigint;
+  overpaid: bigint;
+  /**
+   * The same shortfall or excess in the invoice currency, when the invoice is settled by value (a
+   * payment converted at a later rate or came in another coin after a switch): what the dashboard
+   * shows for an invoice paid in two coins, where no one coin's sum says how short it is.
+   */
+  inInvoiceCurrency?: { remaining: bigint; overpaid: bigint };
+};
 
 /**
  * What the customer still owes, or paid too much, in the pay currency. Paid under the invoice's
@@ -61,10 +70,16 @@ export async function amountsDue(
   const tolerance = paymentTolerance(record.currency);
   if (worth.paid + tolerance >= worth.due) {
     const extra = worth.paid - worth.due;
+    const isOver = extra > tolerance;
     return {
       remaining: 0n,
-      overpaid: extra > tolerance ? convert(extra, invert(rate), "down", pay.precision) : 0n,
+      overpaid: isOver ? convert(extra, invert(rate), "down", pay.precision) : 0n,
+      inInvoiceCurrency: { remaining: 0n, overpaid: isOver ? extra : 0n },
     };
   }
-  return { remaining: convert(worth.due - worth.paid, invert(rate), "up", pay.precision), overpaid: 0n };
+  return {
+    remaining: convert(worth.due - worth.paid, invert(rate), "up", pay.precision),
+    overpaid: 0n,
+    inInvoiceCurrency: { remaining: worth.due - worth.paid, overpaid: 0n },
+  };
 }

@@ -1,6 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
+import { amountsDue } from "@/lib/checkout/amounts-due";
 import { queryRows } from "@/lib/db/client";
 import { callbacks, deposits } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create-invoice";
@@ -95,6 +96,11 @@ describe(`an invoice paid in two coins after a switch, in figures, on ${testDriv
     const owing = await info(second.id);
     expect(owing.currency_sent?.remaining_amount).toBe(formatAmount(secondPaid));
     expect(owing.additional_details).toMatchObject({ remaining_amount: formatAmount(secondPaid) });
+    // The dashboard's invoice page says how short it is in the invoice currency: the value not yet covered.
+    expect((await amountsDue(db(), short, { spreadPpm: 0 }))?.inInvoiceCurrency).toEqual({
+      remaining: invoiced - firstGross,
+      overpaid: 0n,
+    });
     await pay(db(), second, secondPaid);
     await confirm(db(), input.second);
     const secondGross =

@@ -7,6 +7,7 @@ import type { Db } from "@/lib/db/client";
 import { deposits } from "@/lib/db/schema";
 import { listOtherCoinCredits } from "@/lib/invoices/list-other-coin-credits";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
+import { listInvoiceExchanges } from "@/lib/transactions/list-invoice-exchanges";
 import { transactionDetail } from "@/lib/transactions/transaction-detail";
 import { listRefunds } from "@/lib/withdrawals/list-refunds";
 
@@ -35,6 +36,8 @@ export async function invoicePageData(db: Db, input: { merchantId: number; id: n
         : null,
     /** Money paid to an address shown before a switch of coins: a short invoice owes it back apart. */
     otherCoinCredits: await listOtherCoinCredits(db, record),
+    /** Per coin paid (other than the invoice currency): its sum and its gross worth, as the API's exchange entries. */
+    exchanges: await listInvoiceExchanges(db, record),
     refunds: await listRefunds(db, { merchantId: input.merchantId, invoiceId: input.id }),
     exceptions: invoiceExceptions({ status: record.status, reason, hasLatePayment: late.length > 0 }),
   };

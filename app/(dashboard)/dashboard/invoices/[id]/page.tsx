@@ -15,6 +15,7 @@ import { requireSession } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { formatDateTime } from "@/lib/format-date-time";
 import { checkoutUrl } from "@/lib/invoices/to-invoice-response";
+import { parseDecimal } from "@/lib/money";
 import { getConfig } from "@/lib/runtime";
 import { can } from "@/lib/team/permissions";
 import { refundedAmount } from "@/lib/withdrawals/list-refunds";
@@ -47,10 +48,21 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
       })
     : undefined;
   if (!data) notFound();
-  const { record, detail, owed, owedBack, otherCoinCredits, exceptions, refunds } = data;
+  const { record, detail, owed, owedBack, otherCoinCredits, exchanges, exceptions, refunds } = data;
   const { invoice } = record;
   const url = checkoutUrl(requestPublicOrigin(await headers()), invoice.token);
   const pay = invoice.senderCurrency;
+  // Paid in a coin other than the pay currency (an address shown before a switch): one coin's sum no
+  // longer says how short the invoice is, so each coin shows what it was worth and the shortfall is
+  // given in the invoice currency too.
+  const isMultiCoin = otherCoinCredits.length > 0;
+  const inInvoiceCurrency = owed?.inInvoiceCurrency;
+  const payExchange = exchanges.find((exchange) => exchange.currency === pay);
+  /** A coin's credited worth (its exchange entry); when not all of it is credited yet, what is. */
+  const worthText = (exchange: (typeof exchanges)[number], received: bigint) =>
+    parseDecimal(exchange.amount) === received
+      ? ` = ${dashboardAmount(exchange.amount_to ?? null, record.currency)}`
+      : `; ${dashboardAmount(exchange.amount, exchange.currency)} credited = ${dashboardAmount(exchange.amount_to ?? null, record.currency)}`;
   const isOpen = ["created", "pending", "processing"].includes(record.status);
   const refund = refundOwed({
     invoiceId: record.id,
@@ -119,24 +131,46 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
             </dd>
             {pay && (
               <>
-                <dt>Received</dt>
+                <dt>{isMultiCoin ? `Received in ${pay}` : "Received"}</dt>
                 <dd className="font-mono">
                   {dashboardAmount(invoice.paidAmount, pay)}
                   {invoice.confirmedAmount !== invoice.paidAmount &&
                     ` (${dashboardAmount(invoice.confirmedAmount, pay)} confirmed)`}
+                  {isMultiCoin && payExchange && worthText(payExchange, invoice.paidAmount)}
                 </dd>
               </>
             )}
-            {owed && owed.remaining > 0n && invoice.paidAmount > 0n && (
+            {isMultiCoin &&
+              exchanges
+                .filter((exchange) => exchange.currency !== pay)
+                .map((exchange) => (
+                  <div key={`exchange-${exchange.currency}`} className="contents">
+                    <dt>Received in {exchange.currency}</dt>
+                    <dd className="font-mono">
+                      {dashboardAmount(exchange.amount, exchange.currency)} ={" "}
+                      {dashboardAmount(exchange.amount_to ?? null, record.currency)}
+                    </dd>
+                  </div>
+                ))}
+            {owed && owed.remaining > 0n && (invoice.paidAmount > 0n || isMultiCoin) && (
               <>
                 <dt>Shortfall</dt>
-                <dd className="font-mono">{dashboardAmount(owed.remaining, pay)}</dd>
+                <dd className="font-mono">
+                  {inInvoiceCurrency && record.currency !== pay
+                    ? // What is still to pay in the coin only matters while the invoice takes payments.
+                      `${dashboardAmount(inInvoiceCurrency.remaining, record.currency)}${isOpen ? ` (${dashboardAmount(owed.remaining, pay)} at today's rate)` : ""}`
+                    : dashboardAmount(owed.remaining, pay)}
+                </dd>
               </>
             )}
             {owed && owed.overpaid > 0n && (
               <>
                 <dt>Excess</dt>
-                <dd className="font-mono">{dashboardAmount(owed.overpaid, pay)}</dd>
+                <dd className="font-mono">
+                  {inInvoiceCurrency && record.currency !== pay
+                    ? `${dashboardAmount(inInvoiceCurrency.overpaid, record.currency)} (${dashboardAmount(owed.overpaid, pay)} at today's rate)`
+                    : dashboardAmount(owed.overpaid, pay)}
+                </dd>
               </>
             )}
             {detail.transaction.fees.map((fee) => (
