@@ -1,34 +1,23 @@
-import { execFile } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { promisify } from "node:util";
-import { eq } from "drizzle-orm";
 import { createWalletClient, type Hash, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { takeAddress } from "@/lib/addresses/take-address";
-import { connectEvmNetwork } from "@/lib/chain/evm/evm-network";
 import { deriveHotWallet, hotWalletAddress } from "@/lib/chain/evm/payout/hot-wallet";
-import { watchEvmChain } from "@/lib/chain/evm/watch-evm-chain";
-import { forgetHdSeed, loadHdSeed } from "@/lib/chain/hd-seed";
-import { forgetAccountKeys, loadAccountKeys } from "@/lib/chain/load-account-keys";
-import { decideReview } from "@/lib/compliance/decide-review";
-import { SecretBox } from "@/lib/crypto/secret-box";
-import { chainTransactions, complianceReviews, deposits } from "@/lib/db/schema";
-import { TSX_FLAGS } from "../../scripts/tsx-flags.mjs";
+import { loadHdSeed } from "@/lib/chain/hd-seed";
 import { type AnvilNode, customer, mineBlocks, payEth, startTestAnvil } from "../support/anvil";
-import { type Credentials, cli, createInstallation, type Installation, newMerchant } from "./harness";
+import { cli, cliRefused, type Installation } from "./harness";
+import {
+  onScreenedChain,
+  rejectHeldPayment,
+  screenedEvmInstallation,
+  takeEthAddress,
+} from "./screened-evm-installation";
 
-const root = path.resolve(import.meta.dirname, "../..");
-const run = promisify(execFile);
 const WEI_PER_LEDGER_UNIT = 10n ** 10n;
 
 describe("the ops CLI process books a compliance refund from the node, and refuses a wrong one in plain words", () => {
   let node: AnvilNode;
   let installation: Installation;
-  let merchant: Credentials;
   let reviewId: number;
   let refundHash: Hash;
   let strangerHash: Hash;
@@ -36,57 +25,23 @@ describe("the ops CLI process books a compliance refund from the node, and refus
 
   beforeAll(async () => {
     node = await startTestAnvil();
-    installation = await createInstallation();
-    const denylist = path.join(mkdtempSync(path.join(tmpdir(), "kassa-refund-cli-")), "denylist.txt");
-    writeFileSync(denylist, `${customer.address}\n`);
-    Object.assign(installation.env, {
-      KASSA_EVM_RPC_URL: node.url,
-      KASSA_EVM_CONFIRMATIONS: "2",
-      KASSA_SCREENING_DENYLIST: denylist,
-    });
-    // The first CLI call migrates the database and generates the seed.
-    merchant = await newMerchant(installation);
-
+    const screened = await screenedEvmInstallation(node);
+    installation = screened.installation;
+    const { merchantId } = screened.merchant;
     // A denylisted customer's payment, held and rejected, read by a watcher in this process.
-    process.env.KASSA_SCREENING_DENYLIST = denylist;
-    const database = await installation.open();
-    try {
-      const box = new SecretBox(Buffer.from(installation.env.KASSA_MASTER_KEY!, "hex"));
-      forgetHdSeed();
-      forgetAccountKeys();
-      const keys = await loadAccountKeys(database.db, box);
-      hotWallet = hotWalletAddress(keys).toLowerCase();
-      const network = await connectEvmNetwork({ rpcUrl: node.url, tokens: {}, confirmations: 2 });
-      const watch = () => watchEvmChain(database.db, { network, spreadPpm: 5_000 });
-      await watch();
-      const address = await takeAddress(database.db, keys, {
-        merchantId: merchant.merchantId,
-        foreignId: "held",
-        currency: "ETH",
-      });
+    await onScreenedChain(installation, node, async (chain) => {
+      hotWallet = hotWalletAddress(chain.keys).toLowerCase();
+      await chain.watch();
+      const address = await takeEthAddress(chain, merchantId, "held");
       await payEth(node.url, { to: address.address, value: 2_000_000n * WEI_PER_LEDGER_UNIT });
       await mineBlocks(node.url, 2);
-      await watch();
-      const [row] = await database.db
-        .select({ reviewId: complianceReviews.id })
-        .from(complianceReviews)
-        .innerJoin(deposits, eq(deposits.id, complianceReviews.depositId))
-        .innerJoin(chainTransactions, eq(chainTransactions.id, deposits.chainTransactionId))
-        .where(eq(chainTransactions.address, address.address));
-      reviewId = row!.reviewId;
-      await decideReview(database.db, {
-        merchantId: merchant.merchantId,
-        reviewId,
-        userId: null,
-        decision: "reject",
-        audit: { actor: { kind: "cli" } },
-        spreadPpm: 5_000,
-      });
+      await chain.watch();
+      reviewId = await rejectHeldPayment(chain.db, { merchantId, address: address.address });
 
       // The operator's refund from the hot wallet (funded for gas), and someone else's transfer.
       await payEth(node.url, { to: hotWallet, value: 10n ** 17n });
       const hot = createWalletClient({
-        account: deriveHotWallet(await loadHdSeed(database.db, box)),
+        account: deriveHotWallet(await loadHdSeed(chain.db, chain.box)),
         chain: foundry,
         transport: http(node.url),
       });
@@ -99,10 +54,7 @@ describe("the ops CLI process books a compliance refund from the node, and refus
         await payEth(node.url, { to: privateKeyToAccount(generatePrivateKey()).address, value: 10n ** 15n })
       ).transactionHash;
       await mineBlocks(node.url, 2);
-    } finally {
-      delete process.env.KASSA_SCREENING_DENYLIST;
-      await database.close();
-    }
+    });
   });
   afterAll(async () => {
     await installation?.cleanup();
@@ -110,22 +62,14 @@ describe("the ops CLI process books a compliance refund from the node, and refus
   });
 
   it("answers a transaction not sent from the hot wallet with the reason and exit 1, no stack trace", async () => {
-    const refused = await run(
-      process.execPath,
-      [
-        ...TSX_FLAGS,
-        "cli/index.ts",
-        "compliance",
-        "refund",
-        "--review",
-        String(reviewId),
-        "--txid",
-        strangerHash,
-      ],
-      { cwd: root, timeout: 60_000, env: { ...process.env, ...installation.env, NODE_ENV: "production" } },
-    ).then(
-      () => ({ code: 0, stderr: "" }),
-      (error: { code: number; stderr: string }) => error,
+    const refused = await cliRefused(
+      installation,
+      "compliance",
+      "refund",
+      "--review",
+      String(reviewId),
+      "--txid",
+      strangerHash,
     );
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(

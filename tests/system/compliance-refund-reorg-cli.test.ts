@@ -1,25 +1,16 @@
-import { execFile } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { promisify } from "node:util";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { takeAddress } from "@/lib/addresses/take-address";
-import { connectEvmNetwork } from "@/lib/chain/evm/evm-network";
-import { watchEvmChain } from "@/lib/chain/evm/watch-evm-chain";
-import { forgetHdSeed } from "@/lib/chain/hd-seed";
-import { forgetAccountKeys, loadAccountKeys } from "@/lib/chain/load-account-keys";
-import { decideReview } from "@/lib/compliance/decide-review";
-import { SecretBox } from "@/lib/crypto/secret-box";
 import { queryRows } from "@/lib/db/client";
-import { chainTransactions, complianceReviews, deposits } from "@/lib/db/schema";
-import { TSX_FLAGS } from "../../scripts/tsx-flags.mjs";
-import { type AnvilNode, customer, mineBlocks, payEth, reorg, startTestAnvil } from "../support/anvil";
-import { createInstallation, type Installation, newMerchant } from "./harness";
+import { complianceReviews } from "@/lib/db/schema";
+import { type AnvilNode, mineBlocks, payEth, reorg, startTestAnvil } from "../support/anvil";
+import { cliRefused, type Installation } from "./harness";
+import {
+  onScreenedChain,
+  rejectHeldPayment,
+  screenedEvmInstallation,
+  takeEthAddress,
+} from "./screened-evm-installation";
 
-const root = path.resolve(import.meta.dirname, "../..");
-const run = promisify(execFile);
 const WEI_PER_LEDGER_UNIT = 10n ** 10n;
 
 describe("the ops CLI refuses the refund of a rejected payment a reorganisation had removed, in plain words", () => {
@@ -29,58 +20,22 @@ describe("the ops CLI refuses the refund of a rejected payment a reorganisation 
 
   beforeAll(async () => {
     node = await startTestAnvil();
-    installation = await createInstallation();
-    const denylist = path.join(mkdtempSync(path.join(tmpdir(), "kassa-refund-reorg-cli-")), "denylist.txt");
-    writeFileSync(denylist, `${customer.address}\n`);
-    Object.assign(installation.env, {
-      KASSA_EVM_RPC_URL: node.url,
-      KASSA_EVM_CONFIRMATIONS: "2",
-      KASSA_SCREENING_DENYLIST: denylist,
-    });
-    const merchant = await newMerchant(installation);
-
+    const screened = await screenedEvmInstallation(node);
+    installation = screened.installation;
+    const { merchantId } = screened.merchant;
     // A denylisted customer's payment, held, its block then removed, and rejected: nothing arrived.
-    process.env.KASSA_SCREENING_DENYLIST = denylist;
-    const database = await installation.open();
-    try {
-      const box = new SecretBox(Buffer.from(installation.env.KASSA_MASTER_KEY!, "hex"));
-      forgetHdSeed();
-      forgetAccountKeys();
-      const keys = await loadAccountKeys(database.db, box);
-      const network = await connectEvmNetwork({ rpcUrl: node.url, tokens: {}, confirmations: 2 });
-      const watch = () => watchEvmChain(database.db, { network, spreadPpm: 5_000 });
-      await watch();
+    await onScreenedChain(installation, node, async (chain) => {
+      await chain.watch();
       await mineBlocks(node.url, 4);
-      await watch();
-      const address = await takeAddress(database.db, keys, {
-        merchantId: merchant.merchantId,
-        foreignId: "removed",
-        currency: "ETH",
-      });
+      await chain.watch();
+      const address = await takeEthAddress(chain, merchantId, "removed");
       await payEth(node.url, { to: address.address, value: 2_000_000n * WEI_PER_LEDGER_UNIT });
       await mineBlocks(node.url, 2);
-      await watch();
+      await chain.watch();
       await reorg(node.url, 4);
-      await watch();
-      const [row] = await database.db
-        .select({ reviewId: complianceReviews.id })
-        .from(complianceReviews)
-        .innerJoin(deposits, eq(deposits.id, complianceReviews.depositId))
-        .innerJoin(chainTransactions, eq(chainTransactions.id, deposits.chainTransactionId))
-        .where(eq(chainTransactions.address, address.address));
-      reviewId = row!.reviewId;
-      await decideReview(database.db, {
-        merchantId: merchant.merchantId,
-        reviewId,
-        userId: null,
-        decision: "reject",
-        audit: { actor: { kind: "cli" } },
-        spreadPpm: 5_000,
-      });
-    } finally {
-      delete process.env.KASSA_SCREENING_DENYLIST;
-      await database.close();
-    }
+      await chain.watch();
+      reviewId = await rejectHeldPayment(chain.db, { merchantId, address: address.address });
+    });
   });
   afterAll(async () => {
     await installation?.cleanup();
@@ -88,22 +43,14 @@ describe("the ops CLI refuses the refund of a rejected payment a reorganisation 
   });
 
   it("answers with the reason and exit 1, before asking the node, and books nothing", async () => {
-    const refused = await run(
-      process.execPath,
-      [
-        ...TSX_FLAGS,
-        "cli/index.ts",
-        "compliance",
-        "refund",
-        "--review",
-        String(reviewId),
-        "--txid",
-        `0x${"ab".repeat(32)}`,
-      ],
-      { cwd: root, timeout: 60_000, env: { ...process.env, ...installation.env, NODE_ENV: "production" } },
-    ).then(
-      () => ({ code: 0, stderr: "" }),
-      (error: { code: number; stderr: string }) => error,
+    const refused = await cliRefused(
+      installation,
+      "compliance",
+      "refund",
+      "--review",
+      String(reviewId),
+      "--txid",
+      `0x${"ab".repeat(32)}`,
     );
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(

@@ -128,6 +128,21 @@ export async function cli(installation: Installation, ...args: string[]): Promis
   return JSON.parse(stdout);
 }
 
+/** A CLI command expected to fail: its exit code and what it wrote to stderr (stdout is not read). */
+export async function cliRefused(
+  installation: Installation,
+  ...args: string[]
+): Promise<{ code: number; stderr: string }> {
+  return run(process.execPath, [...TSX_FLAGS, "cli/index.ts", ...args], {
+    cwd: root,
+    timeout: 60_000,
+    env: { ...process.env, ...installation.env, NODE_ENV: "production" },
+  }).then(
+    () => ({ code: 0, stderr: "" }),
+    (error: { code: number; stderr: string }) => error,
+  );
+}
+
 export type Credentials = {
   merchantId: number;
   key: string;
