@@ -1,27 +1,14 @@
 import { createHmac } from "node:crypto";
+import { costIn, decimal, feeOf, INVOICED, switchedAndPaidInBtc, units, worthOf } from "../currency-switch";
 import { expect, type Receiver, type SignedClient, test } from "../fixtures";
 
 /**
  * "Pay with another currency" in figures, against the production server: the customer chooses BTC,
  * switches to LTC, pays a third of the BTC price to the BTC address (sent from the page shown first)
  * and the rest to the LTC address. transactions/info, the confirmed callback the real receiver gets
- * and the merchant's balance must pair each coin with its own converted value and add up. Expected
- * figures come from the sandbox's default USD prices (BTC 65000, LTC 80, EUR 1.08), the 0.5% spread
- * and the 0.5% deposit fee, computed here in 10^-8 units.
+ * and the merchant's balance must pair each coin with its own converted value and add up, against
+ * the figures e2e/currency-switch.ts computes from the sandbox prices.
  */
-const USD = { EUR: 108_000_000n, BTC: 6_500_000_000_000n, LTC: 8_000_000_000n };
-type Coin = keyof typeof USD;
-
-/** A wire amount ("12.50000000") in 10^-8 units and back: money is compared exactly, never as floats. */
-const units = (amount: string) => BigInt(amount.replace(".", ""));
-const decimal = (value: bigint) => `${value / 10n ** 8n}.${String(value % 10n ** 8n).padStart(8, "0")}`;
-const divideUp = (a: bigint, b: bigint) => (a + b - 1n) / b;
-/** What `amount` of `to` costs in `from`, the spread taken, rounded up. */
-const costIn = (amount: bigint, to: Coin, from: Coin) =>
-  divideUp(amount * USD[to] * 1_000n, USD[from] * 995n);
-/** What `amount` of `from` brings in `to`, less the spread, rounded down. */
-const worthOf = (amount: bigint, from: Coin, to: Coin) => (amount * USD[from] * 995n) / (USD[to] * 1_000n);
-const feeOf = (gross: bigint) => divideUp(gross * 5n, 1_000n);
 
 /** The signed invoice callbacks the receiver got for invoice `id`, in order. */
 function invoiceCallbacks(receiver: Receiver, client: SignedClient, id: number) {
@@ -47,55 +34,14 @@ test("an invoice paid partly in the coin shown before a switch pairs each coin w
         (a: { currency: string }) => a.currency === "EUR",
       )?.balance ?? "0.00000000",
     );
-  const info = async (id: number) => {
-    const response = await client.post("/transactions/info", { id });
-    expect(response.status()).toBe(200);
-    return response.json();
-  };
   const before = await eurBalance();
-  const created = await client.post("/invoices/create", {
-    end_user_reference: "two-coins",
-    timer: true,
-    type: "good_until_expired",
+  const { id, info, btc, ltc, btcPaid, btcGross } = await switchedAndPaidInBtc(client, request, {
     title: "Two coins",
-    foreign_id: `two-coins-${Date.now()}`,
-    currency: "EUR",
-    amount: "100",
-    url_success: "https://shop.example/ok",
-    url_failed: "https://shop.example/failed",
-    email_user: "buyer@example.com",
-    sender_type: "natural",
-    sender_data: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1990-12-10" },
+    foreignId: "two-coins",
   });
-  expect(created.status()).toBe(201);
-  const { id, url } = (await created.json()).data;
-  const token = url.split("/pay/")[1];
-  const choose = async (currency: string) => {
-    const response = await request.post(`/api/checkout/${token}/currency`, { data: { currency } });
-    expect(response.status()).toBe(200);
-    return (await response.json()) as { address: string; sender_amount: string };
-  };
-  const btc = await choose("BTC");
-  expect(units(btc.sender_amount)).toBe(costIn(100n * 10n ** 8n, "EUR", "BTC"));
-  const ltc = await choose("LTC");
-
-  const btcPaid = units(btc.sender_amount) / 3n;
-  const btcGross = worthOf(btcPaid, "BTC", "EUR");
-  expect(
-    (
-      await client.post("/sandbox/payments", {
-        address: btc.address,
-        currency: "BTC",
-        amount: decimal(btcPaid),
-      })
-    ).status(),
-  ).toBe(201);
-  expect((await client.post("/sandbox/blocks", { currency: "BTC", count: 2 })).status()).toBe(201);
-  // Credited, the invoice asks the rest in LTC, at the current price.
-  await expect
-    .poll(async () => (await info(id)).additional_details.status_reason, { timeout: 15_000 })
-    .toBe("awaiting_remainder");
-  const ltcDue = costIn(100n * 10n ** 8n - btcGross, "EUR", "LTC");
+  expect(units(btc.sender_amount)).toBe(costIn(INVOICED, "EUR", "BTC"));
+  // The invoice asks the rest in LTC, at the current price.
+  const ltcDue = costIn(INVOICED - btcGross, "EUR", "LTC");
   const owing = await info(id);
   expect(owing.currency_sent).toMatchObject({ currency: "LTC", remaining_amount: decimal(ltcDue) });
   expect(owing.additional_details.remaining_amount).toBe(decimal(ltcDue));
