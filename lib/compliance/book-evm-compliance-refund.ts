@@ -7,9 +7,9 @@ import { advanceHotWalletNonce } from "@/lib/chain/evm/payout/advance-hot-wallet
 import { weiToLedgerUnits } from "@/lib/chain/evm/payout/book-network-fee";
 import { findOwnPayout } from "@/lib/chain/evm/refund/find-own-payout";
 import { readEvmRefund } from "@/lib/chain/evm/refund/read-evm-refund";
+import { toLedgerAmount } from "@/lib/chain/evm/to-ledger-amount";
 import type { Db } from "@/lib/db/client";
 import { fieldError, KassaError, notFound } from "@/lib/errors";
-import { SCALE } from "@/lib/money";
 import { bookComplianceRefund, type ComplianceRefund } from "./book-compliance-refund";
 import { checkRefundable } from "./check-refundable";
 import { readHeldPayment } from "./read-held-payment";
@@ -25,15 +25,8 @@ export type EvmComplianceRefund = ComplianceRefund & {
 
 /** Base units in ledger units rounded up: what left Kassa is never booked smaller than it was. */
 function toLedgerUnitsUp(baseUnits: bigint, decimals: number): bigint {
-  if (decimals <= SCALE) return baseUnits * 10n ** BigInt(SCALE - decimals);
-  const step = 10n ** BigInt(decimals - SCALE);
-  return (baseUnits + step - 1n) / step;
-}
-
-/** Base units in ledger units rounded down, as a payment's arrival books them (the rest is dust). */
-function toLedgerUnitsDown(baseUnits: bigint, decimals: number): bigint {
-  if (decimals <= SCALE) return baseUnits * 10n ** BigInt(SCALE - decimals);
-  return baseUnits / 10n ** BigInt(decimals - SCALE);
+  const { amount, dust } = toLedgerAmount(baseUnits, decimals);
+  return dust > 0n ? amount + 1n : amount;
 }
 
 /** A node that does not answer is the operator's to retry, said in one line (the CLI prints no stack for it). */
@@ -118,7 +111,8 @@ export async function bookEvmComplianceRefund(
   // Rounded up, but never above the held amount: the wei sent beyond it are the payment's own dust
   // (below 10^-8, never booked) going back, which reconciliation nets with that dust.
   const sentUnits = toLedgerUnitsUp(refund.baseAmount, decimals);
-  const heldUnits = received === null ? undefined : toLedgerUnitsDown(received, decimals);
+  // The held amount: what arrived as its crediting booked it (lib/chain/evm/to-ledger-amount.ts).
+  const heldUnits = received === null ? undefined : toLedgerAmount(received, decimals).amount;
   let stuckPayout: string | undefined;
   const booked = await bookComplianceRefund(db, {
     reviewId: input.reviewId,
