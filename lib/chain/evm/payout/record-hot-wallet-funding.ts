@@ -1,7 +1,6 @@
 import "server-only";
 
 import { sql } from "drizzle-orm";
-import { decodeEventLog, parseAbi } from "viem";
 import { type Db, queryRows } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
 import { fieldError } from "@/lib/errors";
@@ -11,8 +10,7 @@ import { formatAmount } from "@/lib/money";
 import type { EvmNetwork } from "../evm-network";
 import { findMinedAttempt } from "../find-mined-attempt";
 import { toLedgerAmount } from "../to-ledger-amount";
-
-const TRANSFER_EVENT = parseAbi(["event Transfer(address indexed from, address indexed to, uint256 value)"]);
+import { tokenTransfers } from "../token-transfers";
 
 type Transfer = { logIndex: number; baseUnits: bigint };
 
@@ -46,17 +44,9 @@ async function transfersToHotWallet(
   }
   const token = network.tokens.find((t) => t.currency === input.currency);
   if (!token) throw fieldError({ currency: `${input.currency} has no contract on this node.` });
-  const transfers: Transfer[] = [];
-  for (const log of receipt.logs) {
-    if (log.address.toLowerCase() !== token.address) continue;
-    try {
-      const event = decodeEventLog({ abi: TRANSFER_EVENT, data: log.data, topics: log.topics });
-      if (event.args.to.toLowerCase() === wallet)
-        transfers.push({ logIndex: log.logIndex, baseUnits: event.args.value });
-    } catch {
-      // Another event of the token: not a transfer.
-    }
-  }
+  const transfers = tokenTransfers(network, receipt, input.currency)
+    .filter((transfer) => transfer.to === wallet)
+    .map(({ logIndex, baseUnits }) => ({ logIndex, baseUnits }));
   return { ...mined, transfers };
 }
 

@@ -1,10 +1,8 @@
 import "server-only";
 
-import { decodeEventLog, parseAbi } from "viem";
 import type { EvmNetwork } from "../evm-network";
 import { findMinedAttempt } from "../find-mined-attempt";
-
-const TRANSFER_EVENT = parseAbi(["event Transfer(address indexed from, address indexed to, uint256 value)"]);
+import { tokenTransfers } from "../token-transfers";
 
 /** A refund transaction as the node has it, mined (a transaction only sent is not a refund yet). */
 export type EvmRefundOnChain = {
@@ -42,17 +40,8 @@ export async function readEvmRefund(
       const isToAnother = transaction.to !== null && transaction.to.toLowerCase() !== sender;
       if (isToAnother) baseAmount = transaction.value;
     } else {
-      const token = network.tokens.find((t) => t.currency === input.currency)?.address;
-      for (const log of receipt.logs) {
-        if (log.address.toLowerCase() !== token) continue;
-        try {
-          const event = decodeEventLog({ abi: TRANSFER_EVENT, data: log.data, topics: log.topics });
-          if (event.args.from.toLowerCase() === sender && event.args.to.toLowerCase() !== sender)
-            baseAmount += event.args.value;
-        } catch {
-          // Another event of the token: not a transfer.
-        }
-      }
+      for (const transfer of tokenTransfers(network, receipt, input.currency))
+        if (transfer.from === sender && transfer.to !== sender) baseAmount += transfer.baseUnits;
     }
   }
   return {
