@@ -16,6 +16,7 @@ import { TokenBuckets } from "./rate-limit";
 import { parseJsonObject, readRawBody, routeParams, validate } from "./read-body";
 import { json } from "./respond";
 import type { HandlerContext, RouteHandler } from "./route-handler";
+import { assertSandbox } from "./runtime-values";
 import { isValidSignature } from "./signature";
 
 let limiter: TokenBuckets | undefined;
@@ -54,6 +55,7 @@ export function withMerchantSignature<Req extends z.ZodType, Res extends z.ZodTy
 ): RouteHandler {
   return async (request, context) => {
     try {
+      if (endpoint.isSandboxOnly) assertSandbox();
       const config = getConfig();
       const raw = await readRawBody(request, config.bodyLimitBytes);
 
@@ -65,13 +67,14 @@ export function withMerchantSignature<Req extends z.ZodType, Res extends z.ZodTy
       const db = getDb();
       const apiKey = await findActiveKey(db, getSecretBox(), key);
       if (!apiKey) throw new KassaError("bad_header_key", "Bad key header");
+      const address = requestAddress(request);
+      // Outside the key's allowlist the key is not valid here: the public API's answer for a bad key,
+      // judged before the signature, so a caller outside the list never learns whether it signed right.
+      if (!isAddressAllowed(apiKey.allowedIps, address))
+        throw new KassaError("bad_header_key", "Bad key header");
       if (!isValidSignature(raw, apiKey.secret, signature)) {
         throw new KassaError("bad_header_signature", "Bad signature header");
       }
-      const address = requestAddress(request);
-      // Outside the key's allowlist the key is not valid here: the public API's answer for a bad key.
-      if (!isAddressAllowed(apiKey.allowedIps, address))
-        throw new KassaError("bad_header_key", "Bad key header");
       // The public API's code for a key lacking rights, with a message that says which right.
       if (endpoint.movesMoney && !apiKey.canMoveMoney)
         throw new KassaError("bad_header_key", MONEY_SCOPE_MESSAGE);

@@ -53,12 +53,15 @@ describe(`API key controls on ${testDriver}`, () => {
     as: { key: string; secret: string };
     peer: string;
     forwardedFor?: string;
+    /** A signature to send instead of the right one. */
+    signature?: string;
   }) {
     const body = "{}";
     const headers: Record<string, string> = {
       "content-type": "application/json",
       "x-processing-key": input.as.key,
-      "x-processing-signature": createHmac("sha512", input.as.secret).update(body).digest("hex"),
+      "x-processing-signature":
+        input.signature ?? createHmac("sha512", input.as.secret).update(body).digest("hex"),
     };
     if (input.forwardedFor) headers["x-forwarded-for"] = input.forwardedFor;
     const response = await requestContextStorage().run({ requestId: "test", peerAddress: input.peer }, () =>
@@ -112,6 +115,23 @@ describe(`API key controls on ${testDriver}`, () => {
     // How Node reports an IPv4 peer on a dual-stack socket.
     expect((await listAccounts({ as: shop, peer: "::ffff:198.51.100.200" })).status).toBe(200);
     expect(await listAccounts({ as: shop, peer: "198.51.101.1" })).toEqual({ status: 403, body: BAD_KEY });
+  });
+
+  it("judges the allowlist before the signature: outside it a wrong signature gets the same bad-key 403", async () => {
+    await allow(["198.51.100.0/24"]);
+    const wrong = createHmac("sha512", "not the secret").update("{}").digest("hex");
+    // Outside the list the caller learns nothing of its signature: right or wrong, the same answer.
+    expect(await listAccounts({ as: shop, peer: "203.0.113.77", signature: wrong })).toEqual({
+      status: 403,
+      body: BAD_KEY,
+    });
+    expect(await listAccounts({ as: shop, peer: "203.0.113.77" })).toEqual({ status: 403, body: BAD_KEY });
+    // Inside it, a wrong signature is told apart, as the public API does.
+    expect(await listAccounts({ as: shop, peer: "198.51.100.23", signature: wrong })).toEqual({
+      status: 403,
+      body: { error: "Bad signature header", code: "bad_header_signature" },
+    });
+    await allow(["198.51.100.0/24", "2001:db8:1::/48"]);
   });
 
   it("judges IPv6 addresses against IPv6 ranges", async () => {
