@@ -29,6 +29,8 @@ export type Endpoint<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = 
    * created with that scope may call it (lib/api/with-merchant-signature.ts).
    */
   movesMoney?: boolean;
+  /** Sandbox mode only: 404 in production before anything is read (lib/api/route-handler.ts). */
+  isSandboxOnly?: boolean;
 };
 
 export function defineEndpoint<Req extends z.ZodType, Res extends z.ZodType>(

@@ -13,7 +13,15 @@ export type RouteHandler = (request: Request, context: RouteContext) => Promise<
  * The part of an endpoint every wrapper reads, in the same shape for the three kinds of caller:
  * the zod schema of the body and the status of a success. The merchant API's `Endpoint` is one.
  */
-export type RouteSpec<Req extends z.ZodType = z.ZodType> = { request?: Req; successStatus?: 200 | 201 };
+export type RouteSpec<Req extends z.ZodType = z.ZodType> = {
+  request?: Req;
+  successStatus?: 200 | 201;
+  /**
+   * The route exists in sandbox mode only: in production every wrapper answers 404, like an unknown
+   * path, before it authenticates or reads the body (DESIGN.md section 8).
+   */
+  isSandboxOnly?: boolean;
+};
 
 /**
  * What every wrapper hands its handler, in the same shape; each wrapper adds who the caller is

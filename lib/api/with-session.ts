@@ -12,6 +12,7 @@ import { parseJsonObject, readRawBody, routeParams, validate } from "./read-body
 import { requestHost } from "./request-public-origin";
 import { json } from "./respond";
 import type { HandlerContext, RouteHandler, RouteSpec } from "./route-handler";
+import { assertSandbox } from "./runtime-values";
 
 export type SessionContext<Body> = HandlerContext<Body> & { session: MerchantSession };
 
@@ -57,6 +58,7 @@ export function withSession<Req extends z.ZodType>(
 ): SessionRouteHandler {
   const route: RouteHandler = async (request, context) => {
     try {
+      if (endpoint.isSandboxOnly) assertSandbox();
       const isMutation = !["GET", "HEAD"].includes(request.method);
       if (isMutation) assertSameOrigin(request);
       const session = await readRequestSession(getDb(), request);

@@ -30,6 +30,7 @@ export const sandboxPaymentEndpoint = defineEndpoint({
     "the mempool with 0 confirmations and is seen by Kassa's watcher like a real one.",
   tag: "Sandbox",
   isSigned: true,
+  isSandboxOnly: true,
   request: sandboxPaymentRequest,
   response: z.object({
     txid: z.string(),
@@ -53,6 +54,7 @@ export const sandboxBlocksEndpoint = defineEndpoint({
     "Sandbox mode only (404 otherwise). Mines `count` blocks on the currency's network; the mempool goes into the first.",
   tag: "Sandbox",
   isSigned: true,
+  isSandboxOnly: true,
   request: sandboxBlocksRequest,
   response: z.object({ currency: z.string(), height: z.int(), blocks: z.int(), transactions: z.int() }),
   successStatus: 201,

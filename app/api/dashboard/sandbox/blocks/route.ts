@@ -1,12 +1,10 @@
-import { assertSandbox } from "@/lib/api/runtime-values";
 import { withSession } from "@/lib/api/with-session";
 import { mineSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
 import { sandboxMineRequest } from "@/lib/schemas/dashboard";
 
 export const POST = withSession(
-  { permission: "sandbox.use", request: sandboxMineRequest, successStatus: 201 },
+  { permission: "sandbox.use", isSandboxOnly: true, request: sandboxMineRequest, successStatus: 201 },
   async ({ db, body }) => {
-    assertSandbox();
     return mineSandboxBlocks(db, body);
   },
 );

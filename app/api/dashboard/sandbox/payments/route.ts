@@ -1,13 +1,11 @@
-import { assertSandbox } from "@/lib/api/runtime-values";
 import { withSession } from "@/lib/api/with-session";
 import { sendSandboxPayment } from "@/lib/chain/sandbox/send-payment";
 import { formatAmount } from "@/lib/money";
 import { sandboxPayRequest } from "@/lib/schemas/dashboard";
 
 export const POST = withSession(
-  { permission: "sandbox.use", request: sandboxPayRequest, successStatus: 201 },
+  { permission: "sandbox.use", isSandboxOnly: true, request: sandboxPayRequest, successStatus: 201 },
   async ({ db, body }) => {
-    assertSandbox();
     const payment = await sendSandboxPayment(db, body);
     return {
       txid: payment.txid,

@@ -1,5 +1,4 @@
 import { asc } from "drizzle-orm";
-import { assertSandbox } from "@/lib/api/runtime-values";
 import { withSession } from "@/lib/api/with-session";
 import { rates } from "@/lib/db/schema";
 import { formatAmount } from "@/lib/money";
@@ -16,9 +15,8 @@ export const GET = withSession({ permission: "sandbox.use" }, async ({ db }) => 
 
 /** Sandbox: sets a currency's USD price, which every later conversion uses (installation-wide). */
 export const POST = withSession(
-  { permission: "sandbox.use", request: sandboxRateRequest },
+  { permission: "sandbox.use", isSandboxOnly: true, request: sandboxRateRequest },
   async ({ db, body }) => {
-    assertSandbox();
     await setUsdPrice(db, body.currency, body.usd_price);
     return { currency: body.currency, usd_price: formatAmount(body.usd_price) };
   },

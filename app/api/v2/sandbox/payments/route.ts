@@ -1,11 +1,9 @@
-import { assertSandbox } from "@/lib/api/runtime-values";
 import { withMerchantSignature } from "@/lib/api/with-merchant-signature";
 import { sendSandboxPayment } from "@/lib/chain/sandbox/send-payment";
 import { formatAmount } from "@/lib/money";
 import { sandboxPaymentEndpoint } from "@/lib/schemas/sandbox";
 
 export const POST = withMerchantSignature(sandboxPaymentEndpoint, async ({ db, body }) => {
-  assertSandbox();
   const payment = await sendSandboxPayment(db, body);
   return {
     txid: payment.txid,

@@ -1,6 +1,5 @@
 import { invoiceStatusLabel } from "@/components/dashboard/invoice-status";
 import { pathId } from "@/lib/api/path-id";
-import { assertSandbox } from "@/lib/api/runtime-values";
 import { withSession } from "@/lib/api/with-session";
 import { paySandboxInvoice } from "@/lib/chain/sandbox/pay-invoice";
 import { notFound } from "@/lib/errors";
@@ -11,23 +10,29 @@ import { getConfig } from "@/lib/runtime";
 import { sandboxInvoiceActionRequest } from "@/lib/schemas/dashboard";
 
 /** The sandbox panel follows an invoice it acted on: its status in words. */
-export const GET = withSession({ permission: "sandbox.use" }, async ({ db, session, params }) => {
-  assertSandbox();
-  const record = await loadInvoiceById(db, pathId(params, "No such invoice."));
-  if (!record || record.merchantId !== session.merchantId) throw notFound("No such invoice.");
-  return {
-    id: record.id,
-    status: record.status,
-    reason: record.invoice.statusReason,
-    label: invoiceStatusLabel(record.status, record.invoice.statusReason),
-  };
-});
+export const GET = withSession(
+  { permission: "sandbox.use", isSandboxOnly: true },
+  async ({ db, session, params }) => {
+    const record = await loadInvoiceById(db, pathId(params, "No such invoice."));
+    if (!record || record.merchantId !== session.merchantId) throw notFound("No such invoice.");
+    return {
+      id: record.id,
+      status: record.status,
+      reason: record.invoice.statusReason,
+      label: invoiceStatusLabel(record.status, record.invoice.statusReason),
+    };
+  },
+);
 
 /** One click on an invoice: pay exactly, less or more (blocks mined after), or expire it now. */
 export const POST = withSession(
-  { permission: "sandbox.use", request: sandboxInvoiceActionRequest, successStatus: 201 },
+  {
+    permission: "sandbox.use",
+    isSandboxOnly: true,
+    request: sandboxInvoiceActionRequest,
+    successStatus: 201,
+  },
   async ({ db, session, params, body }) => {
-    assertSandbox();
     const id = pathId(params, "No such invoice.");
     if (body.action === "expire") {
       await expireInvoiceNow(db, { merchantId: session.merchantId, invoiceId: id });
