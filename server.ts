@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
+import { Server as NetServer, type Socket } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
@@ -22,6 +23,9 @@ import { quietBrokenPipes } from "@/server/quiet-broken-pipes";
  * (server/serve-api-route.ts), and drains requests before the engine stops.
  */
 const projectDir = path.dirname(fileURLToPath(import.meta.url));
+
+/** While stopping, how long a keep-alive connection may stay silent before it is closed. */
+const IDLE_CLOSE_MS = 5_000;
 
 function cannotStart(reason: string): never {
   console.error(`Kassa could not start: ${reason}`);
@@ -60,7 +64,28 @@ async function main(): Promise<void> {
     loopbackEngineToken: isDev ? token : undefined,
     isHttpsOnly: () => started?.isHttpsOnly === true,
   });
-  const server = createServer(handleRequest);
+  // Responses not yet finished, and since when each open connection has had none, so that a stop
+  // can wait for the first and close the second; once stopping, each answer closes its connection,
+  // so keep-alive clients go elsewhere instead of sending more to a closing server.
+  const inFlight = new Set<ServerResponse>();
+  /** Open connections with no request in progress: since when, and how many bytes they had read then. */
+  const idleSince = new Map<Socket, { at: number; bytesRead: number }>();
+  const markIdle = (socket: Socket) => idleSince.set(socket, { at: Date.now(), bytesRead: socket.bytesRead });
+  let isStopping = false;
+  const server = createServer((req, res) => {
+    inFlight.add(res);
+    idleSince.delete(req.socket);
+    if (isStopping) res.setHeader("connection", "close");
+    res.once("close", () => {
+      inFlight.delete(res);
+      if (!req.socket.destroyed) markIdle(req.socket);
+    });
+    handleRequest(req, res);
+  });
+  server.on("connection", (socket: Socket) => {
+    markIdle(socket);
+    socket.once("close", () => idleSince.delete(socket));
+  });
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.requestTimeout = 30_000;
@@ -77,20 +102,44 @@ async function main(): Promise<void> {
   await engine({ action: "listening", port: boundPort });
   printBanner({ base: `http://localhost:${boundPort}`, isDev, started });
 
-  let isStopping = false;
+  /**
+   * Resolves true once no request is in flight and no connection is open, false after `ms`. A
+   * client that sends again on its connection is answered with `Connection: close`; a connection
+   * that stays silent for IDLE_CLOSE_MS (Node's own default keep-alive timeout) is closed meanwhile,
+   * unless bytes of a next request arrived, so a slow client's request is not cut.
+   */
+  const drained = async (ms: number): Promise<boolean> => {
+    const deadline = Date.now() + ms;
+    while (inFlight.size > 0 || idleSince.size > 0) {
+      if (Date.now() >= deadline) return false;
+      for (const [socket, idle] of idleSince)
+        if (Date.now() - idle.at > IDLE_CLOSE_MS && socket.bytesRead === idle.bytesRead) socket.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return true;
+  };
+
+  // A stop (SIGTERM from an orchestrator, Ctrl-C): stop accepting, end the checkout streams, let the
+  // requests in flight and the running jobs finish within the grace period, then close the database.
   const shutdown = async (signal: string) => {
     if (isStopping || !engine) return;
     isStopping = true;
-    console.log(`[server] ${signal}: finishing requests in flight, then closing the database`);
-    const force = setTimeout(() => {
-      console.error("[server] requests still open after 10 s; closing anyway");
-      server.closeAllConnections();
-    }, 10_000);
-    force.unref();
-    // Development reaches the engine over this very server, so it stops the engine first.
+    const graceSeconds = started?.shutdownGraceSeconds ?? 25;
+    console.log(
+      `[server] ${signal}: finishing requests in flight and jobs (up to ${graceSeconds} s), then closing the database`,
+    );
+    for (const res of inFlight) if (!res.headersSent) res.setHeader("connection", "close");
+    // Development reaches the engine over this very server, so it stops the engine before closing.
     if (isDev) await engine({ action: "stop" });
-    server.closeIdleConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    // Stop accepting. Not http.Server's close, which would also drop idle keep-alive connections
+    // that a client may be sending its next request on this very moment: drained() closes them.
+    NetServer.prototype.close.call(server);
+    if (!isDev) {
+      await engine({ action: "drain" });
+      if (!(await drained(graceSeconds * 1000)))
+        console.error(`[server] ${inFlight.size} requests still open after ${graceSeconds} s; closing them`);
+    }
+    server.closeAllConnections();
     if (!isDev) await engine({ action: "stop" });
     console.log("[server] stopped");
     process.exit(0);

@@ -72,6 +72,7 @@ const EnvSchema = z.object({
   KASSA_CHECKOUT_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(100),
   KASSA_CHECKOUT_STREAMS_MAX: z.coerce.number().int().min(1).max(1_000_000).default(15_000),
   KASSA_JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  KASSA_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(25),
   KASSA_JOB_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
   KASSA_CALLBACK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   KASSA_CALLBACK_SCHEDULE: z
@@ -168,6 +169,11 @@ export type Config = {
   checkoutStreams: { perToken: number; perAddress: number; max: number };
   /** How long a claimed job stays invisible; a crashed worker's jobs run again after it. */
   jobLeaseSeconds: number;
+  /**
+   * On SIGTERM, how long requests in flight and running jobs get to finish before they are cut
+   * (docs/OPERATIONS.md, "Stopping"). Under an orchestrator's own grace (Kubernetes gives 30 s).
+   */
+  shutdownGraceSeconds: number;
   /** Finished jobs (done or failed) are deleted this many days after they finished. */
   jobRetentionDays: number;
   callbackTimeoutMs: number;
@@ -288,6 +294,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       max: e.KASSA_CHECKOUT_STREAMS_MAX,
     },
     jobLeaseSeconds: e.KASSA_JOB_LEASE_SECONDS,
+    shutdownGraceSeconds: e.KASSA_SHUTDOWN_GRACE_SECONDS,
     jobRetentionDays: e.KASSA_JOB_RETENTION_DAYS,
     callbackTimeoutMs: e.KASSA_CALLBACK_TIMEOUT_MS,
     callbackScheduleSeconds: e.KASSA_CALLBACK_SCHEDULE?.split(",").map(Number),

@@ -48,6 +48,11 @@ export type RunnerOptions = {
   heartbeatMs?: number;
   /** The longest one job's handler may run before it is told to stop (lib/jobs/run-job.ts). */
   maxRunMs?: number;
+  /**
+   * On stop, how long jobs already running may go on to finish before their handlers are told to
+   * stop (KASSA_SHUTDOWN_GRACE_SECONDS); 0 tells them at once. A job told to stop is retried later.
+   */
+  stopGraceMs?: number;
   backoffSeconds?: (attempt: number) => number;
   /** Purge finished jobs older than this many days (KASSA_JOB_RETENTION_DAYS); unset: this runner does not purge. */
   retentionDays?: number;
@@ -110,6 +115,17 @@ function startTasks(db: Db, tasks: PeriodicTask[], log: (message: string) => voi
       await Promise.allSettled([...running]);
     },
   };
+}
+
+/** Waits until every promise has settled, or `ms` has passed, whichever comes first. */
+async function settledWithin(promises: Promise<unknown>[], ms: number): Promise<void> {
+  if (promises.length === 0 || ms <= 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([Promise.allSettled(promises), deadline]);
+  clearTimeout(timer);
 }
 
 /** The background worker: polls for due jobs and runs them with bounded concurrency until stopped. */
@@ -184,7 +200,9 @@ export function startJobRunner(options: RunnerOptions): Runner {
       isStopping = true;
       wake?.();
       await looping;
-      // Running handlers are told to stop (their jobs are retried later, here or by another worker).
+      // Jobs already running get the grace period to finish; then the handlers still running are
+      // told to stop (their jobs are retried later, here or by another worker).
+      await settledWithin([...inFlight], options.stopGraceMs ?? 0);
       shutdown.abort();
       await Promise.allSettled([...inFlight]);
       await tasks.stop();

@@ -32,6 +32,7 @@ export function startBackground(db: Db, config: Config): Background {
       chain: payoutAdapter({ mode: config.mode, evm: config.evm, box: getSecretBox() }),
     }),
     leaseSeconds: config.jobLeaseSeconds,
+    stopGraceMs: config.shutdownGraceSeconds * 1000,
     // The withdrawal sweep and the purge run here; they are safe in several processes at once.
     tasks: jobTasks({ evm: config.evm, spreadPpm: config.spreadPpm, box: getSecretBox() }),
     retentionDays: config.jobRetentionDays,
@@ -41,6 +42,7 @@ export function startBackground(db: Db, config: Config): Background {
     handlers: callbackHandlers(callbackSettings(config)),
     concurrency: 16,
     leaseSeconds: config.jobLeaseSeconds,
+    stopGraceMs: config.shutdownGraceSeconds * 1000,
   });
   let miner: NodeJS.Timeout | undefined;
   let mining: Promise<unknown> = Promise.resolve();

@@ -11,6 +11,11 @@ import type { DemoCredentials } from "@/lib/seed/seed-demo";
 export type EngineMessage =
   | { action: "start" }
   | { action: "listening"; port: number }
+  /**
+   * The server stops taking requests: end the checkout streams and refuse new ones, and let the jobs
+   * finish (none is claimed any more), while the requests in flight drain. "stop" follows.
+   */
+  | { action: "drain" }
   | { action: "stop" }
   /** A command from the ops CLI (cli/index.ts), with the token it read from the lock file. */
   | { action: "cli"; token: string; body: string };
@@ -21,6 +26,8 @@ export type EngineStarted = {
   jobs: boolean;
   bodyLimitBytes: number;
   apiFastPath: boolean;
+  /** How long the server waits for requests in flight to finish when it stops (KASSA_SHUTDOWN_GRACE_SECONDS). */
+  shutdownGraceSeconds: number;
   /** The site is https only (its session cookie is Secure): every answer carries Strict-Transport-Security. */
   isHttpsOnly: boolean;
   demo?: DemoCredentials;

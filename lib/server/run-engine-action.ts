@@ -6,7 +6,7 @@ import { MasterKeyError } from "@/lib/crypto/master-key";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { type DatabaseHandle, registerDatabase, unregisterDatabase } from "@/lib/db/client";
 import { type DataDirLock, DataDirLockedError } from "@/lib/db/data-dir-lock";
-import { stopCheckoutHub } from "@/lib/notify/checkout-hub-slot";
+import { reopenCheckoutHub, stopCheckoutHub } from "@/lib/notify/checkout-hub-slot";
 import { getConfig } from "@/lib/runtime";
 import { seedDemoMerchant } from "@/lib/seed/seed-demo";
 import { type Background, startBackground } from "./background";
@@ -21,6 +21,8 @@ type Running = {
   box: SecretBox;
   lock?: DataDirLock;
   background?: Background;
+  /** The background's stop, begun when the server started draining. */
+  stopping?: Promise<void>;
   isSandbox: boolean;
   evm: Config["evm"];
 };
@@ -50,6 +52,7 @@ async function start(): Promise<EngineAnswer> {
   const { handle, box, lock } = booted;
   registerDatabase(handle);
   const demo = config.seedDemo ? await seedDemoMerchant(handle.db, box, config.dataDir) : undefined;
+  reopenCheckoutHub();
   const background = config.runJobs ? startBackground(handle.db, config) : undefined;
   running = { handle, box, lock, background, isSandbox: config.isSandbox, evm: config.evm };
   const started: EngineStarted = {
@@ -58,17 +61,25 @@ async function start(): Promise<EngineAnswer> {
     jobs: background !== undefined,
     bodyLimitBytes: config.bodyLimitBytes,
     apiFastPath: config.apiFastPath,
+    shutdownGraceSeconds: config.shutdownGraceSeconds,
     isHttpsOnly: isSessionCookieSecure(),
     demo,
   };
   return { status: 200, body: started };
 }
 
+/** The server stopped listening: streams end, jobs finish (none is claimed), requests drain. */
+async function drain(): Promise<EngineAnswer> {
+  if (running) running.stopping ??= running.background?.stop();
+  await stopCheckoutHub();
+  return { status: 200, body: { draining: running !== undefined } };
+}
+
 async function stop(): Promise<EngineAnswer> {
   const engine = running;
   running = undefined;
   if (engine) {
-    await engine.background?.stop();
+    await (engine.stopping ?? engine.background?.stop());
     await stopCheckoutHub();
     unregisterDatabase();
     await engine.handle.close();
@@ -87,6 +98,8 @@ export async function runEngineAction(message: EngineMessage): Promise<EngineAns
     case "listening":
       running?.lock?.update({ port: message.port });
       return { status: 200, body: {} };
+    case "drain":
+      return drain();
     case "stop":
       return stop();
     case "cli":

@@ -209,12 +209,13 @@ export async function signed(
   path: string,
   body: string,
   method = "POST",
+  timeoutMs = 20_000,
 ) {
   const response = await fetch(`${base}/api/v2${path}`, {
     method,
     body,
     // Every wait has a deadline: a stuck request fails the test with its step, instead of hanging it.
-    signal: AbortSignal.timeout(20_000),
+    signal: AbortSignal.timeout(timeoutMs),
     headers: {
       "content-type": "application/json",
       "x-processing-key": credentials.key,
