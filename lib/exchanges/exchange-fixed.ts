@@ -51,6 +51,8 @@ export async function exchangeFixed(db: Db, input: ExchangeFixedInput): Promise<
         kind: "fixed",
         price: claimed,
         quoteId: quote.id,
+        amountField,
+        clock,
       });
       await tx.update(exchangeQuotes).set({ transactionId: created }).where(eq(exchangeQuotes.id, quote.id));
       return created;

@@ -1,5 +1,6 @@
 import "server-only";
 
+import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
 import { mapExchangeError } from "./map-exchange-error";
@@ -15,8 +16,9 @@ export type AcceptedExchange = { id: number; foreignId: string; price: ExchangeP
  */
 export async function exchangeNow(
   db: Db,
-  input: ExchangeOrder & { spreadPpm: number },
+  input: ExchangeOrder & { spreadPpm: number; clock?: Clock },
 ): Promise<AcceptedExchange> {
+  const amountField = input.senderAmount !== undefined ? "sender_amount" : "receiver_amount";
   const price = await priceExchange(db, input);
   try {
     const id = await inTransaction(db, (tx) =>
@@ -26,13 +28,15 @@ export async function exchangeNow(
         kind: "now",
         price,
         quoteId: null,
+        amountField,
+        clock: input.clock,
       }),
     );
     return { id, foreignId: input.foreignId, price };
   } catch (error) {
     throw (
       mapExchangeError(error, {
-        amountField: input.senderAmount !== undefined ? "sender_amount" : "receiver_amount",
+        amountField,
         senderCurrency: price.senderCurrency,
         senderAmount: price.senderAmount,
       }) ?? error

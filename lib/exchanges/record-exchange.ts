@@ -1,12 +1,15 @@
 import "server-only";
 
+import type { Clock } from "@/lib/clock";
 import type { Tx } from "@/lib/db/client";
 import { exchanges, transactions } from "@/lib/db/schema";
+import { fieldError } from "@/lib/errors";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import { EXCHANGE_SETTLE_QUEUE } from "@/lib/jobs/queues";
 import { merchantBalance, platformAccount } from "@/lib/ledger/accounts";
 import { BalanceCapError, postJournal } from "@/lib/ledger/post-journal";
 import { readBalance } from "@/lib/ledger/read-balance";
+import { exchangeLegs, judgeWithdrawalLimits, overLimitText } from "@/lib/limits/judge-withdrawal-limits";
 import { MAX_AMOUNT } from "@/lib/money";
 import { recordCreated } from "@/lib/transactions/transition-status";
 import type { ExchangePrice } from "./price-exchange";
@@ -14,10 +17,13 @@ import type { ExchangePrice } from "./price-exchange";
 export type ExchangeKind = "fixed" | "now";
 
 /**
- * Writes an accepted exchange in the caller's transaction: the `exchange` transaction (status
+ * Writes an accepted exchange in the caller's transaction, once it is within the merchant's limits
+ * of both its currencies (judged under their locks, lib/limits): the `exchange` transaction (status
  * `processing`), its fixed figures, the first timeline event, the debit of the sender balance into
  * the platform's exchange position (refused by the one posting function when the balance does not
  * cover it, whatever the concurrency), and the job that settles it (lib/exchanges/settle-exchange.ts).
+ * An exchange has no approval flow: one over a limit is a field error on `amountField` naming the
+ * limit and what is left of it today, and the caller's transaction writes nothing.
  */
 export async function recordExchange(
   tx: Tx,
@@ -27,9 +33,18 @@ export async function recordExchange(
     kind: ExchangeKind;
     price: ExchangePrice;
     quoteId: number | null;
+    /** The request's amount field, for a refusal over a limit. */
+    amountField: "sender_amount" | "receiver_amount";
+    clock?: Clock;
   },
 ): Promise<number> {
   const { price } = input;
+  const verdict = await judgeWithdrawalLimits(tx, {
+    merchantId: input.merchantId,
+    legs: exchangeLegs(price),
+    clock: input.clock,
+  });
+  if (!verdict.isWithin) throw fieldError({ [input.amountField]: overLimitText(verdict, "exchange") });
   // The credit comes later, in the job: an exchange that would take the receiver balance past the
   // amount cap is refused now, while the merchant can still be told, rather than left unsettled.
   const received = await readBalance(tx, { merchantId: input.merchantId, currency: price.receiverCurrency });

@@ -26,8 +26,8 @@ function parseLimit(field: string, text: string, precision: number): bigint {
 }
 
 /**
- * Sets a merchant's withdrawal limits in one currency (replacing the ones it had). The currency is
- * the one a withdrawal's balance is in (for a conversion withdrawal, `currency`, not `convert_to`).
+ * Sets a merchant's withdrawal limits in one currency (replacing the ones it had). They hold every
+ * withdrawal and exchange that touches the currency, leaving it or arriving in it (judge-withdrawal-limits.ts).
  * Field names are the CLI's and the dashboard's: `per_withdrawal`, `per_day`. With `audit`, the
  * change is recorded in the audit trail: pass a transaction as `db` so both happen together.
  */

@@ -108,7 +108,9 @@ const exchangeResponse = z
 const EXCHANGE_LIFE =
   "The sender balance is debited at once (400 with nothing written when it does not cover `sender_amount`); the " +
   "exchange is `processing` until the job runner credits the receiver balance and confirms it, moments later, " +
-  "with an `exchange` callback. `transactions/info` finds it by `id` or `foreign_id`.";
+  "with an `exchange` callback. `transactions/info` finds it by `id` or `foreign_id`. Your withdrawal limits hold " +
+  "exchanges too, in both currencies (what is sold and what is bought): as an exchange has no approval, one over a " +
+  "limit is a 400 on the amount field naming the limit and what is left of it today, with nothing written.";
 
 export const exchangeFixedEndpoint = defineEndpoint({
   method: "POST",

@@ -137,8 +137,8 @@ export const withdrawalEndpoint = defineEndpoint({
     "Without `convert_to`, sends `amount` of `currency` (a crypto balance). With `convert_to`, debits `currency` " +
     "(for example EUR) and sends the converted amount at the current rate (spread included). The balance is debited " +
     "at once, fees included; a withdrawal the network refuses or an operator rejects is returned to the balance. " +
-    "Over one of your withdrawal limits it is created `pending` and waits for approval in the dashboard; declined, " +
-    "its funds return.",
+    "Over one of your withdrawal limits (of `currency`, or of `convert_to` for what it sends) it is created " +
+    "`pending` and waits for approval in the dashboard; declined, its funds return.",
   tag: "Withdrawals",
   isSigned: true,
   request: withdrawalRequest,

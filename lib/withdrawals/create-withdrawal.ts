@@ -25,7 +25,7 @@ import { WITHDRAWAL_APPROVAL_EXPIRY_QUEUE, WITHDRAWAL_BROADCAST_QUEUE } from "@/
 import { merchantBalance, platformAccount } from "@/lib/ledger/accounts";
 import { journalJson, postJournalsSql } from "@/lib/ledger/post-journal";
 import { findWithdrawalLimits } from "@/lib/limits/find-withdrawal-limits";
-import { judgeWithdrawalLimits } from "@/lib/limits/judge-withdrawal-limits";
+import { judgeWithdrawalLimits, withdrawalLegs } from "@/lib/limits/judge-withdrawal-limits";
 import { formatAmountShort } from "@/lib/money";
 import type { Receiver, Sender } from "@/lib/schemas/common";
 import { foreignIdText } from "@/lib/schemas/withdrawals";
@@ -226,13 +226,17 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
   };
 
   try {
-    // Without limits in this currency, the one statement above is the whole write. With them, the
-    // limit row is locked first, so withdrawals racing for one day's limit are judged in turn.
+    // Without limits in any currency it touches, the one statement above is the whole write. With
+    // them, their rows are locked first, so movements racing for one day's limit are judged in turn.
     // A refund is checked against what its invoice owes under the invoice's row lock, in the
     // transaction that writes it.
-    const limits = await findWithdrawalLimits(db, { merchantId: input.merchantId, currency: source.code });
+    const legs = withdrawalLegs(price);
+    const limits = await findWithdrawalLimits(db, {
+      merchantId: input.merchantId,
+      currencies: legs.map((leg) => leg.currency),
+    });
     const refundOf = input.refundOf;
-    if (!limits && refundOf === undefined)
+    if (limits.size === 0 && refundOf === undefined)
       return { id: await withRetries(() => write(db, "processing")), price, tag, status: "processing" };
     return await inTransaction(db, async (tx) => {
       if (refundOf !== undefined) {
@@ -248,14 +252,12 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
           },
         });
       }
-      if (!limits) return { id: await write(tx, "processing"), price, tag, status: "processing" as const };
-      const judged = await judgeWithdrawalLimits(tx, {
+      const verdict = await judgeWithdrawalLimits(tx, {
         merchantId: input.merchantId,
-        currency: source.code,
-        amount: price.principal,
+        legs,
         clock: input.clock,
       });
-      if (judged === "within")
+      if (verdict.isWithin)
         return { id: await write(tx, "processing"), price, tag, status: "processing" as const };
       const now = input.clock?.now() ?? new Date();
       const expiresAt = new Date(now.getTime() + (input.approvalSeconds ?? DEFAULT_APPROVAL_SECONDS) * 1000);

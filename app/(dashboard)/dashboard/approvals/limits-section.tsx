@@ -47,8 +47,9 @@ export function LimitsSection({ hasTotp, currencies }: { hasTotp: boolean; curre
       </h2>
       <p className="mt-1 max-w-2xl text-sm">
         A payout over a limit, from this dashboard or the API, waits here for another user of your account to
-        approve it; its funds are reserved meanwhile. Limits count the amount sent from a balance, fees
-        excluded, and the daily limit counts payouts since midnight UTC.
+        approve it; its funds are reserved meanwhile. A currency's limits hold every payout and exchange that
+        touches it, leaving your balance in it or converted into it (fees excluded); the daily limit counts
+        them since midnight UTC. An exchange over a limit is refused: it has no approval.
       </p>
       {limits.isPending && <p aria-live="polite">Loading limits…</p>}
       {limits.data && limits.data.data.length === 0 && (
