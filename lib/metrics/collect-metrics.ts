@@ -11,6 +11,7 @@ import { type Db, queryRows } from "@/lib/db/client";
 import { databaseQueryCount } from "@/lib/db/query-count";
 import { ALL_QUEUES } from "@/lib/jobs/queues";
 import { openCheckoutStreams } from "@/lib/notify/checkout-hub-slot";
+import { processMetrics } from "./process-metrics";
 
 /** Connected once per process (chain id and token decimals), again after a failed connection. */
 let evmNetwork: EvmNetworkOnce | undefined;
@@ -86,10 +87,23 @@ export async function collectMetrics(input: {
     openCheckoutStreams(),
   );
 
-  if (!input.evm) return registry;
+  if (input.evm) await collectEvmMetrics(registry, input.evm, input.keys, cursors);
+  // The process's memory, heap, GC and event-loop lag (prom-client's defaults).
+  return Registry.merge([registry, processMetrics()]);
+}
+
+/** The EVM node's figures: up, tip, the watcher's lag, the hot wallet's balances. */
+async function collectEvmMetrics(
+  registry: Registry,
+  config: EvmConfig,
+  keys: AccountKeys,
+  cursors: { network: string; block_number: string }[],
+): Promise<void> {
+  const gauge = (name: string, help: string, labelNames: string[] = []) =>
+    new Gauge({ name, help, labelNames, registers: [registry] });
   const up = gauge("kassa_evm_node_up", "1 when the EVM node answered this scrape.");
   try {
-    evmNetwork ??= evmNetworkOnce(input.evm);
+    evmNetwork ??= evmNetworkOnce(config);
     const evm = await evmNetwork.get();
     const tip = await evm.client.getBlockNumber();
     const watched = cursors.find((c) => c.network === evm.network);
@@ -101,7 +115,7 @@ export async function collectMetrics(input: {
       { network: evm.network },
       watched ? Number(tip - BigInt(watched.block_number)) : Number(tip),
     );
-    const wallet = await readHotWallet({ network: evm, address: hotWalletAddress(input.keys) });
+    const wallet = await readHotWallet({ network: evm, address: hotWalletAddress(keys) });
     const balance = gauge("kassa_hot_wallet_balance", "What the hot wallet holds on chain, per currency.", [
       "network",
       "currency",
@@ -113,5 +127,4 @@ export async function collectMetrics(input: {
   } catch {
     up.set(0);
   }
-  return registry;
 }

@@ -207,6 +207,11 @@ describe("keys web servers never hold, and the operators' /metrics, on real serv
     expect(sample(text, 'kassa_job_queue_depth{queue="withdrawal.broadcast"}')).toBe(0);
     expect(sample(text, "kassa_callbacks_failed")).toBe(0);
     expect(text).toContain("# TYPE kassa_job_queue_depth gauge");
+    // The process's own health (prom-client's defaults): memory, heap, garbage collection, event loop.
+    expect(sample(text, "process_resident_memory_bytes")).toBeGreaterThan(10 * 1024 * 1024);
+    expect(sample(text, "nodejs_heap_size_used_bytes")).toBeGreaterThan(0);
+    expect(text).toContain("# TYPE nodejs_eventloop_lag_seconds gauge");
+    expect(text).toContain("# TYPE nodejs_gc_duration_seconds histogram");
   });
 
   it("/metrics counts the queues as the database does; it is hidden from other addresses, and with a token answers only the token, loopback included", async () => {
