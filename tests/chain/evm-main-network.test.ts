@@ -18,12 +18,11 @@ import { createTestDatabase, type TestDatabase } from "../support/database";
 describe("sandbox mode against an EVM main network", () => {
   let mainnet: AnvilNode;
   let late: AnvilNode | undefined;
-  let database: TestDatabase;
+  let database: TestDatabase | undefined;
   let dataDir: string;
 
   beforeAll(async () => {
     mainnet = await startTestAnvil({ chainId: 1 });
-    database = await createTestDatabase();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-mainnet-"));
   });
   afterAll(async () => {
@@ -62,14 +61,14 @@ describe("sandbox mode against an EVM main network", () => {
     expect(isOffered("ETH")).toBe(false);
 
     late = await startTestAnvil({ port, chainId: 1 });
+    database = await createTestDatabase();
+    const { db } = database;
     const watcher = evmWatcherTask({ config: evm, spreadPpm: 0 });
-    await expect(watcher.run(database.db)).rejects.toBeInstanceOf(MainNetworkInSandboxError);
+    await expect(watcher.run(db)).rejects.toBeInstanceOf(MainNetworkInSandboxError);
     // Every pass asks again and is refused again; the payout task, which would spend from the hot
     // wallet, is refused the same way.
-    await expect(watcher.run(database.db)).rejects.toThrow(/chain id 1/);
-    await expect(evmPayoutTask({ config: evm }).run(database.db)).rejects.toBeInstanceOf(
-      MainNetworkInSandboxError,
-    );
+    await expect(watcher.run(db)).rejects.toThrow(/chain id 1/);
+    await expect(evmPayoutTask({ config: evm }).run(db)).rejects.toBeInstanceOf(MainNetworkInSandboxError);
     expect(isOffered("ETH")).toBe(false);
   });
 });
