@@ -1,6 +1,7 @@
 import "server-only";
 
 import { sql } from "drizzle-orm";
+import { currentOffering } from "@/lib/currencies/offering";
 import { findCurrency } from "@/lib/currencies/registry";
 import { type Executor, queryRows } from "@/lib/db/client";
 import { merchantRates, rates } from "@/lib/db/schema";
@@ -41,10 +42,15 @@ export const DEFAULT_USD_PRICES: Record<string, string> = {
   USD: "1",
 };
 
+/**
+ * The embedded provider. A merchant's own prices are sandbox prices: in production mode (an
+ * installation that once ran as a sandbox) they are ignored, and every merchant converts at the
+ * installation's table.
+ */
 export const tableRatesProvider: RatesProvider = {
   usdPrice: async (db, { currency, merchantId }) => {
     const own =
-      merchantId === INSTALLATION_PRICES
+      merchantId === INSTALLATION_PRICES || currentOffering()?.mode === "production"
         ? sql`null`
         : sql`(select usd_price from ${merchantRates} where merchant_id = ${merchantId} and currency = ${currency})`;
     const [row] = await queryRows<{ price: string | null }>(

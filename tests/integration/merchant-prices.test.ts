@@ -3,12 +3,14 @@ import { eq } from "drizzle-orm";
 import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionRouteHandler } from "@/lib/api/with-session";
+import { offeringOf } from "@/lib/chain/evm/evm-offering";
+import { configureOffering } from "@/lib/currencies/offering";
 import { registerDatabase, unregisterDatabase } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 import { listPairs } from "@/lib/exchanges/list-pairs";
 import { priceExchange } from "@/lib/exchanges/price-exchange";
 import { priceInvoice } from "@/lib/invoices/price-invoice";
-import { divide, formatAmount, parseDecimal } from "@/lib/money";
+import { divide, formatAmount, parseDecimal, UNIT } from "@/lib/money";
 import { INSTALLATION_PRICES, quote } from "@/lib/rates/rates";
 import { priceWithdrawal } from "@/lib/withdrawals/price-withdrawal";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
@@ -165,5 +167,20 @@ describe(`sandbox prices per merchant on ${testDriver}`, () => {
     const refused = await call(rates.POST, bystander.cookie, { currency: "BTC", usd_price: "2000000" });
     expect(refused.status).toBe(400);
     expect(JSON.stringify(refused.body)).toContain("too far from DOGE");
+  });
+
+  it("ignores a merchant's own prices in production mode: they were sandbox prices", async () => {
+    const [edits] = shops as [(typeof shops)[number]];
+    configureOffering({ ...offeringOf({ mode: "production", evm: undefined }, null) });
+    try {
+      // Production offers no simulated BTC to convert into; the price itself is what is checked.
+      const atProduction = await quote(database.db, { merchantId: edits.id, from: "BTC", to: "USD" });
+      expect(atProduction.midRate).toEqual(
+        (await quote(database.db, { merchantId: INSTALLATION_PRICES, from: "BTC", to: "USD" })).midRate,
+      );
+      expect(atProduction.midRate.numerator * UNIT).toBe(INSTALLATION_BTC * atProduction.midRate.denominator);
+    } finally {
+      configureOffering(undefined);
+    }
   });
 });
