@@ -207,6 +207,11 @@ export type ScreeningConfig = {
 /** The real EVM chain (DESIGN.md section 8), when KASSA_EVM_RPC_URL turns it on. */
 export type EvmConfig = {
   rpcUrl: string;
+  /**
+   * The installation's mode: in sandbox mode a node on a main network is refused when it first
+   * answers (lib/chain/assert-sandbox-network.ts). Absent (tests that build this by hand) counts as sandbox.
+   */
+  mode?: "sandbox" | "production";
   /** Token contracts by currency code (USDTE, USDC); on chain id 1 the registry's mainnet contracts fill gaps. */
   tokens: Record<string, `0x${string}`>;
   /** Overrides the registry's confirmations for ETH, USDTE and USDC. */
@@ -301,6 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     evm: e.KASSA_EVM_RPC_URL
       ? {
           rpcUrl: e.KASSA_EVM_RPC_URL,
+          mode: e.KASSA_MODE,
           tokens: parseEvmTokens(e.KASSA_EVM_TOKENS),
           confirmations: e.KASSA_EVM_CONFIRMATIONS,
           maxFeeGwei: e.KASSA_EVM_MAX_FEE_GWEI,

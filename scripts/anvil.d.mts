@@ -5,6 +5,7 @@ export function startAnvil(options?: {
   port?: number;
   dir?: string;
   state?: string;
+  chainId?: number;
   detached?: boolean;
   args?: string[];
 }): Promise<AnvilProcess>;

@@ -59,7 +59,14 @@ async function waitUntilReady(url, child, logFile, timeoutMs) {
  * Starts anvil. `state` is a file anvil loads at start (when it exists) and writes on a graceful
  * stop, so a restarted node keeps its chain. `detached` leaves it running after this process exits.
  */
-export async function startAnvil({ port, dir, state, detached = false, args = [] } = {}) {
+export async function startAnvil({
+  port,
+  dir,
+  state,
+  chainId = ANVIL_CHAIN_ID,
+  detached = false,
+  args = [],
+} = {}) {
   const root = dir ?? fs.mkdtempSync(path.join(os.tmpdir(), "kassa-anvil-"));
   fs.mkdirSync(root, { recursive: true });
   const chosenPort = port ?? (await freePort());
@@ -71,7 +78,7 @@ export async function startAnvil({ port, dir, state, detached = false, args = []
     "--port",
     String(chosenPort),
     "--chain-id",
-    String(ANVIL_CHAIN_ID),
+    String(chainId),
     ...(state ? ["--state", state] : []),
     ...args,
   ];

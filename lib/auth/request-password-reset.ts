@@ -2,6 +2,7 @@ import "server-only";
 
 import { sql } from "drizzle-orm";
 import { type Clock, systemClock } from "@/lib/clock";
+import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Db } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
@@ -18,7 +19,7 @@ import { AUTH_TOKEN_SECONDS, issueAuthToken } from "./issue-auth-token";
  */
 export async function requestPasswordReset(
   db: Db,
-  input: { email: string; ip: string; baseUrl: string; clock?: Clock },
+  input: { email: string; ip: string; baseUrl: string; box: SecretBox; clock?: Clock },
 ): Promise<void> {
   const email = input.email.trim().toLowerCase();
   const clock = input.clock ?? systemClock;
@@ -41,6 +42,7 @@ export async function requestPasswordReset(
       kind: "password_reset",
       recipient: user.email,
       ...message,
+      secret: { token, box: input.box },
     });
   });
 }

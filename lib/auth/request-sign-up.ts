@@ -2,6 +2,7 @@ import "server-only";
 
 import { sql } from "drizzle-orm";
 import { type Clock, systemClock } from "@/lib/clock";
+import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Db } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
@@ -19,7 +20,15 @@ import { AUTH_TOKEN_SECONDS, issueAuthToken } from "./issue-auth-token";
  */
 export async function requestSignUp(
   db: Db,
-  input: { name: string; email: string; password: string; ip: string; baseUrl: string; clock?: Clock },
+  input: {
+    name: string;
+    email: string;
+    password: string;
+    ip: string;
+    baseUrl: string;
+    box: SecretBox;
+    clock?: Clock;
+  },
 ): Promise<void> {
   const email = input.email.trim().toLowerCase();
   const clock = input.clock ?? systemClock;
@@ -53,6 +62,12 @@ export async function requestSignUp(
       link: `${input.baseUrl}/signup/finish#token=${token}`,
       hours: AUTH_TOKEN_SECONDS.sign_up / 3600,
     });
-    await queueEmail(tx, { merchantId: null, kind: "sign_up", recipient: email, ...message });
+    await queueEmail(tx, {
+      merchantId: null,
+      kind: "sign_up",
+      recipient: email,
+      ...message,
+      secret: { token, box: input.box },
+    });
   });
 }

@@ -54,6 +54,7 @@ export async function amountsDue(
   let rate: Awaited<ReturnType<typeof quote>>["rate"];
   try {
     ({ rate } = await quote(db, {
+      merchantId: invoice.merchantId,
       from: invoice.senderCurrency,
       to: record.currency,
       spreadPpm: invoice.spreadPpm ?? options.spreadPpm,

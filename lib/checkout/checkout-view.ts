@@ -137,6 +137,7 @@ export async function currencyChoices(db: Executor, record: InvoiceRecord, sprea
     if (currency.kind !== "crypto" || !isOffered(currency.code)) continue;
     try {
       const price = await priceInvoice(db, {
+        merchantId: record.merchantId,
         invoiceCurrency: record.currency,
         amount: record.amount,
         payCurrency: currency.code,

@@ -47,6 +47,17 @@ export function realNetworkOf(code: string, offering = currentOffering()): strin
 }
 
 /**
+ * Whether a currency lives only on the sandbox chain here: its network has no real adapter turned on,
+ * connected or not (a node down at start leaves its currencies closed, not simulated). Sandbox money
+ * of a real network's currency would be paid out from the real hot wallet, so none is ever made.
+ */
+export function isSimulated(code: string, offering = currentOffering()): boolean {
+  const currency = findCurrency(code);
+  if (!offering || !currency?.network) return true;
+  return offering.realNetworks[currency.network] === undefined;
+}
+
+/**
  * Whether a currency code is offered: fiat always; crypto on a real network only when its adapter
  * carries it (a token with no contract is not offered); crypto on a simulated network only in
  * sandbox mode.

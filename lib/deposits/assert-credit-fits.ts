@@ -11,7 +11,13 @@ import { quote, RateUnavailableError } from "@/lib/rates/rates";
 import { computeCredit } from "./compute-credit";
 import type { PaymentRates } from "./rate-payment";
 
-type Payment = { payCurrency: string; creditCurrency: string; amount: bigint; rates: PaymentRates };
+type Payment = {
+  merchantId: number;
+  payCurrency: string;
+  creditCurrency: string;
+  amount: bigint;
+  rates: PaymentRates;
+};
 
 /** What a payment will credit (gross), or 0 when no rate can be had for it now. */
 async function grossOf(db: Executor, payment: Payment): Promise<bigint> {
@@ -19,7 +25,13 @@ async function grossOf(db: Executor, payment: Payment): Promise<bigint> {
   let rest = rates.rate;
   if (rest === null && rates.lockedAmount < payment.amount) {
     try {
-      rest = (await quote(db, { from: payment.payCurrency, to: payment.creditCurrency })).rate;
+      rest = (
+        await quote(db, {
+          merchantId: payment.merchantId,
+          from: payment.payCurrency,
+          to: payment.creditCurrency,
+        })
+      ).rate;
     } catch (error) {
       if (error instanceof RateUnavailableError) return 0n;
       throw error;
@@ -57,6 +69,7 @@ export async function assertCreditFits(db: Executor, input: Payment & { merchant
   for (const { deposit } of pending) {
     if (!fitsCap(total)) break;
     total += await grossOf(db, {
+      merchantId: input.merchantId,
       payCurrency: deposit.currency,
       creditCurrency: input.creditCurrency,
       amount: deposit.amount,

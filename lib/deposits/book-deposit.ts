@@ -29,6 +29,7 @@ async function creditParts(
   const recorded = recordedParts(deposit, creditCurrency);
   if (recorded) return recorded;
   const { rate } = await quote(tx, {
+    merchantId: deposit.merchantId,
     from: deposit.currency,
     to: creditCurrency,
     spreadPpm: input.spreadPpm,

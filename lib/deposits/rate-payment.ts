@@ -24,7 +24,10 @@ export type PaymentRateSettings = {
 export type PaymentRates = { lockedAmount: bigint; lockedRate: Rate | null; rate: Rate | null };
 
 /** The rate of now from one currency into another (1:1 within one), or null when none can be had. */
-export async function rateOfTheMoment(db: Executor, input: { from: string; to: string; spreadPpm: number }) {
+export async function rateOfTheMoment(
+  db: Executor,
+  input: { merchantId: number; from: string; to: string; spreadPpm: number },
+) {
   if (input.from === input.to) return IDENTITY_RATE;
   try {
     return (await quote(db, input)).rate;
@@ -66,6 +69,7 @@ export async function rateInvoicePayment(
     lockedAmount === amount
       ? null
       : await rateOfTheMoment(db, {
+          merchantId: record.merchantId,
           from: invoice.senderCurrency ?? record.currency,
           to: record.currency,
           spreadPpm: invoice.spreadPpm ?? settings.spreadPpm,
@@ -76,10 +80,11 @@ export async function rateInvoicePayment(
 /** The rate of a payment to a permanent address: the rate of the moment into its `convert_to`. */
 export async function rateAddressPayment(
   db: Executor,
-  input: { payCurrency: string; creditCurrency: string; settings: PaymentRateSettings },
+  input: { merchantId: number; payCurrency: string; creditCurrency: string; settings: PaymentRateSettings },
 ): Promise<PaymentRates> {
   if (input.payCurrency === input.creditCurrency) return { lockedAmount: 0n, lockedRate: null, rate: null };
   const rate = await rateOfTheMoment(db, {
+    merchantId: input.merchantId,
     from: input.payCurrency,
     to: input.creditCurrency,
     spreadPpm: input.settings.spreadPpm,

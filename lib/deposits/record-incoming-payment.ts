@@ -94,6 +94,7 @@ export async function recordIncomingPayment(
       });
     rates = isOtherCurrency
       ? await rateAddressPayment(tx, {
+          merchantId: address.merchantId,
           payCurrency: payment.currency,
           creditCurrency: invoice.currency,
           settings,
@@ -118,7 +119,12 @@ export async function recordIncomingPayment(
     // Below the currency's minimum deposit it is held, never credited or converted (lib/deposits/hold-below-minimum.ts).
     rates = isBelowMinimum
       ? { lockedAmount: 0n, lockedRate: null, rate: null }
-      : await rateAddressPayment(tx, { payCurrency: payment.currency, creditCurrency, settings });
+      : await rateAddressPayment(tx, {
+          merchantId: address.merchantId,
+          payCurrency: payment.currency,
+          creditCurrency,
+          settings,
+        });
     if (options.isCapEnforced && !isBelowMinimum)
       await assertCreditFits(tx, {
         merchantId: address.merchantId,

@@ -5,7 +5,7 @@ import { CURRENCIES, type Currency } from "@/lib/currencies/registry";
 import type { Executor } from "@/lib/db/client";
 import { formatAmount } from "@/lib/money";
 import { formatRate, type Rate } from "@/lib/rates/rate";
-import { memoizedRatesProvider, quote, RateUnavailableError } from "@/lib/rates/rates";
+import { memoizedRatesProvider, type PricesOf, quote, RateUnavailableError } from "@/lib/rates/rates";
 
 /** One exchangeable pair as /currencies/pairs and /currencies/rates show it (api-reference.md). */
 export type CurrencyPair = {
@@ -21,7 +21,7 @@ export type CurrencyPair = {
 };
 
 /**
- * Every pair of offered currencies that has a rate now, optionally filtered by either side, in
+ * Every pair of offered currencies that has a rate now for the merchant (their prices), optionally filtered by either side, in
  * registry order. `rate_to` is what one unit of `currency_from` buys, spread included: the rate an
  * exchange or a conversion would use, from the same provider and exact Rate as those, printed
  * with 8 digits rounded down. `min_amount` is the smallest exchange from that currency (its
@@ -30,20 +30,21 @@ export type CurrencyPair = {
  */
 export async function listPairs(
   db: Executor,
-  input: { from?: string; to?: string; spreadPpm: number },
+  input: { merchantId: PricesOf; from?: string; to?: string; spreadPpm: number },
 ): Promise<CurrencyPair[]> {
   const offered = CURRENCIES.filter((c) => isOffered(c.code));
   // Every price read once: the provider answers each pair's two look-ups from memory.
-  const provider = await memoizedRatesProvider(
-    db,
-    offered.map((c) => c.code),
-  );
+  const provider = await memoizedRatesProvider(db, {
+    merchantId: input.merchantId,
+    currencies: offered.map((c) => c.code),
+  });
   const pairs: CurrencyPair[] = [];
   for (const from of offered) {
     if (input.from !== undefined && from.code !== input.from) continue;
     for (const to of offered) {
       if (to.code === from.code || (input.to !== undefined && to.code !== input.to)) continue;
       const rate = await rateOrNone(db, {
+        merchantId: input.merchantId,
         from: from.code,
         to: to.code,
         spreadPpm: input.spreadPpm,

@@ -37,6 +37,7 @@ export type ExchangePrice = {
 export async function priceExchange(
   db: Executor,
   input: {
+    merchantId: number;
     senderCurrency: string;
     receiverCurrency: string;
     senderAmount?: bigint;
@@ -49,7 +50,12 @@ export async function priceExchange(
   if (source.code === target.code) throw fieldError(EXCHANGE_UNAVAILABLE);
   let rates: { rate: Rate; midRate: Rate; spreadPpm: number };
   try {
-    rates = await quote(db, { from: source.code, to: target.code, spreadPpm: input.spreadPpm });
+    rates = await quote(db, {
+      merchantId: input.merchantId,
+      from: source.code,
+      to: target.code,
+      spreadPpm: input.spreadPpm,
+    });
   } catch (error) {
     if (error instanceof RateUnavailableError) throw fieldError(EXCHANGE_UNAVAILABLE);
     throw error;

@@ -74,6 +74,7 @@ export async function createInvoice(
   } as CustomerInput;
   const price = request.sender_currency
     ? await priceInvoice(db, {
+        merchantId,
         invoiceCurrency: currency.code,
         amount: request.amount,
         payCurrency: request.sender_currency,

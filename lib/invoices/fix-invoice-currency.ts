@@ -89,6 +89,7 @@ export async function fixInvoiceCurrency(
       storedPrice && isStoredLive
         ? { rate: storedPrice, spreadPpm: invoice.spreadPpm ?? 0, senderAmount: invoice.senderAmount! }
         : await priceInvoice(tx, {
+            merchantId: record.merchantId,
             invoiceCurrency: record.currency,
             amount: record.amount,
             payCurrency: input.currency,

@@ -70,6 +70,7 @@ export async function paymentsWorth(
 /** A payment in another coin than the pay currency, seen while no rate could be had, at its rate of now. */
 async function partsAtRateOfNow(db: Executor, record: InvoiceRecord, row: typeof deposits.$inferSelect) {
   const rate = await rateOfTheMoment(db, {
+    merchantId: record.merchantId,
     from: row.currency,
     to: record.currency,
     spreadPpm: record.invoice.spreadPpm ?? DEFAULT_SPREAD_PPM,

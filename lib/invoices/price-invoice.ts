@@ -18,7 +18,14 @@ export type InvoicePrice = { rate: Rate; spreadPpm: number; senderAmount: bigint
  */
 export async function priceInvoice(
   db: Executor,
-  input: { invoiceCurrency: string; amount: bigint; payCurrency: string; spreadPpm: number; field: string },
+  input: {
+    merchantId: number;
+    invoiceCurrency: string;
+    amount: bigint;
+    payCurrency: string;
+    spreadPpm: number;
+    field: string;
+  },
 ): Promise<InvoicePrice> {
   const pay = getCurrency(input.payCurrency);
   if (pay.kind !== "crypto")
@@ -27,6 +34,7 @@ export async function priceInvoice(
   let spreadPpm: number;
   try {
     ({ rate, spreadPpm } = await quote(db, {
+      merchantId: input.merchantId,
       from: pay.code,
       to: input.invoiceCurrency,
       spreadPpm: input.spreadPpm,

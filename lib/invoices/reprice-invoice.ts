@@ -57,6 +57,7 @@ export async function repriceInvoiceIn(
   let price: Awaited<ReturnType<typeof priceInvoice>>;
   try {
     price = await priceInvoice(tx, {
+      merchantId: record.merchantId,
       invoiceCurrency: record.currency,
       amount: record.amount,
       payCurrency: record.invoice.senderCurrency!,

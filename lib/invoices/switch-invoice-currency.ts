@@ -65,6 +65,7 @@ export async function switchInvoiceCurrencyIn(
     });
 
   const price = await priceInvoice(tx, {
+    merchantId: record.merchantId,
     invoiceCurrency: record.currency,
     amount: record.amount,
     payCurrency: input.currency,

@@ -1,23 +1,40 @@
 import "server-only";
 
 import { eq } from "drizzle-orm";
+import { currentOffering, isSimulated, type Offering } from "@/lib/currencies/offering";
+import { findCurrency } from "@/lib/currencies/registry";
 import type { Db } from "@/lib/db/client";
 import { merchants } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
-import { KassaError, notFound } from "@/lib/errors";
+import { fieldError, KassaError, notFound } from "@/lib/errors";
 import { merchantBalance, platformAccount } from "./accounts";
 import { listBalances } from "./list-balances";
 import { BalanceCapError, postJournal } from "./post-journal";
 
 /**
  * Sandbox only: adds funds to a merchant balance from the sandbox faucet, as a balanced journal
- * like any other movement, so the ledger still sums to zero.
+ * like any other movement, so the ledger still sums to zero. Only currencies of simulated networks:
+ * a credit of one whose network is real here would be paid out from the real hot wallet.
  */
 export async function creditSandboxBalance(
   db: Db,
-  input: { merchantId: number; currency: string; amount: bigint; isSandbox: boolean; memo?: string },
+  input: {
+    merchantId: number;
+    currency: string;
+    amount: bigint;
+    isSandbox: boolean;
+    memo?: string;
+    offering?: Offering;
+  },
 ): Promise<{ journalId: number; balance: bigint }> {
   if (!input.isSandbox) throw new KassaError("not_found", "Sandbox credits exist only in sandbox mode.");
+  const offering = input.offering ?? currentOffering();
+  if (!isSimulated(input.currency, offering)) {
+    const network = offering?.realNetworks[findCurrency(input.currency)?.network ?? ""];
+    throw fieldError({
+      currency: `${input.currency} moves on the real ${network} network here: sandbox credits exist only for simulated currencies.`,
+    });
+  }
   if (input.amount <= 0n)
     throw new KassaError("validation_failed", "amount must be positive", {
       amount: "The amount must be greater than zero.",

@@ -35,12 +35,19 @@ export async function valueDailyVolume(
   const count = input.days ?? 14;
   const rows = await volumeByDay(db, input.merchantId, count);
   const moved = [...new Set(rows.map((r) => r.currency))];
-  const provider = await memoizedRatesProvider(db, [...moved, input.currency]);
+  const provider = await memoizedRatesProvider(db, {
+    merchantId: input.merchantId,
+    currencies: [...moved, input.currency],
+  });
   const rates = new Map<string, Rate>();
   const unpriced: string[] = [];
   for (const from of moved) {
     try {
-      rates.set(from, (await quote(db, { from, to: input.currency, spreadPpm: 0, provider })).midRate);
+      rates.set(
+        from,
+        (await quote(db, { merchantId: input.merchantId, from, to: input.currency, spreadPpm: 0, provider }))
+          .midRate,
+      );
     } catch (error) {
       if (!(error instanceof RateUnavailableError)) throw error;
       unpriced.push(from);

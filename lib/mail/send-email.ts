@@ -2,10 +2,17 @@ import "server-only";
 
 import { and, eq, sql } from "drizzle-orm";
 import nodemailer, { type Transporter } from "nodemailer";
+import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Db } from "@/lib/db/client";
 import { emails } from "@/lib/db/schema";
+import { sealedBodyContext } from "./queue-email";
 
-export type MailSettings = { smtpUrl: string | undefined; from: string };
+export type MailSettings = {
+  smtpUrl: string | undefined;
+  from: string;
+  /** Opens messages kept sealed (those with a live link); the job fails without it rather than send a redacted link. */
+  box?: SecretBox;
+};
 
 const transports = new Map<string, Transporter>();
 
@@ -23,15 +30,22 @@ function transportFor(url: string): Transporter {
  * The e-mail job: sends a queued message over SMTP when SMTP_URL is set; without it (embedded
  * mode) the message is kept as `stored` and read in the dashboard's outbox. A failed send throws,
  * so the job runner retries it with backoff. Sending twice after a crash is possible (at least once);
- * the status check keeps a finished message from being sent again.
+ * the status check keeps a finished message from being sent again. A message kept sealed (it
+ * carries a live link) is opened only to be sent; the sealed copy is dropped once it is sent, or
+ * at once without SMTP (nobody will deliver it), so only the redacted body stays at rest.
  */
 export async function sendQueuedEmail(db: Db, emailId: number, settings: MailSettings): Promise<void> {
   const [message] = await db.select().from(emails).where(eq(emails.id, emailId));
   if (!message || message.status === "sent" || message.status === "stored") return;
   if (!settings.smtpUrl) {
-    await db.update(emails).set({ status: "stored" }).where(eq(emails.id, emailId));
+    await db.update(emails).set({ status: "stored", bodySealed: null }).where(eq(emails.id, emailId));
     return;
   }
+  if (message.bodySealed && !settings.box)
+    throw new Error("this message is sealed: the master key is needed to send it");
+  const text = message.bodySealed
+    ? settings.box!.open(message.bodySealed, sealedBodyContext(message.id))
+    : message.body;
   await db
     .update(emails)
     .set({ attempts: sql`${emails.attempts} + 1` })
@@ -41,7 +55,7 @@ export async function sendQueuedEmail(db: Db, emailId: number, settings: MailSet
       from: settings.from,
       to: message.recipient,
       subject: message.subject,
-      text: message.body,
+      text,
       headers: { "X-Kassa-Email-Id": String(message.id) },
     });
   } catch (error) {
@@ -53,6 +67,6 @@ export async function sendQueuedEmail(db: Db, emailId: number, settings: MailSet
   }
   await db
     .update(emails)
-    .set({ status: "sent", sentAt: sql`now()`, lastError: null })
+    .set({ status: "sent", sentAt: sql`now()`, lastError: null, bodySealed: null })
     .where(and(eq(emails.id, emailId)));
 }

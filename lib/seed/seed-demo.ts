@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import type { SecretBox } from "@/lib/crypto/secret-box";
+import { currentOffering, isSimulated, type Offering } from "@/lib/currencies/offering";
 import { type Db, queryRows } from "@/lib/db/client";
 import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
 import { createMerchant } from "@/lib/merchants/create-merchant";
@@ -28,13 +29,15 @@ const DEMO_FUNDS: [string, string][] = [
 
 /**
  * First run in sandbox mode: a demo merchant with some sandbox funds, so the dashboard and the
- * API have something to show. Its credentials are kept (owner-only) in the data directory so
+ * API have something to show. Only simulated currencies are credited: with a real adapter on (the
+ * EVM node), demo ETH would be paid out from the real hot wallet. Its credentials are kept (owner-only) in the data directory so
  * every start can print them again; the API secret exists nowhere else in clear.
  */
 export async function seedDemoMerchant(
   db: Db,
   box: SecretBox,
   dataDir: string,
+  offering: Offering | undefined = currentOffering(),
 ): Promise<DemoCredentials | undefined> {
   const file = path.join(dataDir, FILE_NAME);
   const [existing] = await queryRows<{ count: number }>(
@@ -45,13 +48,14 @@ export async function seedDemoMerchant(
 
   const password = `demo-${randomBytes(9).toString("base64url")}`;
   const created = await createMerchant(db, box, { name: "Demo Store", email: "demo@kassa.test", password });
-  for (const [currency, amount] of DEMO_FUNDS) {
+  for (const [currency, amount] of DEMO_FUNDS.filter(([code]) => isSimulated(code, offering))) {
     await creditSandboxBalance(db, {
       merchantId: created.merchantId,
       currency,
       amount: parseDecimal(amount),
       isSandbox: true,
       memo: "Demo funds",
+      offering,
     });
   }
   const credentials: DemoCredentials = {

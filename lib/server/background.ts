@@ -28,7 +28,7 @@ export function startBackground(db: Db, config: Config): Background {
     db,
     handlers: jobHandlers({
       spreadPpm: config.spreadPpm,
-      mail: { smtpUrl: config.smtpUrl, from: config.mailFrom },
+      mail: { smtpUrl: config.smtpUrl, from: config.mailFrom, box: getSecretBox() },
       chain: payoutAdapter({ mode: config.mode, evm: config.evm, box: getSecretBox() }),
     }),
     leaseSeconds: config.jobLeaseSeconds,

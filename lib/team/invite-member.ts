@@ -5,6 +5,7 @@ import { type AuditSource, recordAuditEntry } from "@/lib/audit/record-audit-ent
 import { claimMailRequest } from "@/lib/auth/claim-mail-request";
 import { AUTH_TOKEN_SECONDS, issueAuthToken } from "@/lib/auth/issue-auth-token";
 import { type Clock, systemClock } from "@/lib/clock";
+import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Db, Executor } from "@/lib/db/client";
 import { authTokens, merchants, users } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
@@ -33,6 +34,7 @@ export async function inviteMember(
     email: string;
     role: Role;
     baseUrl: string;
+    box: SecretBox;
     audit: AuditSource;
     clock?: Clock;
   },
@@ -88,7 +90,15 @@ export async function inviteMember(
  */
 export async function sendInvitation(
   tx: Executor,
-  input: { merchantId: number; inviter: Inviter; email: string; role: Role; baseUrl: string; clock: Clock },
+  input: {
+    merchantId: number;
+    inviter: Inviter;
+    email: string;
+    role: Role;
+    baseUrl: string;
+    box: SecretBox;
+    clock: Clock;
+  },
 ): Promise<void> {
   await tx
     .delete(authTokens)
@@ -116,5 +126,11 @@ export async function sendInvitation(
     link: `${input.baseUrl}/join#token=${token}`,
     days: AUTH_TOKEN_SECONDS.invitation / 86_400,
   });
-  await queueEmail(tx, { merchantId: null, kind: "invitation", recipient: input.email, ...message });
+  await queueEmail(tx, {
+    merchantId: null,
+    kind: "invitation",
+    recipient: input.email,
+    ...message,
+    secret: { token, box: input.box },
+  });
 }

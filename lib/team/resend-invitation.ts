@@ -3,6 +3,7 @@ import "server-only";
 import { type AuditSource, recordAuditEntry } from "@/lib/audit/record-audit-entry";
 import { claimMailRequest } from "@/lib/auth/claim-mail-request";
 import { type Clock, systemClock } from "@/lib/clock";
+import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Db } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
 import { findInvitation } from "./find-invitation";
@@ -22,6 +23,7 @@ export async function resendInvitation(
     id: string;
     inviter: Inviter;
     baseUrl: string;
+    box: SecretBox;
     audit: AuditSource;
     clock?: Clock;
   },
@@ -44,6 +46,7 @@ export async function resendInvitation(
       email: invitation.email,
       role: invitation.role,
       baseUrl: input.baseUrl,
+      box: input.box,
       clock: input.clock ?? systemClock,
     });
     await recordAuditEntry(tx, {

@@ -113,6 +113,7 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
   const foreignId = foreignIdText(input.foreignId);
 
   const price = await priceWithdrawal(db, {
+    merchantId: input.merchantId,
     source: source.code,
     target: target.code,
     amount: input.amount,

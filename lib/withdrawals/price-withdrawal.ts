@@ -35,6 +35,7 @@ export type WithdrawalPrice = {
 export async function priceWithdrawal(
   db: Executor,
   input: {
+    merchantId: number;
     source: string;
     target: string;
     amount?: bigint;
@@ -62,6 +63,7 @@ export async function priceWithdrawal(
   } else {
     try {
       ({ rate, midRate, spreadPpm } = await quote(db, {
+        merchantId: input.merchantId,
         from: source.code,
         to: target.code,
         spreadPpm: input.spreadPpm,

@@ -123,6 +123,7 @@ describe(`the amount cap on ${testDriver}`, () => {
   it("refuses withdrawals and exchange quotes whose converted amounts would pass the cap", async () => {
     const withdrawal = await fieldsOf(
       priceWithdrawal(database.db, {
+        merchantId,
         source: "DOGE",
         target: "BTC",
         amountTo: parseDecimal("100000000000000000000"),
@@ -132,6 +133,7 @@ describe(`the amount cap on ${testDriver}`, () => {
     expect(withdrawal.amount_to).toMatch(/too large/);
     const quote = await fieldsOf(
       priceWithdrawal(database.db, {
+        merchantId,
         source: "DOGE",
         target: "BTC",
         amountTo: parseDecimal("100000000000000000000"),

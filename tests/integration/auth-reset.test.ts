@@ -39,6 +39,7 @@ describe(`password reset by e-mail on ${testDriver}`, () => {
     for (const { id } of queued)
       await sendQueuedEmail(database.db, id, {
         smtpUrl: `smtp://127.0.0.1:${smtp.port}`,
+        box: database.box,
         from: "k@kassa.test",
       });
   }
@@ -51,6 +52,7 @@ describe(`password reset by e-mail on ${testDriver}`, () => {
   it("mails a link to a registered address; the link sets a new password once and ends every session", async () => {
     const before = await userOf("forgetful@example.com");
     await requestPasswordReset(database.db, {
+      box: database.box,
       email: " Forgetful@Example.com ",
       ip: "198.51.100.1",
       baseUrl: BASE,
@@ -84,11 +86,13 @@ describe(`password reset by e-mail on ${testDriver}`, () => {
 
   it("lets only one of two concurrent uses of a link through, and a used link ends the user's other links", async () => {
     await requestPasswordReset(database.db, {
+      box: database.box,
       email: "twice@example.com",
       ip: "198.51.100.2",
       baseUrl: BASE,
     });
     await requestPasswordReset(database.db, {
+      box: database.box,
       email: "twice@example.com",
       ip: "198.51.100.2",
       baseUrl: BASE,
@@ -111,6 +115,7 @@ describe(`password reset by e-mail on ${testDriver}`, () => {
   it("refuses a link once 30 minutes have passed", async () => {
     const clock = testClock();
     await requestPasswordReset(database.db, {
+      box: database.box,
       email: "late@example.com",
       ip: "198.51.100.3",
       baseUrl: BASE,
@@ -128,7 +133,12 @@ describe(`password reset by e-mail on ${testDriver}`, () => {
   it("answers an unknown address exactly as a known one, and sends it nothing", async () => {
     const sentBefore = smtp.received.length;
     await expect(
-      requestPasswordReset(database.db, { email: "nobody@example.com", ip: "198.51.100.4", baseUrl: BASE }),
+      requestPasswordReset(database.db, {
+        box: database.box,
+        email: "nobody@example.com",
+        ip: "198.51.100.4",
+        baseUrl: BASE,
+      }),
     ).resolves.toBeUndefined();
     await deliver();
     expect(smtp.received).toHaveLength(sentBefore);
@@ -141,8 +151,14 @@ describe(`password reset by e-mail on ${testDriver}`, () => {
     const { free } = SIGN_IN_THROTTLES.mail;
     for (const email of ["quiet@example.com", "unknown-quiet@example.com"]) {
       for (let i = 0; i < free; i++)
-        await requestPasswordReset(database.db, { email, ip: `192.0.2.${i}`, baseUrl: BASE });
+        await requestPasswordReset(database.db, {
+          box: database.box,
+          email,
+          ip: `192.0.2.${i}`,
+          baseUrl: BASE,
+        });
       const refused = await requestPasswordReset(database.db, {
+        box: database.box,
         email,
         ip: "192.0.2.99",
         baseUrl: BASE,
@@ -157,11 +173,13 @@ describe(`password reset by e-mail on ${testDriver}`, () => {
     const perAddress = SIGN_IN_THROTTLES.mailIp.free;
     for (let i = 0; i < perAddress; i++)
       await requestPasswordReset(database.db, {
+        box: database.box,
         email: `r${i}@example.com`,
         ip: "198.51.100.77",
         baseUrl: BASE,
       });
     const refused = await requestPasswordReset(database.db, {
+      box: database.box,
       email: "spammed@example.com",
       ip: "198.51.100.77",
       baseUrl: BASE,

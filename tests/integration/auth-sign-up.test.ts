@@ -38,12 +38,14 @@ describe(`sign-up that does not reveal accounts, on ${testDriver}`, () => {
     for (const { id } of queued)
       await sendQueuedEmail(database.db, id, {
         smtpUrl: `smtp://127.0.0.1:${smtp.port}`,
+        box: database.box,
         from: "k@kassa.test",
       });
   }
   const mailsTo = (address: string) => smtp.received.filter((mail) => mail.to === address);
   const signUp = (email: string, extra: { ip?: string; clock?: ReturnType<typeof testClock> } = {}) =>
     requestSignUp(database.db, {
+      box: database.box,
       name: "Corner Bakery",
       email,
       password: PASSWORD,

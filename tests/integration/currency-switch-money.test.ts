@@ -8,7 +8,7 @@ import { createInvoice } from "@/lib/invoices/create-invoice";
 import { fixInvoiceCurrency } from "@/lib/invoices/fix-invoice-currency";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { divide, formatAmount, parseDecimal } from "@/lib/money";
-import { DEFAULT_USD_PRICES, setUsdPrice } from "@/lib/rates/rates";
+import { DEFAULT_USD_PRICES, INSTALLATION_PRICES, setUsdPrice } from "@/lib/rates/rates";
 import { transactionInfoResponse } from "@/lib/schemas/transactions";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
@@ -233,7 +233,7 @@ describe(`an invoice paid in two coins after a switch, in figures, on ${testDriv
       .set({ rateNumerator: null, rateDenominator: null })
       .where(eq(deposits.transactionId, ltc.id));
     const fallen = parseDecimal("48750");
-    await setUsdPrice(db(), "BTC", fallen);
+    await setUsdPrice(db(), { merchantId: INSTALLATION_PRICES, currency: "BTC", price: fallen });
     try {
       const due = btc.invoice.senderAmount!;
       // At BTC's rate of now, never at the LTC rate locked on the invoice.
@@ -251,7 +251,7 @@ describe(`an invoice paid in two coins after a switch, in figures, on ${testDriv
       expect(credited.invoice.creditedAmount).toBe(gross - feeOf(gross));
       expect((await info(ltc.id)).currency_received).toEqual(seen.currency_received);
     } finally {
-      await setUsdPrice(db(), "BTC", USD.BTC!);
+      await setUsdPrice(db(), { merchantId: INSTALLATION_PRICES, currency: "BTC", price: USD.BTC! });
     }
   });
 });

@@ -19,7 +19,7 @@ import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { expireInvoiceIn } from "@/lib/invoices/settle-invoice";
 import { MAX_CURRENCY_SWITCHES } from "@/lib/invoices/switch-invoice-currency";
 import { divide, formatAmount, parseDecimal } from "@/lib/money";
-import { DEFAULT_USD_PRICES, setUsdPrice } from "@/lib/rates/rates";
+import { DEFAULT_USD_PRICES, INSTALLATION_PRICES, setUsdPrice } from "@/lib/rates/rates";
 import { assertRefundFits } from "@/lib/withdrawals/assert-refund-fits";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { confirm, invoiceRequest, pay, settings, testKeys } from "../support/invoices";
@@ -86,7 +86,7 @@ describe(`switching the pay currency on the checkout, on ${testDriver}`, () => {
     await receiver.close();
     await database.drop();
   });
-  beforeEach(() => setUsdPrice(db(), "BTC", USD.BTC));
+  beforeEach(() => setUsdPrice(db(), { merchantId: INSTALLATION_PRICES, currency: "BTC", price: USD.BTC }));
 
   it("re-prices a timer invoice in the new coin with a new address, its clock untouched, and tells the merchant", async () => {
     const btc = await chosen("BTC");
@@ -265,7 +265,7 @@ describe(`switching the pay currency on the checkout, on ${testDriver}`, () => {
     const btc = await chosen("BTC", { type: "good_until_expired" });
     const due = btc.invoice.senderAmount!;
     const ltc = await choose(btc.invoice.token, "LTC");
-    await setUsdPrice(db(), "BTC", FALLEN_BTC); // the BTC arrives after its price fell 25%
+    await setUsdPrice(db(), { merchantId: INSTALLATION_PRICES, currency: "BTC", price: FALLEN_BTC }); // the BTC arrives after its price fell 25%
     await pay(db(), btc, due);
     await confirm(db(), "BTC");
     const worth = worthOf(due, FALLEN_BTC);

@@ -5,7 +5,7 @@ import { getCurrency } from "@/lib/currencies/registry";
 import { createInvoice } from "@/lib/invoices/create-invoice";
 import { priceInvoice } from "@/lib/invoices/price-invoice";
 import { parseDecimal } from "@/lib/money";
-import { DEFAULT_USD_PRICES, setUsdPrice } from "@/lib/rates/rates";
+import { DEFAULT_USD_PRICES, INSTALLATION_PRICES, setUsdPrice } from "@/lib/rates/rates";
 import { priceWithdrawal } from "@/lib/withdrawals/price-withdrawal";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { invoiceRequest, settings } from "../support/invoices";
@@ -25,11 +25,16 @@ describe(`exact rates on ${testDriver}`, () => {
   afterAll(() => database.drop());
   beforeEach(async () => {
     for (const [currency, price] of Object.entries(DEFAULT_USD_PRICES))
-      await setUsdPrice(database.db, currency, parseDecimal(price));
+      await setUsdPrice(database.db, {
+        merchantId: INSTALLATION_PRICES,
+        currency: currency,
+        price: parseDecimal(price),
+      });
   });
 
   it("withdraws 100,000 DOGE as 0.22961538 BTC, not the truncated rate's 0.228", async () => {
     const price = await priceWithdrawal(database.db, {
+      merchantId,
       source: "DOGE",
       target: "BTC",
       amount: parseDecimal("100000"),
@@ -40,6 +45,7 @@ describe(`exact rates on ${testDriver}`, () => {
 
   it("asks the exact DOGE amount for a 1 BTC invoice (435,510.887…, not 438,596.49)", async () => {
     const { senderAmount } = await priceInvoice(database.db, {
+      merchantId,
       invoiceCurrency: "BTC",
       amount: parseDecimal("1"),
       payCurrency: "DOGE",
@@ -72,8 +78,8 @@ describe(`exact rates on ${testDriver}`, () => {
         usd,
         fc.integer({ min: 1, max: 10_000 }),
         async ([from, to], p1, p2, whole) => {
-          await setUsdPrice(database.db, from!, p1);
-          await setUsdPrice(database.db, to!, p2);
+          await setUsdPrice(database.db, { merchantId: INSTALLATION_PRICES, currency: from!, price: p1 });
+          await setUsdPrice(database.db, { merchantId: INSTALLATION_PRICES, currency: to!, price: p2 });
           const source = getCurrency(from!);
           const target = getCurrency(to!);
           const amount = parseDecimal(String(whole));
@@ -84,6 +90,7 @@ describe(`exact rates on ${testDriver}`, () => {
 
           // Sending `amount` of the source: what arrives is at most the exact value, by under one step.
           const sent = await priceWithdrawal(database.db, {
+            merchantId,
             source: from!,
             target: to!,
             amount,
@@ -101,6 +108,7 @@ describe(`exact rates on ${testDriver}`, () => {
           // An invoice of `amount` in the target, paid in the source: the merchant gets at least it.
           if (source.kind === "crypto") {
             const due = await priceInvoice(database.db, {
+              merchantId,
               invoiceCurrency: to!,
               amount,
               payCurrency: from!,
@@ -124,18 +132,34 @@ describe(`exact rates on ${testDriver}`, () => {
   });
 
   it("refuses a price that is out of bounds or too far from the others", async () => {
-    expect(await fieldsOf(setUsdPrice(database.db, "DOGE", 0n))).toHaveProperty("usd_price");
-    expect(await fieldsOf(setUsdPrice(database.db, "BTC", parseDecimal("1000000001")))).toHaveProperty(
-      "usd_price",
-    );
-    await setUsdPrice(database.db, "DOGE", 1n); // 0.00000001 USD: allowed, 6.5·10^12 below BTC
-    expect(await fieldsOf(setUsdPrice(database.db, "BTC", parseDecimal("1000000000")))).toHaveProperty(
-      "usd_price",
-    );
+    expect(
+      await fieldsOf(
+        setUsdPrice(database.db, { merchantId: INSTALLATION_PRICES, currency: "DOGE", price: 0n }),
+      ),
+    ).toHaveProperty("usd_price");
+    expect(
+      await fieldsOf(
+        setUsdPrice(database.db, {
+          merchantId: INSTALLATION_PRICES,
+          currency: "BTC",
+          price: parseDecimal("1000000001"),
+        }),
+      ),
+    ).toHaveProperty("usd_price");
+    await setUsdPrice(database.db, { merchantId: INSTALLATION_PRICES, currency: "DOGE", price: 1n }); // 0.00000001 USD: allowed, 6.5·10^12 below BTC
+    expect(
+      await fieldsOf(
+        setUsdPrice(database.db, {
+          merchantId: INSTALLATION_PRICES,
+          currency: "BTC",
+          price: parseDecimal("1000000000"),
+        }),
+      ),
+    ).toHaveProperty("usd_price");
   });
 
   it("keeps a checkout working when a price is tiny (the rate used to round to zero)", async () => {
-    await setUsdPrice(database.db, "DOGE", 1n);
+    await setUsdPrice(database.db, { merchantId: INSTALLATION_PRICES, currency: "DOGE", price: 1n });
     const created = await createInvoice(database.db, {
       merchantId,
       request: invoiceRequest({ timer: false }),

@@ -71,12 +71,17 @@ describe(`exchanges on ${testDriver}`, () => {
   afterAll(() => database.drop());
 
   it("lists pairs with rate_from 1 and the spread-included rate_to, filtered by either side", async () => {
-    const all = await listPairs(database.db, { spreadPpm: SPREAD_PPM });
+    const all = await listPairs(database.db, { merchantId, spreadPpm: SPREAD_PPM });
     // 12 currencies in the registry, each exchangeable into the 11 others.
     expect(all).toHaveLength(12 * 11);
-    const fromBtc = await listPairs(database.db, { from: "BTC", spreadPpm: SPREAD_PPM });
+    const fromBtc = await listPairs(database.db, { merchantId, from: "BTC", spreadPpm: SPREAD_PPM });
     expect(fromBtc).toHaveLength(11);
-    const [btcEur] = await listPairs(database.db, { from: "BTC", to: "EUR", spreadPpm: SPREAD_PPM });
+    const [btcEur] = await listPairs(database.db, {
+      merchantId,
+      from: "BTC",
+      to: "EUR",
+      spreadPpm: SPREAD_PPM,
+    });
     // 65000 × 0.995 / 1.08 = 59884.259259…, printed with 8 digits, rounded down.
     expect(btcEur).toEqual({
       currency_from: {
@@ -89,7 +94,12 @@ describe(`exchanges on ${testDriver}`, () => {
       rate_from: "1",
       rate_to: "59884.25925925",
     });
-    const [eurBtc] = await listPairs(database.db, { from: "EUR", to: "BTC", spreadPpm: SPREAD_PPM });
+    const [eurBtc] = await listPairs(database.db, {
+      merchantId,
+      from: "EUR",
+      to: "BTC",
+      spreadPpm: SPREAD_PPM,
+    });
     // 1.08 × 0.995 / 65000 = 1.0746 / 65000 = 0.0000165323…; fiat has no deposit-with-exchange minimum.
     expect(eurBtc).toEqual({
       currency_from: { currency: "EUR", type: "fiat", min_amount: "10.00000000" },
@@ -97,7 +107,7 @@ describe(`exchanges on ${testDriver}`, () => {
       rate_from: "1",
       rate_to: "0.00001653",
     });
-    const toEur = await listPairs(database.db, { to: "EUR", spreadPpm: SPREAD_PPM });
+    const toEur = await listPairs(database.db, { merchantId, to: "EUR", spreadPpm: SPREAD_PPM });
     expect(toEur.map((pair) => pair.currency_to.currency)).toEqual(Array(11).fill("EUR"));
   });
 

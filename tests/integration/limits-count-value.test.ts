@@ -10,7 +10,7 @@ import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
 import { listBalances } from "@/lib/ledger/list-balances";
 import { setWithdrawalLimits } from "@/lib/limits/set-withdrawal-limits";
 import { formatAmount, parseDecimal } from "@/lib/money";
-import { setUsdPrice } from "@/lib/rates/rates";
+import { INSTALLATION_PRICES, setUsdPrice } from "@/lib/rates/rates";
 import { exchangeNowRequest } from "@/lib/schemas/exchange";
 import { instantWithdrawalRequest, withdrawalRequest } from "@/lib/schemas/withdrawals";
 import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
@@ -51,8 +51,8 @@ describe(`withdrawal limits count value on every movement on ${testDriver}`, () 
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    await setUsdPrice(database.db, "BTC", BTC_USD);
-    await setUsdPrice(database.db, "LTC", LTC_USD);
+    await setUsdPrice(database.db, { merchantId: INSTALLATION_PRICES, currency: "BTC", price: BTC_USD });
+    await setUsdPrice(database.db, { merchantId: INSTALLATION_PRICES, currency: "LTC", price: LTC_USD });
   });
   afterAll(() => database.drop());
 
@@ -174,14 +174,14 @@ describe(`withdrawal limits count value on every movement on ${testDriver}`, () 
     await setLtc(units("1000"));
     await setBtc(sent);
     BTC_USD = units("40000");
-    await setUsdPrice(database.db, "BTC", BTC_USD);
+    await setUsdPrice(database.db, { merchantId: INSTALLATION_PRICES, currency: "BTC", price: BTC_USD });
     try {
       expect(btcFor(fromLtc)).toBeGreaterThan(sent);
       const dearer = await m.withdraw({ currency: "LTC", convert_to: "BTC", amount: "4" });
       expect([dearer.price.sent, dearer.status]).toEqual([btcFor(fromLtc), "pending"]);
     } finally {
       BTC_USD = units("50000");
-      await setUsdPrice(database.db, "BTC", BTC_USD);
+      await setUsdPrice(database.db, { merchantId: INSTALLATION_PRICES, currency: "BTC", price: BTC_USD });
     }
   });
 

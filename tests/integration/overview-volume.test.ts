@@ -5,7 +5,7 @@ import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
 import { postJournal } from "@/lib/ledger/post-journal";
 import { valueDailyVolume } from "@/lib/ledger/value-daily-volume";
 import { parseDecimal } from "@/lib/money";
-import { setUsdPrice } from "@/lib/rates/rates";
+import { INSTALLATION_PRICES, setUsdPrice } from "@/lib/rates/rates";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { createTestMerchant } from "../support/merchants";
 
@@ -17,8 +17,16 @@ describe(`overview volume in one display currency on ${testDriver}`, () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     merchantId = await createTestMerchant(database, "Chart");
-    await setUsdPrice(database.db, "BTC", parseDecimal("50000.123"));
-    await setUsdPrice(database.db, "ETH", parseDecimal("2000"));
+    await setUsdPrice(database.db, {
+      merchantId: INSTALLATION_PRICES,
+      currency: "BTC",
+      price: parseDecimal("50000.123"),
+    });
+    await setUsdPrice(database.db, {
+      merchantId: INSTALLATION_PRICES,
+      currency: "ETH",
+      price: parseDecimal("2000"),
+    });
   });
   afterAll(() => database.drop());
 

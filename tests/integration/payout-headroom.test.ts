@@ -53,6 +53,7 @@ describe(`payout headroom on ${testDriver}`, () => {
     // Independently: principal + 1% (rounded up) + the network fee in EUR equals the debit.
     expect(price!.totalDebit).toBe(price!.principal + (price!.principal + 99n) / 100n + price!.networkFee);
     const oneMore = await priceWithdrawal(database.db, {
+      merchantId,
       source: "EUR",
       target: "BTC",
       amount: price!.principal + 1n,

@@ -9,7 +9,7 @@ import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { needsNewPriceAt } from "@/lib/invoices/reprice-invoice";
 import { toInvoiceResponse } from "@/lib/invoices/to-invoice-response";
 import { divide, formatAmount, parseDecimal } from "@/lib/money";
-import { DEFAULT_USD_PRICES, setUsdPrice } from "@/lib/rates/rates";
+import { DEFAULT_USD_PRICES, INSTALLATION_PRICES, setUsdPrice } from "@/lib/rates/rates";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { confirm, createFixedInvoice, invoiceRequest, pay, settings, testKeys } from "../support/invoices";
@@ -56,7 +56,8 @@ describe(`rate locks on ${testDriver}`, () => {
     const invoice = await createFixedInvoice(database.db, merchantId, "BTC", overrides);
     return { invoice, due: invoice.invoice.senderAmount! };
   };
-  const fallPrice = () => setUsdPrice(database.db, "BTC", FALLEN_BTC);
+  const fallPrice = () =>
+    setUsdPrice(database.db, { merchantId: INSTALLATION_PRICES, currency: "BTC", price: FALLEN_BTC });
   const reload = async (id: number) => (await loadInvoiceById(database.db, id))!;
   const mailsFor = (id: number) =>
     database.db.select().from(emails).where(eq(emails.transactionId, id)).orderBy(asc(emails.id));
@@ -77,7 +78,13 @@ describe(`rate locks on ${testDriver}`, () => {
     merchantId = await createTestMerchant(database, "Locks");
   });
   afterAll(() => database.drop());
-  beforeEach(() => setUsdPrice(database.db, "BTC", parseDecimal(DEFAULT_USD_PRICES.BTC!)));
+  beforeEach(() =>
+    setUsdPrice(database.db, {
+      merchantId: INSTALLATION_PRICES,
+      currency: "BTC",
+      price: parseDecimal(DEFAULT_USD_PRICES.BTC!),
+    }),
+  );
 
   it("credits a payment within the lock at the locked rate, even after the price moved", async () => {
     const { invoice, due } = await fixed();
@@ -146,7 +153,7 @@ describe(`rate locks on ${testDriver}`, () => {
     await confirm(database.db, "BTC");
     expect(await credited(within.invoice.id)).toBe(expectedNet([{ btc: within.due, usdPrice: LOCKED_BTC }]));
 
-    await setUsdPrice(database.db, "BTC", LOCKED_BTC);
+    await setUsdPrice(database.db, { merchantId: INSTALLATION_PRICES, currency: "BTC", price: LOCKED_BTC });
     const after = await fixed({ timer: false });
     // The fix period (KASSA_RATE_LOCK_SECONDS, by default the 900 s of a timer) has passed.
     await database.db
@@ -181,7 +188,7 @@ describe(`rate locks on ${testDriver}`, () => {
     const { invoice, due } = await fixed({ timer: false });
     await outliveLock(invoice.id);
     const risen = parseDecimal("81250"); // 25% higher
-    await setUsdPrice(database.db, "BTC", risen);
+    await setUsdPrice(database.db, { merchantId: INSTALLATION_PRICES, currency: "BTC", price: risen });
     await pay(database.db, invoice, due);
     await confirm(database.db, "BTC");
     const settled = await reload(invoice.id);
@@ -362,7 +369,7 @@ describe(`rate locks on ${testDriver}`, () => {
       .update(invoices)
       .set({ rateNumerator: null, rateDenominator: null })
       .where(eq(invoices.transactionId, created.id));
-    await setUsdPrice(database.db, "BTC", LOCKED_BTC);
+    await setUsdPrice(database.db, { merchantId: INSTALLATION_PRICES, currency: "BTC", price: LOCKED_BTC });
     const { view } = await open(created.invoice.token);
     expect(view.sender_amount).toBe(formatAmount(expectedDue(INVOICED, LOCKED_BTC)));
   });

@@ -56,12 +56,14 @@ describe(`team invitations, roles and removal on ${testDriver}`, () => {
     for (const { id } of queued)
       await sendQueuedEmail(database.db, id, {
         smtpUrl: `smtp://127.0.0.1:${smtp.port}`,
+        box: database.box,
         from: "k@kassa.test",
       });
   }
   const lastMailTo = (address: string) => smtp.received.filter((mail) => mail.to === address).at(-1)!;
   const invite = (email: string, role: Role, by: Inviter = owner, clock = testClock()) =>
     inviteMember(database.db, {
+      box: database.box,
       merchantId,
       inviter: by,
       email,
@@ -188,6 +190,7 @@ describe(`team invitations, roles and removal on ${testDriver}`, () => {
       (i) => i.email === "again@example.com",
     );
     await resendInvitation(database.db, {
+      box: database.box,
       merchantId,
       id: pending!.id,
       inviter: owner,
@@ -249,7 +252,14 @@ describe(`team invitations, roles and removal on ${testDriver}`, () => {
       )!.id;
     const resend = (by: Inviter) =>
       pendingId().then((id) =>
-        resendInvitation(database.db, { merchantId, id, inviter: by, baseUrl: BASE, audit: audit(by) }),
+        resendInvitation(database.db, {
+          box: database.box,
+          merchantId,
+          id,
+          inviter: by,
+          baseUrl: BASE,
+          audit: audit(by),
+        }),
       );
     const admin = await join("resender@example.com", "admin");
     await invite("co-owner@example.com", "owner");
@@ -497,6 +507,7 @@ describe(`team invitations, roles and removal on ${testDriver}`, () => {
     const inviter = { userId: founder!.id, email: founder!.email, role: founder!.role };
     const early = () =>
       inviteMember(database.db, {
+        box: database.box,
         merchantId: newcomerId,
         inviter,
         email: "too-early@example.com",

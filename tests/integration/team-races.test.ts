@@ -186,6 +186,7 @@ describe(`team changes racing each other on ${testDriver}`, () => {
     for (const { inviter, was, role, message } of cases)
       await expect(
         inviteMember(database.db, {
+          box: database.box,
           merchantId,
           inviter: { userId: inviter, email: `user-${inviter}@example.com`, role: was },
           email: `invitee-of-${inviter}@example.com`,
@@ -197,6 +198,7 @@ describe(`team changes racing each other on ${testDriver}`, () => {
     expect(await invitationsBy(cases.map((c) => c.inviter))).toEqual([]);
     // Nor do they send again an invitation someone else made (the new link would carry their name).
     await inviteMember(database.db, {
+      box: database.box,
       merchantId,
       inviter: { userId: owner, email: `user-${owner}@example.com`, role: "owner" },
       email: "pending@example.com",
@@ -210,6 +212,7 @@ describe(`team changes racing each other on ${testDriver}`, () => {
       .where(and(eq(authTokens.purpose, "invitation"), eq(authTokens.email, "pending@example.com")));
     await expect(
       resendInvitation(database.db, {
+        box: database.box,
         merchantId,
         id: pending!.id,
         inviter: { userId: removed, email: `user-${removed}@example.com`, role: "admin" },
@@ -225,6 +228,7 @@ describe(`team changes racing each other on ${testDriver}`, () => {
       const ownerInvitation = actorId === formerOwner;
       if (ownerInvitation)
         await inviteMember(database.db, {
+          box: database.box,
           merchantId,
           inviter: { userId: owner, email: `user-${owner}@example.com`, role: "owner" },
           email: "future-owner@example.com",
@@ -255,6 +259,7 @@ describe(`team changes racing each other on ${testDriver}`, () => {
     const settled = await Promise.allSettled(
       admins.flatMap((admin) => [
         inviteMember(watch.db, {
+          box: database.box,
           merchantId,
           inviter: { userId: admin, email: `user-${admin}@example.com`, role: "admin" },
           email: `raced-by-${admin}@example.com`,

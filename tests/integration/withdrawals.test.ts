@@ -119,6 +119,7 @@ describe(`withdrawals on ${testDriver}`, () => {
     const before = await balance("EUR");
     const { id, price } = await withdraw({ currency: "EUR", amount: "500", convert_to: "BTC" });
     const quote = await priceWithdrawal(database.db, {
+      merchantId,
       source: "EUR",
       target: "BTC",
       amount: parseDecimal("500"),

@@ -33,11 +33,19 @@ export type AnvilNode = {
   stop: () => Promise<void>;
 };
 
-/** A fresh anvil on its own loopback port for one test file (scripts/anvil.mjs), optionally with a --state file. */
+/**
+ * A fresh anvil on its own loopback port for one test file (scripts/anvil.mjs), optionally with a
+ * --state file, or another chain id than anvil's 31337 (1 plays a main network).
+ */
 export async function startTestAnvil(
-  options: { dir?: string; state?: string; port?: number } = {},
+  options: { dir?: string; state?: string; port?: number; chainId?: number } = {},
 ): Promise<AnvilNode> {
-  const node = await startAnvil({ dir: options.dir, state: options.state, port: options.port });
+  const node = await startAnvil({
+    dir: options.dir,
+    state: options.state,
+    port: options.port,
+    chainId: options.chainId,
+  });
   return {
     url: node.url,
     dir: node.dir,

@@ -34,6 +34,7 @@ describe("KASSA_EVM_* settings", () => {
     );
     expect(config.evm).toEqual({
       rpcUrl: "http://127.0.0.1:8545",
+      mode: "sandbox",
       tokens: { USDTE: USDT, USDC },
       confirmations: 3,
       maxFeeGwei: 50,

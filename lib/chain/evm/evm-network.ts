@@ -1,6 +1,7 @@
 import "server-only";
 
 import { createPublicClient, http, type PublicClient, parseAbi } from "viem";
+import { assertSandboxNetwork } from "@/lib/chain/assert-sandbox-network";
 import type { EvmConfig } from "@/lib/config";
 import { getCurrency } from "@/lib/currencies/registry";
 
@@ -36,10 +37,13 @@ export function tokenContracts(
 /**
  * Connects to the node named by KASSA_EVM_RPC_URL: reads the chain id from the node and each token's
  * decimals from its contract (a contract that does not answer is a configuration error, said at start).
+ * In sandbox mode a main network is refused here (MainNetworkInSandboxError), the one place every
+ * task, the payout adapter and the offering learn the chain id: none of them ever gets a connection.
  */
 export async function connectEvmNetwork(config: EvmConfig): Promise<EvmNetwork> {
   const client = createPublicClient({ transport: http(config.rpcUrl, { timeout: 10_000, retryCount: 0 }) });
   const chainId = await client.getChainId();
+  assertSandboxNetwork(config.mode ?? "sandbox", { kind: "evm", chainId });
   const tokens: EvmToken[] = [];
   for (const token of tokenContracts(config, chainId)) {
     let decimals: number;

@@ -1,5 +1,6 @@
 import "server-only";
 
+import { MainNetworkInSandboxError } from "@/lib/chain/assert-sandbox-network";
 import type { Config } from "@/lib/config";
 import type { Offering } from "@/lib/currencies/offering";
 import { connectEvmNetwork, EVM_NETWORK, type EvmNetwork, evmCurrencies } from "./evm-network";
@@ -32,13 +33,15 @@ export function offeringOf(config: Pick<Config, "mode" | "evm">, network: EvmNet
 /**
  * The offering at start-up: the node is asked for its chain id and token decimals. A node that does
  * not answer leaves the EVM currencies closed, and says so; the watcher recomputes the offering when
- * it connects (lib/chain/evm/evm-watcher-task.ts).
+ * it connects (lib/chain/evm/evm-watcher-task.ts). A node on a main network in sandbox mode stops
+ * the start (MainNetworkInSandboxError).
  */
 export async function offeringFor(config: Pick<Config, "mode" | "evm">): Promise<Offering> {
   if (!config.evm) return offeringOf(config, null);
   try {
-    return offeringOf(config, await connectEvmNetwork(config.evm));
+    return offeringOf(config, await connectEvmNetwork({ ...config.evm, mode: config.mode }));
   } catch (error) {
+    if (error instanceof MainNetworkInSandboxError) throw error;
     console.warn(
       `[chain] KASSA_EVM_RPC_URL did not answer at start (${(error as Error).message.split("\n")[0]}); ETH, USDTE and USDC are not offered until the watcher connects to it`,
     );

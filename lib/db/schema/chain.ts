@@ -23,6 +23,23 @@ export const rates = pgTable("rates", {
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * A merchant's own sandbox prices, on top of the installation's `rates`: what the sandbox rate editor
+ * sets, so one merchant's edit never moves another's conversions (lib/rates/rates.ts).
+ */
+export const merchantRates = pgTable(
+  "merchant_rates",
+  {
+    merchantId: merchantRef(),
+    currency: text("currency")
+      .notNull()
+      .references(() => currencies.code),
+    usdPrice: money("usd_price").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: "merchant_rates_pkey", columns: [t.merchantId, t.currency] })],
+);
+
 /** The sandbox chain's block height per currency (DESIGN.md section 5). */
 export const chainTips = pgTable("chain_tips", {
   currency: text("currency")

@@ -91,7 +91,13 @@ export const emails = pgTable(
     kind: text("kind").notNull(),
     recipient: text("recipient").notNull(),
     subject: text("subject").notNull(),
+    /** The message as shown (outbox, audit): a live link in it is replaced by a redaction mark. */
     body: text("body").notNull(),
+    /**
+     * The message as it is sent, when it carries a live link: sealed under the master key
+     * (lib/mail/queue-email.ts), and dropped once sent or kept without SMTP, so no usable link stays at rest.
+     */
+    bodySealed: text("body_sealed"),
     status: text("status", { enum: ["queued", "sent", "stored", "failed"] })
       .notNull()
       .default("queued"),

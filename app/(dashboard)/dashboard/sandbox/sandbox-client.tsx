@@ -83,7 +83,9 @@ export function SandboxClient({ invoices }: { invoices: readonly OpenInvoiceRow[
             { name: "currency", label: "Currency", options: ALL },
             { name: "usd_price", label: "Price in USD", placeholder: "65000" },
           ]}
-          describe={(r) => `1 ${r.currency} now costs ${r.usd_price} USD.`}
+          describe={(r) =>
+            `1 ${r.currency} now costs ${r.usd_price} USD in your account; other merchants keep their prices.`
+          }
         />
       </div>
       <h2 className="mt-8 text-xl font-semibold">Outbox</h2>

@@ -9,7 +9,7 @@ import { priceWithdrawal, type WithdrawalPrice } from "@/lib/withdrawals/price-w
 
 async function priceOrNull(
   db: Executor,
-  input: { source: string; target: string; amount: bigint; spreadPpm: number },
+  input: { merchantId: number; source: string; target: string; amount: bigint; spreadPpm: number },
 ) {
   try {
     return await priceWithdrawal(db, input);

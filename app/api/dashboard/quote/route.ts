@@ -11,6 +11,7 @@ export const POST = withSession(
   { permission: "payouts.create", request: quoteRequest },
   async ({ db, body, session }) => {
     const price = await priceWithdrawal(db, {
+      merchantId: session.merchantId,
       source: body.currency,
       target: body.convert_to ?? body.currency,
       amount: body.amount,

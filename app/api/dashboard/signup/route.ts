@@ -2,6 +2,7 @@ import { withSession } from "@/lib/api/with-session";
 import { mailLinkBase } from "@/lib/auth/mail-link-base";
 import { requestAddress } from "@/lib/auth/request-address";
 import { requestSignUp } from "@/lib/auth/request-sign-up";
+import { getSecretBox } from "@/lib/runtime";
 import { createMerchantInput } from "@/lib/schemas/merchant";
 
 /**
@@ -11,7 +12,12 @@ import { createMerchantInput } from "@/lib/schemas/merchant";
 export const POST = withSession(
   { request: createMerchantInput, isPublic: true },
   async ({ db, body, request }) => {
-    await requestSignUp(db, { ...body, ip: requestAddress(request), baseUrl: mailLinkBase(request) });
+    await requestSignUp(db, {
+      ...body,
+      ip: requestAddress(request),
+      baseUrl: mailLinkBase(request),
+      box: getSecretBox(),
+    });
     return { sent: true };
   },
 );

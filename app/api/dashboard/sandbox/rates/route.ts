@@ -1,23 +1,23 @@
-import { asc } from "drizzle-orm";
 import { withSession } from "@/lib/api/with-session";
-import { rates } from "@/lib/db/schema";
 import { formatAmount } from "@/lib/money";
-import { setUsdPrice } from "@/lib/rates/rates";
+import { listUsdPrices, setUsdPrice } from "@/lib/rates/rates";
 import { sandboxRateRequest } from "@/lib/schemas/dashboard";
 
-export const GET = withSession({ permission: "sandbox.use" }, async ({ db }) => ({
-  rates: (await db.select().from(rates).orderBy(asc(rates.currency))).map((r) => ({
+/** The prices this merchant converts at: their own where they set one, the installation's otherwise. */
+export const GET = withSession({ permission: "sandbox.use" }, async ({ db, session }) => ({
+  rates: (await listUsdPrices(db, session.merchantId)).map((r) => ({
     currency: r.currency,
     usd_price: formatAmount(r.usdPrice),
+    is_own: r.isOwn,
     updated_at: r.updatedAt.toISOString(),
   })),
 }));
 
-/** Sandbox: sets a currency's USD price, which every later conversion uses (installation-wide). */
+/** Sandbox: sets a currency's USD price for this merchant's later conversions; other merchants keep theirs. */
 export const POST = withSession(
   { permission: "sandbox.use", isSandboxOnly: true, request: sandboxRateRequest },
-  async ({ db, body }) => {
-    await setUsdPrice(db, body.currency, body.usd_price);
+  async ({ db, session, body }) => {
+    await setUsdPrice(db, { merchantId: session.merchantId, currency: body.currency, price: body.usd_price });
     return { currency: body.currency, usd_price: formatAmount(body.usd_price) };
   },
 );

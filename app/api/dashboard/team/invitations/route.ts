@@ -18,6 +18,7 @@ export const POST = withSession(
       email: body.email,
       role: body.role,
       baseUrl: mailLinkBase(request),
+      box: getSecretBox(),
       audit: sessionSource(session, request),
     });
     return { invited: true, email: body.email.toLowerCase(), role: body.role };

@@ -4,8 +4,9 @@ import { listPairs } from "@/lib/exchanges/list-pairs";
 import { getConfig } from "@/lib/runtime";
 import { currencyRatesEndpoint } from "@/lib/schemas/exchange";
 
-export const POST = withMerchantSignature(currencyRatesEndpoint, async ({ db, body }) => {
+export const POST = withMerchantSignature(currencyRatesEndpoint, async ({ db, merchantId, body }) => {
   const pairs = await listPairs(db, {
+    merchantId,
     from: body.currency_from,
     to: body.currency_to,
     spreadPpm: getConfig().spreadPpm,

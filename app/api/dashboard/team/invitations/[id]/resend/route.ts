@@ -1,6 +1,7 @@
 import { withSession } from "@/lib/api/with-session";
 import { sessionSource } from "@/lib/audit/session-source";
 import { mailLinkBase } from "@/lib/auth/mail-link-base";
+import { getSecretBox } from "@/lib/runtime";
 import { resendInvitation } from "@/lib/team/resend-invitation";
 import { teamActor } from "../../../team-actor";
 
@@ -11,6 +12,7 @@ export const POST = withSession({ permission: "team.manage" }, async ({ db, sess
     id: params.id ?? "",
     inviter: teamActor(session),
     baseUrl: mailLinkBase(request),
+    box: getSecretBox(),
     audit: sessionSource(session, request),
   });
   return { resent: true };
