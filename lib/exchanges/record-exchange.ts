@@ -27,6 +27,8 @@ export async function recordExchange(
     kind: ExchangeKind;
     price: ExchangePrice;
     quoteId: number | null;
+    /** The API key whose request creates it (it signs the exchange's callbacks). */
+    apiKeyId?: number;
   },
 ): Promise<number> {
   const { price } = input;
@@ -43,6 +45,7 @@ export async function recordExchange(
       foreignId: input.foreignId,
       currency: price.senderCurrency,
       amount: price.senderAmount,
+      apiKeyId: input.apiKeyId ?? null,
     })
     .returning({ id: transactions.id });
   const id = created!.id;
