@@ -107,7 +107,8 @@ export function CallbackKey({ isOwner, hasTotp }: { isOwner: boolean; hasTotp: b
         invoice, payout or exchange, or took the deposit address. Everything else is signed by the callback
         key chosen here: what was made in the dashboard, test callbacks, and transactions whose key was
         revoked. Creating a new API key changes none of this. When a key is rolled, callbacks carry both
-        keys&apos; signatures until the old key stops working.
+        keys&apos; signatures until the old key stops working; then the new key signs. A revoked key never
+        signs.
       </p>
       {state.data && <CurrentKey state={state.data} />}
       {state.data &&
