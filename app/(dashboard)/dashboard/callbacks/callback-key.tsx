@@ -56,6 +56,9 @@ function ChooseKeyForm({ state, hasTotp }: { state: CallbackKeyState; hasTotp: b
       </p>
     );
   const error = form.formState.errors.key_id?.message;
+  // The confirmation and the button appear once another key is selected: the page keeps one
+  // password field (the URL form's) until there is something to confirm.
+  const isChange = form.watch("key_id") !== state.signing?.id;
   return (
     <form className="mt-2 max-w-2xl" onSubmit={submit} noValidate>
       <label htmlFor="callback-key-id" className="block text-sm font-medium">
@@ -74,19 +77,25 @@ function ChooseKeyForm({ state, hasTotp }: { state: CallbackKeyState; hasTotp: b
         ))}
       </select>
       {error && <p className="mt-1 text-sm text-red-700 dark:text-red-300">{error}</p>}
-      <SecondFactorField
-        hasTotp={hasTotp}
-        idPrefix="callback-key"
-        errors={form.formState.errors}
-        register={form.register}
-      />
-      <FormError message={form.formError} />
+      {isChange && (
+        <>
+          <SecondFactorField
+            hasTotp={hasTotp}
+            idPrefix="callback-key"
+            errors={form.formState.errors}
+            register={form.register}
+          />
+          <FormError message={form.formError} />
+          <button type="submit" disabled={save.isPending} className={`mt-2 ${buttonClass}`}>
+            {save.isPending ? "Saving…" : "Use this key"}
+          </button>
+        </>
+      )}
       <p className="mt-1 text-sm" role="status">
-        {save.isSuccess ? `Saved. ${name(save.data.callback_key)} signs from the next try on.` : ""}
+        {save.isSuccess && !isChange
+          ? `Saved. ${name(save.data.callback_key)} signs from the next try on.`
+          : ""}
       </p>
-      <button type="submit" disabled={save.isPending} className={`mt-2 ${buttonClass}`}>
-        {save.isPending ? "Saving…" : "Use this key"}
-      </button>
     </form>
   );
 }
