@@ -30,7 +30,10 @@ export async function sendSignedCallback(
   },
 ): Promise<PostOutcome> {
   if (!input.url) return refused("no callback URL is set");
-  const keys = await resolveSigningKeys(db, input.settings.box, input);
+  const keys = await resolveSigningKeys(db, input.settings.box, {
+    merchantId: input.merchantId,
+    transactionId: input.transactionId,
+  });
   if ("refusal" in keys) return refused(keys.refusal);
   const { primary, next } = keys;
   let url: URL;

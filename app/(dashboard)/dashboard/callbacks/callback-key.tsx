@@ -26,8 +26,9 @@ function CurrentKey({ state }: { state: CallbackKeyState }) {
   if (problem === "revoked" && chosen)
     return (
       <p className="mt-2 rounded-md border border-amber-300 p-3 text-sm dark:border-amber-800" role="alert">
-        The callback key <span className="break-all font-mono">{name(chosen)}</span> is revoked. Nothing is
-        signed with another key instead: callbacks that need it wait until an owner chooses a new one.
+        The callback key <span className="break-all font-mono">{name(chosen)}</span>{" "}
+        {chosen.is_revoked ? "is revoked" : "no longer works (rolled, and its replacement revoked)"}. Nothing
+        is signed with another key instead: callbacks that need it wait until an owner chooses a new one.
       </p>
     );
   return (
