@@ -11,6 +11,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   payout_approved: "Payout approved",
   payout_declined: "Payout declined",
   callback_url_changed: "Callback URL changed",
+  callback_key_changed: "Callback key changed",
   two_factor_enabled: "Two-factor turned on",
   two_factor_disabled: "Two-factor turned off",
   password_changed: "Password changed",

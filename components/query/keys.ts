@@ -9,6 +9,7 @@ export const queryKeys = {
   callbackUrl: ["callbacks", "url"],
   callbackLog: ["callbacks", "log"],
   callbackSettings: ["callbacks", "settings"],
+  callbackKey: ["callbacks", "key"],
   transactions: ["transactions"],
   transactionList: (filterQuery: string) => ["transactions", "list", filterQuery],
   quotes: ["quote"],

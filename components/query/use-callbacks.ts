@@ -2,7 +2,11 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
-import type { callbackSettingsRequest, callbackUrlRequest } from "@/lib/schemas/dashboard";
+import type {
+  callbackKeyRequest,
+  callbackSettingsRequest,
+  callbackUrlRequest,
+} from "@/lib/schemas/dashboard";
 import { dashboardFetch } from "./dashboard-fetch";
 import { queryKeys } from "./keys";
 
@@ -119,5 +123,35 @@ export function useRetryPendingCallbacks() {
 export function useSendTestCallback() {
   return useMutation({
     mutationFn: () => dashboardFetch<TestCallbackResult>("/api/dashboard/callbacks/test", { body: {} }),
+  });
+}
+
+export type CallbackKeySummary = { id: number; key: string; label: string };
+
+export type CallbackKeyState = {
+  chosen: (CallbackKeySummary & { is_revoked: boolean }) | null;
+  /** The key that signs for it now: the chosen one, or the key a roll replaced it with. */
+  signing: CallbackKeySummary | null;
+  problem: "none_chosen" | "revoked" | null;
+  candidates: CallbackKeySummary[];
+};
+
+/** The designated callback key and the keys an owner may choose. */
+export function useCallbackKey() {
+  return useQuery({
+    queryKey: queryKeys.callbackKey,
+    queryFn: () => dashboardFetch<CallbackKeyState>("/api/dashboard/callback-key"),
+  });
+}
+
+export function useSaveCallbackKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: z.input<typeof callbackKeyRequest>) =>
+      dashboardFetch<{ callback_key: CallbackKeySummary }>("/api/dashboard/callback-key", {
+        method: "PUT",
+        body,
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.callbackKey }),
   });
 }

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page, TestInfo } from "@playwright/test";
 import { startReceiver } from "../../tests/support/receiver";
-import { createMerchant, expect, signedClient, test, UNMINED } from "../fixtures";
+import { cli, createMerchant, expect, setCallbackUrl, sign, signedClient, test, UNMINED } from "../fixtures";
 import { signIn } from "./sign-in";
 
 async function expectAccessible(page: Page) {
@@ -144,5 +144,59 @@ test("a merchant recovers callbacks after a broken URL: test, fix, retry everyth
   } finally {
     await broken.close();
     await fixed.close();
+  }
+});
+
+test("an owner sees which key signs callbacks and chooses another; a new key changes nothing by itself", async ({
+  page,
+}, testInfo) => {
+  const receiver = await startReceiver();
+  try {
+    const merchant = await createMerchant("Signing Shop");
+    await setCallbackUrl(merchant, receiver.url("/kassa"));
+    // A second key that may move money, created after the first: it signs nothing until chosen.
+    const second = await cli(
+      "api-keys",
+      "create",
+      "--merchant",
+      String(merchant.merchantId),
+      "--label",
+      "Callbacks key",
+    );
+    await page.setViewportSize({ width: 375, height: 800 });
+    await signIn(page, merchant);
+    await page.goto("/dashboard/callbacks");
+    const section = page.getByRole("region", { name: "Signing key" });
+    await expect(section.getByText(`Callback key: Default key (${merchant.apiKey})`)).toBeVisible();
+    // Nothing to confirm until another key is selected: the page keeps one password field.
+    await expect(page.getByLabel("Your password, to confirm")).toHaveCount(1);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await expectAccessible(page);
+    await attach(page, testInfo, "callback-key-phone");
+
+    await page.getByRole("button", { name: "Send test callback" }).click();
+    await expect(page.getByText(/Test callback delivered/)).toBeVisible();
+    expect(receiver.received.at(-1)!.headers["x-processing-key"]).toBe(merchant.apiKey);
+
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await section.getByLabel("Sign with").selectOption({ label: `Callbacks key (${second.api_key})` });
+    await section.getByLabel("Your password, to confirm").fill(merchant.password);
+    await attach(page, testInfo, "callback-key-choosing-desktop");
+    await section.getByRole("button", { name: "Use this key" }).click();
+    await expect(
+      section.getByText(`Saved. Callbacks key (${second.api_key}) signs from the next try on.`),
+    ).toBeVisible();
+    await expect(section.getByText(`Callback key: Callbacks key (${second.api_key})`)).toBeVisible();
+    await expectAccessible(page);
+    await attach(page, testInfo, "callback-key-chosen-desktop");
+
+    await page.getByRole("button", { name: "Send test callback" }).click();
+    await expect.poll(() => receiver.received.length).toBe(2);
+    const [, chosen] = receiver.received;
+    expect(chosen!.headers["x-processing-key"]).toBe(second.api_key);
+    expect(chosen!.headers["x-processing-signature"]).toBe(sign(chosen!.body, String(second.api_secret)));
+  } finally {
+    await receiver.close();
   }
 });

@@ -17,6 +17,8 @@ export type TakeAddressInput = {
   currency: string;
   convertTo?: string;
   customer?: { endUserReference: string } & Sender;
+  /** The API key taking it: a new address keeps it, and its deposits' callbacks are signed by it. */
+  apiKeyId?: number;
 };
 
 async function findPermanent(db: Executor, input: TakeAddressInput) {
@@ -78,6 +80,7 @@ export async function takeAddress(
           foreignId: input.foreignId,
           convertTo: input.convertTo,
           endUserReference: reference,
+          apiKeyId: input.apiKeyId,
         });
       });
     } catch (error) {

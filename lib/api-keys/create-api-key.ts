@@ -1,9 +1,10 @@
 import "server-only";
 
 import { randomBytes } from "node:crypto";
+import { and, eq, isNull } from "drizzle-orm";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Executor } from "@/lib/db/client";
-import { apiKeys } from "@/lib/db/schema";
+import { apiKeys, merchants } from "@/lib/db/schema";
 
 export type CreatedApiKey = {
   id: number;
@@ -46,6 +47,13 @@ export async function createApiKey(
       label: apiKeys.label,
       canMoveMoney: apiKeys.canMoveMoney,
     });
+  // The merchant's first key that may move money becomes its callback key; a later key never
+  // replaces it on its own, so creating a key never changes what a merchant's backend verifies with.
+  if (row!.canMoveMoney)
+    await db
+      .update(merchants)
+      .set({ callbackKeyId: row!.id })
+      .where(and(eq(merchants.id, input.merchantId), isNull(merchants.callbackKeyId)));
   return {
     id: row!.id,
     key,

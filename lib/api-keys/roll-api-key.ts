@@ -18,7 +18,9 @@ export const MAX_ROLL_OVERLAP_SECONDS = 7 * 24 * 60 * 60;
  * rather than a new secret for the same id, so every request during the overlap still says which
  * secret signed it, and a leaked pair stops at a known time. Rolling the old key again is refused
  * (it is already on its way out); roll the new one. The new key keeps the old one's scope, so a
- * key that moves money is rolled only by a member who may create one (`mayMoveMoney`).
+ * key that moves money is rolled only by a member who may create one (`mayMoveMoney`). The old key
+ * names its replacement: during the overlap callbacks carry both keys' signatures, after it the new
+ * key signs what the old one did (docs/decisions/callback-signing-key.md).
  */
 export async function rollApiKey(
   db: Db,
@@ -75,6 +77,8 @@ export async function rollApiKey(
     });
     if (old.allowedIps)
       await tx.update(apiKeys).set({ allowedIps: old.allowedIps }).where(eq(apiKeys.id, created.id));
+    // Callbacks of the old key's transactions follow the roll (lib/callbacks/resolve-signing-keys.ts).
+    await tx.update(apiKeys).set({ replacedById: created.id }).where(eq(apiKeys.id, input.keyId));
     await recordAuditEntry(tx, {
       merchantId: input.merchantId,
       actor: input.actor,

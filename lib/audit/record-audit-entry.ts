@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS = [
   "payout_approved",
   "payout_declined",
   "callback_url_changed",
+  "callback_key_changed",
   "two_factor_enabled",
   "two_factor_disabled",
   "password_changed",

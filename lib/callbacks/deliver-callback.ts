@@ -87,7 +87,7 @@ async function recordAttempt(
 
 /**
  * The delivery job: one attempt at one callback, to where its transaction's callbacks go now
- * (find-callback-destination.ts), signed with the merchant's key. A job overtaken by a newer
+ * (find-callback-destination.ts), signed with the key chosen for its transaction (resolve-signing-keys.ts). A job overtaken by a newer
  * schedule (its version is not the callback's) does nothing. A status callback waits while an
  * earlier one of its transaction is queued (waiting-for.ts) and is woken when that one ends; a
  * merchant's resend does not wait.
@@ -119,6 +119,7 @@ export async function deliverCallback(
     ({ url } = await findCallbackDestination(db, callback));
     outcome = await sendSignedCallback(db, {
       merchantId: callback.merchantId,
+      transactionId: callback.transactionId,
       url,
       body: callback.body,
       headers: {

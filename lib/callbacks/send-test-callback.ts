@@ -12,7 +12,7 @@ export function testCallbackBody(sentAt: Date): string {
     type: "test",
     status: "test",
     message:
-      "A test callback from Kassa. Check X-Processing-Signature (HMAC-SHA512 of this body with your API secret) and answer any 2xx.",
+      "A test callback from Kassa. Check X-Processing-Signature (HMAC-SHA512 of this body with the secret of the key in X-Processing-Key) and answer any 2xx.",
     sent_at: sentAt.toISOString(),
   });
 }
@@ -32,6 +32,8 @@ export async function sendTestCallback(
   const body = testCallbackBody(new Date());
   const outcome = await sendSignedCallback(db, {
     merchantId: input.merchantId,
+    // No transaction: the designated callback key signs it, as it signs the dashboard's.
+    transactionId: null,
     url,
     body,
     headers: { "x-kassa-event": "test" },

@@ -42,6 +42,8 @@ export async function allocateDepositAddress(
     foreignId?: string;
     convertTo?: string;
     endUserReference?: string;
+    /** The API key that took a permanent address. */
+    apiKeyId?: number;
   },
 ): Promise<DepositAddressRow> {
   const currency = getCurrency(input.currency);
@@ -76,6 +78,7 @@ export async function allocateDepositAddress(
       foreignId: input.foreignId ?? null,
       convertTo: input.convertTo ?? null,
       endUserReference: input.endUserReference ?? null,
+      apiKeyId: input.apiKeyId ?? null,
     })
     .returning();
   return row!;

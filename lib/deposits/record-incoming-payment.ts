@@ -144,6 +144,8 @@ export async function recordIncomingPayment(
         currency: address.convertTo ?? payment.currency,
         amount: null,
         details: { deposit_address_id: address.id },
+        // The key that took the address signs its deposits' callbacks.
+        apiKeyId: address.apiKeyId,
       })
       .returning({ id: transactions.id });
     transactionId = created!.id;

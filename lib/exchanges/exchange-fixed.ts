@@ -47,6 +47,7 @@ export async function exchangeFixed(db: Db, input: ExchangeFixedInput): Promise<
       claimed = priceOfQuote(quote);
       const created = await recordExchange(tx, {
         merchantId: input.merchantId,
+        apiKeyId: input.apiKeyId,
         foreignId: input.foreignId,
         kind: "fixed",
         price: claimed,

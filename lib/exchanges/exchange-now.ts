@@ -24,6 +24,7 @@ export async function exchangeNow(
     const id = await inTransaction(db, (tx) =>
       recordExchange(tx, {
         merchantId: input.merchantId,
+        apiKeyId: input.apiKeyId,
         foreignId: input.foreignId,
         kind: "now",
         price,

@@ -36,6 +36,8 @@ export async function recordExchange(
     /** The request's amount field, for a refusal over a limit. */
     amountField: "sender_amount" | "receiver_amount";
     clock?: Clock;
+    /** The API key whose request creates it (it signs the exchange's callbacks). */
+    apiKeyId?: number;
   },
 ): Promise<number> {
   const { price } = input;
@@ -58,6 +60,7 @@ export async function recordExchange(
       foreignId: input.foreignId,
       currency: price.senderCurrency,
       amount: price.senderAmount,
+      apiKeyId: input.apiKeyId ?? null,
     })
     .returning({ id: transactions.id });
   const id = created!.id;

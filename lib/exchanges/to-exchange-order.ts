@@ -8,6 +8,8 @@ export type ExchangeOrder = {
   receiverCurrency: string;
   senderAmount?: bigint;
   receiverAmount?: bigint;
+  /** The API key whose request it is (it signs the exchange's callbacks). */
+  apiKeyId?: number;
 };
 
 /** The common fields of an /exchange/now or /exchange/fixed request body, as the engine takes them. */

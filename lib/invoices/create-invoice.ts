@@ -56,7 +56,14 @@ export const FOREIGN_ID_TAKEN = { foreign_id: "The foreign id has already been t
  */
 export async function createInvoice(
   db: Db,
-  input: { merchantId: number; request: CreateInvoiceRequest; settings: InvoiceSettings; keys?: AccountKeys },
+  input: {
+    merchantId: number;
+    request: CreateInvoiceRequest;
+    settings: InvoiceSettings;
+    keys?: AccountKeys;
+    /** The API key whose request creates it (it signs the invoice's callbacks); absent: the dashboard. */
+    apiKeyId?: number;
+  },
 ): Promise<InvoiceRecord> {
   const { merchantId, request, settings } = input;
   const currency = getCurrency(request.currency);
@@ -131,9 +138,9 @@ export async function createInvoice(
       executor,
       sql`with customer as (select ${customerIdentitySql(customer)} as is_checked),
           created as (
-            insert into transactions (merchant_id, type, status, foreign_id, end_user_reference, currency, amount)
+            insert into transactions (merchant_id, type, status, foreign_id, end_user_reference, currency, amount, api_key_id)
             select ${merchantId}, 'invoice', ${status}, ${request.foreign_id}, ${request.end_user_reference},
-                   ${currency.code}, ${amountSql(request.amount)}
+                   ${currency.code}, ${amountSql(request.amount)}, ${input.apiKeyId ?? null}::bigint
             from customer
             returning id, created_at),
           invoice as (

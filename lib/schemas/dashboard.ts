@@ -36,6 +36,9 @@ export const apiKeyRequest = z.object({
 /** An empty `callback_url` removes it. Confirmed like a new API key. */
 export const callbackUrlRequest = z.object({ callback_url: callbackUrl, ...secondFactorFields });
 
+/** The designated callback key, chosen by an owner and confirmed like a new API key. */
+export const callbackKeyRequest = z.object({ key_id: z.number().int().positive(), ...secondFactorFields });
+
 /** The optional callbacks a merchant turns on (Callbacks page). */
 export const callbackSettingsRequest = z.object({ is_below_minimum_callback_on: z.boolean() });
 

@@ -15,7 +15,7 @@ const EVERYONE = ROLES;
 
 /**
  * Each action and the roles allowed it. Admins can do everything an owner can except managing
- * owners (enforced where owners are involved: lib/team). Payout approval also never lets the
+ * owners (enforced where owners are involved: lib/team) and choosing the callback key. Payout approval also never lets the
  * creator approve their own (lib/withdrawals/decide-withdrawal.ts).
  */
 export const PERMISSIONS = {
@@ -30,6 +30,8 @@ export const PERMISSIONS = {
   "api_keys.view": ["owner", "admin", "developer"],
   "api_keys.manage": ["owner", "admin", "developer"],
   "callbacks.manage": ["owner", "admin", "developer"],
+  /** Choosing the key that signs the dashboard's callbacks: the secret a merchant's backend trusts. */
+  "callbacks.choose_key": ["owner"],
   "settings.manage": ["owner", "admin"],
   "audit.view": ["owner", "admin"],
   "team.view": ["owner", "admin"],

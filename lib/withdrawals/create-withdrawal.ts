@@ -57,6 +57,8 @@ export type CreateWithdrawalInput = {
   spreadPpm: number;
   /** Field names for errors, as the endpoint's request names them. */
   fields?: { amount: string; amountTo: string; currency: string };
+  /** The API key whose request creates it (it signs the withdrawal's callbacks); absent: the dashboard. */
+  apiKeyId?: number;
   /** The dashboard user asking for it; absent through the API. That user cannot approve it. */
   createdByUserId?: number;
   /** How long a withdrawal over a limit waits for an approver (KASSA_WITHDRAWAL_APPROVAL_SECONDS). */
@@ -162,9 +164,9 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
       executor,
       sql`with customer as (select ${customerIdentitySql(customer)} as is_checked),
           created as (
-            insert into transactions (merchant_id, type, status, foreign_id, end_user_reference, currency, amount)
+            insert into transactions (merchant_id, type, status, foreign_id, end_user_reference, currency, amount, api_key_id)
             select ${input.merchantId}, ${input.kind}, ${status}::text, ${foreignId}, ${input.endUserReference},
-                   ${source.code}, ${amountSql(price.principal)}
+                   ${source.code}, ${amountSql(price.principal)}, ${input.apiKeyId ?? null}::bigint
             from customer
             returning id),
           destination as (

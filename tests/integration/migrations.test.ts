@@ -180,3 +180,65 @@ describe(`migrations on a ${testDriver} database populated at 0007`, () => {
     });
   });
 });
+
+describe(`migrations on a ${testDriver} database with API keys from before callback keys (0033)`, () => {
+  let empty: Awaited<ReturnType<typeof openEmptyDatabase>>;
+  let folder: string;
+  let db: DatabaseHandle["db"];
+
+  beforeAll(async () => {
+    empty = await openEmptyDatabase();
+    db = empty.handle.db;
+    folder = migrationsUpTo(33);
+    if (empty.handle.driver.kind === "pglite")
+      await migratePglite(db as unknown as PgliteDatabase, { migrationsFolder: folder });
+    else await migratePg(db as unknown as NodePgDatabase, { migrationsFolder: folder });
+    // Merchant 1: a full key, then a newer developer key, a newer revoked full key and a full key
+    // past its roll's overlap (rolled into key 5). Merchant 2: developer keys only.
+    await db.execute(
+      sql`insert into merchants (id, name, email) values (1, 'A', 'a@example.com'), (2, 'B', 'b@example.com')`,
+    );
+    await db.execute(sql`
+      insert into api_keys (id, merchant_id, key, secret_sealed, can_move_money, revoked_at, expires_at) values
+        (1, 1, 'pk_full', 's', true, null, null),
+        (2, 1, 'pk_dev', 's', false, null, null),
+        (3, 1, 'pk_revoked', 's', true, now(), null),
+        (4, 1, 'pk_rolled', 's', true, null, now() - interval '1 hour'),
+        (5, 1, 'pk_rolled_into', 's', false, null, null),
+        (6, 2, 'pk_dev_b', 's', false, null, null)`);
+    await db.execute(sql`
+      insert into audit_entries (merchant_id, actor, action, detail) values
+        (1, 'owner@a.example', 'api_key_rolled', 'pk_rolled → pk_rolled_into; old key valid until 2026-01-01T00:00:00.000Z')`);
+    await runMigrations(empty.handle);
+  });
+  afterAll(async () => {
+    await empty?.drop();
+    fs.rmSync(folder, { recursive: true, force: true });
+  });
+
+  it("designate each merchant's newest active key that may move money, and none when it has no such key", async () => {
+    const rows = await db
+      .select({ id: schema.merchants.id, callbackKeyId: schema.merchants.callbackKeyId })
+      .from(schema.merchants)
+      .orderBy(schema.merchants.id);
+    expect(rows).toEqual([
+      { id: 1, callbackKeyId: 1 },
+      { id: 2, callbackKeyId: null },
+    ]);
+  });
+
+  it("read a roll's replacement back from its audit entry", async () => {
+    const keys = await db
+      .select({ id: schema.apiKeys.id, replacedById: schema.apiKeys.replacedById })
+      .from(schema.apiKeys)
+      .orderBy(schema.apiKeys.id);
+    expect(keys.map((k) => [k.id, k.replacedById])).toEqual([
+      [1, null],
+      [2, null],
+      [3, null],
+      [4, 5],
+      [5, null],
+      [6, null],
+    ]);
+  });
+});

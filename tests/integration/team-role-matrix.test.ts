@@ -38,11 +38,13 @@ const PUBLIC_ROUTES = new Set([
 /**
  * The table written independently of lib/team/permissions.ts, from the task's words and the README:
  * a viewer only looks; a developer manages keys and callbacks but no payouts; finance creates and
- * approves payouts; admin and owner everything (admins are kept from owners inside lib/team).
+ * approves payouts; admin and owner everything (admins are kept from owners inside lib/team), except
+ * that only an owner chooses the callback key.
  */
 const EXPECTED: Record<Role, Permission[]> = {
   owner: Object.keys(PERMISSIONS) as Permission[],
-  admin: Object.keys(PERMISSIONS) as Permission[],
+  // The key that signs the dashboard's callbacks is the owner's choice alone.
+  admin: (Object.keys(PERMISSIONS) as Permission[]).filter((p) => p !== "callbacks.choose_key"),
   finance: [
     "dashboard.view",
     "account.manage",
@@ -76,6 +78,8 @@ const ROUTE_PERMISSIONS: Record<string, Permission> = {
   "GET audit": "audit.view",
   "GET audit/export": "audit.view",
   "GET balances": "dashboard.view",
+  "GET callback-key": "callbacks.manage",
+  "PUT callback-key": "callbacks.choose_key",
   "GET callback-settings": "dashboard.view",
   "PUT callback-settings": "callbacks.manage",
   "GET callback-url": "dashboard.view",

@@ -12,7 +12,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { createdAt, money, wholeNumber } from "./columns";
-import { currencies, merchantRef } from "./core";
+import { apiKeys, currencies, merchantRef } from "./core";
 
 /** Exchange rates: the price of one unit of each currency in USD (the rates provider's table). */
 export const rates = pgTable("rates", {
@@ -111,6 +111,8 @@ export const depositAddresses = pgTable(
     convertTo: text("convert_to").references(() => currencies.code),
     /** The customer a permanent address was taken for, when addresses/take named one. */
     endUserReference: text("end_user_reference"),
+    /** The API key that took a permanent address: its deposits' callbacks are signed by that key. */
+    apiKeyId: bigint("api_key_id", { mode: "number" }).references(() => apiKeys.id),
     createdAt: createdAt(),
   },
   (t) => [

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -26,6 +27,12 @@ export const merchants = pgTable("merchants", {
   onboardedAt: timestamp("onboarded_at", { withTimezone: true }),
   /** Payments the screening provider scores at or above this (0 to 100, decimal) wait in the review queue. */
   reviewThreshold: text("review_threshold").notNull().default("80"),
+  /**
+   * The designated callback key: it signs callbacks of transactions made in the dashboard or by
+   * Kassa, and of those whose own key is gone (lib/callbacks/resolve-signing-keys.ts). An owner
+   * chooses it; null: none chosen yet.
+   */
+  callbackKeyId: bigint("callback_key_id", { mode: "number" }).references((): AnyPgColumn => apiKeys.id),
   createdAt: createdAt(),
 });
 
@@ -88,6 +95,8 @@ export const apiKeys = pgTable(
     canMoveMoney: boolean("can_move_money").notNull().default(false),
     /** The member who created (or rolled into) the key; null: the operator, or before 0032. */
     createdBy: bigint("created_by", { mode: "number" }).references(() => users.id, { onDelete: "set null" }),
+    /** The key a roll replaced this one with: callbacks of this key's transactions follow it. */
+    replacedById: bigint("replaced_by_id", { mode: "number" }).references((): AnyPgColumn => apiKeys.id),
   },
   (t) => [uniqueIndex("api_keys_key_key").on(t.key), index("api_keys_merchant_idx").on(t.merchantId)],
 );

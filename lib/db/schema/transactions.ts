@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { bigserial, index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, bigserial, index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt, money } from "./columns";
-import { currencies, merchantRef } from "./core";
+import { apiKeys, currencies, merchantRef } from "./core";
 
 /**
  * Every merchant-visible operation (invoice, deposit, withdrawal, withdrawal_exchange,
@@ -20,6 +20,8 @@ export const transactions = pgTable(
     currency: text("currency").references(() => currencies.code),
     amount: money("amount"),
     details: jsonb("details").notNull().default({}),
+    /** The API key whose request created it; null: the dashboard or Kassa itself. Its callbacks are signed by that key. */
+    apiKeyId: bigint("api_key_id", { mode: "number" }).references(() => apiKeys.id),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -16,6 +16,7 @@ import {
 } from "@/components/query/use-callbacks";
 import type { callbackUrlRequest } from "@/lib/schemas/dashboard";
 import { SecondFactorField } from "../approvals/second-factor-field";
+import { CallbackKey } from "./callback-key";
 import { DeliveryLog } from "./delivery-log";
 import { RetryPending } from "./retry-pending";
 import { SigningHelp } from "./signing-help";
@@ -140,13 +141,14 @@ function PendingOffer() {
   );
 }
 
-export function CallbacksClient({ hasTotp }: { hasTotp: boolean }) {
+export function CallbacksClient({ hasTotp, isOwner }: { hasTotp: boolean; isOwner: boolean }) {
   return (
     <>
       <h1 className="text-2xl font-bold tracking-tight">Callbacks</h1>
       <CallbackUrlForm hasTotp={hasTotp} />
       <TestCallback />
       <PendingOffer />
+      <CallbackKey isOwner={isOwner} hasTotp={hasTotp} />
       <AdditionalCallbacks />
       <DeliveryLog />
       <SigningHelp />

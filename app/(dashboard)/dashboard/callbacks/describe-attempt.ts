@@ -15,8 +15,10 @@ export function describeAttemptError(error: string): string {
     return `No answer within ${Number(timeout[1]) / 1000} s. Answer first, then do slow work in the background.`;
   if (error === "no callback URL is set")
     return "No callback URL is set, so nothing was sent. Save one above.";
-  if (error.startsWith("no active API key"))
-    return "No active API key to sign it with. Create one under API keys, then resend.";
+  if (error === "no signing key: no callback key is chosen")
+    return "Not sent: the key that created this transaction is gone (or it was made in the dashboard) and no callback key is chosen. An owner chooses one under Signing key above; it is sent at its next try.";
+  if (error.startsWith("no signing key"))
+    return "Not sent: no active key may sign it. The callback key is revoked: an owner chooses another under Signing key above; it is sent at its next try.";
   if (error.startsWith("refused") || error.includes("private or local"))
     return "Not sent: the URL points to a private or local address, which Kassa does not call in this mode.";
   if (error.includes("ECONNREFUSED")) return "Nothing is listening at that address (connection refused).";

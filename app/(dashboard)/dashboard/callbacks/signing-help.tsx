@@ -25,12 +25,15 @@ export function SigningHelp() {
       </h2>
       <p className="mt-2 text-sm">
         Every callback is a POST of a JSON body with two headers: <code>X-Processing-Key</code>, the public
-        key of your newest active API key, and <code>X-Processing-Signature</code>, the HMAC-SHA512 of the raw
-        body with that key&apos;s secret, in lowercase hex. Compute it over the bytes you received, before
-        parsing them, and compare in constant time. Answer any 2xx within 10 seconds; anything else is retried
-        after 1, 5, 15, 30, 60 minutes and so on. The same callback can arrive more than once: deduplicate on{" "}
-        <code>id</code> and <code>status</code>. <code>X-Kassa-Event</code> names the event (<code>test</code>{" "}
-        for a test callback).
+        key of the API key that signed it (see Signing key above), and <code>X-Processing-Signature</code>,
+        the HMAC-SHA512 of the raw body with that key&apos;s secret, in lowercase hex. Look the secret up by
+        that key. While a rolled key&apos;s overlap lasts, <code>X-Processing-Next-Key</code> and{" "}
+        <code>X-Processing-Next-Signature</code> carry the new key&apos;s signature too: check the pair whose
+        key you know. Compute it over the bytes you received, before parsing them, and compare in constant
+        time. Answer any 2xx within 10 seconds; anything else is retried after 1, 5, 15, 30, 60 minutes and so
+        on. The same callback can arrive more than once: deduplicate on <code>id</code> and{" "}
+        <code>status</code>. <code>X-Kassa-Event</code> names the event (<code>test</code> for a test
+        callback).
       </p>
       <h3 className="mt-3 text-sm font-semibold">Node.js</h3>
       <ScrollRegion label="Node.js sample" className="mt-1 rounded-md bg-slate-100 p-3 dark:bg-slate-900">

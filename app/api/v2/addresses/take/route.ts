@@ -4,13 +4,14 @@ import { withMerchantSignature } from "@/lib/api/with-merchant-signature";
 import { takeAddressEndpoint } from "@/lib/schemas/addresses";
 import { sender } from "@/lib/schemas/common";
 
-export const POST = withMerchantSignature(takeAddressEndpoint, async ({ db, merchantId, body }) => {
+export const POST = withMerchantSignature(takeAddressEndpoint, async ({ db, merchantId, apiKeyId, body }) => {
   // The schema has checked the sender rules whenever a customer is named.
   const customer = body.end_user_reference
     ? { endUserReference: body.end_user_reference, ...sender.parse(body) }
     : undefined;
   const address = await takeAddress(db, await accountKeys(db), {
     merchantId,
+    apiKeyId,
     foreignId: body.foreign_id,
     currency: body.currency,
     convertTo: body.convert_to,

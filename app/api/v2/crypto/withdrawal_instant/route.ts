@@ -7,10 +7,11 @@ import { instantWithdrawalInput } from "@/lib/withdrawals/from-request";
 
 export const POST = withMerchantSignature(
   instantWithdrawalEndpoint,
-  async ({ db, merchantId, body, apiKey, clientAddress }) => {
+  async ({ db, merchantId, body, apiKey, apiKeyId, clientAddress }) => {
     const config = getConfig();
     const { id, price, status } = await createWithdrawal(db, {
       ...instantWithdrawalInput(merchantId, body, config.spreadPpm),
+      apiKeyId,
       approvalSeconds: config.withdrawalApprovalSeconds,
       audit: { actor: { kind: "api_key" as const, key: apiKey }, address: clientAddress },
     });

@@ -5,8 +5,12 @@ import { toExchangeResponse } from "@/lib/exchanges/to-exchange-response";
 import { getConfig } from "@/lib/runtime";
 import { exchangeNowEndpoint } from "@/lib/schemas/exchange";
 
-export const POST = withMerchantSignature(exchangeNowEndpoint, async ({ db, merchantId, body }) =>
+export const POST = withMerchantSignature(exchangeNowEndpoint, async ({ db, merchantId, apiKeyId, body }) =>
   toExchangeResponse(
-    await exchangeNow(db, { ...toExchangeOrder(merchantId, body), spreadPpm: getConfig().spreadPpm }),
+    await exchangeNow(db, {
+      ...toExchangeOrder(merchantId, body),
+      apiKeyId,
+      spreadPpm: getConfig().spreadPpm,
+    }),
   ),
 );

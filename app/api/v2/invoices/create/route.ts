@@ -4,14 +4,17 @@ import { createInvoice } from "@/lib/invoices/create-invoice";
 import { toInvoiceResponse } from "@/lib/invoices/to-invoice-response";
 import { createInvoiceEndpoint } from "@/lib/schemas/invoices";
 
-export const POST = withMerchantSignature(createInvoiceEndpoint, async ({ db, merchantId, body, request }) =>
-  toInvoiceResponse(
-    await createInvoice(db, {
-      merchantId,
-      request: body,
-      settings: invoiceSettings(),
-      keys: await accountKeys(db),
-    }),
-    baseUrlFor(request),
-  ),
+export const POST = withMerchantSignature(
+  createInvoiceEndpoint,
+  async ({ db, merchantId, apiKeyId, body, request }) =>
+    toInvoiceResponse(
+      await createInvoice(db, {
+        merchantId,
+        apiKeyId,
+        request: body,
+        settings: invoiceSettings(),
+        keys: await accountKeys(db),
+      }),
+      baseUrlFor(request),
+    ),
 );

@@ -7,10 +7,11 @@ import { withdrawalInput } from "@/lib/withdrawals/from-request";
 
 export const POST = withMerchantSignature(
   withdrawalEndpoint,
-  async ({ db, merchantId, body, apiKey, clientAddress }) => {
+  async ({ db, merchantId, body, apiKey, apiKeyId, clientAddress }) => {
     const config = getConfig();
     const input = {
       ...withdrawalInput(merchantId, body, config.spreadPpm),
+      apiKeyId,
       approvalSeconds: config.withdrawalApprovalSeconds,
       audit: { actor: { kind: "api_key" as const, key: apiKey }, address: clientAddress },
     };
