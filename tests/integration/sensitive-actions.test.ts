@@ -178,6 +178,7 @@ describe(`every sensitive dashboard route asks its permission, its confirmation 
   beforeAll(async () => {
     database = await createTestDatabase();
     registerDatabase(database);
+    routes = await loadDashboardRoutes();
     merchantId = await createTestMerchant(database, "Sensitive");
     const [user] = await database.db.select().from(users).where(eq(users.merchantId, merchantId));
     ownerId = user!.id;
@@ -189,7 +190,6 @@ describe(`every sensitive dashboard route asks its permission, its confirmation 
       amount: parseDecimal("1"),
       isSandbox: true,
     });
-    routes = await loadDashboardRoutes();
   });
   afterAll(async () => {
     unregisterDatabase();
