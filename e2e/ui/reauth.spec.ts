@@ -1,7 +1,10 @@
+import { mkdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { createMerchant, expect, test } from "../fixtures";
 import { signIn } from "./sign-in";
 import { confirmStepUp, stepUpDialog } from "./step-up";
+
+const SHOTS = "/tmp/shots-step-up";
 
 test("a new API key asks once, in one dialog: a wrong password is refused there, Escape changes nothing", async ({
   page,
@@ -10,7 +13,7 @@ test("a new API key asks once, in one dialog: a wrong password is refused there,
   await signIn(page, merchant);
   await page.goto("/dashboard/keys");
   // No password field on the page: the keys page has one dialog for every change.
-  await expect(page.getByLabel(/password/i)).toHaveCount(0);
+  await expect(page.locator("input[type=password]:visible")).toHaveCount(0);
   await page.getByLabel("Name for the new key").fill("Till");
   await page.getByRole("button", { name: "Create key" }).click();
   const dialog = stepUpDialog(page);
@@ -60,3 +63,37 @@ test("one confirmation covers the key changes that follow it: roll, allowlist an
   await expect(page.getByText("revoked", { exact: true })).toBeVisible();
   await expect(stepUpDialog(page)).toBeHidden();
 });
+
+for (const viewport of [
+  { name: "phone", width: 375, height: 800 },
+  { name: "desktop", width: 1280, height: 900 },
+]) {
+  test(`the confirmation dialog fits and reads at ${viewport.width}px, and answers by keyboard alone`, async ({
+    page,
+  }) => {
+    const merchant = await createMerchant("Dialog Shop");
+    await page.setViewportSize(viewport);
+    await signIn(page, merchant);
+    await page.goto("/dashboard/keys");
+    await page.getByLabel("Name for the new key").fill("Till");
+    await page.getByLabel("Name for the new key").press("Enter");
+    const dialog = stepUpDialog(page);
+    await expect(dialog).toBeVisible();
+    const box = (await dialog.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: `${SHOTS}/step-up-dialog-${viewport.name}.png` });
+    // Keyboard only: the field has focus; Tab reaches Confirm, then Cancel, and stays in the dialog.
+    await page.keyboard.type(merchant.password);
+    await page.keyboard.press("Tab");
+    await expect(dialog.getByRole("button", { name: "Confirm" })).toBeFocused();
+    await page.keyboard.press("Tab");
+    await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.press("Enter");
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText("Copy the secret now: it will not be shown again.")).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}/step-up-done-${viewport.name}.png`, fullPage: true });
+  });
+}
