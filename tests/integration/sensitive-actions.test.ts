@@ -143,6 +143,7 @@ describe(`every sensitive dashboard route asks its permission, its confirmation 
   ): Promise<Record<string, unknown>> {
     const route = routeOf(key);
     const entry = SENSITIVE_ACTIONS[SENSITIVE_ROUTES[key]!];
+    driven.add(key);
     const merchant = input.merchant ?? merchantId;
     const path = route.name.replace("[id]", String(input.id));
     const call = (cookie: string, body: unknown) =>
@@ -167,6 +168,8 @@ describe(`every sensitive dashboard route asks its permission, its confirmation 
     expect([key, await auditCount(merchant, entry.audit)]).toEqual([key, before + 1]);
     return { ...done.body, set_cookie: done.setCookie };
   }
+  /** The sensitive routes driven so far: the last test holds the list to SENSITIVE_ROUTES. */
+  const driven = new Set<string>();
   const cookieUsers = new Map<string, number>();
   const userOf = async (cookie: string) => cookieUsers.get(cookie)!;
   const signIn = async (userId: number) => {
@@ -357,5 +360,9 @@ describe(`every sensitive dashboard route asks its permission, its confirmation 
     // Turning the second factor on ended the user's other sessions: this browser goes on with its renewed cookie.
     enroller = enabled.set_cookie as string;
     await drive("POST totp/disable", { cookie: enroller, body: { password: PASSWORD } });
+  });
+
+  it("drove every sensitive route: none goes unchecked for its confirmation and its audit entry", () => {
+    expect([...driven].sort()).toEqual(Object.keys(SENSITIVE_ROUTES).sort());
   });
 });
