@@ -252,6 +252,8 @@ test.describe("merchant dashboard", () => {
     const toggle = page.getByRole("checkbox", { name: /Deposits less than the minimum amount/ });
     await expect(toggle).not.toBeChecked(); // off by default
     await toggle.check();
+    // Callback settings are confirmed like the callback URL: the one dialog.
+    await confirmStepUp(page, merchant.password);
     await expect(toggle).toBeChecked();
     await expect
       .poll(
