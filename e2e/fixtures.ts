@@ -150,6 +150,15 @@ export async function dashboardSession(merchant: Merchant): Promise<APIRequestCo
   return context;
 }
 
+/**
+ * Opens the session's step-up window with the user's password (or authenticator `code`), as the
+ * dashboard's confirmation dialog does: its sensitive changes then go through for 5 minutes.
+ */
+export async function stepUp(session: APIRequestContext, answer: { password?: string; code?: string }) {
+  const confirmed = await session.post("/api/dashboard/step-up", { data: answer });
+  expect(confirmed.status(), JSON.stringify(await confirmed.json())).toBe(200);
+}
+
 /** A real local HTTP server standing in for the merchant's callback endpoint (tests/support/receiver.ts). */
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 

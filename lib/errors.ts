@@ -19,8 +19,15 @@ export const ERROR_CODES = {
   unauthorized: 401,
   /** A dashboard mutation that did not come from the dashboard (cross-site request forgery). */
   forbidden: 403,
+  /**
+   * A sensitive dashboard change from a session without a live step-up window: the dashboard asks
+   * its user to confirm (POST /api/dashboard/step-up) and sends the same request again.
+   */
+  confirmation_required: 403,
   /** No such object for this caller; another merchant's objects look exactly like missing ones. */
   not_found: 404,
+  /** The object is past the state the request needs (onboarding already done): doing it again would change what was set. */
+  conflict: 409,
   /** The path exists but not with this method. */
   method_not_allowed: 405,
   /** The request target is not a path (`OPTIONS *`, absolute form); answered by the server before Next. */

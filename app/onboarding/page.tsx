@@ -1,6 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
+import { StepUpDialog } from "@/components/step-up/step-up-dialog";
+import { hasSecondFactor } from "@/lib/auth/has-second-factor";
 import { requireSession } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { merchants } from "@/lib/db/schema";
@@ -31,6 +33,8 @@ export default async function OnboardingPage() {
   return (
     <main id="main" className="mx-auto w-full max-w-lg px-4 py-10">
       <OnboardingForm defaultName={session.merchantName} />
+      {/* The first key and callback URL are confirmed like every later one. */}
+      <StepUpDialog hasTotp={await hasSecondFactor(getDb(), session.userId)} />
     </main>
   );
 }

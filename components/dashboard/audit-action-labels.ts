@@ -12,6 +12,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   payout_declined: "Payout declined",
   callback_url_changed: "Callback URL changed",
   callback_key_changed: "Callback key changed",
+  callback_settings_changed: "Callback settings changed",
+  onboarding_completed: "Onboarding completed",
   two_factor_enabled: "Two-factor turned on",
   two_factor_disabled: "Two-factor turned off",
   password_changed: "Password changed",

@@ -2,7 +2,6 @@
 
 import { useState } from "react";
 import type { z } from "zod";
-import { SecondFactorField } from "@/app/(dashboard)/dashboard/approvals/second-factor-field";
 import { Field, secondaryButtonClass, selectClass } from "@/components/forms/field";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
@@ -21,27 +20,17 @@ const LABELS = { allowed_ips: "Allowed IP addresses" };
  * One active key's IP allowlist and roll, under its row on the API keys page. A key that moves
  * money is rolled only by a member who may create payouts (`mayMoveMoney`): others are told so.
  */
-export function KeyControls({
-  apiKey,
-  hasTotp,
-  mayMoveMoney,
-}: {
-  apiKey: ApiKey;
-  hasTotp: boolean;
-  mayMoveMoney: boolean;
-}) {
+export function KeyControls({ apiKey, mayMoveMoney }: { apiKey: ApiKey; mayMoveMoney: boolean }) {
   const allowlist = useSetKeyAllowlist();
   const [rolled, setRolled] = useState<RolledApiKey | null>(null);
-  // Widening who may use a key is confirmed as a new key is (code, or password without two-factor).
-  const confirmation = hasTotp ? { code: "" } : { password: "" };
+  // Widening who may use a key is confirmed as a new key is (the dashboard's one dialog).
   const form = useKassaForm<z.input<typeof apiKeyAllowlistForm>>(schema, {
     labels: LABELS,
-    defaultValues: { allowed_ips: apiKey.allowed_ips.join("\n"), ...confirmation },
+    defaultValues: { allowed_ips: apiKey.allowed_ips.join("\n") },
   });
-  const submit = form.submitWith(async ({ allowed_ips, ...confirmed }) => {
-    const body = { allowed_ips: splitRanges(allowed_ips ?? ""), ...confirmed };
-    await allowlist.mutateAsync({ id: apiKey.id, body });
-    form.reset({ allowed_ips, ...confirmation });
+  const submit = form.submitWith(async ({ allowed_ips }) => {
+    await allowlist.mutateAsync({ id: apiKey.id, body: { allowed_ips: splitRanges(allowed_ips ?? "") } });
+    form.reset({ allowed_ips });
   });
   const { errors } = form.formState;
   const idPrefix = `allowlist-${apiKey.id}`;
@@ -66,7 +55,6 @@ export function KeyControls({
             {...form.register("allowed_ips")}
           />
         </Field>
-        <SecondFactorField hasTotp={hasTotp} idPrefix={idPrefix} errors={errors} register={form.register} />
         <button type="submit" className={`mt-2 ${secondaryButtonClass}`} disabled={allowlist.isPending}>
           {allowlist.isPending ? "Saving…" : "Save allowed addresses"}
         </button>
@@ -83,7 +71,7 @@ export function KeyControls({
             This key moves money: only a member who may create payouts can roll it.
           </p>
         ) : (
-          <RollKeyForm apiKey={apiKey} hasTotp={hasTotp} onRolled={setRolled} />
+          <RollKeyForm apiKey={apiKey} onRolled={setRolled} />
         ))}
       {rolled && (
         <div className="sm:col-span-2">

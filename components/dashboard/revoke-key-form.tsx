@@ -2,7 +2,6 @@
 
 import { useState } from "react";
 import type { z } from "zod";
-import { SecondFactorField } from "@/app/(dashboard)/dashboard/approvals/second-factor-field";
 import { secondaryButtonClass } from "@/components/forms/field";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
@@ -13,16 +12,13 @@ import type { apiKeyRevokeRequest } from "@/lib/schemas/dashboard";
 const schema = formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.apiKeyRevokeRequest));
 
 /**
- * Revokes one key. It can cut a shop off its payments, so it is confirmed as a new key is: the
- * authenticator code with two-factor sign-in on, else the password. The form opens from the button;
- * typing the confirmation is the "are you sure".
+ * Revokes one key. It can cut a shop off its payments, so it is confirmed as a new key is (the
+ * dashboard's one dialog). The form opens from the button and is the "are you sure".
  */
-export function RevokeKeyForm({ apiKey, hasTotp }: { apiKey: ApiKey; hasTotp: boolean }) {
+export function RevokeKeyForm({ apiKey }: { apiKey: ApiKey }) {
   const [isOpen, setIsOpen] = useState(false);
   const revoke = useRevokeApiKey();
-  const form = useKassaForm<z.input<typeof apiKeyRevokeRequest>>(schema, {
-    defaultValues: hasTotp ? { code: "" } : { password: "" },
-  });
+  const form = useKassaForm<z.input<typeof apiKeyRevokeRequest>>(schema);
   const submit = form.submitWith(async (values) => {
     await revoke.mutateAsync({ id: apiKey.id, body: values });
   });
@@ -32,18 +28,11 @@ export function RevokeKeyForm({ apiKey, hasTotp }: { apiKey: ApiKey; hasTotp: bo
         Revoke
       </button>
     );
-  const idPrefix = `revoke-${apiKey.id}`;
   return (
     <form aria-label={`Revoke ${apiKey.label}`} onSubmit={submit} noValidate className="w-full max-w-md">
       <p className="text-sm">
         Revoke &quot;{apiKey.label}&quot;? Requests signed with it will be refused from now on.
       </p>
-      <SecondFactorField
-        hasTotp={hasTotp}
-        idPrefix={idPrefix}
-        errors={form.formState.errors}
-        register={form.register}
-      />
       <div className="mt-2 flex gap-2">
         <button type="submit" className={secondaryButtonClass} disabled={revoke.isPending}>
           {revoke.isPending ? "Revoking…" : "Revoke key"}

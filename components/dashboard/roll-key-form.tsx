@@ -1,7 +1,6 @@
 "use client";
 
 import type { z } from "zod";
-import { SecondFactorField } from "@/app/(dashboard)/dashboard/approvals/second-factor-field";
 import { secondaryButtonClass, selectClass } from "@/components/forms/field";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
@@ -20,24 +19,20 @@ const OVERLAPS = [
 ];
 
 /**
- * Rolls one key. A roll hands out a new secret, so it is confirmed as a new key is: the
- * authenticator code with two-factor sign-in on, else the password.
+ * Rolls one key. A roll hands out a new secret, so it is confirmed as a new key is (the
+ * dashboard's one dialog).
  */
 export function RollKeyForm({
   apiKey,
-  hasTotp,
   onRolled,
 }: {
   apiKey: ApiKey;
-  hasTotp: boolean;
   /** The new pair; the caller shows it (this form goes once the key has an end). */
   onRolled: (rolled: RolledApiKey) => void;
 }) {
   const roll = useRollApiKey();
   const form = useKassaForm<z.input<typeof apiKeyRollRequest>>(schema, {
-    defaultValues: hasTotp
-      ? { overlap_seconds: 86_400, code: "" }
-      : { overlap_seconds: 86_400, password: "" },
+    defaultValues: { overlap_seconds: 86_400 },
   });
   const submit = form.submitWith(async (values) => {
     onRolled(await roll.mutateAsync({ id: apiKey.id, body: values }));
@@ -60,12 +55,6 @@ export function RollKeyForm({
           </option>
         ))}
       </select>
-      <SecondFactorField
-        hasTotp={hasTotp}
-        idPrefix={idPrefix}
-        errors={form.formState.errors}
-        register={form.register}
-      />
       <button type="submit" className={`mt-2 ${secondaryButtonClass}`} disabled={roll.isPending}>
         {roll.isPending ? "Rolling…" : "Roll key"}
       </button>

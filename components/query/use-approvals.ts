@@ -9,7 +9,6 @@ import { queryKeys } from "./keys";
 
 export type { PendingWithdrawal };
 export type WithdrawalLimits = { currency: string; per_withdrawal: string; per_day: string | null };
-export type SecondFactor = { code?: string; password?: string };
 
 /** The withdrawals waiting for a decision; refreshed every 15 s, so one decided elsewhere leaves the list. */
 export function usePendingWithdrawals() {
@@ -24,10 +23,10 @@ export function usePendingWithdrawals() {
 export function useDecideWithdrawal() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { id: number; decision: "approve" | "decline" } & SecondFactor) =>
+    mutationFn: (input: { id: number; decision: "approve" | "decline" }) =>
       dashboardFetch<{ id: number; status: string }>(
         `/api/dashboard/withdrawals/${input.id}/${input.decision}`,
-        { body: { code: input.code || undefined, password: input.password || undefined } },
+        { body: {} },
       ),
     onSettled: () =>
       Promise.all([
@@ -57,7 +56,7 @@ export function useSaveWithdrawalLimits() {
 export function useRemoveWithdrawalLimits() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { currency: string } & SecondFactor) =>
+    mutationFn: (input: { currency: string }) =>
       dashboardFetch<{ removed: boolean }>("/api/dashboard/withdrawals/limits/remove", { body: input }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.withdrawalLimits }),
   });

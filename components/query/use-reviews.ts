@@ -5,7 +5,6 @@ import type { DecidedReview, ReviewDecision } from "@/lib/compliance/decide-revi
 import type { ReviewRow } from "@/lib/compliance/list-reviews";
 import { dashboardFetch } from "./dashboard-fetch";
 import { queryKeys } from "./keys";
-import type { SecondFactor } from "./use-approvals";
 
 export type { ReviewRow };
 
@@ -22,10 +21,8 @@ export function useReviews(status: "held" | "decided") {
 export function useDecideReview() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { id: number; decision: ReviewDecision } & SecondFactor) =>
-      dashboardFetch<DecidedReview>(`/api/dashboard/reviews/${input.id}/${input.decision}`, {
-        body: { code: input.code || undefined, password: input.password || undefined },
-      }),
+    mutationFn: (input: { id: number; decision: ReviewDecision }) =>
+      dashboardFetch<DecidedReview>(`/api/dashboard/reviews/${input.id}/${input.decision}`, { body: {} }),
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeys.reviews }),
@@ -37,13 +34,7 @@ export function useDecideReview() {
 
 export function useSaveReviewThreshold() {
   return useMutation({
-    mutationFn: (input: { threshold: string } & SecondFactor) =>
-      dashboardFetch<{ review_threshold: string }>("/api/dashboard/reviews/threshold", {
-        body: {
-          threshold: input.threshold,
-          code: input.code || undefined,
-          password: input.password || undefined,
-        },
-      }),
+    mutationFn: (input: { threshold: string }) =>
+      dashboardFetch<{ review_threshold: string }>("/api/dashboard/reviews/threshold", { body: input }),
   });
 }

@@ -6,6 +6,7 @@ import {
   projectBaseURL,
   setCallbackUrl,
   signedClient,
+  stepUp,
   test,
 } from "../fixtures";
 
@@ -92,6 +93,8 @@ test("no merchant reaches another merchant's objects through any face", async ({
   const ownerKeys = (await (await ownerDashboard.get("/api/dashboard/api-keys")).json()).keys;
   const ownerDetail = await (await ownerDashboard.get(`/api/dashboard/transactions/${invoice.id}`)).json();
   const attackerDashboard = await dashboardSession(attacker);
+  // Confirmed as the attacker's own user: the window opens the attacker's changes, never another merchant's objects.
+  await stepUp(attackerDashboard, { password: attacker.password });
   expect((await attackerDashboard.get(`/api/dashboard/transactions/${invoice.id}`)).status()).toBe(404);
   expect((await attackerDashboard.get(`/api/dashboard/transactions/${withdrawal.id}`)).status()).toBe(404);
   expect(

@@ -1,16 +1,17 @@
-import { dashboardSession, expect, signedClient, test } from "../fixtures";
+import { dashboardSession, expect, signedClient, stepUp, test } from "../fixtures";
 
 test("a key's IP allowlist: the public bad-key 403 from outside it, served from inside, recorded in the audit trail", async ({
   client,
   merchant,
 }) => {
   const dashboard = await dashboardSession(merchant);
+  // Key changes ask for the password once (two-factor sign-in is off here): the session's step-up window.
+  await stepUp(dashboard, { password: merchant.password });
   const { keys } = await (await dashboard.get("/api/dashboard/api-keys")).json();
   const key = keys.find((k: { api_key: string }) => k.api_key === merchant.apiKey);
   const allow = async (ranges: string[]) => {
     const response = await dashboard.put(`/api/dashboard/api-keys/${key.id}/allowlist`, {
-      // Changing who may use a key asks for the password (two-factor sign-in is off here).
-      data: { allowed_ips: ranges, password: merchant.password },
+      data: { allowed_ips: ranges },
     });
     expect(response.status()).toBe(200);
   };
@@ -49,7 +50,7 @@ test("a key's IP allowlist: the public bad-key 403 from outside it, served from 
 
   // A refused allowlist is a 400 naming the field, never a 5xx.
   const bad = await dashboard.put(`/api/dashboard/api-keys/${key.id}/allowlist`, {
-    data: { allowed_ips: ["10.0.0.0/33"], password: merchant.password },
+    data: { allowed_ips: ["10.0.0.0/33"] },
   });
   expect(bad.status()).toBe(400);
   expect((await bad.json()).fields).toEqual({
@@ -64,10 +65,12 @@ test("rolling a key: the new pair works at once and the old one through the over
   request,
 }) => {
   const dashboard = await dashboardSession(merchant);
+  // Key changes ask for the password once (two-factor sign-in is off here): the session's step-up window.
+  await stepUp(dashboard, { password: merchant.password });
   const { keys } = await (await dashboard.get("/api/dashboard/api-keys")).json();
   const key = keys.find((k: { api_key: string }) => k.api_key === merchant.apiKey);
   const rolled = await dashboard.post(`/api/dashboard/api-keys/${key.id}/roll`, {
-    data: { overlap_seconds: 3600, password: merchant.password },
+    data: { overlap_seconds: 3600 },
   });
   expect(rolled.status()).toBe(201);
   const fresh = await rolled.json();
@@ -79,7 +82,7 @@ test("rolling a key: the new pair works at once and the old one through the over
   expect(
     (
       await dashboard.post(`/api/dashboard/api-keys/${key.id}/roll`, {
-        data: { password: merchant.password },
+        data: {},
       })
     ).status(),
   ).toBe(404);

@@ -1,4 +1,4 @@
-import { dashboardSession, expect, signedClient, test } from "../fixtures";
+import { dashboardSession, expect, signedClient, stepUp, test } from "../fixtures";
 
 /** README "API keys": a key created without the money scope, on the production server. */
 const NO_MONEY_SCOPE = {
@@ -12,11 +12,12 @@ test("a key without the money scope gets the public bad-key 403 on withdrawals a
   request,
 }) => {
   const dashboard = await dashboardSession(merchant);
+  // Key changes ask for the password once (two-factor sign-in is off here): the session's step-up window.
+  await stepUp(dashboard, { password: merchant.password });
   const create = async (label: string, canMoveMoney?: boolean) => {
     const response = await dashboard.post("/api/dashboard/api-keys", {
       data: {
         label,
-        password: merchant.password,
         ...(canMoveMoney === undefined ? {} : { can_move_money: canMoveMoney }),
       },
     });

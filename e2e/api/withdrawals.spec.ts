@@ -5,6 +5,7 @@ import {
   expect,
   type SignedClient,
   signedClient,
+  stepUp,
   test,
 } from "../fixtures";
 
@@ -344,17 +345,14 @@ test.describe("withdrawal limits and approvals (DESIGN section 6)", () => {
     const dashboard = await dashboardSession(client.merchant);
     const queue = (await (await dashboard.get("/api/dashboard/withdrawals/pending")).json()).data;
     expect(queue.map((w: { id: number }) => w.id)).toContain(data.id);
-    const noPassword = await dashboard.post(`/api/dashboard/withdrawals/${data.id}/decline`, { data: {} });
-    expect(noPassword.status()).toBe(400);
-    expect((await noPassword.json()).fields).toEqual({ password: "Type your password to confirm." });
-    const declined = await dashboard.post(`/api/dashboard/withdrawals/${data.id}/decline`, {
-      data: { password: client.merchant.password },
-    });
+    const unconfirmed = await dashboard.post(`/api/dashboard/withdrawals/${data.id}/decline`, { data: {} });
+    expect(unconfirmed.status()).toBe(403);
+    expect((await unconfirmed.json()).code).toBe("confirmation_required");
+    await stepUp(dashboard, { password: client.merchant.password });
+    const declined = await dashboard.post(`/api/dashboard/withdrawals/${data.id}/decline`, { data: {} });
     expect(declined.status()).toBe(200);
     expect(await declined.json()).toEqual({ id: data.id, status: "declined" });
-    const again = await dashboard.post(`/api/dashboard/withdrawals/${data.id}/approve`, {
-      data: { password: client.merchant.password },
-    });
+    const again = await dashboard.post(`/api/dashboard/withdrawals/${data.id}/approve`, { data: {} });
     expect(again.status()).toBe(400);
     await dashboard.dispose();
 

@@ -3,6 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page, TestInfo } from "@playwright/test";
 import { cli, createMerchant, expect, signedClient, test } from "../fixtures";
 import { signIn } from "./sign-in";
+import { confirmStepUp } from "./step-up";
 
 /** On e2e/screening-denylist.txt, which the test servers load (playwright.config.ts). */
 const DENIED = "LTCe2eDenied11111111111111111111111";
@@ -93,8 +94,8 @@ test.describe("amounts read alike on every dashboard page", () => {
     await expectAccessible(page);
     await shoot(page, testInfo, "amounts-reviews-phone");
     await item.getByRole("button", { name: "Release" }).click();
-    await item.getByLabel("Your password, to confirm").fill(merchant.password);
     await item.getByRole("button", { name: "Release payment" }).click();
+    await confirmStepUp(page, merchant.password);
     await expect(page.getByText(`Payment of 1${NNBSP}234.5 LTC released: it is credited.`)).toBeVisible();
     const decided = page.getByRole("table");
     await expect(decided.getByRole("cell", { name: `1${NNBSP}234.5 LTC` })).toBeVisible();

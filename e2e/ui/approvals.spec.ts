@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { cli, createMerchant, expect, projectBaseURL, signedClient, test } from "../fixtures";
 import { signIn } from "./sign-in";
+import { confirmStepUp } from "./step-up";
 
 const BTC = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu";
 
@@ -66,14 +67,10 @@ test.describe("approval screen", () => {
         contentType: "image/png",
       });
 
-      // Approving asks for the password (no two-factor app on this user); a wrong one is refused.
+      // Approving asks for the password (no two-factor app on this user) in the dashboard's one dialog.
       await item.getByRole("button", { name: "Approve" }).click();
-      await item.getByLabel("Your password, to confirm").fill("not the password");
       await item.getByRole("button", { name: "Approve withdrawal" }).click();
-      await expect(item.getByText("The password is not right.")).toBeVisible();
-      await expectAccessible(page);
-      await item.getByLabel("Your password, to confirm").fill(merchant.password);
-      await item.getByRole("button", { name: "Approve withdrawal" }).click();
+      await confirmStepUp(page, merchant.password);
       await expect(page.getByText(`Withdrawal ${held.id} approved: it is being sent.`)).toBeVisible();
       await expect(page.getByText("Nothing waits for approval.")).toBeVisible();
       const info = await api.send("GET", "/transactions/info", JSON.stringify({ id: held.id }));
@@ -81,12 +78,11 @@ test.describe("approval screen", () => {
       // this server at any moment) took it meanwhile; never still pending, nor declined.
       expect((await info.json()).status).toMatch(/^(not_confirmed|confirmed)$/);
 
-      // Limits: set through the form, with the password.
+      // Limits: set through the form; the confirmation above still stands (its 5-minute window).
       const limits = page.getByRole("form", { name: "Set withdrawal limits" });
       await limits.getByLabel("Currency").selectOption("BTC");
       await limits.getByLabel("Largest payout without approval").fill("0.03");
       await limits.getByLabel("Daily total without approval (optional)").fill("0.1");
-      await limits.getByLabel("Your password, to confirm").fill(merchant.password);
       await limits.getByRole("button", { name: "Save limits" }).click();
       await expect(
         page.getByText("Saved: BTC payouts over 0.03000000 or 0.10000000 a day now wait for approval."),

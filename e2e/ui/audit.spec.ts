@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { cli, createMerchant, expect, signedClient, test } from "../fixtures";
 import { signIn } from "./sign-in";
+import { confirmStepUp } from "./step-up";
 
 const BTC = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu";
 
@@ -56,8 +57,8 @@ test.describe("audit trail page", () => {
       await page.goto("/dashboard/keys");
       const allowlist = page.getByRole("form", { name: /^Allowed addresses of / }).first();
       await allowlist.getByLabel("Allowed IP addresses").fill("127.0.0.1\n2001:db8::/32");
-      await allowlist.getByLabel("Your password, to confirm").fill(merchant.password);
       await allowlist.getByRole("button", { name: "Save allowed addresses" }).click();
+      await confirmStepUp(page, merchant.password);
       await expect(page.getByText("Saved. It applies from the next request.")).toBeVisible();
       await expect(page.getByText("only from 127.0.0.1/32, 2001:db8::/32")).toBeVisible();
 

@@ -3,6 +3,7 @@ import type { Page, TestInfo } from "@playwright/test";
 import { startReceiver } from "../../tests/support/receiver";
 import { cli, createMerchant, expect, setCallbackUrl, sign, signedClient, test, UNMINED } from "../fixtures";
 import { signIn } from "./sign-in";
+import { confirmStepUp } from "./step-up";
 
 async function expectAccessible(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -14,11 +15,14 @@ async function attach(page: Page, testInfo: TestInfo, name: string) {
   await testInfo.attach(name, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
 }
 
-/** Saves the callback URL through the form, as a merchant would, confirming with the password. */
-async function saveUrl(page: Page, url: string, password: string) {
+/**
+ * Saves the callback URL through the form, as a merchant would: the first change of the session
+ * is confirmed with the password (`password`), a later one within the window asks nothing.
+ */
+async function saveUrl(page: Page, url: string, password?: string) {
   await page.getByLabel("Callback URL").fill(url);
-  await page.getByLabel("Your password, to confirm").fill(password);
   await page.getByRole("button", { name: "Save", exact: true }).click();
+  if (password) await confirmStepUp(page, password);
   await expect(page.getByText("Saved. Pending callbacks go to this URL from their next try.")).toBeVisible();
 }
 
@@ -95,7 +99,7 @@ test("a merchant recovers callbacks after a broken URL: test, fix, retry everyth
     await attach(page, testInfo, "callbacks-broken-desktop");
 
     // The merchant fixes the URL and sends everything pending now, by keyboard.
-    await saveUrl(page, fixed.url("/kassa"), merchant.password);
+    await saveUrl(page, fixed.url("/kassa"));
     await page.getByRole("button", { name: "Retry everything pending now" }).focus();
     await page.keyboard.press("Enter");
     await expect(page.getByText("2 callbacks sent for delivery now.")).toBeVisible();
@@ -168,8 +172,8 @@ test("an owner sees which key signs callbacks and chooses another; a new key cha
     await page.goto("/dashboard/callbacks");
     const section = page.getByRole("region", { name: "Signing key" });
     await expect(section.getByText(`Callback key: Default key (${merchant.apiKey})`)).toBeVisible();
-    // Nothing to confirm until another key is selected: the page keeps one password field.
-    await expect(page.getByLabel("Your password, to confirm")).toHaveCount(1);
+    // Nothing to save until another key is selected.
+    await expect(section.getByRole("button", { name: "Use this key" })).toHaveCount(0);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await expectAccessible(page);
@@ -181,9 +185,10 @@ test("an owner sees which key signs callbacks and chooses another; a new key cha
 
     await page.setViewportSize({ width: 1280, height: 900 });
     await section.getByLabel("Sign with").selectOption({ label: `Callbacks key (${second.api_key})` });
-    await section.getByLabel("Your password, to confirm").fill(merchant.password);
     await attach(page, testInfo, "callback-key-choosing-desktop");
     await section.getByRole("button", { name: "Use this key" }).click();
+    // The change is confirmed in the dashboard's one dialog, then sent again by the page.
+    await confirmStepUp(page, merchant.password);
     await expect(
       section.getByText(`Saved. Callbacks key (${second.api_key}) signs from the next try on.`),
     ).toBeVisible();

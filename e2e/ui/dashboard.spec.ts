@@ -4,6 +4,7 @@ import type { Page } from "@playwright/test";
 import { DASHBOARD_PAGES } from "../../components/dashboard/pages";
 import { cli, createMerchant, expect, signedClient, test } from "../fixtures";
 import { signIn } from "./sign-in";
+import { confirmStepUp } from "./step-up";
 
 /** Fills the invoice form as a merchant would, for a natural-person sender. */
 async function fillInvoiceForm(
@@ -141,6 +142,8 @@ test.describe("merchant dashboard", () => {
       await expect(page.getByRole("heading", { name: "Confirm the payout" })).toBeVisible();
       await expect(page.getByText("Debited from your balance")).toBeVisible();
       await page.getByRole("button", { name: "Confirm payout" }).click();
+      // Money leaves: the password again, in the dashboard's one dialog.
+      await confirmStepUp(page, merchant.password);
       await expect(page.getByRole("heading", { name: /Payout \d+ accepted/ })).toBeVisible();
       const id = Number(
         /Payout (\d+)/.exec((await page.getByRole("heading", { name: /Payout/ }).textContent())!)![1],
@@ -249,6 +252,8 @@ test.describe("merchant dashboard", () => {
     const toggle = page.getByRole("checkbox", { name: /Deposits less than the minimum amount/ });
     await expect(toggle).not.toBeChecked(); // off by default
     await toggle.check();
+    // Callback settings are confirmed like the callback URL: the one dialog.
+    await confirmStepUp(page, merchant.password);
     await expect(toggle).toBeChecked();
     await expect
       .poll(

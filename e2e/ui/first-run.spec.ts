@@ -5,6 +5,7 @@ import { generate } from "otplib";
 import { startReceiver } from "../../tests/support/receiver";
 import { cli, createMerchant, expect, type SignedClient, signedClient, test } from "../fixtures";
 import { signIn } from "./sign-in";
+import { confirmStepUp } from "./step-up";
 
 const SHOTS = "/tmp/shots-firstrun";
 mkdirSync(SHOTS, { recursive: true });
@@ -152,10 +153,10 @@ for (const viewport of VIEWPORTS) {
         // Each open step links to where it is done: the callback URL is set on the callbacks page.
         await checklist.getByRole("link", { name: "Set your callback URL" }).click();
         await page.getByLabel("Callback URL").fill(receiver.url("/kassa"));
-        await page.getByLabel("Your password, to confirm").fill(merchant.password);
-        // Waits for the answer itself: the password check (argon2) is slow on a loaded machine.
-        const saved = page.waitForResponse((r) => r.url().endsWith("/api/dashboard/callback-url"));
+        // Waits for the answer itself (the one sent again after the confirmation): argon2 is slow on a loaded machine.
+        const saved = page.waitForResponse((r) => r.url().endsWith("/api/dashboard/callback-url") && r.ok());
         await page.getByRole("button", { name: "Save", exact: true }).click();
+        await confirmStepUp(page, merchant.password);
         expect((await saved).status()).toBe(200);
         await page.goto("/dashboard");
         await expect(checklist).toContainText("2 of 4 done");

@@ -1,5 +1,6 @@
 import { createMerchant, expect, test } from "../fixtures";
 import { signIn } from "./sign-in";
+import { confirmStepUp } from "./step-up";
 
 /** Requests the explorer's list makes to the dashboard API (its export link is not fetched). */
 const LIST = /\/api\/dashboard\/transactions\?/;
@@ -53,17 +54,16 @@ test.describe("dashboard forms and queries", () => {
     await page.goto("/dashboard/callbacks");
     const url = page.getByLabel("Callback URL");
     await url.fill("not a url");
-    await page.getByLabel("Your password, to confirm").fill(merchant.password);
     await page.getByRole("button", { name: "Save" }).click();
+    // Changing where callbacks go is confirmed first (the password, no authenticator here), once a window.
+    await confirmStepUp(page, merchant.password);
     await expect(url).toHaveAttribute("aria-invalid", "true");
     await expect(page.getByText("The callback URL must be an absolute URL.")).toBeVisible();
     await expect(page.locator("form").getByRole("alert")).toHaveText("Check the highlighted fields.");
     const save = async (value: string) => {
       await url.fill(value);
-      // Changing where callbacks go asks for the password (or the authenticator code, when on).
-      await page.getByLabel("Your password, to confirm").fill(merchant.password);
       const answer = page.waitForResponse(
-        (r) => r.url().endsWith("/api/dashboard/callback-url") && r.request().method() === "PUT",
+        (r) => r.url().endsWith("/api/dashboard/callback-url") && r.request().method() === "PUT" && r.ok(),
       );
       await page.getByRole("button", { name: "Save" }).click();
       expect((await answer).status()).toBe(200);
@@ -108,7 +108,8 @@ test.describe("dashboard forms and queries", () => {
   test("a toggle shows the click at once, holds it while saving, and springs back with the reason if refused", async ({
     page,
   }) => {
-    await signIn(page, await createMerchant("Toggle Shop"));
+    const merchant = await createMerchant("Toggle Shop");
+    await signIn(page, merchant);
     await page.goto("/dashboard/callbacks");
     const toggle = page.getByRole("checkbox", { name: /Deposits less than the minimum amount/ });
     await expect(toggle).toBeEnabled();
@@ -126,6 +127,8 @@ test.describe("dashboard forms and queries", () => {
     await expect(toggle).toBeChecked();
     await expect(toggle).toBeDisabled();
     release();
+    // Callback settings are confirmed like the URL: the one dialog, then the save goes through.
+    await confirmStepUp(page, merchant.password);
     await expect(toggle).toBeEnabled();
     await expect(toggle).toBeChecked();
     expect(

@@ -4,6 +4,7 @@ import type { Page } from "@playwright/test";
 import { startReceiver } from "../../tests/support/receiver";
 import { cli, createMerchant, expect, signedClient, test } from "../fixtures";
 import { signIn } from "./sign-in";
+import { confirmStepUp, stepUpDialog } from "./step-up";
 
 /** On e2e/screening-denylist.txt, which the test servers load (playwright.config.ts). */
 const DENIED = "LTCe2eDenied11111111111111111111111";
@@ -94,20 +95,21 @@ test.describe("compliance review screen", () => {
         await expectNoSidewaysScroll(page);
         await page.screenshot({ path: `${SHOTS}/reviews-queue-${viewport.name}.png`, fullPage: true });
 
-        // Releasing asks for the password (no authenticator on this user); a wrong one is refused.
+        // Releasing asks for the password (no authenticator on this user) in the one dialog; a wrong one is refused there.
         await releaseItem.getByRole("button", { name: "Release" }).click();
-        await releaseItem.getByLabel("Your password, to confirm").fill("not the password");
         await releaseItem.getByRole("button", { name: "Release payment" }).click();
-        await expect(releaseItem.getByText("The password is not right.")).toBeVisible();
-        await releaseItem.getByLabel("Your password, to confirm").fill(merchant.password);
-        await releaseItem.getByRole("button", { name: "Release payment" }).click();
+        const dialog = stepUpDialog(page);
+        await dialog.getByLabel("Your password").fill("not the password");
+        await dialog.getByRole("button", { name: "Confirm" }).click();
+        await expect(dialog.getByText("The password is not right.")).toBeVisible();
+        await confirmStepUp(page, merchant.password);
         await expect(page.getByText("Payment of 0.5 LTC released: it is credited.")).toBeVisible();
         await expect
           .poll(() => callbacks().find((c) => c.event === "deposit.confirmed")?.body.id, { timeout: 15_000 })
           .toBe(first);
 
+        // The confirmation still stands (its 5-minute window): rejecting asks nothing more.
         await rejectItem.getByRole("button", { name: "Reject" }).click();
-        await rejectItem.getByLabel("Your password, to confirm").fill(merchant.password);
         await rejectItem.getByRole("button", { name: "Reject payment" }).click();
         await expect(
           page.getByText("Payment of 0.25 LTC rejected: it is kept for the operator to send back."),
@@ -159,8 +161,8 @@ test.describe("compliance review screen", () => {
     const field = form.getByLabel("Review payments scoring at least");
     await expect(field).toHaveValue("75.5");
     await field.fill("101");
-    await form.getByLabel("Your password, to confirm").fill(merchant.password);
     await form.getByRole("button", { name: "Save threshold" }).click();
+    await confirmStepUp(page, merchant.password);
     await expect(form.getByText("Type a score from 0 to 100, with at most two decimals.")).toBeVisible();
     await field.fill("60");
     await form.getByRole("button", { name: "Save threshold" }).click();

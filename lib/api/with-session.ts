@@ -7,6 +7,12 @@ import { getDb } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
 import { getConfig } from "@/lib/runtime";
 import { can, notAllowedMessage, type Permission } from "@/lib/team/permissions";
+import {
+  SENSITIVE_ACTIONS,
+  type SensitiveAction,
+  type SensitiveActionName,
+} from "@/lib/team/sensitive-actions";
+import { requireCurrentPassword, requireStepUp } from "./confirm-sensitive-action";
 import { errorResponse } from "./error-response";
 import { parseJsonObject, readRawBody, routeParams, validate } from "./read-body";
 import { requestHost } from "./request-public-origin";
@@ -14,17 +20,29 @@ import { json } from "./respond";
 import type { HandlerContext, RouteHandler, RouteSpec } from "./route-handler";
 import { assertSandbox } from "./runtime-values";
 
-export type SessionContext<Body> = HandlerContext<Body> & { session: MerchantSession };
+/** `sensitive`: the route's entry of lib/team/sensitive-actions.ts (its `audit` is the action to record). */
+export type SessionContext<Body> = HandlerContext<Body> & {
+  session: MerchantSession;
+  sensitive: SensitiveAction | undefined;
+};
 
 /**
- * Every dashboard route says who may call it: a `permission` of lib/team/permissions.ts, or
- * `isPublic` (sign-up, password reset, accepting an invitation). A route with neither does not compile.
+ * Every dashboard route says who may call it: a sensitive `action` of lib/team/sensitive-actions.ts
+ * (which gives its permission and confirmation), a `permission` of lib/team/permissions.ts, or
+ * `isPublic` (sign-up, password reset, accepting an invitation). A route with none does not compile.
  */
 export type SessionRouteSpec<Req extends z.ZodType> = RouteSpec<Req> &
-  ({ permission: Permission; isPublic?: never } | { isPublic: true; permission?: never });
+  (
+    | { action: SensitiveActionName; permission?: never; isPublic?: never }
+    | { permission: Permission; action?: never; isPublic?: never }
+    | { isPublic: true; permission?: never; action?: never }
+  );
 
-/** A dashboard route handler, carrying what it asks of its caller (read by the role-matrix test). */
-export type SessionRouteHandler = RouteHandler & { permission: Permission | "public" };
+/** A dashboard route handler, carrying what it asks of its caller (read by the role-matrix and sensitive-action tests). */
+export type SessionRouteHandler = RouteHandler & {
+  permission: Permission | "public";
+  action: SensitiveActionName | undefined;
+};
 
 /**
  * A mutation must come from our own pages: the browser's Origin (or, lacking it, Sec-Fetch-Site)
@@ -50,12 +68,16 @@ function assertSameOrigin(request: Request): void {
  * mutations, the same body cap and JSON rules as the API, the endpoint's zod schema, errors in the
  * dashboard's shape. Every query in a handler is scoped by `session.merchantId`; `isPublic` routes
  * (sign-up) run without a session. The session's role must hold the route's permission (403
- * otherwise), checked before the body is read.
+ * otherwise), checked before the body is read. A sensitive `action` is confirmed as its entry says:
+ * a step-up window of this session (403 `confirmation_required` otherwise, before the body is
+ * read), or the current password in the body.
  */
 export function withSession<Req extends z.ZodType>(
   endpoint: SessionRouteSpec<Req>,
   handler: (context: SessionContext<z.output<Req>>) => Promise<unknown>,
 ): SessionRouteHandler {
+  const sensitive = endpoint.action ? SENSITIVE_ACTIONS[endpoint.action] : undefined;
+  const permission: Permission | undefined = sensitive?.permission ?? endpoint.permission;
   const route: RouteHandler = async (request, context) => {
     try {
       if (endpoint.isSandboxOnly) assertSandbox();
@@ -64,10 +86,14 @@ export function withSession<Req extends z.ZodType>(
       const session = await readRequestSession(getDb(), request);
       if (!session && !endpoint.isPublic)
         throw new KassaError("unauthorized", "Your session has ended. Sign in again.");
-      if (session && endpoint.permission && !can(session.role, endpoint.permission))
+      if (session && permission && !can(session.role, permission))
         throw new KassaError("forbidden", notAllowedMessage(session.role));
+      const confirmation = sensitive?.confirmation;
+      if (session && confirmation?.kind === "step_up") await requireStepUp(getDb(), session);
       const raw = isMutation ? await readRawBody(request, getConfig().bodyLimitBytes) : new Uint8Array();
       const body = validate(endpoint, parseJsonObject(raw));
+      if (session && confirmation?.kind === "password")
+        await requireCurrentPassword(getDb(), { session, confirmation, body });
       const result = await handler({
         db: getDb(),
         body,
@@ -75,11 +101,12 @@ export function withSession<Req extends z.ZodType>(
         query: new URL(request.url).searchParams,
         request,
         session: session as MerchantSession,
+        sensitive,
       });
       return result instanceof Response ? result : json(result, endpoint.successStatus ?? 200);
     } catch (error) {
       return errorResponse(error, "dashboard");
     }
   };
-  return Object.assign(route, { permission: endpoint.permission ?? ("public" as const) });
+  return Object.assign(route, { permission: permission ?? ("public" as const), action: endpoint.action });
 }

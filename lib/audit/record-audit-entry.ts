@@ -23,6 +23,8 @@ export const AUDIT_ACTIONS = [
   "payout_declined",
   "callback_url_changed",
   "callback_key_changed",
+  "callback_settings_changed",
+  "onboarding_completed",
   "two_factor_enabled",
   "two_factor_disabled",
   "password_changed",

@@ -44,5 +44,6 @@ export async function readRequestSession(db: Db, request: Request): Promise<Merc
     userId: Number(claims.sub),
     email: token.email ?? "",
     role: claims.role,
+    sessionId: typeof claims.sessionId === "string" ? claims.sessionId : undefined,
   };
 }

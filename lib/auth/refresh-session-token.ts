@@ -1,5 +1,6 @@
 import "server-only";
 
+import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { users } from "@/lib/db/schema";
@@ -7,9 +8,17 @@ import type { Role } from "@/lib/team/permissions";
 
 /**
  * What Kassa keeps in a session's JWT besides next-auth's own claims (`sub` is the user's id).
- * `role` is refreshed from the database on every request, never trusted from the cookie.
+ * `role` is refreshed from the database on every request, never trusted from the cookie. `sessionId`
+ * names this one sign-in (a browser's session), so a step-up window belongs to it and not to every
+ * session of the user (lib/auth/open-step-up-window.ts).
  */
-export type SessionClaims = { sub?: string; merchantId?: number; sessionVersion?: number; role?: Role };
+export type SessionClaims = {
+  sub?: string;
+  merchantId?: number;
+  sessionVersion?: number;
+  role?: Role;
+  sessionId?: string;
+};
 
 /** The user next-auth hands to the jwt callback at sign-in (what `authorize` returned). */
 export type SignedInUser = { id: string; merchantId: number; sessionVersion: number; role: Role };
@@ -28,7 +37,13 @@ export async function refreshSessionToken<Token extends SessionClaims>(
 ): Promise<SessionClaims> {
   const { token, user } = input;
   if (user)
-    return { ...token, merchantId: user.merchantId, sessionVersion: user.sessionVersion, role: user.role };
+    return {
+      ...token,
+      merchantId: user.merchantId,
+      sessionVersion: user.sessionVersion,
+      role: user.role,
+      sessionId: randomBytes(18).toString("base64url"),
+    };
   const userId = Number(token.sub);
   if (!Number.isSafeInteger(userId) || token.merchantId === undefined) return {};
   const [current] = await db

@@ -42,6 +42,8 @@ export async function renewSessionCookie(
     email: session.email,
     merchantId: session.merchantId,
     sessionVersion: user.sessionVersion,
+    // The same sign-in goes on in this browser, with its step-up window.
+    sessionId: session.sessionId,
   };
   return {
     name: sessionCookieName(),

@@ -1,9 +1,10 @@
 import "server-only";
 
 import { eq } from "drizzle-orm";
-import { cookies, headers } from "next/headers";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getServerSession } from "next-auth";
+import { json } from "@/lib/api/respond";
 import { type Db, getDb } from "@/lib/db/client";
 import { merchants } from "@/lib/db/schema";
 import { can, isRole, type Permission, type Role } from "@/lib/team/permissions";
@@ -11,7 +12,14 @@ import { authOptions } from "./auth-options";
 import { renewSessionCookie } from "./renew-session-cookie";
 import { loginPathFor, REQUEST_PATH_HEADER } from "./return-path";
 
-export type MerchantSession = { merchantId: number; userId: number; email: string; role: Role };
+/** A signed-in member; `sessionId` names this sign-in (absent in sessions from before it existed). */
+export type MerchantSession = {
+  merchantId: number;
+  userId: number;
+  email: string;
+  role: Role;
+  sessionId?: string;
+};
 
 /** Where a page the role may not use sends the browser: the dashboard's "not allowed" page. */
 export const NOT_ALLOWED_PATH = "/dashboard/not-allowed";
@@ -56,10 +64,15 @@ export async function requireSession(
 }
 
 /**
- * For route handlers, after a password or second-factor change ended every session of the user: sets
- * this browser's renewed session cookie on the response, so the user stays signed in here, and only here.
+ * For route handlers, after a password or second-factor change ended every session of the user: the
+ * answer `body`, carrying this browser's renewed session cookie, so the user stays signed in here,
+ * and only here. Set on the response itself (not Next's cookie store), so the route stays a plain
+ * function of its request.
  */
-export async function keepSignedIn(db: Db, session: MerchantSession): Promise<void> {
+export async function keepSignedIn(db: Db, session: MerchantSession, body: unknown): Promise<Response> {
   const cookie = await renewSessionCookie(db, session);
-  if (cookie) (await cookies()).set(cookie);
+  if (!cookie) return json(body);
+  const attributes = [`Path=${cookie.path}`, `Max-Age=${cookie.maxAge}`, "HttpOnly", "SameSite=Lax"];
+  if (cookie.secure) attributes.push("Secure");
+  return json(body, 200, { "set-cookie": [`${cookie.name}=${cookie.value}`, ...attributes].join("; ") });
 }

@@ -222,7 +222,11 @@ export async function runCliCommand(input: unknown, env: CliEnvironment): Promis
     }
     case "merchants.below-minimum-callback": {
       const isOn = command.args.set === "on";
-      await setBelowMinimumCallback(env.db, { merchantId: command.args.merchant, isOn });
+      await setBelowMinimumCallback(env.db, {
+        merchantId: command.args.merchant,
+        isOn,
+        audit: { actor: { kind: "cli" } },
+      });
       return { merchant_id: command.args.merchant, is_below_minimum_callback_on: isOn };
     }
     case "merchants.review-threshold": {

@@ -3,13 +3,7 @@ import { splitRanges } from "@/lib/api-keys/split-ranges";
 import { amount, refinePrecision } from "./amount";
 import { callbackUrl, currencyCode } from "./fields";
 import { sandboxBlocksRequest, sandboxPaymentRequest } from "./sandbox";
-import {
-  refineOneAmount,
-  secondFactorFields,
-  withdrawalFields,
-  withdrawalPrecision,
-  withdrawalRequest,
-} from "./withdrawals";
+import { refineOneAmount, withdrawalFields, withdrawalPrecision, withdrawalRequest } from "./withdrawals";
 import "./messages";
 
 /**
@@ -25,19 +19,19 @@ export const onboardingRequest = z.object({
   key_label: z.string().trim().max(100).optional(),
 });
 
-/** A new API key; the user confirms with their code, or password without two-factor sign-in (lib/auth/confirm-user.ts). */
+/** A new API key (confirmed by the session's step-up window, lib/team/sensitive-actions.ts). */
 export const apiKeyRequest = z.object({
   label: z.string().trim().min(1).max(100),
   /** The key may move money (withdrawals, exchanges): only for members who may create payouts. */
   can_move_money: z.boolean().default(false),
-  ...secondFactorFields,
 });
 
 /** An empty `callback_url` removes it. Confirmed like a new API key. */
-export const callbackUrlRequest = z.object({ callback_url: callbackUrl, ...secondFactorFields });
+export const callbackUrlRequest = z.object({ callback_url: callbackUrl });
 
 /** The designated callback key, chosen by an owner and confirmed like a new API key. */
-export const callbackKeyRequest = z.object({ key_id: z.number().int().positive(), ...secondFactorFields });
+/** The owner's choice of callback key (confirmed by the step-up window, lib/team/sensitive-actions.ts). */
+export const callbackKeyRequest = z.object({ key_id: z.number().int().positive() });
 
 /** The optional callbacks a merchant turns on (Callbacks page). */
 export const callbackSettingsRequest = z.object({ is_below_minimum_callback_on: z.boolean() });
@@ -114,9 +108,8 @@ export const sandboxRateRequest = z.object({ currency: currencyCode, usd_price: 
 
 /** A key's IP allowlist: addresses or CIDR ranges (an empty list: any address). */
 export const apiKeyAllowlistRequest = z.object({
-  allowed_ips: z.array(z.string().max(100)).max(200),
   // Opening a key to more addresses weakens it: confirmed like a new key.
-  ...secondFactorFields,
+  allowed_ips: z.array(z.string().max(100)).max(200),
 });
 
 /**
@@ -135,11 +128,19 @@ export const apiKeyAllowlistForm = apiKeyAllowlistRequest.extend({
 });
 
 /** Revoking a key: confirmed like a new key (a stolen session must not be able to cut a shop off). */
-export const apiKeyRevokeRequest = z.object(secondFactorFields);
+export const apiKeyRevokeRequest = z.object({});
 
 /** Rolling a key: how long the old key keeps working, in seconds (0 to 7 days; default 24 hours). */
 export const apiKeyRollRequest = z.object({
-  overlap_seconds: z.number().int().min(0).max(604_800).default(86_400),
   // A roll hands out a new secret: confirmed like a new key.
-  ...secondFactorFields,
+  overlap_seconds: z.number().int().min(0).max(604_800).default(86_400),
+});
+
+/**
+ * The dashboard's confirmation dialog (POST /api/dashboard/step-up): the authenticator code with
+ * two-factor sign-in on, else the password. Opens the session's step-up window.
+ */
+export const stepUpRequest = z.object({
+  code: z.string().trim().max(20).optional(),
+  password: z.string().max(200).optional(),
 });

@@ -1,23 +1,18 @@
 import { z } from "zod";
 import { ROLES } from "@/lib/team/permissions";
 import { passwordResetConfirm } from "./auth";
-import { secondFactorFields } from "./withdrawals";
 import "./messages";
 
 const role = z.enum(ROLES);
 
-/** Dashboard: invite someone to the team by e-mail (asks for the second factor). */
-export const inviteMemberRequest = z.object({
-  email: z.email().max(254),
-  role,
-  ...secondFactorFields,
-});
+/** Dashboard: invite someone to the team by e-mail. */
+export const inviteMemberRequest = z.object({ email: z.email().max(254), role });
 
-/** Dashboard: give a member another role (asks for the second factor). */
-export const changeRoleRequest = z.object({ role, ...secondFactorFields });
+/** Dashboard: give a member another role. */
+export const changeRoleRequest = z.object({ role });
 
-/** Dashboard: remove a member (asks for the second factor). */
-export const removeMemberRequest = z.object(secondFactorFields);
+/** Dashboard: remove a member. */
+export const removeMemberRequest = z.object({});
 
 /** Public: accept an invitation from its link, choosing a password: what a reset link asks, too. */
 export const acceptInvitationRequest = passwordResetConfirm;

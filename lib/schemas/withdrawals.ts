@@ -189,14 +189,8 @@ export const instantWithdrawalEndpoint = defineEndpoint({
   successStatus: 201,
 });
 
-/** The second factor a sensitive dashboard change asks for: the app's code, or the password without one. */
-export const secondFactorFields = {
-  code: z.string().trim().max(20).optional(),
-  password: z.string().max(200).optional(),
-};
-
-/** Dashboard: approve or decline a pending withdrawal. */
-export const withdrawalDecisionRequest = z.object(secondFactorFields);
+/** Dashboard: approve or decline a pending withdrawal (confirmed by the session's step-up window). */
+export const withdrawalDecisionRequest = z.object({});
 
 /** Dashboard: set the withdrawal limits of one currency (decimal strings, as typed). */
 export const withdrawalLimitsRequest = z.object({
@@ -207,11 +201,9 @@ export const withdrawalLimitsRequest = z.object({
     .min(1, "Type the largest amount one withdrawal may send without approval.")
     .max(40),
   per_day: z.string().trim().max(40).optional(),
-  ...secondFactorFields,
 });
 
 /** Dashboard: remove the withdrawal limits of one currency. */
 export const withdrawalLimitsRemoveRequest = z.object({
   currency: z.string().trim().toUpperCase().min(1).max(10),
-  ...secondFactorFields,
 });

@@ -50,19 +50,29 @@ describe(`re-authentication for sensitive changes on ${testDriver}`, () => {
 
   it("checks at most 5 wrong current passwords of 12, then makes the user wait even with the right one", async () => {
     const userId = ids.Guessed!;
+    // What POST /api/dashboard/password does (its `account.password` entry): the current password, then the change.
+    const changePasswordConfirmed = async (input: { userId: number; current: string; next: string }) => {
+      await confirmUser(database.db, {
+        userId: input.userId,
+        ask: "password",
+        password: input.current,
+        field: "current_password",
+      });
+      await changePassword(database.db, input);
+    };
     const results: string[] = [];
     for (let i = 0; i < 12; i++)
       results.push(
-        await outcome(changePassword(database.db, { userId, current: `guess ${i}`, next: "x".repeat(12) })),
+        await outcome(changePasswordConfirmed({ userId, current: `guess ${i}`, next: "x".repeat(12) })),
       );
     expect(results.filter((r) => r === "current_password")).toHaveLength(SIGN_IN_THROTTLES.reauth.free);
     expect(results.filter((r) => r === "rate_limited")).toHaveLength(12 - SIGN_IN_THROTTLES.reauth.free);
     expect(
-      await outcome(changePassword(database.db, { userId, current: PASSWORD, next: "new password 22" })),
+      await outcome(changePasswordConfirmed({ userId, current: PASSWORD, next: "new password 22" })),
     ).toBe("rate_limited");
     await waitOut(userId);
     expect(
-      await outcome(changePassword(database.db, { userId, current: PASSWORD, next: "new password 22" })),
+      await outcome(changePasswordConfirmed({ userId, current: PASSWORD, next: "new password 22" })),
     ).toBe("ok");
   });
 

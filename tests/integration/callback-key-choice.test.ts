@@ -51,7 +51,7 @@ describe(`choosing the callback key on ${testDriver}`, () => {
   async function createKey(s: SigningShop, role: "owner" | "developer", label: string): Promise<Pair> {
     const created = await s.dashboard(createKeyRoute, {
       role,
-      body: { label, can_move_money: role === "owner", password: PASSWORD },
+      body: { label, can_move_money: role === "owner" },
     });
     expect(created.status).toBe(201);
     const body = created.body as { id: number; api_key: string; api_secret: string };
@@ -101,26 +101,23 @@ describe(`choosing the callback key on ${testDriver}`, () => {
     });
 
     for (const role of ["admin", "developer"] as const)
-      expect(await choose(s, role, { key_id: chosen.id, password: PASSWORD })).toEqual({
+      expect(await choose(s, role, { key_id: chosen.id })).toEqual({
         status: 403,
         body: {
           error: `Your role (${role}) does not allow this. Ask an owner or an admin of your team.`,
           code: "forbidden",
         },
       });
-    const wrong = await choose(s, "owner", { key_id: chosen.id, password: "not the password" });
-    expect(wrong.status).toBe(400);
-    expect(wrong.body).toMatchObject({ fields: { password: "The password is not right." } });
-    const noMoney = await choose(s, "owner", { key_id: developerKey.id, password: PASSWORD });
+    const noMoney = await choose(s, "owner", { key_id: developerKey.id });
     expect(noMoney.status).toBe(400);
     expect(noMoney.body).toMatchObject({ fields: { key_id: expect.stringContaining("may not move money") } });
     const otherShop = await shop();
-    const foreign = await choose(s, "owner", { key_id: otherShop.defaultKey.id, password: PASSWORD });
+    const foreign = await choose(s, "owner", { key_id: otherShop.defaultKey.id });
     expect(foreign.status).toBe(400);
     expect(foreign.body).toMatchObject({ fields: { key_id: "Choose one of your active API keys." } });
 
     const before = await dashboardInvoice(s);
-    expect(await choose(s, "owner", { key_id: chosen.id, password: PASSWORD })).toEqual({
+    expect(await choose(s, "owner", { key_id: chosen.id })).toEqual({
       status: 200,
       body: { callback_key: { id: chosen.id, key: chosen.key, label: "callbacks" } },
     });
@@ -147,7 +144,7 @@ describe(`choosing the callback key on ${testDriver}`, () => {
   it("holds a callback with a reason when the callback key is revoked, and sends it once an owner chooses another", async () => {
     const s = await shop();
     const spare = await createKey(s, "owner", "spare");
-    const revoked = await s.dashboard(revokeKeyRoute, { id: s.defaultKey.id, body: { password: PASSWORD } });
+    const revoked = await s.dashboard(revokeKeyRoute, { id: s.defaultKey.id, body: {} });
     expect(revoked.status).toBe(200);
     const state = await s.dashboard(readKeyRoute, { method: "GET" });
     expect(state.body).toMatchObject({
@@ -171,7 +168,7 @@ describe(`choosing the callback key on ${testDriver}`, () => {
       { error: "no signing key: the callback key is revoked or expired", httpStatus: null },
     ]);
 
-    expect((await choose(s, "owner", { key_id: spare.id, password: PASSWORD })).status).toBe(200);
+    expect((await choose(s, "owner", { key_id: spare.id })).status).toBe(200);
     expect((await s.dashboard(retryPendingRoute, { body: {} })).body).toEqual({ retried: 1 });
     await deliverAll();
     expectSignedBy(receivedFor(invoiceId)[0]!, spare);

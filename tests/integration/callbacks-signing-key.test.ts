@@ -63,7 +63,7 @@ describe(`callback signing keys on ${testDriver}`, () => {
   async function createKey(s: SigningShop, role: "owner" | "developer", label: string): Promise<Pair> {
     const created = await s.dashboard(createKeyRoute, {
       role,
-      body: { label, can_move_money: role === "owner", password: PASSWORD },
+      body: { label, can_move_money: role === "owner" },
     });
     expect(created.status).toBe(201);
     const body = created.body as { id: number; api_key: string; api_secret: string };
@@ -205,7 +205,7 @@ describe(`callback signing keys on ${testDriver}`, () => {
     const s = await shop();
     const doomed = await createKey(s, "owner", "doomed");
     const invoiceId = await apiInvoice(s, doomed);
-    const revoked = await s.dashboard(revokeKeyRoute, { id: doomed.id, body: { password: PASSWORD } });
+    const revoked = await s.dashboard(revokeKeyRoute, { id: doomed.id, body: {} });
     expect(revoked.status).toBe(200);
     // A key created afterwards is no candidate: the fallback is the designated key, not the newest.
     await createKey(s, "developer", "later");
@@ -219,7 +219,7 @@ describe(`callback signing keys on ${testDriver}`, () => {
     const first = await apiInvoice(s, old);
     const rolled = await s.dashboard(rollKeyRoute, {
       id: old.id,
-      body: { overlap_seconds: 3600, password: PASSWORD },
+      body: { overlap_seconds: 3600 },
     });
     expect(rolled.status).toBe(201);
     const successor = rolled.body as { id: number; api_key: string; api_secret: string };
@@ -232,7 +232,7 @@ describe(`callback signing keys on ${testDriver}`, () => {
     const second = await apiInvoice(s, next);
     const again = await s.dashboard(rollKeyRoute, {
       id: next.id,
-      body: { overlap_seconds: 0, password: PASSWORD },
+      body: { overlap_seconds: 0 },
     });
     expect(again.status).toBe(201);
     const third = again.body as { id: number; api_key: string; api_secret: string };
@@ -244,9 +244,7 @@ describe(`callback signing keys on ${testDriver}`, () => {
 
     // The end of the chain revoked, no key of it signs: a resend of the second invoice's callback
     // is signed by the designated key.
-    expect((await s.dashboard(revokeKeyRoute, { id: latest.id, body: { password: PASSWORD } })).status).toBe(
-      200,
-    );
+    expect((await s.dashboard(revokeKeyRoute, { id: latest.id, body: {} })).status).toBe(200);
     receiver.received.length = 0;
     await resendCallback(database.db, { merchantId: s.merchantId, transactionId: second });
     await deliverAll();

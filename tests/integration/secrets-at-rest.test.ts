@@ -170,6 +170,7 @@ describe(`no live secret at rest in plain text on ${testDriver}`, () => {
       mode: "sandbox",
       userId: user!.id,
       mayMoveMoney: true,
+      audit: { actor: { kind: "user", userId: user!.id, email: "signup@example.com" } },
     });
     hand("onboarding's API secret", onboarded.secret);
 

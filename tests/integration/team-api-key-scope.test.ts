@@ -10,6 +10,7 @@ import { POST as exchangeFixedRoute } from "@/app/api/v2/exchange/fixed/route";
 import { POST as exchangeNowRoute } from "@/app/api/v2/exchange/now/route";
 import { POST as withdrawalRoute } from "@/app/api/v2/withdrawal/crypto/route";
 import { requestContextStorage } from "@/lib/api/request-context";
+import { openStepUpWindow } from "@/lib/auth/open-step-up-window";
 import { SecretBox } from "@/lib/crypto/secret-box";
 import { registerDatabase, unregisterDatabase } from "@/lib/db/client";
 import { apiKeys, users } from "@/lib/db/schema";
@@ -61,8 +62,11 @@ describe(`API key scopes by role on ${testDriver}`, () => {
         .insert(users)
         .values({ merchantId, email, passwordHash, role })
         .returning({ id: users.id });
-      const token = { sub: String(user!.id), email, merchantId, sessionVersion: 0 };
+      const sessionId = `scopes-${role}`;
+      const token = { sub: String(user!.id), email, merchantId, sessionVersion: 0, sessionId };
       const value = await encode({ token, secret: process.env.NEXTAUTH_SECRET! });
+      // Key changes are confirmed: each member's session confirmed just now (lib/auth/open-step-up-window.ts).
+      await openStepUpWindow(database.db, { sessionId, userId: user!.id });
       members.set(role, { userId: user!.id, email, cookie: `next-auth.session-token=${value}` });
     }
   });
@@ -92,7 +96,7 @@ describe(`API key scopes by role on ${testDriver}`, () => {
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
   const createKey = async (role: Role, body: Record<string, unknown>) =>
-    dashboard(createKeyRoute, { role, path: "api-keys", body: { password: PASSWORD, ...body } });
+    dashboard(createKeyRoute, { role, path: "api-keys", body });
 
   /** A signed /api/v2 call with `pair` and the body "{}". */
   async function signed(route: typeof listAccountsRoute, pair: Pair) {
@@ -159,7 +163,7 @@ describe(`API key scopes by role on ${testDriver}`, () => {
       role: "developer",
       path: `api-keys/${moneyKey!.id}/roll`,
       id: String(moneyKey!.id),
-      body: { password: PASSWORD, overlap_seconds: 0 },
+      body: { overlap_seconds: 0 },
     });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ code: "forbidden" });
@@ -171,7 +175,7 @@ describe(`API key scopes by role on ${testDriver}`, () => {
       role: "developer",
       path: `api-keys/${devKey!.id}/roll`,
       id: String(devKey!.id),
-      body: { password: PASSWORD, overlap_seconds: 60 },
+      body: { overlap_seconds: 60 },
     });
     expect(rolled.status).toBe(201);
     expect(rolled.body).toMatchObject({ can_move_money: false, replaced_key: devKey!.key });
@@ -180,7 +184,7 @@ describe(`API key scopes by role on ${testDriver}`, () => {
       role: "admin",
       path: `api-keys/${moneyKey!.id}/roll`,
       id: String(moneyKey!.id),
-      body: { password: PASSWORD, overlap_seconds: 60 },
+      body: { overlap_seconds: 60 },
     });
     expect(byAdmin.status).toBe(201);
     expect(byAdmin.body).toMatchObject({ can_move_money: true });
@@ -192,7 +196,7 @@ describe(`API key scopes by role on ${testDriver}`, () => {
         role: "admin",
         path: `api-keys/${id}/roll`,
         id,
-        body: { password: PASSWORD, overlap_seconds: 60 },
+        body: { overlap_seconds: 60 },
       });
       expect({ id, status: answer.status, body: answer.body }).toEqual({
         id,

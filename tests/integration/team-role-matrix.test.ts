@@ -115,6 +115,7 @@ const ROUTE_PERMISSIONS: Record<string, Permission> = {
   "POST totp/disable": "account.manage",
   "POST totp/enable": "account.manage",
   "POST totp/setup": "account.manage",
+  "POST step-up": "account.manage",
   "GET transactions": "dashboard.view",
   "GET transactions/[id]": "dashboard.view",
   "GET transactions/export": "dashboard.view",
@@ -155,7 +156,13 @@ describe(`the role matrix of every dashboard route on ${testDriver}`, () => {
         .insert(users)
         .values({ merchantId, email, passwordHash, role })
         .returning({ id: users.id });
-      const token = { sub: String(user!.id), email, merchantId, sessionVersion: 0 };
+      const token = {
+        sub: String(user!.id),
+        email,
+        merchantId,
+        sessionVersion: 0,
+        sessionId: `matrix-${role}`,
+      };
       const value = await encode({ token, secret: process.env.NEXTAUTH_SECRET! });
       cookies.set(role, `next-auth.session-token=${value}`);
     }

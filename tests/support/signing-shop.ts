@@ -1,6 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { encode } from "next-auth/jwt";
 import { expect } from "vitest";
 import { requestContextStorage } from "@/lib/api/request-context";
 import type { RouteHandler } from "@/lib/api/route-handler";
@@ -10,6 +9,7 @@ import { invoices, users } from "@/lib/db/schema";
 import { fixInvoiceCurrency } from "@/lib/invoices/fix-invoice-currency";
 import { createMerchant, hashPassword } from "@/lib/merchants/create-merchant";
 import type { Role } from "@/lib/team/permissions";
+import { callRoute, signInCookie } from "./dashboard-routes";
 import type { TestDatabase } from "./database";
 import { settings as invoiceSettings, testKeys } from "./invoices";
 import type { Received } from "./receiver";
@@ -49,11 +49,16 @@ export async function makeSigningShop(
   });
   const { merchantId } = created;
   await setCallbackUrl(database.db, { merchantId, url: input.callbackUrl, mode: "sandbox" });
-  const cookieOf = async (userId: number, email: string) => {
-    const token = { sub: String(userId), email, merchantId, sessionVersion: 0 };
-    return `next-auth.session-token=${await encode({ token, secret: process.env.NEXTAUTH_SECRET! })}`;
+  // Each member signs in and confirms once, as the dashboard's dialog does: the step-up window lets
+  // their sensitive calls reach the routes' own checks.
+  const { POST: stepUp } = await import("@/app/api/dashboard/step-up/route");
+  const cookieOf = async (userId: number) => {
+    const cookie = await signInCookie(database.db, userId);
+    const confirmed = await callRoute(stepUp, { path: "step-up", cookie, body: { password: PASSWORD } });
+    expect(confirmed.status).toBe(200);
+    return cookie;
   };
-  const cookies = new Map<Role, string>([["owner", await cookieOf(created.userId, created.email)]]);
+  const cookies = new Map<Role, string>([["owner", await cookieOf(created.userId)]]);
   const passwordHash = await hashPassword(PASSWORD);
   for (const role of ["admin", "developer"] as const) {
     const email = `${role}@${input.name.toLowerCase()}.test`;
@@ -61,7 +66,7 @@ export async function makeSigningShop(
       .insert(users)
       .values({ merchantId, email, passwordHash, role })
       .returning({ id: users.id });
-    cookies.set(role, await cookieOf(user!.id, email));
+    cookies.set(role, await cookieOf(user!.id));
   }
 
   /** A dashboard route called by a signed-in `role`, from the dashboard's own origin. */

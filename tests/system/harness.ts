@@ -202,6 +202,20 @@ export async function signIn(
   return [...cookies, ...session].join("; ");
 }
 
+/**
+ * Confirms a dashboard session with the user's password, as the dashboard's dialog does: its
+ * sensitive changes (lib/team/sensitive-actions.ts) then go through for the step-up window.
+ */
+export async function stepUp(base: string, cookie: string, password: string): Promise<void> {
+  const answer = await fetch(`${base}/api/dashboard/step-up`, {
+    method: "POST",
+    signal: AbortSignal.timeout(20_000),
+    headers: { "content-type": "application/json", cookie, origin: base },
+    body: JSON.stringify({ password }),
+  });
+  if (answer.status !== 200) throw new Error(`step-up failed: ${answer.status} ${await answer.text()}`);
+}
+
 /** A signed request exactly as a merchant's server sends it. */
 export async function signed(
   base: string,

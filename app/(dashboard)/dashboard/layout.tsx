@@ -2,7 +2,10 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { DashboardNav } from "@/components/dashboard/dashboard-nav";
 import { QueryProvider } from "@/components/query/query-provider";
+import { StepUpDialog } from "@/components/step-up/step-up-dialog";
+import { hasSecondFactor } from "@/lib/auth/has-second-factor";
 import { requireSession } from "@/lib/auth/session";
+import { getDb } from "@/lib/db/client";
 import { getConfig } from "@/lib/runtime";
 
 export const metadata: Metadata = { title: { default: "Dashboard", template: "%s · Kassa dashboard" } };
@@ -26,6 +29,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         )}
         {children}
       </main>
+      <StepUpDialog hasTotp={await hasSecondFactor(getDb(), session.userId)} />
     </QueryProvider>
   );
 }

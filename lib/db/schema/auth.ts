@@ -86,3 +86,25 @@ export const authTokens = pgTable(
     index("auth_tokens_merchant_idx").on(t.merchantId),
   ],
 );
+
+/**
+ * Step-up windows: a session that confirmed its user again (lib/auth/step-up.ts) may make sensitive
+ * changes until `expires_at`. Keyed by the SHA-256 of the session's own id (a claim of its JWT), so
+ * the window belongs to that one browser's session, not to the user: another session of the same
+ * user is not elevated, and a session that ends (sign-out, a password change) takes its window
+ * with it. Rows past their end are deleted as new ones are written.
+ */
+export const stepUpWindows = pgTable(
+  "step_up_windows",
+  {
+    sessionHash: text("session_hash").primaryKey(),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index("step_up_windows_user_idx").on(t.userId),
+    index("step_up_windows_expires_idx").on(t.expiresAt),
+  ],
+);

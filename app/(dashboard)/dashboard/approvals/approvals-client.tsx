@@ -6,11 +6,9 @@ import { LimitsSection } from "./limits-section";
 import { PendingItem } from "./pending-item";
 
 export function ApprovalsClient({
-  hasTotp,
   currencies,
   canManageLimits,
 }: {
-  hasTotp: boolean;
   currencies: string[];
   /** Limits are set by owners and admins (lib/team/permissions.ts); other approvers do not see the form. */
   canManageLimits: boolean;
@@ -36,11 +34,11 @@ export function ApprovalsClient({
       {pending.data && pending.data.data.length > 0 && (
         <ul className="mt-2 divide-y divide-slate-200 border-y border-slate-200 dark:divide-slate-800 dark:border-slate-800">
           {pending.data.data.map((item) => (
-            <PendingItem key={item.id} item={item} hasTotp={hasTotp} onDecided={setNotice} />
+            <PendingItem key={item.id} item={item} onDecided={setNotice} />
           ))}
         </ul>
       )}
-      {canManageLimits && <LimitsSection hasTotp={hasTotp} currencies={currencies} />}
+      {canManageLimits && <LimitsSection currencies={currencies} />}
     </>
   );
 }

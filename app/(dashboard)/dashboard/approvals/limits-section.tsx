@@ -11,35 +11,24 @@ import {
   useWithdrawalLimits,
 } from "@/components/query/use-approvals";
 import type { withdrawalLimitsRequest } from "@/lib/schemas/withdrawals";
-import { SecondFactorField } from "./second-factor-field";
 
 const schema = formSchema(() => import("@/lib/schemas/withdrawals").then((m) => m.withdrawalLimitsRequest));
 
 type Values = z.input<typeof withdrawalLimitsRequest>;
 
-/** The limits table and the form that sets one currency's limits (with the second factor). */
-export function LimitsSection({ hasTotp, currencies }: { hasTotp: boolean; currencies: string[] }) {
+/** The limits table and the form that sets one currency's limits (confirmed in the dashboard's one dialog). */
+export function LimitsSection({ currencies }: { currencies: string[] }) {
   const limits = useWithdrawalLimits();
   const save = useSaveWithdrawalLimits();
   const remove = useRemoveWithdrawalLimits();
   const form = useKassaForm<Values>(schema, {
-    defaultValues: { currency: currencies[0] ?? "", per_withdrawal: "", per_day: "", code: "", password: "" },
+    defaultValues: { currency: currencies[0] ?? "", per_withdrawal: "", per_day: "" },
   });
   const submit = form.submitWith(async (values) => {
     await save.mutateAsync(values);
-    form.reset({ ...values, code: "", password: "" });
+    form.reset(values);
   });
-  const removeLimits = (currency: string) => {
-    const { code, password } = form.getValues();
-    if (!code && !password) {
-      form.setError(hasTotp ? "code" : "password", {
-        type: "required",
-        message: hasTotp ? "Type the code from your authenticator app." : "Type your password to confirm.",
-      });
-      return;
-    }
-    remove.mutate({ currency, code: code || undefined, password: password || undefined });
-  };
+  const removeLimits = (currency: string) => remove.mutate({ currency });
   return (
     <section aria-labelledby="limits-title" className="mt-10">
       <h2 id="limits-title" className="text-xl font-semibold">
@@ -127,12 +116,6 @@ export function LimitsSection({ hasTotp, currencies }: { hasTotp: boolean; curre
           inputMode="decimal"
           errors={form.formState.errors}
           register={form.register("per_day")}
-        />
-        <SecondFactorField
-          hasTotp={hasTotp}
-          idPrefix="limits"
-          errors={form.formState.errors}
-          register={form.register}
         />
         <FormError message={form.formError} />
         {save.isSuccess && (

@@ -3,46 +3,38 @@
 import { useState } from "react";
 import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { buttonClass, secondaryButtonClass } from "@/components/forms/field";
-import { formSchema } from "@/components/forms/form-schema";
 import { type PendingWithdrawal, useDecideWithdrawal } from "@/components/query/use-approvals";
 import { formatDateTime } from "@/lib/format-date-time";
-import { SecondFactorDecisionForm } from "./second-factor-decision-form";
-
-const schema = formSchema(() => import("@/lib/schemas/withdrawals").then((m) => m.withdrawalDecisionRequest));
+import { DecisionForm as ConfirmDecision } from "./decision-form";
 
 type Decision = "approve" | "decline";
 
 function DecisionForm({
   item,
   decision,
-  hasTotp,
   onCancel,
   onDecided,
 }: {
   item: PendingWithdrawal;
   decision: Decision;
-  hasTotp: boolean;
   onCancel: () => void;
   onDecided: (message: string) => void;
 }) {
   const decide = useDecideWithdrawal();
   const verb = decision === "approve" ? "Approve" : "Decline";
   return (
-    <SecondFactorDecisionForm
-      schema={schema}
+    <ConfirmDecision
       label={`${verb} withdrawal ${item.id}`}
       explanation={
         decision === "approve"
           ? `It is sent to the address at once: ${dashboardAmount(item.sent, item.target_currency)}.`
           : `${dashboardAmount(item.total_debit, item.currency)} return to your balance.`
       }
-      idPrefix={`w${item.id}-${decision}`}
       submitLabel={`${verb} withdrawal`}
       busyLabel={`${verb.slice(0, -1)}ing…`}
-      hasTotp={hasTotp}
       onCancel={onCancel}
-      decide={async (values) => {
-        await decide.mutateAsync({ id: item.id, decision, ...values });
+      decide={async () => {
+        await decide.mutateAsync({ id: item.id, decision });
         onDecided(
           decision === "approve"
             ? `Withdrawal ${item.id} approved: it is being sent.`
@@ -56,11 +48,9 @@ function DecisionForm({
 /** One withdrawal waiting for a decision, with what it sends, where, who asked, and until when. */
 export function PendingItem({
   item,
-  hasTotp,
   onDecided,
 }: {
   item: PendingWithdrawal;
-  hasTotp: boolean;
   onDecided: (message: string) => void;
 }) {
   const [decision, setDecision] = useState<Decision | null>(null);
@@ -109,7 +99,6 @@ export function PendingItem({
         <DecisionForm
           item={item}
           decision={decision}
-          hasTotp={hasTotp}
           onCancel={() => setDecision(null)}
           onDecided={onDecided}
         />

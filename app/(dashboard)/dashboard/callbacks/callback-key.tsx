@@ -7,7 +7,6 @@ import { formSchema } from "@/components/forms/form-schema";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { type CallbackKeyState, useCallbackKey, useSaveCallbackKey } from "@/components/query/use-callbacks";
 import type { callbackKeyRequest } from "@/lib/schemas/dashboard";
-import { SecondFactorField } from "../approvals/second-factor-field";
 
 const schema = formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.callbackKeyRequest));
 
@@ -39,16 +38,14 @@ function CurrentKey({ state }: { state: CallbackKeyState }) {
   );
 }
 
-/** The owner's choice of callback key, confirmed with the authenticator code or the password. */
-function ChooseKeyForm({ state, hasTotp }: { state: CallbackKeyState; hasTotp: boolean }) {
+/** The owner's choice of callback key, confirmed in the dashboard's one dialog (components/step-up). */
+function ChooseKeyForm({ state }: { state: CallbackKeyState }) {
   const save = useSaveCallbackKey();
-  const confirmation = hasTotp ? { code: "" } : { password: "" };
   const form = useKassaForm<z.input<typeof callbackKeyRequest>>(schema, {
-    defaultValues: { key_id: state.signing?.id ?? state.candidates[0]?.id, ...confirmation },
+    defaultValues: { key_id: state.signing?.id ?? state.candidates[0]?.id },
   });
   const submit = form.submitWith(async (values) => {
     await save.mutateAsync(values);
-    form.setValue(hasTotp ? "code" : "password", "");
   });
   if (state.candidates.length === 0)
     return (
@@ -57,8 +54,7 @@ function ChooseKeyForm({ state, hasTotp }: { state: CallbackKeyState; hasTotp: b
       </p>
     );
   const error = form.formState.errors.key_id?.message;
-  // The confirmation and the button appear once another key is selected: the page keeps one
-  // password field (the URL form's) until there is something to confirm.
+  // The button appears once another key is selected: there is nothing to save before.
   const isChange = form.watch("key_id") !== state.signing?.id;
   return (
     <form className="mt-2 max-w-2xl" onSubmit={submit} noValidate>
@@ -80,12 +76,6 @@ function ChooseKeyForm({ state, hasTotp }: { state: CallbackKeyState; hasTotp: b
       {error && <p className="mt-1 text-sm text-red-700 dark:text-red-300">{error}</p>}
       {isChange && (
         <>
-          <SecondFactorField
-            hasTotp={hasTotp}
-            idPrefix="callback-key"
-            errors={form.formState.errors}
-            register={form.register}
-          />
           <FormError message={form.formError} />
           <button type="submit" disabled={save.isPending} className={`mt-2 ${buttonClass}`}>
             {save.isPending ? "Saving…" : "Use this key"}
@@ -105,7 +95,7 @@ function ChooseKeyForm({ state, hasTotp }: { state: CallbackKeyState; hasTotp: b
  * The key that signs callbacks, in plain words: each transaction's own key, and the designated
  * callback key for everything else, which only an owner chooses.
  */
-export function CallbackKey({ isOwner, hasTotp }: { isOwner: boolean; hasTotp: boolean }) {
+export function CallbackKey({ isOwner }: { isOwner: boolean }) {
   const state = useCallbackKey();
   return (
     <section className="mt-8 max-w-2xl" aria-labelledby="callback-key">
@@ -123,7 +113,7 @@ export function CallbackKey({ isOwner, hasTotp }: { isOwner: boolean; hasTotp: b
       {state.data && <CurrentKey state={state.data} />}
       {state.data &&
         (isOwner ? (
-          <ChooseKeyForm state={state.data} hasTotp={hasTotp} />
+          <ChooseKeyForm state={state.data} />
         ) : (
           <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
             Only an owner can choose the callback key.

@@ -15,7 +15,6 @@ import {
   useSaveCallbackUrl,
 } from "@/components/query/use-callbacks";
 import type { callbackUrlRequest } from "@/lib/schemas/dashboard";
-import { SecondFactorField } from "../approvals/second-factor-field";
 import { CallbackKey } from "./callback-key";
 import { DeliveryLog } from "./delivery-log";
 import { RetryPending } from "./retry-pending";
@@ -26,21 +25,18 @@ const schema = formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.
   isEmptyMeaningful: true, // an empty URL stops callbacks
 });
 
-/** A change of URL is confirmed with the authenticator code, or the password without two-factor sign-in. */
-function CallbackUrlForm({ hasTotp }: { hasTotp: boolean }) {
+/** A change of URL is confirmed in the dashboard's one dialog (components/step-up). */
+function CallbackUrlForm() {
   const setting = useCallbackUrl();
   const save = useSaveCallbackUrl();
-  const confirmation = hasTotp ? { code: "" } : { password: "" };
   const form = useKassaForm<z.input<typeof callbackUrlRequest>>(schema, {
-    defaultValues: { callback_url: "", ...confirmation },
+    defaultValues: { callback_url: "" },
     // The saved URL fills the field when it arrives, without undoing what the merchant typed meanwhile.
-    values: setting.data && { callback_url: setting.data.callback_url ?? "", ...confirmation },
+    values: setting.data && { callback_url: setting.data.callback_url ?? "" },
     resetOptions: { keepDirtyValues: true },
   });
   const submit = form.submitWith(async (values) => {
     await save.mutateAsync(values);
-    // The confirmation is for this change only.
-    form.setValue(hasTotp ? "code" : "password", "");
   });
   return (
     <form className="mt-1 max-w-2xl" onSubmit={submit} noValidate>
@@ -56,12 +52,6 @@ function CallbackUrlForm({ hasTotp }: { hasTotp: boolean }) {
             ? "Must be https and public."
             : "Sandbox mode also allows http and localhost."
         } Leave it empty to stop callbacks.`}
-      />
-      <SecondFactorField
-        hasTotp={hasTotp}
-        idPrefix="callback-url"
-        errors={form.formState.errors}
-        register={form.register}
       />
       <FormError message={form.formError} />
       <p className="mt-1 text-sm" role="status">
@@ -141,14 +131,14 @@ function PendingOffer() {
   );
 }
 
-export function CallbacksClient({ hasTotp, isOwner }: { hasTotp: boolean; isOwner: boolean }) {
+export function CallbacksClient({ isOwner }: { isOwner: boolean }) {
   return (
     <>
       <h1 className="text-2xl font-bold tracking-tight">Callbacks</h1>
-      <CallbackUrlForm hasTotp={hasTotp} />
+      <CallbackUrlForm />
       <TestCallback />
       <PendingOffer />
-      <CallbackKey isOwner={isOwner} hasTotp={hasTotp} />
+      <CallbackKey isOwner={isOwner} />
       <AdditionalCallbacks />
       <DeliveryLog />
       <SigningHelp />

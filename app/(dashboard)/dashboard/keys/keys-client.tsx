@@ -12,23 +12,20 @@ import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { type CreatedApiKey, useApiKeys, useCreateApiKey } from "@/components/query/use-api-keys";
 import { formatDateTime } from "@/lib/format-date-time";
 import type { apiKeyRequest } from "@/lib/schemas/dashboard";
-import { SecondFactorField } from "../approvals/second-factor-field";
 
 const schema = formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.apiKeyRequest));
 
 const when = (iso: string | null) => (iso ? formatDateTime(iso) : "never");
 
 /**
- * A new key is confirmed with the authenticator code, or the password without two-factor sign-in.
+ * Key changes are confirmed in the dashboard's one dialog (components/step-up), not per row.
  * Only a member who may create payouts (`mayMoveMoney`) is offered a key that moves money.
  */
-export function KeysClient({ hasTotp, mayMoveMoney }: { hasTotp: boolean; mayMoveMoney: boolean }) {
+export function KeysClient({ mayMoveMoney }: { mayMoveMoney: boolean }) {
   const keys = useApiKeys();
   const create = useCreateApiKey();
   const form = useKassaForm<z.input<typeof apiKeyRequest>>(schema, {
-    defaultValues: hasTotp
-      ? { label: "", code: "", can_move_money: false }
-      : { label: "", password: "", can_move_money: false },
+    defaultValues: { label: "", can_move_money: false },
   });
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const submit = form.submitWith(async (values) => {
@@ -60,14 +57,6 @@ export function KeysClient({ hasTotp, mayMoveMoney }: { hasTotp: boolean; mayMov
             errors={form.formState.errors}
             register={form.register("label")}
             placeholder="Checkout server"
-          />
-        </div>
-        <div className="min-w-64">
-          <SecondFactorField
-            hasTotp={hasTotp}
-            idPrefix="new-key"
-            errors={form.formState.errors}
-            register={form.register}
           />
         </div>
         {mayMoveMoney && (
@@ -137,10 +126,10 @@ export function KeysClient({ hasTotp, mayMoveMoney }: { hasTotp: boolean; mayMov
                   {key.allowed_ips.length > 0 && <> · only from {key.allowed_ips.join(", ")}</>}
                 </div>
               </div>
-              {!key.revoked_at && <RevokeKeyForm apiKey={key} hasTotp={hasTotp} />}
+              {!key.revoked_at && <RevokeKeyForm apiKey={key} />}
               {!key.revoked_at && (
                 <div className="w-full">
-                  <KeyControls apiKey={key} hasTotp={hasTotp} mayMoveMoney={mayMoveMoney} />
+                  <KeyControls apiKey={key} mayMoveMoney={mayMoveMoney} />
                 </div>
               )}
             </li>

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { hasSecondFactor } from "@/lib/auth/has-second-factor";
 import { requireSession } from "@/lib/auth/session";
 import { readReviewThreshold } from "@/lib/compliance/read-review-threshold";
 import { getDb } from "@/lib/db/client";
@@ -10,10 +9,5 @@ export const metadata: Metadata = { title: "Reviews" };
 export default async function ReviewsPage() {
   const session = await requireSession({ permission: "compliance.review" });
   const db = getDb();
-  return (
-    <ReviewsClient
-      hasTotp={await hasSecondFactor(db, session.userId)}
-      threshold={await readReviewThreshold(db, session.merchantId)}
-    />
-  );
+  return <ReviewsClient threshold={await readReviewThreshold(db, session.merchantId)} />;
 }

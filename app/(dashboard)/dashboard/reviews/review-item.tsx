@@ -3,32 +3,26 @@
 import { useState } from "react";
 import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { buttonClass, secondaryButtonClass } from "@/components/forms/field";
-import { formSchema } from "@/components/forms/form-schema";
 import { type ReviewRow, useDecideReview } from "@/components/query/use-reviews";
 import type { ReviewDecision } from "@/lib/compliance/decide-review";
 import { formatDateTime } from "@/lib/format-date-time";
-import { SecondFactorDecisionForm } from "../approvals/second-factor-decision-form";
-
-const schema = formSchema(() => import("@/lib/schemas/compliance").then((m) => m.reviewDecisionRequest));
+import { DecisionForm as ConfirmDecision } from "../approvals/decision-form";
 
 function DecisionForm({
   item,
   decision,
-  hasTotp,
   onCancel,
   onDecided,
 }: {
   item: ReviewRow;
   decision: ReviewDecision;
-  hasTotp: boolean;
   onCancel: () => void;
   onDecided: (message: string) => void;
 }) {
   const decide = useDecideReview();
   const verb = decision === "release" ? "Release" : "Reject";
   return (
-    <SecondFactorDecisionForm
-      schema={schema}
+    <ConfirmDecision
       label={`${verb} payment ${item.id}`}
       explanation={
         decision === "release"
@@ -37,13 +31,11 @@ function DecisionForm({
             ? "A reorganisation removed it: nothing is kept, and nothing is refunded."
             : "It never reaches your balance; the operator refunds it to the sender."
       }
-      idPrefix={`r${item.id}-${decision}`}
       submitLabel={`${verb} payment`}
       busyLabel={`${verb.replace(/e$/, "")}ing…`}
-      hasTotp={hasTotp}
       onCancel={onCancel}
-      decide={async (values) => {
-        await decide.mutateAsync({ id: item.id, decision, ...values });
+      decide={async () => {
+        await decide.mutateAsync({ id: item.id, decision });
         onDecided(
           decision === "release"
             ? `Payment of ${dashboardAmount(item.amount, item.currency)} released: it is credited.`
@@ -57,15 +49,7 @@ function DecisionForm({
 }
 
 /** One held payment: how much, from whom, why it scored as it did, and the two decisions. */
-export function ReviewItem({
-  item,
-  hasTotp,
-  onDecided,
-}: {
-  item: ReviewRow;
-  hasTotp: boolean;
-  onDecided: (message: string) => void;
-}) {
+export function ReviewItem({ item, onDecided }: { item: ReviewRow; onDecided: (message: string) => void }) {
   const [decision, setDecision] = useState<ReviewDecision | null>(null);
   const isRemoved = item.chain_removal === "block_removed";
   return (
@@ -114,7 +98,6 @@ export function ReviewItem({
         <DecisionForm
           item={item}
           decision={decision}
-          hasTotp={hasTotp}
           onCancel={() => setDecision(null)}
           onDecided={onDecided}
         />

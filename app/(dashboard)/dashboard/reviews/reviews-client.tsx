@@ -5,7 +5,7 @@ import { useReviews } from "@/components/query/use-reviews";
 import { DecidedList } from "./decided-list";
 import { ReviewItem } from "./review-item";
 
-export function ReviewsClient({ hasTotp, threshold }: { hasTotp: boolean; threshold: string }) {
+export function ReviewsClient({ threshold }: { threshold: string }) {
   const held = useReviews("held");
   const [notice, setNotice] = useState<string | null>(null);
   return (
@@ -28,7 +28,7 @@ export function ReviewsClient({ hasTotp, threshold }: { hasTotp: boolean; thresh
       {held.data && held.data.data.length > 0 && (
         <ul className="mt-2 divide-y divide-slate-200 border-y border-slate-200 dark:divide-slate-800 dark:border-slate-800">
           {held.data.data.map((item) => (
-            <ReviewItem key={item.id} item={item} hasTotp={hasTotp} onDecided={setNotice} />
+            <ReviewItem key={item.id} item={item} onDecided={setNotice} />
           ))}
         </ul>
       )}

@@ -7,19 +7,18 @@ import { formSchema } from "@/components/forms/form-schema";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { useSaveReviewThreshold } from "@/components/query/use-reviews";
 import type { reviewThresholdRequest } from "@/lib/schemas/compliance";
-import { SecondFactorField } from "../approvals/second-factor-field";
 
 const schema = formSchema(() => import("@/lib/schemas/compliance").then((m) => m.reviewThresholdRequest));
 
-/** The score from which incoming payments wait in Reviews; a change asks for the second factor. */
-export function ReviewThreshold({ hasTotp, threshold }: { hasTotp: boolean; threshold: string }) {
+/** The score from which incoming payments wait in Reviews; a change is confirmed (the dashboard's one dialog). */
+export function ReviewThreshold({ threshold }: { threshold: string }) {
   const save = useSaveReviewThreshold();
   const form = useKassaForm<z.input<typeof reviewThresholdRequest>>(schema, {
-    defaultValues: { threshold, code: "", password: "" },
+    defaultValues: { threshold },
   });
   const submit = form.submitWith(async (values) => {
     const saved = await save.mutateAsync(values);
-    form.reset({ threshold: saved.review_threshold, code: "", password: "" });
+    form.reset({ threshold: saved.review_threshold });
   });
   const { errors, isSubmitting } = form.formState;
   return (
@@ -39,7 +38,6 @@ export function ReviewThreshold({ hasTotp, threshold }: { hasTotp: boolean; thre
         errors={errors}
         register={form.register("threshold")}
       />
-      <SecondFactorField hasTotp={hasTotp} idPrefix="threshold" errors={errors} register={form.register} />
       <button type="submit" disabled={isSubmitting} className={`mt-3 ${buttonClass}`}>
         {isSubmitting ? "Saving…" : "Save threshold"}
       </button>

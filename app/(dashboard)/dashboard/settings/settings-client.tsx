@@ -66,7 +66,7 @@ export function SettingsClient({
       <h1 className="mb-4 text-2xl font-bold tracking-tight">Settings</h1>
       <PasswordForm />
       <TwoFactor hasTotp={hasTotp} />
-      {reviewThreshold !== null && <ReviewThreshold hasTotp={hasTotp} threshold={reviewThreshold} />}
+      {reviewThreshold !== null && <ReviewThreshold threshold={reviewThreshold} />}
     </>
   );
 }

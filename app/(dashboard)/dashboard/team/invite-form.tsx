@@ -9,17 +9,16 @@ import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { useInviteMember } from "@/components/query/use-team";
 import type { inviteMemberRequest } from "@/lib/schemas/team";
 import type { Role } from "@/lib/team/permissions";
-import { SecondFactorField } from "../approvals/second-factor-field";
 import { assignableRoles, rolesHint } from "./role-options";
 
 const schema = formSchema(() => import("@/lib/schemas/team").then((m) => m.inviteMemberRequest));
 
-/** Invites someone by e-mail; confirmed with the second factor, like every change that lets someone in. */
-export function InviteForm({ hasTotp, role }: { hasTotp: boolean; role: Role }) {
+/** Invites someone by e-mail; confirmed in the dashboard's one dialog, like every change that lets someone in. */
+export function InviteForm({ role }: { role: Role }) {
   const invite = useInviteMember();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const form = useKassaForm<z.input<typeof inviteMemberRequest>>(schema, {
-    defaultValues: { email: "", role: "viewer", ...(hasTotp ? { code: "" } : { password: "" }) },
+    defaultValues: { email: "", role: "viewer" },
   });
   const submit = form.submitWith(async (values) => {
     await invite.mutateAsync(values);
@@ -65,7 +64,6 @@ export function InviteForm({ hasTotp, role }: { hasTotp: boolean; role: Role }) 
             ))}
           </select>
         </Field>
-        <SecondFactorField hasTotp={hasTotp} idPrefix="invite" errors={errors} register={form.register} />
         <div className="self-end">
           <button type="submit" disabled={invite.isPending} className={`mt-3 ${buttonClass}`}>
             {invite.isPending ? "Sending…" : "Send invitation"}

@@ -10,7 +10,6 @@ import { type Team, useChangeRole, useRemoveMember } from "@/components/query/us
 import { formatDateTime } from "@/lib/format-date-time";
 import type { changeRoleRequest } from "@/lib/schemas/team";
 import type { Role } from "@/lib/team/permissions";
-import { SecondFactorField } from "../approvals/second-factor-field";
 import { assignableRoles, mayManageRole } from "./role-options";
 
 const schema = formSchema(() => import("@/lib/schemas/team").then((m) => m.changeRoleRequest));
@@ -19,25 +18,23 @@ type Member = Team["members"][number];
 
 /**
  * One member, and for those who manage the team a panel to change their role or remove them
- * (confirmed with the second factor). Admins see no panel on an owner: only owners manage owners.
+ * (confirmed in the dashboard's one dialog). Admins see no panel on an owner: only owners manage owners.
  */
 export function MemberRow({
   member,
   me,
   canManage,
-  hasTotp,
 }: {
   member: Member;
   me: { id: number; role: Role };
   canManage: boolean;
-  hasTotp: boolean;
 }) {
   const [isOpen, setOpen] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const change = useChangeRole();
   const remove = useRemoveMember();
   const form = useKassaForm<z.input<typeof changeRoleRequest>>(schema, {
-    defaultValues: { role: member.role, ...(hasTotp ? { code: "" } : { password: "" }) },
+    defaultValues: { role: member.role },
   });
   const isYou = member.id === me.id;
   const mayManage = canManage && mayManageRole(me.role, member.role);
@@ -51,9 +48,9 @@ export function MemberRow({
     await change.mutateAsync({ id: member.id, body: values });
     afterChange(`${member.email} is now ${values.role}. Their sessions ended.`);
   });
-  const removeMember = form.submitWith(async (values) => {
+  const removeMember = form.submitWith(async () => {
     if (!window.confirm(`Remove ${member.email} from the team? Their sessions end at once.`)) return;
-    await remove.mutateAsync({ id: member.id, body: { code: values.code, password: values.password } });
+    await remove.mutateAsync({ id: member.id, body: {} });
     afterChange(`${member.email} was removed.`);
   });
   const prefix = `member-${member.id}`;
@@ -100,12 +97,6 @@ export function MemberRow({
               ))}
             </select>
           </Field>
-          <SecondFactorField
-            hasTotp={hasTotp}
-            idPrefix={prefix}
-            errors={form.formState.errors}
-            register={form.register}
-          />
           <div className="mt-3 flex flex-wrap gap-2 sm:col-span-2">
             <button type="submit" disabled={change.isPending} className={buttonClass}>
               {change.isPending ? "Saving…" : "Save role"}

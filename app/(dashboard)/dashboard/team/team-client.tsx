@@ -13,15 +13,7 @@ const listClass =
   "mt-2 divide-y divide-slate-200 border-y border-slate-200 dark:divide-slate-800 dark:border-slate-800";
 
 /** The team: its members, the invitations still open, and (for owners and admins) the ways to change both. */
-export function TeamClient({
-  hasTotp,
-  role,
-  canManage,
-}: {
-  hasTotp: boolean;
-  role: Role;
-  canManage: boolean;
-}) {
+export function TeamClient({ role, canManage }: { role: Role; canManage: boolean }) {
   const team = useTeam();
   const resend = useResendInvitation();
   const revoke = useRevokeInvitation();
@@ -33,7 +25,7 @@ export function TeamClient({
         Everyone who signs in to this dashboard, and what their role lets them do. Changing a member&apos;s
         role or removing them ends their sessions at once. A team always keeps at least one owner.
       </p>
-      {canManage && <InviteForm hasTotp={hasTotp} role={role} />}
+      {canManage && <InviteForm role={role} />}
       {team.isPending && (
         <p className="mt-4" aria-live="polite">
           Loading the team…
@@ -47,13 +39,7 @@ export function TeamClient({
           <h2 className="mt-8 text-xl font-semibold">Members</h2>
           <ul className={listClass}>
             {team.data.members.map((member) => (
-              <MemberRow
-                key={member.id}
-                member={member}
-                me={team.data.me}
-                canManage={canManage}
-                hasTotp={hasTotp}
-              />
+              <MemberRow key={member.id} member={member} me={team.data.me} canManage={canManage} />
             ))}
           </ul>
           <h2 className="mt-8 text-xl font-semibold">Pending invitations</h2>

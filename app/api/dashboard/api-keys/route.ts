@@ -2,7 +2,6 @@ import { withSession } from "@/lib/api/with-session";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { listApiKeys } from "@/lib/api-keys/list-api-keys";
 import { recordSessionAction } from "@/lib/audit/record-session-action";
-import { confirmUser } from "@/lib/auth/confirm-user";
 import { KassaError } from "@/lib/errors";
 import { getSecretBox } from "@/lib/runtime";
 import { apiKeyRequest } from "@/lib/schemas/dashboard";
@@ -26,15 +25,14 @@ export const GET = withSession({ permission: "api_keys.view" }, async ({ db, ses
 }));
 
 export const POST = withSession(
-  { permission: "api_keys.manage", request: apiKeyRequest, successStatus: 201 },
+  { action: "api_key.create", request: apiKeyRequest, successStatus: 201 },
   async ({ db, session, body, request }) => {
-    // Checked before the confirmation, so a refused scope does not count as a wrong answer.
+    // A key that moves money only from a member who may create payouts (README, "Key scope").
     if (body.can_move_money && !can(session.role, "payouts.create"))
       throw new KassaError(
         "forbidden",
         `Your role (${session.role}) cannot create a key that moves money: ask a member who may create payouts.`,
       );
-    await confirmUser(db, { userId: session.userId, ask: "second_factor", box: getSecretBox(), ...body });
     const key = await db.transaction(async (tx) => {
       const created = await createApiKey(tx, getSecretBox(), {
         merchantId: session.merchantId,

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { withSession } from "@/lib/api/with-session";
+import { sessionSource } from "@/lib/audit/session-source";
 import { merchants } from "@/lib/db/schema";
 import { setBelowMinimumCallback } from "@/lib/merchants/set-below-minimum-callback";
 import { callbackSettingsRequest } from "@/lib/schemas/dashboard";
@@ -13,11 +14,12 @@ export const GET = withSession({ permission: "dashboard.view" }, async ({ db, se
 });
 
 export const PUT = withSession(
-  { permission: "callbacks.manage", request: callbackSettingsRequest },
-  async ({ db, session, body }) => {
+  { action: "callback.settings", request: callbackSettingsRequest },
+  async ({ db, session, body, request }) => {
     await setBelowMinimumCallback(db, {
       merchantId: session.merchantId,
       isOn: body.is_below_minimum_callback_on,
+      audit: sessionSource(session, request),
     });
     return { is_below_minimum_callback_on: body.is_below_minimum_callback_on };
   },

@@ -1,10 +1,9 @@
 import { eq } from "drizzle-orm";
 import { withSession } from "@/lib/api/with-session";
 import { sessionSource } from "@/lib/audit/session-source";
-import { confirmUser } from "@/lib/auth/confirm-user";
 import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
 import { merchants } from "@/lib/db/schema";
-import { getConfig, getSecretBox } from "@/lib/runtime";
+import { getConfig } from "@/lib/runtime";
 import { callbackUrlRequest } from "@/lib/schemas/dashboard";
 
 export const GET = withSession({ permission: "dashboard.view" }, async ({ db, session }) => {
@@ -16,9 +15,8 @@ export const GET = withSession({ permission: "dashboard.view" }, async ({ db, se
 });
 
 export const PUT = withSession(
-  { permission: "callbacks.manage", request: callbackUrlRequest },
+  { action: "callback.url", request: callbackUrlRequest },
   async ({ db, session, body, request }) => {
-    await confirmUser(db, { userId: session.userId, ask: "second_factor", box: getSecretBox(), ...body });
     const url = body.callback_url || null;
     await setCallbackUrl(db, {
       merchantId: session.merchantId,

@@ -1,12 +1,13 @@
 import { withSession } from "@/lib/api/with-session";
+import { sessionSource } from "@/lib/audit/session-source";
 import { completeOnboarding } from "@/lib/merchants/complete-onboarding";
 import { getConfig, getSecretBox } from "@/lib/runtime";
 import { onboardingRequest } from "@/lib/schemas/dashboard";
 import { can } from "@/lib/team/permissions";
 
 export const POST = withSession(
-  { permission: "settings.manage", request: onboardingRequest },
-  async ({ db, session, body }) => {
+  { action: "merchant.onboard", request: onboardingRequest },
+  async ({ db, session, body, request }) => {
     const key = await completeOnboarding(db, getSecretBox(), {
       merchantId: session.merchantId,
       name: body.name,
@@ -15,6 +16,7 @@ export const POST = withSession(
       mode: getConfig().mode,
       userId: session.userId,
       mayMoveMoney: can(session.role, "payouts.create"),
+      audit: sessionSource(session, request),
     });
     return { api_key: key.key, api_secret: key.secret, label: key.label };
   },

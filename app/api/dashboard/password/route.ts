@@ -5,7 +5,7 @@ import { keepSignedIn } from "@/lib/auth/session";
 import { passwordRequest } from "@/lib/schemas/dashboard";
 
 export const POST = withSession(
-  { permission: "account.manage", request: passwordRequest },
+  { action: "account.password", request: passwordRequest },
   async ({ db, session, body, request }) => {
     await changePassword(db, {
       userId: session.userId,
@@ -14,7 +14,6 @@ export const POST = withSession(
     });
     await recordSessionAction(db, { session, request, action: "password_changed" });
     // Every other session of the user ended with the change: this browser stays signed in.
-    await keepSignedIn(db, session);
-    return { changed: true };
+    return keepSignedIn(db, session, { changed: true });
   },
 );

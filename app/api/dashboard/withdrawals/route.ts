@@ -7,7 +7,7 @@ import { withdrawalInput } from "@/lib/withdrawals/from-request";
 
 /** The payout form: the same schema and engine as POST /api/v2/withdrawal/crypto, plus refund_of. */
 export const POST = withSession(
-  { permission: "payouts.create", request: payoutRequest, successStatus: 201 },
+  { action: "payout.create", request: payoutRequest, successStatus: 201 },
   ({ db, session, body, request }) =>
     acceptPayout(db, {
       ...withdrawalInput(session.merchantId, body, getConfig().spreadPpm),

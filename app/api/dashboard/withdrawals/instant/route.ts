@@ -6,7 +6,7 @@ import { acceptPayout } from "@/lib/withdrawals/accept-payout";
 import { instantWithdrawalInput } from "@/lib/withdrawals/from-request";
 
 export const POST = withSession(
-  { permission: "payouts.create", request: instantWithdrawalRequest, successStatus: 201 },
+  { action: "payout.instant", request: instantWithdrawalRequest, successStatus: 201 },
   ({ db, session, body, request }) =>
     acceptPayout(db, {
       ...instantWithdrawalInput(session.merchantId, body, getConfig().spreadPpm),

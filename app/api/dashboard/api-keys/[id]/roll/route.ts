@@ -2,24 +2,16 @@ import { pathId } from "@/lib/api/path-id";
 import { withSession } from "@/lib/api/with-session";
 import { rollApiKey } from "@/lib/api-keys/roll-api-key";
 import { sessionActor } from "@/lib/audit/session-actor";
-import { confirmUser } from "@/lib/auth/confirm-user";
 import { requestAddress } from "@/lib/auth/request-address";
 import { getSecretBox } from "@/lib/runtime";
 import { apiKeyRollRequest } from "@/lib/schemas/dashboard";
 import { can } from "@/lib/team/permissions";
 
-/** Rolls a key: a new pair, the old one ending after the overlap. It hands out a secret, so it asks the user again first. */
+/** Rolls a key: a new pair, the old one ending after the overlap. It hands out a secret, so it is confirmed first. */
 export const POST = withSession(
-  { permission: "api_keys.manage", request: apiKeyRollRequest, successStatus: 201 },
+  { action: "api_key.roll", request: apiKeyRollRequest, successStatus: 201 },
   async ({ db, session, params, body, request }) => {
     const keyId = pathId(params, "No such API key.");
-    await confirmUser(db, {
-      userId: session.userId,
-      ask: "second_factor",
-      box: getSecretBox(),
-      code: body.code,
-      password: body.password,
-    });
     const rolled = await rollApiKey(db, getSecretBox(), {
       merchantId: session.merchantId,
       keyId,

@@ -1,4 +1,4 @@
 import { decideReviewRoute } from "../../decide-review-route";
 
-/** Rejects a held payment: `rejected` (`cancelled` on the wire), funds held for the operator's refund. Asks for the second factor. */
+/** Rejects a held payment: `rejected` (`cancelled` on the wire), funds held for the operator's refund. Confirmed first. */
 export const POST = decideReviewRoute("reject");

@@ -1,4 +1,4 @@
 import { decideReviewRoute } from "../../decide-review-route";
 
-/** Releases a held payment: credited as its confirmation would have, with the callback. Asks for the second factor. */
+/** Releases a held payment: credited as its confirmation would have, with the callback. Confirmed first. */
 export const POST = decideReviewRoute("release");

@@ -1,4 +1,4 @@
 import { decideWithdrawalRoute } from "../decide-withdrawal-route";
 
-/** Approves a pending withdrawal: it is sent as any other. Asks for the second factor first. */
+/** Approves a pending withdrawal: it is sent as any other. Confirmed first. */
 export const POST = decideWithdrawalRoute("approve");

@@ -1,4 +1,4 @@
 import { decideWithdrawalRoute } from "../decide-withdrawal-route";
 
-/** Declines a pending withdrawal: its funds return to the balance. Asks for the second factor first. */
+/** Declines a pending withdrawal: its funds return to the balance. Confirmed first. */
 export const POST = decideWithdrawalRoute("decline");

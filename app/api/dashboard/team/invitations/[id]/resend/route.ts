@@ -6,14 +6,17 @@ import { resendInvitation } from "@/lib/team/resend-invitation";
 import { teamActor } from "../../../team-actor";
 
 /** Sends a pending invitation again with a new link; the old link stops working. */
-export const POST = withSession({ permission: "team.manage" }, async ({ db, session, params, request }) => {
-  await resendInvitation(db, {
-    merchantId: session.merchantId,
-    id: params.id ?? "",
-    inviter: teamActor(session),
-    baseUrl: mailLinkBase(request),
-    box: getSecretBox(),
-    audit: sessionSource(session, request),
-  });
-  return { resent: true };
-});
+export const POST = withSession(
+  { action: "team.invitation_resend" },
+  async ({ db, session, params, request }) => {
+    await resendInvitation(db, {
+      merchantId: session.merchantId,
+      id: params.id ?? "",
+      inviter: teamActor(session),
+      baseUrl: mailLinkBase(request),
+      box: getSecretBox(),
+      audit: sessionSource(session, request),
+    });
+    return { resent: true };
+  },
+);
