@@ -6,6 +6,7 @@ import { POST as apiBlocks } from "@/app/api/v2/sandbox/blocks/route";
 import { POST as apiPayments } from "@/app/api/v2/sandbox/payments/route";
 import { requestContextStorage } from "@/lib/api/request-context";
 import type { RouteHandler } from "@/lib/api/route-handler";
+import { withPublicCheckout } from "@/lib/api/with-public-checkout";
 import { registerDatabase, unregisterDatabase } from "@/lib/db/client";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { getSecretBox } from "@/lib/runtime";
@@ -97,5 +98,15 @@ describe(`sandbox routes in production mode, on ${testDriver}`, () => {
     }
     expect(answered.length).toBeGreaterThanOrEqual(8);
     expect(answered).toEqual(answered.map(([method, routePath]) => [method, routePath, 404]));
+  });
+
+  it("answers 404 from the checkout's wrapper too, for a route that declares itself sandbox-only", async () => {
+    let isRun = false;
+    const route = withPublicCheckout({ isSandboxOnly: true }, async () => {
+      isRun = true;
+      return {};
+    });
+    const answer = await call(route, "/api/checkout/x/sandbox", { method: "POST", body: oversized });
+    expect([answer.status, isRun]).toEqual([404, false]);
   });
 });
