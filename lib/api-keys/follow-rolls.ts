@@ -1,3 +1,5 @@
+import "server-only";
+
 import type { apiKeys } from "@/lib/db/schema";
 
 type KeyRow = typeof apiKeys.$inferSelect;

@@ -7,6 +7,7 @@ import { errorResponse } from "./error-response";
 import { parseJsonObject, readRawBody, routeParams, validate } from "./read-body";
 import { json } from "./respond";
 import type { HandlerContext, RouteHandler, RouteSpec } from "./route-handler";
+import { assertSandbox } from "./runtime-values";
 
 export type CheckoutContext<Body> = HandlerContext<Body>;
 
@@ -20,6 +21,7 @@ export function withPublicCheckout<Req extends z.ZodType>(
 ): RouteHandler {
   return async (request, context) => {
     try {
+      if (endpoint.isSandboxOnly) assertSandbox();
       const raw =
         request.method === "GET" ? new Uint8Array() : await readRawBody(request, getConfig().bodyLimitBytes);
       const body = validate(endpoint, parseJsonObject(raw));

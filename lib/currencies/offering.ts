@@ -38,23 +38,17 @@ export function currentOffering(): Offering | undefined {
   return (globalThis as Slot)[SLOT];
 }
 
-/** The real network a currency moves on here ("Ethereum (chain id 31337)"), or null when it is simulated. */
+/**
+ * The real network a currency moves on here ("Ethereum (chain id 31337)"), or null when it is
+ * simulated (on the sandbox chain). A network with a real adapter turned on is real whether its node
+ * has answered or not, and for every currency of it, carried or not (a token without a contract):
+ * sandbox money of such a currency, paid, mined or credited, could be exchanged or paid out from the
+ * real hot wallet, so the sandbox never makes any.
+ */
 export function realNetworkOf(code: string, offering = currentOffering()): string | null {
   const currency = findCurrency(code);
   if (!offering || !currency?.network) return null;
-  const name = offering.realNetworks[currency.network];
-  return name !== undefined && offering.realCurrencies.includes(currency.code) ? name : null;
-}
-
-/**
- * Whether a currency lives only on the sandbox chain here: its network has no real adapter turned on,
- * connected or not (a node down at start leaves its currencies closed, not simulated). Sandbox money
- * of a real network's currency would be paid out from the real hot wallet, so none is ever made.
- */
-export function isSimulated(code: string, offering = currentOffering()): boolean {
-  const currency = findCurrency(code);
-  if (!offering || !currency?.network) return true;
-  return offering.realNetworks[currency.network] === undefined;
+  return offering.realNetworks[currency.network] ?? null;
 }
 
 /**

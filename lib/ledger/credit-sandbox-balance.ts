@@ -1,8 +1,7 @@
 import "server-only";
 
 import { eq } from "drizzle-orm";
-import { currentOffering, isSimulated, type Offering } from "@/lib/currencies/offering";
-import { findCurrency } from "@/lib/currencies/registry";
+import { currentOffering, type Offering, realNetworkOf } from "@/lib/currencies/offering";
 import type { Db } from "@/lib/db/client";
 import { merchants } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
@@ -28,13 +27,11 @@ export async function creditSandboxBalance(
   },
 ): Promise<{ journalId: number; balance: bigint }> {
   if (!input.isSandbox) throw new KassaError("not_found", "Sandbox credits exist only in sandbox mode.");
-  const offering = input.offering ?? currentOffering();
-  if (!isSimulated(input.currency, offering)) {
-    const network = offering?.realNetworks[findCurrency(input.currency)?.network ?? ""];
+  const network = realNetworkOf(input.currency, input.offering ?? currentOffering());
+  if (network)
     throw fieldError({
       currency: `${input.currency} moves on the real ${network} network here: sandbox credits exist only for simulated currencies.`,
     });
-  }
   if (input.amount <= 0n)
     throw new KassaError("validation_failed", "amount must be positive", {
       amount: "The amount must be greater than zero.",

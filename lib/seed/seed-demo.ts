@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import type { SecretBox } from "@/lib/crypto/secret-box";
-import { currentOffering, isSimulated, type Offering } from "@/lib/currencies/offering";
+import { currentOffering, type Offering, realNetworkOf } from "@/lib/currencies/offering";
 import { type Db, queryRows } from "@/lib/db/client";
 import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
 import { createMerchant } from "@/lib/merchants/create-merchant";
@@ -48,7 +48,7 @@ export async function seedDemoMerchant(
 
   const password = `demo-${randomBytes(9).toString("base64url")}`;
   const created = await createMerchant(db, box, { name: "Demo Store", email: "demo@kassa.test", password });
-  for (const [currency, amount] of DEMO_FUNDS.filter(([code]) => isSimulated(code, offering))) {
+  for (const [currency, amount] of DEMO_FUNDS.filter(([code]) => realNetworkOf(code, offering) === null)) {
     await creditSandboxBalance(db, {
       merchantId: created.merchantId,
       currency,

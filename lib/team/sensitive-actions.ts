@@ -1,3 +1,5 @@
+import "server-only";
+
 import type { AuditAction } from "@/lib/audit/record-audit-entry";
 import type { Permission } from "./permissions";
 

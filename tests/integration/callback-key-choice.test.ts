@@ -2,11 +2,9 @@ import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { POST as revokeKeyRoute } from "@/app/api/dashboard/api-keys/[id]/revoke/route";
-import { POST as createKeyRoute } from "@/app/api/dashboard/api-keys/route";
 import { PUT as chooseKeyRoute, GET as readKeyRoute } from "@/app/api/dashboard/callback-key/route";
 import { POST as retryPendingRoute } from "@/app/api/dashboard/callbacks/retry-pending/route";
 import { POST as testCallbackRoute } from "@/app/api/dashboard/callbacks/test/route";
-import { POST as dashboardInvoiceRoute } from "@/app/api/dashboard/invoices/route";
 import type { CallbackSettings } from "@/lib/callbacks/deliver-callback";
 import { SecretBox } from "@/lib/crypto/secret-box";
 import { registerDatabase, unregisterDatabase } from "@/lib/db/client";
@@ -15,15 +13,7 @@ import { runDueJobs } from "@/lib/jobs/runner";
 import { callbackHandlers } from "@/lib/server/job-handlers";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { startReceiver } from "../support/receiver";
-import {
-  expectSignedBy,
-  fixCurrency,
-  invoiceBody,
-  makeSigningShop,
-  PASSWORD,
-  type Pair,
-  type SigningShop,
-} from "../support/signing-shop";
+import { expectSignedBy, makeSigningShop, type SigningShop } from "../support/signing-shop";
 
 process.env.NEXTAUTH_SECRET = randomBytes(32).toString("hex");
 const masterKey = randomBytes(32);
@@ -48,22 +38,6 @@ describe(`choosing the callback key on ${testDriver}`, () => {
       name: `Chooser${++shopCount}`,
       callbackUrl: receiver.url(),
     });
-  async function createKey(s: SigningShop, role: "owner" | "developer", label: string): Promise<Pair> {
-    const created = await s.dashboard(createKeyRoute, {
-      role,
-      body: { label, can_move_money: role === "owner" },
-    });
-    expect(created.status).toBe(201);
-    const body = created.body as { id: number; api_key: string; api_secret: string };
-    return { id: body.id, key: body.api_key, secret: body.api_secret };
-  }
-  async function dashboardInvoice(s: SigningShop): Promise<number> {
-    const created = await s.dashboard(dashboardInvoiceRoute, { body: invoiceBody() });
-    expect(created.status).toBe(201);
-    const id = created.body.id as number;
-    await fixCurrency(database, id);
-    return id;
-  }
   const choose = (s: SigningShop, role: "owner" | "admin" | "developer", body: Record<string, unknown>) =>
     s.dashboard(chooseKeyRoute, { role, method: "PUT", body });
 
@@ -86,8 +60,8 @@ describe(`choosing the callback key on ${testDriver}`, () => {
 
   it("lets only an owner choose, confirmed and audited, and the dashboard's callbacks follow the choice", async () => {
     const s = await shop();
-    const chosen = await createKey(s, "owner", "callbacks");
-    const developerKey = await createKey(s, "developer", "dev");
+    const chosen = await s.createKey("owner", "callbacks");
+    const developerKey = await s.createKey("developer", "dev");
     // Everyone on the Callbacks page sees which key signs; it is the first full key until chosen.
     const seen = await s.dashboard(readKeyRoute, { role: "developer", method: "GET" });
     expect(seen.status).toBe(200);
@@ -116,7 +90,7 @@ describe(`choosing the callback key on ${testDriver}`, () => {
     expect(foreign.status).toBe(400);
     expect(foreign.body).toMatchObject({ fields: { key_id: "Choose one of your active API keys." } });
 
-    const before = await dashboardInvoice(s);
+    const before = await s.dashboardInvoice();
     expect(await choose(s, "owner", { key_id: chosen.id })).toEqual({
       status: 200,
       body: { callback_key: { id: chosen.id, key: chosen.key, label: "callbacks" } },
@@ -131,7 +105,7 @@ describe(`choosing the callback key on ${testDriver}`, () => {
 
     // Both the callback queued before the choice and one after are signed by the chosen key now,
     // and so is a test callback.
-    const after = await dashboardInvoice(s);
+    const after = await s.dashboardInvoice();
     await deliverAll();
     expectSignedBy(receivedFor(before)[0]!, chosen);
     expectSignedBy(receivedFor(after)[0]!, chosen);
@@ -143,7 +117,7 @@ describe(`choosing the callback key on ${testDriver}`, () => {
 
   it("holds a callback with a reason when the callback key is revoked, and sends it once an owner chooses another", async () => {
     const s = await shop();
-    const spare = await createKey(s, "owner", "spare");
+    const spare = await s.createKey("owner", "spare");
     const revoked = await s.dashboard(revokeKeyRoute, { id: s.defaultKey.id, body: {} });
     expect(revoked.status).toBe(200);
     const state = await s.dashboard(readKeyRoute, { method: "GET" });
@@ -154,7 +128,7 @@ describe(`choosing the callback key on ${testDriver}`, () => {
       candidates: [{ id: spare.id }],
     });
 
-    const invoiceId = await dashboardInvoice(s);
+    const invoiceId = await s.dashboardInvoice();
     await deliverAll();
     // Not signed by the spare key instead: not sent at all, with the reason on the attempt.
     expect(receivedFor(invoiceId)).toEqual([]);

@@ -3,8 +3,6 @@ import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { POST as revokeKeyRoute } from "@/app/api/dashboard/api-keys/[id]/revoke/route";
 import { POST as rollKeyRoute } from "@/app/api/dashboard/api-keys/[id]/roll/route";
-import { POST as createKeyRoute } from "@/app/api/dashboard/api-keys/route";
-import { POST as dashboardInvoiceRoute } from "@/app/api/dashboard/invoices/route";
 import { POST as takeAddressRoute } from "@/app/api/v2/addresses/take/route";
 import { POST as instantWithdrawalRoute } from "@/app/api/v2/crypto/withdrawal_instant/route";
 import { POST as calculateRoute } from "@/app/api/v2/exchange/calculate/route";
@@ -29,7 +27,6 @@ import {
   fixCurrency,
   invoiceBody,
   makeSigningShop,
-  PASSWORD,
   type Pair,
   type SigningShop,
 } from "../support/signing-shop";
@@ -59,29 +56,11 @@ describe(`callback signing keys on ${testDriver}`, () => {
       name: `Signer${++shopCount}`,
       callbackUrl: receiver.url(),
     });
-  /** A new key created in the dashboard by the owner (full scope) or a developer (no money scope). */
-  async function createKey(s: SigningShop, role: "owner" | "developer", label: string): Promise<Pair> {
-    const created = await s.dashboard(createKeyRoute, {
-      role,
-      body: { label, can_move_money: role === "owner" },
-    });
-    expect(created.status).toBe(201);
-    const body = created.body as { id: number; api_key: string; api_secret: string };
-    return { id: body.id, key: body.api_key, secret: body.api_secret };
-  }
   /** An invoice created through POST /api/v2/invoices/create with `pair`, and its first callback queued. */
   async function apiInvoice(s: SigningShop, pair: Pair): Promise<number> {
     const created = await s.signed(createInvoiceRoute, pair, invoiceBody());
     expect(created.status).toBe(201);
     const id = created.data.id as number;
-    await fixCurrency(database, id);
-    return id;
-  }
-  /** An invoice created on the dashboard's invoice form, and its first callback queued. */
-  async function dashboardInvoice(s: SigningShop): Promise<number> {
-    const created = await s.dashboard(dashboardInvoiceRoute, { role: "owner", body: invoiceBody() });
-    expect(created.status).toBe(201);
-    const id = created.body.id as number;
     await fixCurrency(database, id);
     return id;
   }
@@ -105,7 +84,7 @@ describe(`callback signing keys on ${testDriver}`, () => {
 
   it("records the requesting key on every kind of transaction the API creates, and none on the dashboard's", async () => {
     const s = await shop();
-    const other = await createKey(s, "owner", "integration B");
+    const other = await s.createKey("owner", "integration B");
     for (const currency of ["BTC", "EUR"])
       await creditSandboxBalance(database.db, {
         merchantId: s.merchantId,
@@ -160,7 +139,7 @@ describe(`callback signing keys on ${testDriver}`, () => {
       .from(transactions)
       .where(and(eq(transactions.merchantId, s.merchantId), eq(transactions.type, "deposit")));
     ids.push(deposit!.id);
-    const dashboardId = await dashboardInvoice(s);
+    const dashboardId = await s.dashboardInvoice();
 
     const rows = await database.db
       .select({ id: transactions.id, type: transactions.type, apiKeyId: transactions.apiKeyId })
@@ -181,8 +160,8 @@ describe(`callback signing keys on ${testDriver}`, () => {
   it("does not let a developer's key created after the full key sign another key's invoice callbacks", async () => {
     const s = await shop();
     const invoiceId = await apiInvoice(s, s.defaultKey);
-    await createKey(s, "developer", "developer key");
-    const dashboardId = await dashboardInvoice(s);
+    await s.createKey("developer", "developer key");
+    const dashboardId = await s.dashboardInvoice();
     await deliverAll();
     expectSignedBy(receivedFor(invoiceId)[0]!, s.defaultKey);
     // The dashboard's invoice is signed by the designated key: the first full key, not the newest.
@@ -191,10 +170,10 @@ describe(`callback signing keys on ${testDriver}`, () => {
 
   it("keeps the signer when a new key is created, and each key signs the invoices it created", async () => {
     const s = await shop();
-    const newer = await createKey(s, "owner", "newer full key");
+    const newer = await s.createKey("owner", "newer full key");
     const byDefault = await apiInvoice(s, s.defaultKey);
     const byNewer = await apiInvoice(s, newer);
-    const byDashboard = await dashboardInvoice(s);
+    const byDashboard = await s.dashboardInvoice();
     await deliverAll();
     expectSignedBy(receivedFor(byDefault)[0]!, s.defaultKey);
     expectSignedBy(receivedFor(byNewer)[0]!, newer);
@@ -203,19 +182,19 @@ describe(`callback signing keys on ${testDriver}`, () => {
 
   it("falls back to the designated key when the creating key is revoked", async () => {
     const s = await shop();
-    const doomed = await createKey(s, "owner", "doomed");
+    const doomed = await s.createKey("owner", "doomed");
     const invoiceId = await apiInvoice(s, doomed);
     const revoked = await s.dashboard(revokeKeyRoute, { id: doomed.id, body: {} });
     expect(revoked.status).toBe(200);
     // A key created afterwards is no candidate: the fallback is the designated key, not the newest.
-    await createKey(s, "developer", "later");
+    await s.createKey("developer", "later");
     await deliverAll();
     expectSignedBy(receivedFor(invoiceId)[0]!, s.defaultKey);
   });
 
   it("signs with both keys during a roll's overlap, then with the new key, then falls back when that is revoked", async () => {
     const s = await shop();
-    const old = await createKey(s, "owner", "rolled");
+    const old = await s.createKey("owner", "rolled");
     const first = await apiInvoice(s, old);
     const rolled = await s.dashboard(rollKeyRoute, {
       id: old.id,

@@ -1,12 +1,18 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { takeAddress } from "@/lib/addresses/take-address";
 import { offeringOf } from "@/lib/chain/evm/evm-offering";
+import { mineDueSandboxBlocks, mineSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
+import { sendSandboxPayment } from "@/lib/chain/sandbox/send-payment";
+import { configureOffering } from "@/lib/currencies/offering";
+import { chainTransactions } from "@/lib/db/schema";
 import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
 import { listBalances } from "@/lib/ledger/list-balances";
 import { seedDemoMerchant } from "@/lib/seed/seed-demo";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
+import { testKeys } from "../support/invoices";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 
 /**
@@ -29,6 +35,7 @@ describe(`sandbox money beside a real chain on ${testDriver}`, () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
     await database.drop();
   });
+  afterEach(() => configureOffering(undefined));
 
   it("seeds the demo merchant with simulated currencies only", async () => {
     const demo = await seedDemoMerchant(database.db, database.box, dataDir, realEthereum);
@@ -54,5 +61,35 @@ describe(`sandbox money beside a real chain on ${testDriver}`, () => {
     expect((await credit("LTC")).balance).toBe(100_000_000n);
     const balances = await listBalances(database.db, merchantId);
     expect(balances.filter((b) => b.balance > 0n).map((b) => b.currency)).toEqual(["LTC"]);
+  });
+
+  it("neither pays nor mines a real network's currency on the sandbox chain while its node has not answered", async () => {
+    const merchantId = await createTestMerchant(database, "Late Node Shop");
+    // Handed out while the node answered: a deposit address on the real Ethereum network.
+    configureOffering({ ...realEthereum, realCurrencies: ["ETH"], chainIds: { ethereum: 31337 } });
+    const { address } = await takeAddress(database.db, testKeys, {
+      merchantId,
+      foreignId: "late-node-customer",
+      currency: "ETH",
+    });
+    configureOffering(realEthereum);
+    const pay = sendSandboxPayment(database.db, { currency: "ETH", address, amount: 100_000_000n });
+    expect((await fieldsOf(pay)).currency).toContain("real Ethereum network");
+    const mine = mineSandboxBlocks(database.db, { currency: "ETH", count: 12 });
+    expect((await fieldsOf(mine)).currency).toContain("real Ethereum network");
+    // A real payment the watcher saw before the node stopped answering: its blocks come from that
+    // network, never from the sandbox timer.
+    await database.db.insert(chainTransactions).values({
+      currency: "ETH",
+      txid: `0x${"ab".repeat(32)}`,
+      address,
+      tag: "",
+      amount: 100_000_000n,
+      direction: "in",
+    });
+    const mined = await mineDueSandboxBlocks(database.db, 0);
+    expect(mined.map((block) => block.currency)).not.toContain("ETH");
+    const balances = await listBalances(database.db, merchantId);
+    expect(balances.filter((b) => b.balance > 0n)).toEqual([]);
   });
 });

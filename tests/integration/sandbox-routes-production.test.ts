@@ -1,17 +1,12 @@
 import { createHmac, randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { POST as dashboardBlocks } from "@/app/api/dashboard/sandbox/blocks/route";
-import { POST as dashboardCredit } from "@/app/api/dashboard/sandbox/credit/route";
-import {
-  POST as dashboardInvoice,
-  GET as dashboardInvoiceGet,
-} from "@/app/api/dashboard/sandbox/invoices/[id]/route";
-import { POST as dashboardPayments } from "@/app/api/dashboard/sandbox/payments/route";
-import { POST as dashboardRates } from "@/app/api/dashboard/sandbox/rates/route";
 import { POST as apiBlocks } from "@/app/api/v2/sandbox/blocks/route";
 import { POST as apiPayments } from "@/app/api/v2/sandbox/payments/route";
 import { requestContextStorage } from "@/lib/api/request-context";
 import type { RouteHandler } from "@/lib/api/route-handler";
+import { withPublicCheckout } from "@/lib/api/with-public-checkout";
 import { registerDatabase, unregisterDatabase } from "@/lib/db/client";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { getSecretBox } from "@/lib/runtime";
@@ -77,23 +72,41 @@ describe(`sandbox routes in production mode, on ${testDriver}`, () => {
     }
   });
 
-  it("answers 404 on the dashboard's sandbox routes before asking for a session", async () => {
+  it("answers 404 on every one of the dashboard's sandbox routes before asking for a session", async () => {
     const headers = {
       host: "pay.example.test",
       origin: "https://pay.example.test",
       "content-type": "application/json",
     };
-    for (const [route, path, method] of [
-      [dashboardBlocks, "/api/dashboard/sandbox/blocks", "POST"],
-      [dashboardCredit, "/api/dashboard/sandbox/credit", "POST"],
-      [dashboardPayments, "/api/dashboard/sandbox/payments", "POST"],
-      [dashboardRates, "/api/dashboard/sandbox/rates", "POST"],
-      [dashboardInvoice, "/api/dashboard/sandbox/invoices/1", "POST"],
-      [dashboardInvoiceGet, "/api/dashboard/sandbox/invoices/1", "GET"],
-    ] as const) {
-      const body = method === "POST" ? oversized : undefined;
-      const answer = await call(route, path, { method, headers, body });
-      expect([path, answer.status]).toEqual([path, 404]);
+    // Every route file below the folder, so a sandbox route added later is held to this too.
+    const folder = path.join(process.cwd(), "app/api/dashboard/sandbox");
+    const files = fs
+      .readdirSync(folder, { recursive: true, encoding: "utf8" })
+      .filter((file) => path.basename(file) === "route.ts");
+    const answered: [string, string, number][] = [];
+    for (const file of files) {
+      const routePath = `/api/dashboard/sandbox/${path.dirname(file).replace("[id]", "1")}`.replace(
+        /\/\.$/,
+        "",
+      );
+      const module = (await import(path.join(folder, file))) as Record<string, RouteHandler>;
+      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"].filter((m) => module[m])) {
+        const body = method === "GET" ? undefined : oversized;
+        const answer = await call(module[method]!, routePath, { method, headers, body });
+        answered.push([method, routePath, answer.status]);
+      }
     }
+    expect(answered.length).toBeGreaterThanOrEqual(8);
+    expect(answered).toEqual(answered.map(([method, routePath]) => [method, routePath, 404]));
+  });
+
+  it("answers 404 from the checkout's wrapper too, for a route that declares itself sandbox-only", async () => {
+    let isRun = false;
+    const route = withPublicCheckout({ isSandboxOnly: true }, async () => {
+      isRun = true;
+      return {};
+    });
+    const answer = await call(route, "/api/checkout/x/sandbox", { method: "POST", body: oversized });
+    expect([answer.status, isRun]).toEqual([404, false]);
   });
 });

@@ -1,6 +1,8 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { expect } from "vitest";
+import { POST as createKeyRoute } from "@/app/api/dashboard/api-keys/route";
+import { POST as dashboardInvoiceRoute } from "@/app/api/dashboard/invoices/route";
 import { requestContextStorage } from "@/lib/api/request-context";
 import type { RouteHandler } from "@/lib/api/route-handler";
 import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
@@ -117,12 +119,34 @@ export async function makeSigningShop(
     return { status: response.status, data: json.data ?? (json as Record<string, unknown>) };
   }
 
+  /** A new key created in the dashboard by the owner (full scope) or a developer (no money scope). */
+  async function createKey(role: "owner" | "developer", label: string): Promise<Pair> {
+    const answer = await dashboard(createKeyRoute, {
+      role,
+      body: { label, can_move_money: role === "owner" },
+    });
+    expect(answer.status).toBe(201);
+    const body = answer.body as { id: number; api_key: string; api_secret: string };
+    return { id: body.id, key: body.api_key, secret: body.api_secret };
+  }
+
+  /** An invoice created by the owner on the dashboard's invoice form, and its first callback queued. */
+  async function dashboardInvoice(): Promise<number> {
+    const answer = await dashboard(dashboardInvoiceRoute, { body: invoiceBody() });
+    expect(answer.status).toBe(201);
+    const id = answer.body.id as number;
+    await fixCurrency(database, id);
+    return id;
+  }
+
   return {
     merchantId,
     ownerId: created.userId,
     defaultKey: { id: created.apiKey.id, key: created.apiKey.key, secret: created.apiKey.secret },
     dashboard,
     signed,
+    createKey,
+    dashboardInvoice,
   };
 }
 

@@ -18,12 +18,25 @@ type Operation = {
 const CALLBACK_SAMPLE = `import { createHmac, timingSafeEqual } from "node:crypto";
 import express from "express";
 
+// The secret of every key of yours that may sign, by key (X-Processing-Key names the signer).
+const SECRETS = new Map([[API_KEY, API_SECRET]]);
+
+function isSignedBy(body, key, signature) {
+  const secret = key && SECRETS.get(key);
+  if (!secret || !signature) return false;
+  const expected = createHmac("sha512", secret).update(body).digest();
+  const given = Buffer.from(signature, "hex");
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
 const app = express();
 // Keep the raw bytes: the signature covers them exactly as sent.
 app.post("/kassa/callbacks", express.raw({ type: "application/json" }), (req, res) => {
-  const expected = createHmac("sha512", API_SECRET).update(req.body).digest();
-  const given = Buffer.from(req.get("X-Processing-Signature") ?? "", "hex");
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return res.sendStatus(403);
+  // During a key roll the new key signs too: either signature is enough.
+  const isGenuine =
+    isSignedBy(req.body, req.get("X-Processing-Key"), req.get("X-Processing-Signature")) ||
+    isSignedBy(req.body, req.get("X-Processing-Next-Key"), req.get("X-Processing-Next-Signature"));
+  if (!isGenuine) return res.sendStatus(403);
 
   const event = JSON.parse(req.body.toString("utf8"));
   // Deduplicate on the callback id: a retry repeats it, a resend names it in X-Kassa-Redelivery-Of.
@@ -202,10 +215,16 @@ export default function ApiReferencePage() {
             <code>Timer expired. User paid less than requested.</code>,{" "}
             <code>Timer expired. Transactions were in status processing too long.</code>,{" "}
             <code>Cancelled by the merchant.</code>). Every callback is signed like your requests:{" "}
-            <code>X-Processing-Key</code> is your API key and <code>X-Processing-Signature</code> the hex
-            HMAC-SHA512 of the body with its secret. <code>X-Kassa-Event</code> names the change (for example{" "}
-            <code>invoice.confirmed</code>), <code>X-Kassa-Callback-Id</code> identifies the callback, and a
-            resend carries <code>X-Kassa-Redelivery-Of</code>.
+            <code>X-Processing-Key</code> names the API key that signed it and{" "}
+            <code>X-Processing-Signature</code> is the hex HMAC-SHA512 of the body with that key&apos;s
+            secret. The signer is the key whose request created the transaction (for a deposit, the key that
+            took the address); what was made in the dashboard or by Kassa, and test callbacks, are signed by
+            the callback key an owner chooses on the Callbacks page. Creating a key never changes the signer,
+            and a revoked or expired key never signs (the callback waits until an owner chooses a key). During
+            a key roll&apos;s overlap the new key signs too, in <code>X-Processing-Next-Key</code> and{" "}
+            <code>X-Processing-Next-Signature</code>; afterwards it signs alone. <code>X-Kassa-Event</code>{" "}
+            names the change (for example <code>invoice.confirmed</code>), <code>X-Kassa-Callback-Id</code>{" "}
+            identifies the callback, and a resend carries <code>X-Kassa-Redelivery-Of</code>.
           </p>
           <p className="mt-2 text-slate-700 dark:text-slate-300">
             Answer with any 2xx within 10 seconds. Anything else (an error, a timeout, a redirect, which is
