@@ -1,3 +1,4 @@
+import type { ChainNet } from "@/lib/chain/address-codec";
 import { findCurrency } from "./registry";
 
 /**
@@ -20,6 +21,11 @@ export type Offering = {
   decimals: Record<string, number>;
   /** Confirmations required per currency where the configuration overrides the registry's. */
   confirmations: Record<string, number>;
+  /**
+   * The address net of a real network whose node says it is not mainnet (a Litecoin node in
+   * regtest hands out rltc1… addresses); a real network absent here uses mainnet formats.
+   */
+  nets?: Record<string, ChainNet>;
 };
 
 const SLOT = Symbol.for("kassa.offering");
@@ -36,6 +42,32 @@ export function configureOffering(offering: Offering | undefined): void {
 /** The offering configured at start-up; everything is offered when none was (tests, the browser). */
 export function currentOffering(): Offering | undefined {
   return (globalThis as Slot)[SLOT];
+}
+
+/**
+ * `offering` with everything of `network` taken from `part` instead: a watcher that connects to its
+ * node (or a chain configured at start) updates its own network and leaves the others as they are.
+ */
+export function replaceNetwork(offering: Offering, network: string, part: Offering): Offering {
+  // Keys are network names (realNetworks, chainIds, nets) or currency codes (the rest).
+  const isOurs = (key: string) => key === network || findCurrency(key)?.network === network;
+  const merge = <T>(base: Record<string, T>, extra: Record<string, T>) => ({
+    ...Object.fromEntries(Object.entries(base).filter(([key]) => !isOurs(key))),
+    ...Object.fromEntries(Object.entries(extra).filter(([key]) => isOurs(key))),
+  });
+  return {
+    mode: offering.mode,
+    realNetworks: merge(offering.realNetworks, part.realNetworks),
+    realCurrencies: [
+      ...offering.realCurrencies.filter((c) => !isOurs(c)),
+      ...part.realCurrencies.filter(isOurs),
+    ],
+    contracts: merge(offering.contracts, part.contracts),
+    chainIds: merge(offering.chainIds, part.chainIds),
+    decimals: merge(offering.decimals, part.decimals),
+    confirmations: merge(offering.confirmations, part.confirmations),
+    nets: merge(offering.nets ?? {}, part.nets ?? {}),
+  };
 }
 
 /** The real network a currency moves on here ("Ethereum (chain id 31337)"), or null when it is simulated. */
@@ -70,7 +102,7 @@ export function chainIdOf(network: string, offering = currentOffering()): number
   return offering?.realNetworks[network] !== undefined ? null : 1;
 }
 
-/** The confirmations a payment in `code` needs here (KASSA_EVM_CONFIRMATIONS, or the registry's). */
+/** The confirmations a payment in `code` needs here (KASSA_<CHAIN>_CONFIRMATIONS, or the registry's). */
 export function confirmationsOf(code: string, offering = currentOffering()): number {
   return offering?.confirmations[code] ?? findCurrency(code)?.confirmations ?? 0;
 }
