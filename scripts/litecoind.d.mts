@@ -25,4 +25,6 @@ export function startLitecoind(options?: {
   port?: number;
   dir?: string;
   detached?: boolean;
+  /** "main" starts a peerless mainnet node (for tests of its refusal); regtest otherwise. */
+  chain?: "regtest" | "main";
 }): Promise<LitecoindNode>;

@@ -74,7 +74,7 @@ async function waitUntilReady(node, child, logFile, timeoutMs) {
  * The node's own wallet "customer" is created: tests and the devnet pay from it as a customer
  * would; Kassa never uses it. `dir` kept means the chain survives a restart on the same port.
  */
-export async function startLitecoind({ port, dir, detached = false } = {}) {
+export async function startLitecoind({ port, dir, detached = false, chain = "regtest" } = {}) {
   const root = dir ?? fs.mkdtempSync(path.join(os.tmpdir(), "kassa-litecoind-"));
   fs.mkdirSync(root, { recursive: true });
   const chosenPort = port ?? (await freePort());
@@ -87,10 +87,11 @@ export async function startLitecoind({ port, dir, detached = false } = {}) {
   fs.writeFileSync(passwordFile, password, { mode: 0o600 });
   const logFile = path.join(root, "litecoind.log");
   const log = fs.openSync(logFile, "a");
+  // "main" (tests of a mainnet node's refusal only): no peers, so it stays at its genesis block.
+  const chainArgs = chain === "main" ? ["-connect=0"] : ["-regtest", "-vbparams=mweb:9999999999:9999999999"];
   const argv = [
-    "-regtest",
+    ...chainArgs,
     `-datadir=${root}`,
-    "-vbparams=mweb:9999999999:9999999999",
     "-txindex",
     "-fallbackfee=0.0002",
     "-mempoolreplacement=1",
@@ -107,9 +108,10 @@ export async function startLitecoind({ port, dir, detached = false } = {}) {
   ];
   const child = spawn(LITECOIND, argv, { stdio: ["ignore", log, log], detached });
   fs.closeSync(log);
-  const node = { port: chosenPort, user, password, wallet: "customer" };
+  const node = { port: chosenPort, user, password, wallet: chain === "main" ? undefined : "customer" };
   await waitUntilReady(node, child, logFile, 30_000);
-  const wallets = await litecoinRpc({ ...node, wallet: undefined }, "listwallets");
+  const wallets =
+    chain === "main" ? ["customer"] : await litecoinRpc({ ...node, wallet: undefined }, "listwallets");
   if (!wallets.includes("customer")) {
     try {
       await litecoinRpc({ ...node, wallet: undefined }, "loadwallet", ["customer"]);
@@ -124,11 +126,14 @@ export async function startLitecoind({ port, dir, detached = false } = {}) {
     url: `http://${user}:${password}@127.0.0.1:${chosenPort}`,
     dir: root,
     pid: child.pid,
-    /** SIGTERM (litecoind flushes and exits); waits for the process to end. */
+    /**
+     * Waits for the process to end: SIGTERM when its data directory is kept (litecoind flushes, so a
+     * restart finds its chain), SIGKILL when the directory is thrown away (a clean shutdown takes seconds).
+     */
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill("SIGTERM");
+        child.kill(dir ? "SIGTERM" : "SIGKILL");
         await exited;
       }
       if (!dir) fs.rmSync(root, { recursive: true, force: true });
