@@ -6,7 +6,7 @@ import { defaultScreeningProvider } from "@/lib/compliance/default-screening-pro
 import { holdForReview } from "@/lib/compliance/hold-for-review";
 import type { ScreeningProvider } from "@/lib/compliance/screening-provider";
 import type { Db } from "@/lib/db/client";
-import { chainTransactions, deposits, utxoCoins } from "@/lib/db/schema";
+import { chainTransactions, deposits } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { bookDeposit } from "./book-deposit";
 
@@ -64,13 +64,6 @@ export async function creditDeposit(
     // The row lock holds it `seen` until this transaction ends.
     if (!deposit) throw new Error(`deposit ${seen.id} changed while claimed`);
     await bookDeposit(tx, { deposit, spreadPpm: input.spreadPpm, clock: input.clock });
-    // On a UTXO chain the payment's coin becomes Kassa's to spend with the credit, never before.
-    await tx
-      .update(utxoCoins)
-      .set({ status: "spendable", updatedAt: sql`now()` })
-      .where(
-        and(eq(utxoCoins.chainTransactionId, deposit.chainTransactionId), eq(utxoCoins.status, "pending")),
-      );
     return true;
   });
 }
