@@ -26,8 +26,13 @@ export async function startTestLitecoind(options: { port?: number; dir?: string 
     node,
     url: node.url,
     rpc,
-    /** Mines `count` blocks to the customer's own address; resolves with their hashes. */
-    mine: (count = 1) => rpc<string[]>("generatetoaddress", [count, own]),
+    /**
+     * Mines `count` blocks to a new address of the customer's; resolves with their hashes. A new
+     * address each time: after invalidateblock, a block mined in the same second to the same address
+     * with the same transactions would be the invalidated block again, which the node refuses.
+     */
+    mine: async (count = 1) =>
+      rpc<string[]>("generatetoaddress", [count, await rpc<string>("getnewaddress", ["", "bech32"])]),
     /** The customer pays `litoshi` to `address` (replaceable, so a test can bump or double-spend it). */
     pay: (address: string, litoshi: bigint) =>
       rpc<string>("sendtoaddress", [address, coins(litoshi), "", "", false, true]),
@@ -50,7 +55,7 @@ export async function startTestLitecoind(options: { port?: number; dir?: string 
       }>("getrawtransaction", [txid, true]),
     stop: () => node.stop(),
   };
-  await customer.mine(101);
+  await rpc("generatetoaddress", [101, own]);
   return customer;
 }
 
