@@ -14,6 +14,8 @@ import { decideReview } from "@/lib/compliance/decide-review";
 import { configureOffering } from "@/lib/currencies/offering";
 import { queryRows } from "@/lib/db/client";
 import { callbacks, complianceReviews, emails, transactions } from "@/lib/db/schema";
+import { createInvoice } from "@/lib/invoices/create-invoice";
+import { fixInvoiceCurrency } from "@/lib/invoices/fix-invoice-currency";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { runDueJobs } from "@/lib/jobs/runner";
 import { listBalances } from "@/lib/ledger/list-balances";
@@ -22,7 +24,7 @@ import { parseDecimal } from "@/lib/money";
 import { callbackHandlers, jobHandlers } from "@/lib/server/job-handlers";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { createFixedInvoice, testKeys } from "../support/invoices";
+import { createFixedInvoice, invoiceRequest, settings, testKeys } from "../support/invoices";
 import { startTestLitecoind, type TestLitecoind } from "../support/litecoind";
 import { startReceiver } from "../support/receiver";
 import { startSmtpServer } from "../support/smtp";
@@ -216,5 +218,32 @@ describe(`callbacks, mail, transactions/info and screening on litecoind (${testD
       "deposit.verifying",
       "deposit.confirmed",
     ]);
+  });
+
+  it("takes the real payment after the customer switched the invoice from a sandbox coin to LTC", async () => {
+    const created = await createInvoice(database.db, {
+      merchantId: merchant.merchantId,
+      request: invoiceRequest(),
+      settings,
+    });
+    const choose = (currency: string) =>
+      fixInvoiceCurrency(database.db, { token: created.invoice.token, currency, settings, keys: testKeys });
+    const inBtc = await choose("BTC");
+    expect(inBtc.address!.address).toMatch(/^tb1q/); // BTC stays on the sandbox chain here
+    const inLtc = await choose("LTC");
+    expect(inLtc.invoice.senderCurrency).toBe("LTC");
+    expect(inLtc.address!.address).toMatch(/^rltc1q/);
+    const txid = await customer.pay(inLtc.address!.address, inLtc.invoice.senderAmount!);
+    await watch();
+    expect((await loadInvoiceById(database.db, created.id))!.status).toBe("processing");
+    await customer.mine(CONFIRMATIONS);
+    await watch();
+    const settled = (await loadInvoiceById(database.db, created.id))!;
+    expect(settled.status).toBe("confirmed");
+    expect(settled.invoice.statusReason).toBe("paid");
+    const payments = (await describeTransaction(database.db, created.id)).transactions.filter(
+      (t) => t.type === "deposit",
+    );
+    expect(payments).toMatchObject([{ txid, confirmations: String(CONFIRMATIONS) }]);
   });
 });
