@@ -262,6 +262,27 @@ describe(`Litecoin deposits on a real litecoind in regtest (${testDriver})`, () 
     expect(await depositsOf(invoice.id)).toMatchObject([{ status: "credited", txid }]);
   });
 
+  it("follows a reorganisation to a longer chain that mines the payment again in another block", async () => {
+    const invoice = await createFixedInvoice(database.db, merchantId, "LTC");
+    const txid = await customer.pay(invoice.address!.address, invoice.invoice.senderAmount!);
+    const [block] = await customer.mine(1);
+    await watch();
+    await customer.rpc("invalidateblock", [block]);
+    const [replacement] = await customer.mine(2); // the payment again, in the first block of the new chain
+    expect(replacement).not.toBe(block);
+    const pass = await watch();
+    expect(pass.reorgs).toBe(1);
+    const [row] = await queryRows<{ block_hash: string; removed: boolean }>(
+      database.db,
+      sql`select block_hash, removed_at is not null as removed from chain_transactions where txid = ${txid}`,
+    );
+    expect(row).toEqual({ block_hash: replacement, removed: false });
+    expect(await depositsOf(invoice.id)).toMatchObject([{ status: "seen", confirmations: 2 }]);
+    await customer.mine(CONFIRMATIONS - 2);
+    await watch();
+    expect((await reload(invoice.id)).status).toBe("confirmed");
+  });
+
   it("unwinds an unconfirmed payment a double spend replaced, and credits the replacement that pays again", async () => {
     const invoice = await createFixedInvoice(database.db, merchantId, "LTC");
     const before = await balance("EUR");

@@ -9,7 +9,10 @@ type NodeBlock = {
   hash: string;
   height: number;
   time: number;
+  /** -1 when the block is not on the node's active chain. */
+  confirmations: number;
   previousblockhash?: string;
+  nextblockhash?: string;
   tx: NodeTransaction[];
 };
 
@@ -42,16 +45,20 @@ async function withSenders(rpc: UtxoRpc, found: FoundOutput[]): Promise<UtxoPaym
 }
 
 /**
- * Reads block `height` (`getblockhash`, then `getblock` with verbosity 2: every transaction with its
- * outputs in one call) and the outputs in it that pay a watched address.
+ * Reads block `height` (`getblock` with verbosity 2: every transaction with its outputs in one call)
+ * and the outputs in it that pay a watched address. `hint` is the hash the previous block named as
+ * its successor: used when it is still that height on the node's active chain, so a catch-up costs
+ * one call per block; otherwise (the first block, a reorganisation) `getblockhash` asks first.
  */
 export async function readUtxoBlock(
   rpc: UtxoRpc,
   height: number,
   watched: ReadonlyMap<string, string>,
-): Promise<ReadBlock> {
-  const hash = await rpc.call<string>("getblockhash", [height]);
-  const block = await rpc.call<NodeBlock>("getblock", [hash, 2]);
+  hint?: string,
+): Promise<ReadBlock & { nextHash: string | undefined }> {
+  let block = hint ? await rpc.call<NodeBlock>("getblock", [hint, 2]) : undefined;
+  if (!block || block.height !== height || block.confirmations < 1)
+    block = await rpc.call<NodeBlock>("getblock", [await rpc.call<string>("getblockhash", [height]), 2]);
   const found = block.tx.flatMap((transaction) => matchOutputs(transaction, watched));
   return {
     height: block.height,
@@ -59,6 +66,7 @@ export async function readUtxoBlock(
     previousHash: block.previousblockhash ?? "",
     time: new Date(block.time * 1000),
     payments: await withSenders(rpc, found),
+    nextHash: block.nextblockhash,
   };
 }
 

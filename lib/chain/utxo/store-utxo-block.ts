@@ -31,7 +31,7 @@ export async function storeUtxoBlock(
       ? await queryRows<{ network: string }>(
           tx,
           sql`update chain_cursors set block_number = ${height.toString()}, block_hash = ${block.hash}, updated_at = now(),
-                seen_until = greatest(seen_until, ${time}::timestamptz)
+                seen_until = greatest(seen_until, least(${time}::timestamptz, now()))
               where network = ${input.network} and block_number = ${input.cursor.blockNumber.toString()}
                 and block_hash = ${input.cursor.blockHash}
               returning network`,
@@ -39,7 +39,7 @@ export async function storeUtxoBlock(
       : await queryRows<{ network: string }>(
           tx,
           sql`insert into chain_cursors (network, block_number, block_hash, seen_until)
-              values (${input.network}, ${height.toString()}, ${block.hash}, ${time}::timestamptz)
+              values (${input.network}, ${height.toString()}, ${block.hash}, least(${time}::timestamptz, now()))
               on conflict (network) do nothing returning network`,
         );
     if (moved.length === 0) return false;

@@ -20,11 +20,15 @@ async function nodeHash(network: UtxoNetwork, height: bigint): Promise<string | 
   }
 }
 
-/** Whether the node has the transaction in its mempool now. */
-async function isInMempool(network: UtxoNetwork, txid: string): Promise<boolean> {
+/**
+ * Whether the transaction is still on the node: in its mempool, or mined in a block of its active
+ * chain (the new chain of a reorganisation). A mined one is found only with the node's -txindex;
+ * without it, it counts as gone (unwound, and recorded again when its new block is read).
+ */
+async function isStillOnNode(network: UtxoNetwork, txid: string): Promise<boolean> {
   try {
-    await network.rpc.call("getmempoolentry", [txid]);
-    return true;
+    const transaction = await network.rpc.call<{ confirmations?: number }>("getrawtransaction", [txid, true]);
+    return transaction.confirmations === undefined || transaction.confirmations > 0;
   } catch (error) {
     if (error instanceof UtxoRpcError && error.code === RPC_NOT_FOUND) return false;
     throw error;
@@ -88,8 +92,9 @@ export type UtxoUnwound = { forkPoint: Cursor; unconfirmed: number; unwound: num
 
 /**
  * A reorganisation replaced blocks the watcher had processed: the cursor goes back to the fork point
- * and each payment in the removed blocks is settled. One the node has back in its mempool returns
- * to unconfirmed (its deposit stays seen, with no confirmations) unless its coins were already booked;
+ * and each payment in the removed blocks is settled. One the node still has (back in its mempool, or
+ * mined again in the new chain) returns to unconfirmed (its deposit stays seen, with no confirmations
+ * until its new block is read) unless its coins were already booked;
  * every other one is removed (removeUtxoPayment): unwound, or an incident when it had been credited.
  * The next pass reads the blocks after the fork point again, so a payment mined again is found again.
  * Returns null when another worker handled it first.
@@ -108,14 +113,14 @@ export async function unwindUtxoReorg(
         where c.network = ${network.network} and c.block_height > ${Number(fork.blockNumber)} and c.removed_at is null
         order by c.id`,
   );
-  const backInMempool = new Set<number>();
+  const stillOnNode = new Set<number>();
   for (const payment of affected)
     if (
       payment.deposit_status !== "credited" &&
       payment.deposit_status !== "rejected" &&
-      (await isInMempool(network, payment.txid))
+      (await isStillOnNode(network, payment.txid))
     )
-      backInMempool.add(Number(payment.id));
+      stillOnNode.add(Number(payment.id));
   return inTransaction(db, async (tx) => {
     // Raw: the conditional cursor move with bigint heights as text, like store-utxo-block.ts.
     const moved = await queryRows<{ network: string }>(
@@ -138,7 +143,8 @@ export async function unwindUtxoReorg(
           order by id for update`,
     );
     for (const { id } of removed) {
-      if (backInMempool.has(Number(id))) {
+      if (stillOnNode.has(Number(id))) {
+        // Unconfirmed for now; the next blocks read give it its new block if the new chain has it.
         await tx.execute(
           sql`update chain_transactions set block_height = null, block_hash = null where id = ${id}`,
         );

@@ -134,18 +134,29 @@ export async function watchUtxoChain(db: Db, options: UtxoWatchOptions): Promise
   let watched = await loadWatched(db, network.network);
   let cursor = await loadCursor(db, network.network);
   let failures = 0;
+  let nextHash: string | undefined;
+  const unwind = async (from: Cursor) => {
+    await unwindUtxoReorg(db, counted, from);
+    result.reorgs++;
+    cursor = await loadCursor(db, network.network);
+  };
   while (true) {
-    if (cursor && !(await withRetries(() => isCursorOnChain(counted, cursor!), retry))) {
-      await unwindUtxoReorg(db, counted, cursor);
-      result.reorgs++;
-      cursor = await loadCursor(db, network.network);
+    if (cursor && cursor.blockNumber >= BigInt(tip)) {
+      // At the tip: the cursor's block must still be the node's (a reorganisation to a chain no longer).
+      if (await withRetries(() => isCursorOnChain(counted, cursor!), retry)) break;
+      await unwind(cursor);
       continue;
     }
-    if (cursor && cursor.blockNumber >= BigInt(tip)) break;
     const height = cursor ? Number(cursor.blockNumber) + 1 : tip;
-    const block = await withRetries(() => readUtxoBlock(rpc, height, watched.addresses), retry);
+    const block = await withRetries(() => readUtxoBlock(rpc, height, watched.addresses, nextHash), retry);
+    nextHash = undefined;
+    // A block that follows the cursor proves the cursor is on the node's chain: no extra call per block.
     if (cursor && block.previousHash !== cursor.blockHash) {
-      // The chain changed between reading the cursor's block and this one: the check above decides next.
+      if (!(await withRetries(() => isCursorOnChain(counted, cursor!), retry))) {
+        await unwind(cursor);
+        continue;
+      }
+      // The chain changed between the two reads: read again.
       if (++failures >= retry.attempts) throw new Error(`block ${height} keeps not following the cursor`);
       continue;
     }
@@ -161,8 +172,12 @@ export async function watchUtxoChain(db: Db, options: UtxoWatchOptions): Promise
       block,
       clock: options.clock,
     });
-    cursor = await loadCursor(db, network.network);
-    if (!isStored) continue; // another worker stored this block
+    if (!isStored) {
+      cursor = await loadCursor(db, network.network); // another worker stored this block
+      continue;
+    }
+    cursor = { blockNumber: BigInt(block.height), blockHash: block.hash };
+    nextHash = block.nextHash;
     result.blocks++;
     result.payments += block.payments.length;
     await options.onStored?.(block.height);
