@@ -14,7 +14,13 @@ import { formatAmount, parseDecimal } from "@/lib/money";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { createFixedInvoice, testKeys } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
-import { doubleSpend, litoshiOf, startTestLitecoind, type TestLitecoind } from "../support/litecoind";
+import {
+  doubleSpend,
+  litoshiOf,
+  NODE_START_MS,
+  startTestLitecoind,
+  type TestLitecoind,
+} from "../support/litecoind";
 import { createTestMerchant } from "../support/merchants";
 
 const CONFIRMATIONS = 3;
@@ -91,7 +97,7 @@ describe(`Litecoin deposits on a real litecoind in regtest (${testDriver})`, () 
       ),
     );
     await watch(); // the watcher runs before any address is handed out
-  });
+  }, NODE_START_MS);
   afterAll(async () => {
     configureOffering(undefined);
     await database?.drop();

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { mineSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
+import { mineDueSandboxBlocks, mineSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
 import { sendSandboxPayment } from "@/lib/chain/sandbox/send-payment";
 import { connectUtxoNetwork, type UtxoNetwork } from "@/lib/chain/utxo/utxo-network";
 import { withUtxoOfferings } from "@/lib/chain/utxo/utxo-offering";
@@ -18,7 +18,7 @@ import { startLitecoind } from "@/scripts/litecoind.mjs";
 import { freePort } from "../support/anvil";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { createFixedInvoice } from "../support/invoices";
-import { startTestLitecoind, type TestLitecoind } from "../support/litecoind";
+import { NODE_START_MS, startTestLitecoind, type TestLitecoind } from "../support/litecoind";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 
 const CONFIRMATIONS = 2;
@@ -89,7 +89,7 @@ describe(`the Litecoin watcher through faults (${testDriver})`, () => {
       ),
     );
     await watchUtxoChain(database.db, { network, spreadPpm: 5_000 });
-  });
+  }, NODE_START_MS);
   afterAll(async () => {
     configureOffering(undefined);
     await database?.drop();
@@ -134,6 +134,30 @@ describe(`the Litecoin watcher through faults (${testDriver})`, () => {
     await expect(
       createFixedInvoice(database.db, merchantId, "BTC").then((i) => i.address!.address),
     ).resolves.toMatch(/^tb1q/);
+  });
+
+  it("never lets the sandbox block timer mine a real payment, even while LTC is closed because its node is down", async () => {
+    const invoice = await createFixedInvoice(database.db, merchantId, "LTC");
+    const txid = await customer.pay(invoice.address!.address, invoice.invoice.senderAmount!);
+    await watchUtxoChain(database.db, { network, spreadPpm: 5_000 });
+    const offering = currentOffering();
+    // As after a restart with the node down: LTC's network is real but carries no currency yet.
+    configureOffering({ ...offering!, realCurrencies: [] });
+    try {
+      await database.db.execute(sql`update chain_tips set mined_at = 'epoch'`);
+      const mined = await mineDueSandboxBlocks(database.db, 1);
+      expect(mined.filter((m) => m.currency === "LTC")).toEqual([]);
+    } finally {
+      configureOffering(offering);
+    }
+    const [row] = await queryRows<{ block_height: number | null }>(
+      database.db,
+      sql`select block_height from chain_transactions where txid = ${txid}`,
+    );
+    expect(row!.block_height).toBeNull();
+    await customer.mine(CONFIRMATIONS);
+    await watchUtxoChain(database.db, { network, spreadPpm: 5_000 });
+    expect((await loadInvoiceById(database.db, invoice.id))!.status).toBe("confirmed");
   });
 
   it("credits every payment exactly once when two watchers run their passes at the same time", async () => {
@@ -239,7 +263,7 @@ describe("the Litecoin node down, restarted, or on the wrong chain", () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-  });
+  }, NODE_START_MS);
   afterAll(async () => {
     configureOffering(undefined);
     for (const stop of stops) await stop();

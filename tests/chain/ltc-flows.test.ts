@@ -25,7 +25,7 @@ import { callbackHandlers, jobHandlers } from "@/lib/server/job-handlers";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { createFixedInvoice, invoiceRequest, settings, testKeys } from "../support/invoices";
-import { startTestLitecoind, type TestLitecoind } from "../support/litecoind";
+import { NODE_START_MS, startTestLitecoind, type TestLitecoind } from "../support/litecoind";
 import { startReceiver } from "../support/receiver";
 import { startSmtpServer } from "../support/smtp";
 
@@ -105,7 +105,7 @@ describe(`callbacks, mail, transactions/info and screening on litecoind (${testD
       ),
     );
     await watch();
-  });
+  }, NODE_START_MS);
   afterAll(async () => {
     configureOffering(undefined);
     delete process.env.KASSA_SCREENING_DENYLIST;

@@ -85,3 +85,6 @@ export async function doubleSpend(customer: TestLitecoind, txid: string): Promis
   if (!signed.complete) throw new Error("the customer's wallet could not sign the double spend");
   return customer.rpc<string>("sendrawtransaction", [signed.hex]);
 }
+
+/** A node's start and a fresh database take seconds; on a machine shared with other test runs, over a minute. */
+export const NODE_START_MS = 180_000;
