@@ -2,6 +2,7 @@ import net from "node:net";
 import { describe, expect, it } from "vitest";
 import { parseCoins, redactRpcUrl, utxoRpc } from "@/lib/chain/utxo/utxo-rpc";
 import { loadConfig } from "@/lib/config";
+import { type Offering, replaceNetwork } from "@/lib/currencies/offering";
 
 const env = (vars: Record<string, string>) => vars as unknown as NodeJS.ProcessEnv;
 const PASSWORD = "pa55-w0rd-never-shown";
@@ -57,5 +58,47 @@ describe("the node's RPC client", () => {
     expect(parseCoins("20999999.97690000")).toBe(2_099_999_997_690_000n);
     expect(() => parseCoins("1e-8")).toThrow();
     expect(() => parseCoins("0.123456789")).toThrow();
+  });
+});
+
+describe("one network's part of the offering", () => {
+  it("is replaced without touching the others' (a watcher connecting updates its own chain only)", () => {
+    const evm: Offering = {
+      mode: "production",
+      realNetworks: { ethereum: "Ethereum (chain id 1)" },
+      realCurrencies: ["ETH", "USDTE"],
+      contracts: { USDTE: "0xdac17f958d2ee523a2206206994597c13d831ec7" },
+      chainIds: { ethereum: 1 },
+      decimals: { USDTE: 6 },
+      confirmations: { ETH: 3 },
+    };
+    const litecoin: Offering = {
+      mode: "production",
+      realNetworks: { litecoin: "Litecoin" },
+      realCurrencies: ["LTC"],
+      contracts: {},
+      chainIds: {},
+      decimals: {},
+      confirmations: { LTC: 4 },
+      nets: { litecoin: "mainnet" },
+    };
+    const both = replaceNetwork(evm, "litecoin", litecoin);
+    expect(both).toEqual({
+      ...evm,
+      realNetworks: { ethereum: "Ethereum (chain id 1)", litecoin: "Litecoin" },
+      realCurrencies: ["ETH", "USDTE", "LTC"],
+      confirmations: { ETH: 3, LTC: 4 },
+      nets: { litecoin: "mainnet" },
+    });
+    // Ethereum reconnects with another chain id: Litecoin's part stays.
+    const again = replaceNetwork(both, "ethereum", {
+      ...evm,
+      chainIds: { ethereum: 5 },
+      realCurrencies: ["ETH"],
+    });
+    expect(again.chainIds).toEqual({ ethereum: 5 });
+    expect(again.realCurrencies).toEqual(["LTC", "ETH"]);
+    expect(again.realNetworks.litecoin).toBe("Litecoin");
+    expect(again.confirmations).toEqual({ LTC: 4, ETH: 3 });
   });
 });
