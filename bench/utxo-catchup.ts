@@ -58,6 +58,7 @@ export async function benchLitecoin() {
             from unnest(${`{${slice.join(",")}}`}::text[]) as a`,
       );
     }
+    console.error(`[bench] ${WATCHED} watched addresses inserted`);
     const own = await rpc<string>("getnewaddress", ["", "bech32"]);
     await rpc("generatetoaddress", [101 + Math.ceil(DEPOSITS / PER_TX / 50), own]);
     const network = await connectUtxoNetwork("LTC", { rpcUrl: node.url, confirmations: 6 }, "sandbox");
@@ -77,6 +78,7 @@ export async function benchLitecoin() {
     }
     const tip = await rpc<number>("getblockcount");
     const backlog = tip - start;
+    console.error(`[bench] backlog of ${backlog} blocks built`);
 
     const began = performance.now();
     const pass = await watchUtxoChain(db, { network, spreadPpm: 5_000, state });

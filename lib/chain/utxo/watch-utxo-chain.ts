@@ -1,12 +1,12 @@
 import "server-only";
 
-import { and, count, eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { confirmEvmDeposits } from "@/lib/chain/evm/confirm-evm-deposits";
 import type { Cursor } from "@/lib/chain/evm/store-range";
 import { withRetries } from "@/lib/chain/evm/with-retries";
 import { type Clock, systemClock } from "@/lib/clock";
 import { type Db, queryRows } from "@/lib/db/client";
-import { chainCursors, depositAddresses } from "@/lib/db/schema";
+import { addressCounters, chainCursors, depositAddresses } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { readMempoolTransaction, readUtxoBlock } from "./read-utxo-block";
 import { storeUtxoBlock } from "./store-utxo-block";
@@ -58,17 +58,24 @@ async function loadCursor(db: Db, network: string): Promise<Cursor | null> {
 
 type Watched = { addresses: Map<string, string>; count: number };
 
+/**
+ * Which addresses the network has handed out, as one number read from one row: the network's
+ * derivation counter (lib/chain/allocate-deposit-address.ts), which every new deposit address
+ * increments in the transaction that inserts it. Equal before and after a read of the addresses
+ * means none was committed meanwhile; counting 100,000 rows for every block read would cost more
+ * than the block.
+ */
 async function countWatched(db: Db, network: string): Promise<number> {
   const [row] = await db
-    .select({ count: count() })
-    .from(depositAddresses)
-    .where(eq(depositAddresses.network, network));
-  return Number(row?.count ?? 0);
+    .select({ next: addressCounters.nextIndex })
+    .from(addressCounters)
+    .where(eq(addressCounters.key, `path:${network}`));
+  return Number(row?.next ?? 0);
 }
 
 /** Lower-case address → the address as handed out, for every deposit address on the network. */
 async function loadWatched(db: Db, network: string): Promise<Watched> {
-  // Counted first: an address handed out between the two reads makes the next check reload.
+  // The counter first: an address handed out between the two reads makes the next check reload.
   const counted = await countWatched(db, network);
   const rows = await db
     .selectDistinct({ address: depositAddresses.address })
