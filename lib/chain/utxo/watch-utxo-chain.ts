@@ -19,6 +19,8 @@ export type UtxoWatcherState = {
   examined: Set<string>;
   /** How many addresses were watched when they were looked into: a new address means looking again. */
   watchedCount?: number;
+  /** The watched addresses as last loaded, reused while the network's derivation counter stays put. */
+  watched?: Watched;
 };
 
 export type UtxoWatchResult = {
@@ -138,7 +140,11 @@ export async function watchUtxoChain(db: Db, options: UtxoWatchOptions): Promise
   const mempool = new Set(await withRetries(() => rpc.call<string[]>("getrawmempool"), retry));
   const tip = await withRetries(() => rpc.call<number>("getblockcount"), retry);
   result.tip = tip;
-  let watched = await loadWatched(db, network.network);
+  // Reloaded only when an address was handed out since the last pass (100,000 rows cost seconds).
+  let watched =
+    state.watched && state.watched.count === (await countWatched(db, network.network))
+      ? state.watched
+      : await loadWatched(db, network.network);
   let cursor = await loadCursor(db, network.network);
   let failures = 0;
   let nextHash: string | undefined;
@@ -195,6 +201,7 @@ export async function watchUtxoChain(db: Db, options: UtxoWatchOptions): Promise
   // all of it again when an address was handed out since.
   if (state.watchedCount !== watched.count) state.examined.clear();
   state.watchedCount = watched.count;
+  state.watched = watched;
   for (const txid of state.examined) if (!mempool.has(txid)) state.examined.delete(txid);
   for (const txid of mempool) {
     if (state.examined.has(txid)) continue;
