@@ -101,6 +101,9 @@ export async function startLitecoind({ port, dir, detached = false, chain = "reg
     "-rpcbind=127.0.0.1",
     "-rpcallowip=127.0.0.1",
     `-rpcport=${chosenPort}`,
+    // Idle keep-alive connections stay open for 10 minutes (30 s by default): a client's pooled
+    // connection closed by the node mid-request fails with "other side closed".
+    "-rpcservertimeout=600",
     `-rpcuser=${user}`,
     `-rpcpassword=${password}`,
     "-printtoconsole",
