@@ -25,6 +25,20 @@ const screeningLimits = z
   .optional()
   .or(z.literal("").transform(() => undefined));
 
+/** A Bitcoin Core-family node: `http://user:password@host:port` (the message never echoes the value: it holds a password). */
+const utxoRpcUrl = z
+  .string()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+    } catch {
+      return false;
+    }
+  }, "must be an http://user:password@host:port URL of a Bitcoin Core-family node")
+  .optional()
+  .or(z.literal("").transform(() => undefined));
+
 /**
  * The environment, parsed once. Every setting Kassa reads lives here, so a typo in a deployment
  * fails at start-up with a message instead of at the first request that needs it.
@@ -92,6 +106,10 @@ const EnvSchema = z.object({
     )
     .optional()
     .or(z.literal("").transform(() => undefined)),
+  KASSA_BTC_RPC_URL: utxoRpcUrl,
+  KASSA_LTC_RPC_URL: utxoRpcUrl,
+  KASSA_BTC_CONFIRMATIONS: z.coerce.number().int().min(1).max(1_000).optional(),
+  KASSA_LTC_CONFIRMATIONS: z.coerce.number().int().min(1).max(1_000).optional(),
   KASSA_METRICS_TOKEN: z
     .string()
     .min(16, "must be at least 16 characters")
@@ -180,6 +198,8 @@ export type Config = {
   /** Seconds before each retry of a failed callback; the public API's schedule unless set (tests shorten it). */
   callbackScheduleSeconds: number[] | undefined;
   evm: EvmConfig | undefined;
+  /** The real Bitcoin and Litecoin nodes (KASSA_BTC_RPC_URL, KASSA_LTC_RPC_URL), by currency code. */
+  utxo: Partial<Record<UtxoCoin, UtxoConfig>>;
   /**
    * Proxies whose X-Forwarded-For is believed (addresses or CIDR ranges); none by default, so the
    * address a sign-in counts against is the connection's own unless a configured proxy vouches.
@@ -224,6 +244,15 @@ export type EvmConfig = {
   sweepMinimums?: Record<string, bigint>;
 };
 
+export type UtxoCoin = "BTC" | "LTC";
+
+/** A real UTXO chain (DESIGN.md section 8): its node, and the confirmations that override the registry's. */
+export type UtxoConfig = {
+  /** With credentials: only the RPC client may read it (lib/chain/utxo/utxo-rpc.ts redacts it everywhere else). */
+  rpcUrl: string;
+  confirmations: number | undefined;
+};
+
 /** Sweep a deposit address from these balances on (KASSA_EVM_SWEEP_MINIMUMS): below them the gas would eat too much. */
 export const DEFAULT_SWEEP_MINIMUMS = parseSweepMinimums("ETH=0.01,USDTE=10,USDC=10");
 
@@ -261,6 +290,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid environment:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
+  for (const coin of ["BTC", "LTC"] as const)
+    if (!env[`KASSA_${coin}_RPC_URL`] && env[`KASSA_${coin}_CONFIRMATIONS`])
+      throw new ConfigError(
+        `Invalid environment:\n  KASSA_${coin}_CONFIRMATIONS: needs KASSA_${coin}_RPC_URL, the node it applies to`,
+      );
   // Token contracts or confirmations without a node are a half-configured chain: say so rather than
   // run on without it.
   const orphan = (["KASSA_EVM_TOKENS", "KASSA_EVM_CONFIRMATIONS"] as const).filter((name) => env[name]);
@@ -314,6 +348,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           sweepMinimums: parseSweepMinimums(e.KASSA_EVM_SWEEP_MINIMUMS),
         }
       : undefined,
+    utxo: {
+      ...(e.KASSA_BTC_RPC_URL && {
+        BTC: { rpcUrl: e.KASSA_BTC_RPC_URL, confirmations: e.KASSA_BTC_CONFIRMATIONS },
+      }),
+      ...(e.KASSA_LTC_RPC_URL && {
+        LTC: { rpcUrl: e.KASSA_LTC_RPC_URL, confirmations: e.KASSA_LTC_CONFIRMATIONS },
+      }),
+    },
     trustedProxies: e.KASSA_TRUSTED_PROXIES,
     screening: {
       denylistPath: e.KASSA_SCREENING_DENYLIST && path.resolve(e.KASSA_SCREENING_DENYLIST),

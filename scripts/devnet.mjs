@@ -1,8 +1,9 @@
-// A local EVM chain with Kassa wired to it (README "Try a real chain"):
-//   npm run devnet                        starts anvil, deploys test USDT and USDC, starts Kassa on them
+// Local real chains with Kassa wired to them (README "Try a real chain"):
+//   npm run devnet                        starts anvil, deploys test USDT and USDC, starts litecoind in
+//                                         regtest when it is installed, starts Kassa on them
 //   npm run devnet -- --no-server         the chain and the tokens only (Kassa started by you, env printed)
 //   npm run --silent devnet -- pay <checkout URL>                      pays an invoice's remaining amount
-//   npm run --silent devnet -- pay --to 0x… --currency USDTE --amount 12.5  pays any address
+//   npm run --silent devnet -- pay --to 0x… --currency USDTE --amount 12.5  pays any address (LTC: rltc1…)
 // The chain, its state and Kassa's data live in .data-devnet/ (delete it to start over).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -11,6 +12,7 @@ import { createPublicClient, createWalletClient, http, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { startAnvil } from "./anvil.mjs";
+import { isLitecoindInstalled, litecoinRpc, startLitecoind } from "./litecoind.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const DIR = path.join(root, ".data-devnet");
@@ -74,6 +76,17 @@ async function pay(argv) {
   }
   if (!to || !currency || !amount)
     throw new Error("usage: devnet pay <checkout URL> | pay --to 0x… --currency ETH|USDTE|USDC --amount 1.5");
+  if (currency === "LTC") {
+    if (!info.ltc)
+      throw new Error("this devnet runs no litecoind (install it: sudo apt-get install litecoind)");
+    // The node's own "customer" wallet pays, as a customer's wallet would; Kassa never uses it.
+    const txid = await litecoinRpc({ ...info.ltc, wallet: "customer" }, "sendtoaddress", [
+      to,
+      String(amount),
+    ]);
+    console.log(`paid ${amount} LTC to ${to}, in the mempool: ${txid}`);
+    return;
+  }
   const { wallet, reader } = clients(info.rpcUrl, CUSTOMER_KEY);
   const hash =
     currency === "ETH"
@@ -86,6 +99,22 @@ async function pay(argv) {
         });
   const receipt = await reader.waitForTransactionReceipt({ hash });
   console.log(`paid ${amount} ${currency} to ${to} in block ${receipt.blockNumber}: ${hash}`);
+}
+
+/**
+ * litecoind in regtest, its chain kept in .data-devnet/litecoind: the customer's wallet funded by
+ * mining (coinbase outputs mature after 100 blocks), then a block every 5 seconds for confirmations.
+ */
+async function startDevnetLitecoind() {
+  const node = await startLitecoind({
+    port: Number(process.env.KASSA_DEVNET_LTC_PORT ?? 19443),
+    dir: path.join(DIR, "litecoind"),
+  });
+  const rpc = (method, params) => litecoinRpc(node, method, params);
+  const own = await rpc("getnewaddress", ["", "bech32"]);
+  if ((await rpc("getbalance")) < 100) await rpc("generatetoaddress", [101, own]);
+  const miner = setInterval(() => void rpc("generatetoaddress", [1, own]).catch(() => {}), 5_000);
+  return { node, miner, balance: await rpc("getbalance") };
 }
 
 async function start(argv) {
@@ -113,7 +142,14 @@ async function start(argv) {
   } else {
     info = { ...JSON.parse(fs.readFileSync(INFO, "utf8")), rpcUrl: node.url };
   }
+  const ltc = isLitecoindInstalled() ? await startDevnetLitecoind() : undefined;
+  info.ltc = ltc && { port: ltc.node.port, user: ltc.node.user, password: ltc.node.password };
+  fs.writeFileSync(INFO, `${JSON.stringify(info, null, 2)}\n`);
   const env = {
+    ...(ltc && {
+      KASSA_LTC_RPC_URL: ltc.node.url,
+      KASSA_LTC_CONFIRMATIONS: process.env.KASSA_LTC_CONFIRMATIONS ?? "2",
+    }),
     KASSA_EVM_RPC_URL: info.rpcUrl,
     KASSA_EVM_TOKENS: `USDTE=${info.tokens.USDTE},USDC=${info.tokens.USDC}`,
     KASSA_EVM_CONFIRMATIONS: process.env.KASSA_EVM_CONFIRMATIONS ?? "2",
@@ -126,7 +162,13 @@ Devnet: anvil at ${info.rpcUrl} (chain id 31337, a block every 2 seconds)
 Customer wallet (anvil account #1, 10,000 ETH, 1,000,000 USDT and USDC):
   address:     ${customer}
   private key: ${CUSTOMER_KEY}
-Pay an invoice from it (after choosing ETH, USDTE or USDC on its checkout page):
+${
+  ltc
+    ? `Litecoin: litecoind in regtest on 127.0.0.1:${ltc.node.port} (a block every 5 seconds); the customer
+  pays from the node's own wallet (${ltc.balance} LTC)`
+    : "Litecoin: litecoind is not installed, so LTC stays on the sandbox chain (sudo apt-get install litecoind)"
+}
+Pay an invoice (after choosing ETH, USDTE, USDC${ltc ? " or LTC" : ""} on its checkout page):
   npm run --silent devnet -- pay http://localhost:${process.env.PORT ?? 3000}/pay/<token>
 Kassa's settings:
 ${Object.entries(env)
@@ -137,12 +179,16 @@ ${Object.entries(env)
   if (!argv.includes("--no-server")) {
     server = spawn("npm", ["start"], { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
     server.on("exit", (code) => {
-      void node.stop().then(() => process.exit(code ?? 0));
+      void stopNodes().then(() => process.exit(code ?? 0));
     });
   }
+  const stopNodes = async () => {
+    if (ltc) clearInterval(ltc.miner);
+    await Promise.all([node.stop(), ltc?.node.stop()]);
+  };
   const stop = () => {
     if (server && server.exitCode === null) server.kill("SIGTERM");
-    else void node.stop().then(() => process.exit(0));
+    else void stopNodes().then(() => process.exit(0));
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);

@@ -13,8 +13,10 @@ import { decodeCashAddr, encodeCashAddr } from "./cashaddr";
  * own (tb1…, tltc1…, bchtest:…, Dogecoin's n…); Ethereum, Tron and XRP use the same addresses on
  * their test networks. Which net a currency uses here is decided by lib/chain/sandbox/address-nets.ts:
  * the sandbox chain uses testnet formats, as the public API's sandbox does (DESIGN.md section 5).
+ * Regtest (a local Bitcoin Core or Litecoin Core node) has segwit prefixes of its own (bcrt1…,
+ * rltc1…); elsewhere it shares testnet's formats.
  */
-export type ChainNet = "mainnet" | "testnet";
+export type ChainNet = "mainnet" | "testnet" | "regtest";
 
 /** The formats whose testnet addresses differ from mainnet's, with each net's prefixes and versions. */
 type NetParameters = {
@@ -26,14 +28,18 @@ type NetParameters = {
   base58Versions: number[];
 };
 
-const NETS: Partial<Record<AddressFormat, Record<ChainNet, NetParameters>>> = {
+type Nets = { mainnet: NetParameters; testnet: NetParameters; regtest?: NetParameters };
+
+const NETS: Partial<Record<AddressFormat, Nets>> = {
   bitcoin: {
     mainnet: { name: "Bitcoin", segwitHrp: "bc", base58Versions: [0x00, 0x05] },
     testnet: { name: "Bitcoin testnet", segwitHrp: "tb", base58Versions: [0x6f, 0xc4] },
+    regtest: { name: "Bitcoin regtest", segwitHrp: "bcrt", base58Versions: [0x6f, 0xc4] },
   },
   litecoin: {
     mainnet: { name: "Litecoin", segwitHrp: "ltc", base58Versions: [0x30, 0x32, 0x05] },
     testnet: { name: "Litecoin testnet", segwitHrp: "tltc", base58Versions: [0x6f, 0x3a, 0xc4] },
+    regtest: { name: "Litecoin regtest", segwitHrp: "rltc", base58Versions: [0x6f, 0x3a, 0xc4] },
   },
   bitcoincash: {
     mainnet: { name: "Bitcoin Cash", cashAddrPrefix: "bitcoincash", base58Versions: [0x00, 0x05] },
@@ -44,6 +50,12 @@ const NETS: Partial<Record<AddressFormat, Record<ChainNet, NetParameters>>> = {
     testnet: { name: "Dogecoin testnet", base58Versions: [0x71, 0xc4] },
   },
 };
+
+/** A net's parameters; regtest falls back to testnet's where it has none of its own. */
+function netOf(format: AddressFormat, net: ChainNet): NetParameters | undefined {
+  const nets = NETS[format];
+  return nets && (net === "regtest" ? (nets.regtest ?? nets.testnet) : nets[net]);
+}
 
 const base58check = createBase58check(sha256);
 const hash160 = (data: Uint8Array) => ripemd160(sha256(data));
@@ -93,7 +105,7 @@ export function encodeAddress(
   compressedPublicKey: Uint8Array,
   net: ChainNet = "mainnet",
 ): string {
-  const parameters = NETS[format]?.[net];
+  const parameters = netOf(format, net);
   if (parameters?.segwitHrp)
     return bech32.encode(parameters.segwitHrp, [0, ...bech32.toWords(hash160(compressedPublicKey))]);
   if (parameters?.cashAddrPrefix)
@@ -164,13 +176,20 @@ export function checkAddress(
     return invalid("is not a valid address");
   const byNet = NETS[format];
   if (!byNet) return checkSameOnEveryNet(format, text);
-  for (const net of ["mainnet", "testnet"] as const) {
-    if (!isOfNet(byNet[net], text)) continue;
+  for (const net of ["mainnet", "testnet", "regtest"] as const) {
+    const parameters = byNet[net];
+    if (!parameters || !isOfNet(parameters, text)) continue;
     if (nets.includes(net)) return VALID;
+    // Regtest's base58 addresses are testnet's bytes: accepted where regtest is.
+    if (net === "testnet" && nets.includes("regtest") && !isSegwit(text, parameters.segwitHrp ?? ""))
+      return VALID;
+    const accepted = nets.includes("mainnet")
+      ? `the ${byNet.mainnet.name} mainnet`
+      : (netOf(format, nets[0]!)?.name ?? byNet.testnet.name);
     return invalid(
-      net === "testnet"
-        ? `is a ${byNet.testnet.name} address; this installation sends on the ${byNet.mainnet.name} mainnet`
-        : `is a ${byNet.mainnet.name} mainnet address; the sandbox sends on ${byNet.testnet.name}`,
+      net === "mainnet"
+        ? `is a ${byNet.mainnet.name} mainnet address; ${nets.includes("testnet") ? "the sandbox sends" : "this installation sends"} on ${accepted}`
+        : `is a ${parameters.name} address; this installation sends on ${accepted}`,
     );
   }
   return invalid(`is not a valid ${byNet.mainnet.name} address`);

@@ -34,9 +34,9 @@ export const TESTNET_ACCOUNT_PATHS: Partial<Record<AddressFormat, string>> = {
 
 export type DerivedAddress = { address: string; path: string };
 
-/** The external chain's path (account / 0) of a format on a network kind. */
+/** The external chain's path (account / 0) of a format on a network kind (regtest uses testnet's coin type 1). */
 export function chainPath(format: AddressFormat, net: ChainNet = "mainnet"): string {
-  return (net === "testnet" && TESTNET_ACCOUNT_PATHS[format]) || ACCOUNT_PATHS[format];
+  return (net !== "mainnet" && TESTNET_ACCOUNT_PATHS[format]) || ACCOUNT_PATHS[format];
 }
 
 const chainKeys = new WeakMap<AccountKeys, Map<string, HDKey>>();

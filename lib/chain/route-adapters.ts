@@ -1,5 +1,6 @@
 import "server-only";
 
+import { realNetworkOf } from "@/lib/currencies/offering";
 import type { BroadcastRequest, ChainAdapter } from "./adapter";
 
 /**
@@ -17,9 +18,11 @@ export function routeAdapters(input: {
   const adapterFor = (currency: string): ChainAdapter => {
     const real = input.real[currency];
     if (real) return real;
-    if (input.mode === "sandbox") return input.sandbox;
+    // A currency on a real network (a Bitcoin or Litecoin node without payouts yet) is never paid
+    // into the simulation, in either mode: creation refuses it (hasPayouts), and a job fails loudly.
+    if (input.mode === "sandbox" && realNetworkOf(currency) === null) return input.sandbox;
     throw new Error(
-      `no real payout network is configured for ${currency}; production never uses the sandbox`,
+      `no real payout network is configured for ${currency}; production never uses the sandbox, nor does a real network`,
     );
   };
   return {

@@ -1,3 +1,4 @@
+import type { ChainNet } from "@/lib/chain/address-codec";
 import { findCurrency } from "./registry";
 
 /**
@@ -20,6 +21,11 @@ export type Offering = {
   decimals: Record<string, number>;
   /** Confirmations required per currency where the configuration overrides the registry's. */
   confirmations: Record<string, number>;
+  /**
+   * The address net of a real network whose node says it is not mainnet (a Litecoin node in
+   * regtest hands out rltc1… addresses); a real network absent here uses mainnet formats.
+   */
+  nets?: Record<string, ChainNet>;
 };
 
 const SLOT = Symbol.for("kassa.offering");
@@ -39,6 +45,32 @@ export function currentOffering(): Offering | undefined {
 }
 
 /**
+ * `offering` with everything of `network` taken from `part` instead: a watcher that connects to its
+ * node (or a chain configured at start) updates its own network and leaves the others as they are.
+ */
+export function replaceNetwork(offering: Offering, network: string, part: Offering): Offering {
+  // Keys are network names (realNetworks, chainIds, nets) or currency codes (the rest).
+  const isOurs = (key: string) => key === network || findCurrency(key)?.network === network;
+  const merge = <T>(base: Record<string, T>, extra: Record<string, T>) => ({
+    ...Object.fromEntries(Object.entries(base).filter(([key]) => !isOurs(key))),
+    ...Object.fromEntries(Object.entries(extra).filter(([key]) => isOurs(key))),
+  });
+  return {
+    mode: offering.mode,
+    realNetworks: merge(offering.realNetworks, part.realNetworks),
+    realCurrencies: [
+      ...offering.realCurrencies.filter((c) => !isOurs(c)),
+      ...part.realCurrencies.filter(isOurs),
+    ],
+    contracts: merge(offering.contracts, part.contracts),
+    chainIds: merge(offering.chainIds, part.chainIds),
+    decimals: merge(offering.decimals, part.decimals),
+    confirmations: merge(offering.confirmations, part.confirmations),
+    nets: merge(offering.nets ?? {}, part.nets ?? {}),
+  };
+}
+
+/**
  * The real network a currency moves on here ("Ethereum (chain id 31337)"), or null when it is
  * simulated (on the sandbox chain). A network with a real adapter turned on is real whether its node
  * has answered or not, and for every currency of it, carried or not (a token without a contract):
@@ -49,6 +81,23 @@ export function realNetworkOf(code: string, offering = currentOffering()): strin
   const currency = findCurrency(code);
   if (!offering || !currency?.network) return null;
   return offering.realNetworks[currency.network] ?? null;
+}
+
+/**
+ * The real networks Kassa can pay out on (lib/chain/route-adapters.ts): Ethereum's hot wallet. Bitcoin
+ * and Litecoin take deposits on a real node but have no payouts yet, so a withdrawal in BTC or LTC is
+ * refused at creation while their node is configured, never sent to the simulated chain instead.
+ */
+const PAYOUT_NETWORKS = new Set(["ethereum"]);
+
+/**
+ * Whether Kassa can send a currency: on the sandbox chain when it is simulated there, on a real
+ * network only when that network has a payout adapter.
+ */
+export function hasPayouts(code: string, offering = currentOffering()): boolean {
+  const currency = findCurrency(code);
+  if (!currency?.network || realNetworkOf(code, offering) === null) return true;
+  return PAYOUT_NETWORKS.has(currency.network);
 }
 
 /**
@@ -75,7 +124,7 @@ export function chainIdOf(network: string, offering = currentOffering()): number
   return offering?.realNetworks[network] !== undefined ? null : 1;
 }
 
-/** The confirmations a payment in `code` needs here (KASSA_EVM_CONFIRMATIONS, or the registry's). */
+/** The confirmations a payment in `code` needs here (KASSA_<CHAIN>_CONFIRMATIONS, or the registry's). */
 export function confirmationsOf(code: string, offering = currentOffering()): number {
   return offering?.confirmations[code] ?? findCurrency(code)?.confirmations ?? 0;
 }

@@ -1,9 +1,9 @@
 import "server-only";
 
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Clock } from "@/lib/clock";
 import type { Tx } from "@/lib/db/client";
-import { amountSql, depositAddresses, deposits, invoices, transactions } from "@/lib/db/schema";
+import { amountSql, depositAddresses, deposits, invoices, transactions, utxoCoins } from "@/lib/db/schema";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { settleInvoice } from "@/lib/invoices/settle-invoice";
 import { postJournal } from "@/lib/ledger/post-journal";
@@ -53,6 +53,13 @@ export async function bookDeposit(
   input: { deposit: typeof deposits.$inferSelect; spreadPpm: number; clock?: Clock },
 ): Promise<void> {
   const { deposit } = input;
+  // On a UTXO chain the payment's coin becomes Kassa's to spend with its credit, never before.
+  await tx
+    .update(utxoCoins)
+    .set({ status: "spendable", updatedAt: sql`now()` })
+    .where(
+      and(eq(utxoCoins.chainTransactionId, deposit.chainTransactionId), eq(utxoCoins.status, "pending")),
+    );
   const [address] = await tx
     .select()
     .from(depositAddresses)

@@ -34,7 +34,13 @@ export function startBackground(db: Db, config: Config): Background {
     leaseSeconds: config.jobLeaseSeconds,
     stopGraceMs: config.shutdownGraceSeconds * 1000,
     // The withdrawal sweep and the purge run here; they are safe in several processes at once.
-    tasks: jobTasks({ evm: config.evm, spreadPpm: config.spreadPpm, box: getSecretBox() }),
+    tasks: jobTasks({
+      evm: config.evm,
+      utxo: config.utxo,
+      mode: config.mode,
+      spreadPpm: config.spreadPpm,
+      box: getSecretBox(),
+    }),
     retentionDays: config.jobRetentionDays,
   });
   const callbackRunner = startJobRunner({

@@ -3,6 +3,7 @@ import "server-only";
 import path from "node:path";
 import { offeringFor } from "@/lib/chain/evm/evm-offering";
 import { loadAccountKeys } from "@/lib/chain/load-account-keys";
+import { withUtxoOfferings } from "@/lib/chain/utxo/utxo-offering";
 import type { Config } from "@/lib/config";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { verifyMasterKey } from "@/lib/crypto/verify-master-key";
@@ -40,7 +41,7 @@ export async function bootDatabase(config: Config, role: LockInfo["role"]): Prom
       // Opens the seed only when the account keys are not stored yet (first boot, or after an upgrade).
       await loadAccountKeys(handle.db, box);
       // Which currencies are offered (production: only those with a real adapter; DESIGN.md section 5).
-      configureOffering(await offeringFor(config));
+      configureOffering(await withUtxoOfferings(config, await offeringFor(config)));
     } catch (error) {
       await handle.close();
       throw error;

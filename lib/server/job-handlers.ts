@@ -10,7 +10,8 @@ import { evmReconcileTask } from "@/lib/chain/evm/reconcile/evm-reconcile-task";
 import { evmSweepTask } from "@/lib/chain/evm/sweep/evm-sweep-task";
 import { routeAdapters } from "@/lib/chain/route-adapters";
 import { sandboxAdapter } from "@/lib/chain/sandbox/sandbox-adapter";
-import type { EvmConfig } from "@/lib/config";
+import { utxoWatcherTask } from "@/lib/chain/utxo/utxo-watcher-task";
+import type { Config, EvmConfig } from "@/lib/config";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { inTransaction } from "@/lib/db/transaction";
 import { scanConfirmations } from "@/lib/deposits/scan-confirmations";
@@ -119,9 +120,15 @@ export function jobHandlers(settings: JobSettings): Handlers {
   };
 }
 
-/** What the job runner repeats on a timer besides claiming jobs; the EVM watcher when a node is configured. */
+/** What the job runner repeats on a timer besides claiming jobs; each real chain's watcher when its node is configured. */
 export function jobTasks(
-  options: { evm?: EvmConfig; spreadPpm?: number; box?: SecretBox } = {},
+  options: {
+    evm?: EvmConfig;
+    utxo?: Config["utxo"];
+    mode?: Config["mode"];
+    spreadPpm?: number;
+    box?: SecretBox;
+  } = {},
 ): PeriodicTask[] {
   const tasks: PeriodicTask[] = [
     { name: "withdrawal sweep", everyMs: 60_000, run: (db) => sweepWithdrawalClaims(db) },
@@ -132,6 +139,18 @@ export function jobTasks(
       evmWatcherTask({ config: options.evm, spreadPpm: options.spreadPpm ?? 0 }),
       evmPayoutTask({ config: options.evm, box: options.box }),
     );
+  for (const currency of ["BTC", "LTC"] as const) {
+    const config = options.utxo?.[currency];
+    if (config)
+      tasks.push(
+        utxoWatcherTask({
+          currency,
+          config,
+          mode: options.mode ?? "production",
+          spreadPpm: options.spreadPpm ?? 0,
+        }),
+      );
+  }
   if (options.evm && options.box)
     tasks.push(
       evmSweepTask({ config: options.evm, box: options.box }),

@@ -4,13 +4,19 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { takeAddress } from "@/lib/addresses/take-address";
 import { offeringOf } from "@/lib/chain/evm/evm-offering";
+import { routeAdapters } from "@/lib/chain/route-adapters";
 import { mineDueSandboxBlocks, mineSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
 import { sendSandboxPayment } from "@/lib/chain/sandbox/send-payment";
+import { withUtxoNetwork } from "@/lib/chain/utxo/utxo-offering";
+import { utxoRpc } from "@/lib/chain/utxo/utxo-rpc";
 import { configureOffering } from "@/lib/currencies/offering";
 import { chainTransactions } from "@/lib/db/schema";
 import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
 import { listBalances } from "@/lib/ledger/list-balances";
+import { withdrawalRequest } from "@/lib/schemas/withdrawals";
 import { seedDemoMerchant } from "@/lib/seed/seed-demo";
+import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
+import { withdrawalInput } from "@/lib/withdrawals/from-request";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { testKeys } from "../support/invoices";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
@@ -91,5 +97,70 @@ describe(`sandbox money beside a real chain on ${testDriver}`, () => {
     expect(mined.map((block) => block.currency)).not.toContain("ETH");
     const balances = await listBalances(database.db, merchantId);
     expect(balances.filter((b) => b.balance > 0n)).toEqual([]);
+  });
+
+  it("refuses a payout in a coin whose real node takes deposits but has no payouts yet, debiting nothing", async () => {
+    const merchantId = await createTestMerchant(database, "Litecoin Shop");
+    // Sandbox LTC and BTC from before the node was configured.
+    for (const currency of ["LTC", "BTC"])
+      await creditSandboxBalance(database.db, {
+        merchantId,
+        currency,
+        amount: 100_000_000n,
+        isSandbox: true,
+      });
+    // A Litecoin node on regtest answered: LTC is offered, on the real network (no RPC call is made here).
+    const ltcNode = { LTC: { rpcUrl: "http://user:pass@127.0.0.1:9", confirmations: undefined } };
+    const node = {
+      currency: "LTC" as const,
+      network: "litecoin",
+      net: "regtest" as const,
+      chain: "regtest",
+      rpc: utxoRpc(ltcNode.LTC.rpcUrl),
+      confirmations: { LTC: 1 },
+    };
+    configureOffering(
+      withUtxoNetwork(offeringOf({ mode: "sandbox", evm: undefined }, null), { utxo: ltcNode }, "LTC", node),
+    );
+    const withdraw = (body: Record<string, unknown>) =>
+      createWithdrawal(
+        database.db,
+        withdrawalInput(
+          merchantId,
+          withdrawalRequest.parse({
+            amount: "0.1",
+            address: "rltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2wpa4w5",
+            foreign_id: `ltc-${Math.random()}`,
+            end_user_reference: "payee",
+            sender_type: "legal",
+            sender_data: { legal_name: "Shop GmbH", country_of_registration: "DEU" },
+            receiver_type: "self",
+            ...body,
+          }),
+          5_000,
+        ),
+      );
+    expect((await fieldsOf(withdraw({ currency: "LTC" }))).currency).toContain(
+      "LTC payouts are not available yet",
+    );
+    expect((await fieldsOf(withdraw({ currency: "BTC", convert_to: "LTC" }))).convert_to).toContain(
+      "LTC payouts are not available yet",
+    );
+    const balances = await listBalances(database.db, merchantId);
+    expect(balances.filter((b) => b.balance > 0n).map((b) => [b.currency, b.balance])).toEqual([
+      ["BTC", 100_000_000n],
+      ["LTC", 100_000_000n],
+    ]);
+    // A payout that reached a job anyway is never paid into the simulation.
+    const sandbox = {
+      broadcast: async () => ({ isAccepted: true as const, txid: "simulated", chainTransactionId: null }),
+      lookUpBroadcast: async () => ({ isBroadcast: false as const }),
+    };
+    const adapters = routeAdapters({ mode: "sandbox", sandbox, real: {} });
+    const request = { reference: "withdrawal:1", currency: "LTC", address: "x", tag: null, amount: 1n };
+    await expect(adapters.broadcast(database.db, request)).rejects.toThrow(/no real payout network/);
+    expect(await adapters.broadcast(database.db, { ...request, currency: "DOGE" })).toMatchObject({
+      txid: "simulated",
+    });
   });
 });

@@ -5,7 +5,6 @@ import { type Db, queryRows } from "@/lib/db/client";
 import { deposits } from "@/lib/db/schema";
 import { creditDeposit } from "@/lib/deposits/credit-deposit";
 import { runEach } from "@/lib/jobs/run-each";
-import type { EvmNetwork } from "./evm-network";
 
 /**
  * Counts the confirmations of the network's seen deposits against the watcher's cursor (the last
@@ -15,7 +14,8 @@ import type { EvmNetwork } from "./evm-network";
  */
 export async function confirmEvmDeposits(
   db: Db,
-  input: { network: EvmNetwork; spreadPpm: number },
+  // Any real network's name and confirmations: the UTXO watcher counts its deposits here too.
+  input: { network: { network: string; confirmations: Record<string, number> }; spreadPpm: number },
 ): Promise<number> {
   // Raw: the cursor's block number is a bigint column read as text, so a tip past 2^53 stays exact.
   const rows = await queryRows<{

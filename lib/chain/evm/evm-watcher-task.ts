@@ -1,9 +1,9 @@
 import "server-only";
 
 import type { EvmConfig } from "@/lib/config";
-import { configureOffering, currentOffering } from "@/lib/currencies/offering";
+import { configureOffering, currentOffering, replaceNetwork } from "@/lib/currencies/offering";
 import type { PeriodicTask } from "@/lib/jobs/runner";
-import { evmNetworkOnce } from "./evm-network";
+import { EVM_NETWORK, evmNetworkOnce } from "./evm-network";
 import { offeringOf } from "./evm-offering";
 import { type WatcherState, watchEvmChain } from "./watch-evm-chain";
 
@@ -23,7 +23,15 @@ export function evmWatcherTask(input: {
   // closed because the node was down at start) and payment requests name this chain.
   const network = evmNetworkOnce(input.config, (connected) => {
     const offering = currentOffering();
-    if (offering) configureOffering(offeringOf({ mode: offering.mode, evm: input.config }, connected));
+    // Only Ethereum's part: the UTXO chains' watchers keep theirs.
+    if (offering)
+      configureOffering(
+        replaceNetwork(
+          offering,
+          EVM_NETWORK,
+          offeringOf({ mode: offering.mode, evm: input.config }, connected),
+        ),
+      );
   });
   const state: WatcherState = { range: 1n };
   return {

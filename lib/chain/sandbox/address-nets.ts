@@ -2,17 +2,26 @@ import "server-only";
 
 import type { ChainNet } from "@/lib/chain/address-codec";
 import { currentOffering, type Offering, realNetworkOf } from "@/lib/currencies/offering";
+import { findCurrency } from "@/lib/currencies/registry";
 
 /**
  * Which address formats a currency uses here (DESIGN.md section 5). The sandbox chain uses each
  * network's testnet formats, as the public API's sandbox does: deposit addresses handed out in
  * sandbox mode are testnet addresses (tb1…, tltc1…, bchtest:…, Dogecoin's n…), and the public
- * documentation's own withdrawal to `tb1q…` is accepted. A real network (the EVM adapter) and
- * production mode use mainnet formats. Without a configured offering (unit tests, the browser)
- * mainnet is assumed, as production would.
+ * documentation's own withdrawal to `tb1q…` is accepted. A real network uses the formats of the net
+ * its node reports (a Litecoin node in regtest: rltc1…; the EVM adapter: mainnet's), and production
+ * mode mainnet's. Without a configured offering (unit tests, the browser) mainnet is assumed, as
+ * production would.
  */
 export function depositNetOf(code: string, offering: Offering | undefined = currentOffering()): ChainNet {
-  return isOnSandboxChain(code, offering) ? "testnet" : "mainnet";
+  if (isOnSandboxChain(code, offering)) return "testnet";
+  return realNetOf(code, offering);
+}
+
+/** The net of a real network's node (mainnet unless the offering says otherwise). */
+function realNetOf(code: string, offering: Offering | undefined): ChainNet {
+  const network = findCurrency(code)?.network;
+  return (network && offering?.nets?.[network]) || "mainnet";
 }
 
 /**
@@ -26,7 +35,7 @@ export function acceptedNetsOf(
   code: string,
   offering: Offering | undefined = currentOffering(),
 ): readonly ChainNet[] {
-  return isOnSandboxChain(code, offering) ? ["testnet", "mainnet"] : ["mainnet"];
+  return isOnSandboxChain(code, offering) ? ["testnet", "mainnet"] : [realNetOf(code, offering)];
 }
 
 /**

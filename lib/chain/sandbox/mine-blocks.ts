@@ -21,11 +21,18 @@ async function mineIn(tx: Tx, currency: string, count: number): Promise<MinedBlo
     })
     .returning({ height: chainTips.height });
   const height = tip!.height;
-  // The mempool goes into the first of the new blocks.
+  // The mempool goes into the first of the new blocks: the sandbox's own, never a real chain's
+  // unconfirmed payments (a Bitcoin or Litecoin node's mempool), which only that node's blocks confirm.
   const included = await tx
     .update(chainTransactions)
     .set({ blockHeight: height - count + 1 })
-    .where(and(eq(chainTransactions.currency, currency), isNull(chainTransactions.blockHeight)))
+    .where(
+      and(
+        eq(chainTransactions.currency, currency),
+        isNull(chainTransactions.blockHeight),
+        isNull(chainTransactions.network),
+      ),
+    )
     .returning({ id: chainTransactions.id });
   await enqueueJob(tx, {
     queue: CHAIN_SCAN_QUEUE,
@@ -50,15 +57,17 @@ export async function mineSandboxBlocks(
  * conditional update, so several processes running the timer still mine one block per interval.
  */
 export async function mineDueSandboxBlocks(db: Db, intervalSeconds: number): Promise<MinedBlocks[]> {
+  // Only the sandbox's own payments (no `network`): a real chain's wait for that chain's blocks.
   const waiting = await db
     .selectDistinct({ currency: deposits.currency })
     .from(deposits)
-    .where(eq(deposits.status, "seen"))
+    .innerJoin(chainTransactions, eq(chainTransactions.id, deposits.chainTransactionId))
+    .where(and(eq(deposits.status, "seen"), isNull(chainTransactions.network)))
     .union(
       db
         .selectDistinct({ currency: chainTransactions.currency })
         .from(chainTransactions)
-        .where(isNull(chainTransactions.blockHeight)),
+        .where(and(isNull(chainTransactions.blockHeight), isNull(chainTransactions.network))),
     );
   const mined: MinedBlocks[] = [];
   // A currency paid on a real network gets its blocks from that network, never from this timer.

@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
   index,
   integer,
   pgTable,
@@ -228,6 +229,43 @@ export const chainIncidents = pgTable(
     uniqueIndex("chain_incidents_transaction_key")
       .on(t.kind, t.chainTransactionId)
       .where(sql`${t.depositId} is null`),
+  ],
+);
+
+/**
+ * Kassa's own coins on a UTXO chain (DESIGN.md section 5): one row per output paid to one of its
+ * addresses, written in the transaction that records the payment, with the derivation path that
+ * signs it. `pending` until its deposit is credited, then `spendable` (in the same transaction as the
+ * credit): payouts spend from here; `removed` when a reorganisation or a double spend took it away.
+ */
+export const utxoCoins = pgTable(
+  "utxo_coins",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    network: text("network").notNull(),
+    currency: text("currency")
+      .notNull()
+      .references(() => currencies.code),
+    txid: text("txid").notNull(),
+    vout: integer("vout").notNull(),
+    baseAmount: wholeNumber("base_amount").notNull(),
+    address: text("address").notNull(),
+    derivationPath: text("derivation_path").notNull(),
+    chainTransactionId: bigint("chain_transaction_id", { mode: "number" })
+      .notNull()
+      .references(() => chainTransactions.id),
+    status: text("status", { enum: ["pending", "spendable", "spent", "removed"] })
+      .notNull()
+      .default("pending"),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("utxo_coins_outpoint_key").on(t.network, t.txid, t.vout),
+    uniqueIndex("utxo_coins_chain_transaction_key").on(t.chainTransactionId),
+    index("utxo_coins_spendable_idx").on(t.network).where(sql`${t.status} = 'spendable'`),
+    check("utxo_coins_base_amount_check", sql`${t.baseAmount} > 0`),
+    check("utxo_coins_status_check", sql`${t.status} in ('pending', 'spendable', 'spent', 'removed')`),
   ],
 );
 

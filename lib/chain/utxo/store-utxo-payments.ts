@@ -1,0 +1,114 @@
+import "server-only";
+
+import { and, eq, sql } from "drizzle-orm";
+import { toLedgerAmount } from "@/lib/chain/evm/to-ledger-amount";
+import type { Clock } from "@/lib/clock";
+import { queryRows, type Tx } from "@/lib/db/client";
+import { amountSql, depositAddresses, utxoCoins } from "@/lib/db/schema";
+import { paymentRateSettings } from "@/lib/deposits/payment-rate-settings";
+import { recordIncomingPayment } from "@/lib/deposits/record-incoming-payment";
+import type { FoundOutput } from "./utxo-outputs";
+
+/** A payment as the watcher found it: an output to Kassa, with the sender's address when it could be read. */
+export type UtxoPayment = FoundOutput & { sender: string | null };
+
+/** The block a payment was read in, or null for the mempool. */
+export type UtxoBlock = { height: number; hash: string; time: Date };
+
+/**
+ * Records outputs paid to Kassa's addresses, inside the caller's transaction. Each output is one
+ * chain transaction (currency, txid, vout as its log index), inserted once: a second worker that
+ * found it too waits on the unique index and then finds it known. A new one gets its coin in
+ * utxo_coins (`pending` until its deposit is credited) and is reported to the deposit pipeline, so
+ * its invoice turns `processing`; one first seen in the mempool and now mined only gets its block;
+ * one a reorganisation or a double spend had removed comes back (its coin too) and is reported
+ * again. Returns how many were new or came back.
+ */
+export async function storeUtxoPayments(
+  tx: Tx,
+  input: {
+    network: string;
+    currency: string;
+    payments: UtxoPayment[];
+    block: UtxoBlock | null;
+    clock?: Clock;
+  },
+): Promise<number> {
+  const { block } = input;
+  let reported = 0;
+  for (const payment of input.payments) {
+    const { amount, dust } = toLedgerAmount(payment.baseUnits, 8);
+    // Raw: ON CONFLICT DO NOTHING with RETURNING tells the worker that inserted it from any other.
+    const [inserted] = await queryRows<{ id: string | number }>(
+      tx,
+      sql`insert into chain_transactions
+            (currency, txid, log_index, network, address, sender_address, amount, base_amount, dust, direction, block_height, block_hash)
+          values (${input.currency}, ${payment.txid}, ${payment.vout}, ${input.network}, ${payment.address}, ${payment.sender},
+            ${amountSql(amount)}, ${payment.baseUnits.toString()}::numeric, ${dust.toString()}::numeric, 'in',
+            ${block?.height ?? null}, ${block?.hash ?? null})
+          on conflict (currency, txid, log_index) do nothing
+          returning id`,
+    );
+    let id: number;
+    if (inserted) {
+      id = Number(inserted.id);
+      const [address] = await tx
+        .select({ path: depositAddresses.derivationPath })
+        .from(depositAddresses)
+        .where(
+          and(eq(depositAddresses.currency, input.currency), eq(depositAddresses.address, payment.address)),
+        );
+      await tx.insert(utxoCoins).values({
+        network: input.network,
+        currency: input.currency,
+        txid: payment.txid,
+        vout: payment.vout,
+        baseAmount: payment.baseUnits,
+        address: payment.address,
+        derivationPath: address?.path ?? "",
+        chainTransactionId: id,
+      });
+    } else {
+      // Raw: the known row, locked, with whether a reorganisation or a double spend had removed it.
+      const [known] = await queryRows<{ id: string | number; removed: boolean; block_hash: string | null }>(
+        tx,
+        sql`select id, removed_at is not null as removed, block_hash from chain_transactions
+            where currency = ${input.currency} and txid = ${payment.txid} and log_index = ${payment.vout} for update`,
+      );
+      id = Number(known!.id);
+      if (!known!.removed) {
+        // Seen in the mempool before (or in a block a reorganisation replaced): now in this block.
+        if (block && known!.block_hash !== block.hash)
+          await tx.execute(
+            sql`update chain_transactions set block_height = ${block.height}, block_hash = ${block.hash} where id = ${id}`,
+          );
+        continue;
+      }
+      await tx.execute(
+        sql`update chain_transactions set removed_at = null, block_height = ${block?.height ?? null}, block_hash = ${block?.hash ?? null}
+            where id = ${id}`,
+      );
+      // Its coin is back: spendable again if its deposit had been credited (an incident says so), else pending.
+      await tx.execute(
+        sql`update utxo_coins set updated_at = now(), status = case when exists
+              (select 1 from deposits where chain_transaction_id = ${id} and status = 'credited') then 'spendable' else 'pending' end
+            where chain_transaction_id = ${id} and status = 'removed'`,
+      );
+    }
+    const recorded = await recordIncomingPayment(
+      tx,
+      {
+        chainTransactionId: id,
+        currency: input.currency,
+        address: payment.address,
+        tag: "",
+        amount,
+        // Judged (lateness, rate lock) by its block's time when first seen in a block; now when in the mempool.
+        seenAt: block?.time,
+      },
+      { settings: input.clock ? { ...paymentRateSettings(), clock: input.clock } : undefined },
+    );
+    if (recorded) reported++;
+  }
+  return reported;
+}

@@ -1,0 +1,53 @@
+import "server-only";
+
+import type { UtxoCoin, UtxoConfig } from "@/lib/config";
+import { configureOffering, currentOffering } from "@/lib/currencies/offering";
+import type { PeriodicTask } from "@/lib/jobs/runner";
+import { utxoNetworkOnce } from "./utxo-network";
+import { withUtxoNetwork } from "./utxo-offering";
+import { type UtxoWatcherState, watchUtxoChain } from "./watch-utxo-chain";
+
+/**
+ * A UTXO chain's watcher (Bitcoin or Litecoin) as a periodic task of the job runner: a pass every
+ * `everyMs` (one pass of a task at a time per process; several processes may run it together, the
+ * cursor's conditional update and the unique chain transactions keep them apart). The node is
+ * connected on the first pass and again after a failed one, so a node down at start is picked up
+ * when it answers, and each connection opens the coin in the process's offering.
+ */
+export function utxoWatcherTask(input: {
+  currency: UtxoCoin;
+  config: UtxoConfig;
+  mode: "sandbox" | "production";
+  spreadPpm: number;
+  everyMs?: number;
+}): PeriodicTask {
+  const network = utxoNetworkOnce(input.currency, input.config, input.mode, (connected) => {
+    const offering = currentOffering();
+    if (offering)
+      configureOffering(
+        withUtxoNetwork(offering, { utxo: { [input.currency]: input.config } }, input.currency, connected),
+      );
+  });
+  const state: UtxoWatcherState = { examined: new Set() };
+  return {
+    name: `${input.currency} watcher`,
+    everyMs: input.everyMs ?? 2_000,
+    run: async (db) => {
+      try {
+        const pass = await watchUtxoChain(db, {
+          network: await network.get(),
+          spreadPpm: input.spreadPpm,
+          state,
+        });
+        if (pass.reorgs > 0)
+          console.warn(
+            `[chain] ${input.currency}: ${pass.reorgs} reorganisation(s) handled up to block ${pass.cursor}`,
+          );
+        return pass;
+      } catch (error) {
+        network.forget();
+        throw error;
+      }
+    },
+  };
+}
