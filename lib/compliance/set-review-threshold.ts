@@ -1,11 +1,9 @@
 import "server-only";
 
-import { eq } from "drizzle-orm";
-import { type AuditSource, recordAuditEntry } from "@/lib/audit/record-audit-entry";
+import type { AuditSource } from "@/lib/audit/record-audit-entry";
 import type { Db } from "@/lib/db/client";
-import { merchants } from "@/lib/db/schema";
-import { inTransaction } from "@/lib/db/transaction";
-import { fieldError, notFound } from "@/lib/errors";
+import { fieldError } from "@/lib/errors";
+import { updateMerchantSetting } from "@/lib/merchants/update-merchant-setting";
 import { formatScore, RISK_SCORE_PATTERN, scoreHundredths } from "./risk-score";
 
 /**
@@ -21,19 +19,12 @@ export async function setReviewThreshold(
   if (!RISK_SCORE_PATTERN.test(typed))
     throw fieldError({ threshold: "Type a score from 0 to 100, with at most two decimals." });
   const threshold = formatScore(scoreHundredths(typed));
-  return inTransaction(db, async (tx) => {
-    const [row] = await tx
-      .update(merchants)
-      .set({ reviewThreshold: threshold })
-      .where(eq(merchants.id, input.merchantId))
-      .returning({ id: merchants.id });
-    if (!row) throw notFound("No such merchant.");
-    await recordAuditEntry(tx, {
-      merchantId: input.merchantId,
-      ...input.audit,
-      action: "review_threshold_changed",
-      detail: `review threshold ${threshold}`,
-    });
-    return threshold;
+  await updateMerchantSetting(db, {
+    merchantId: input.merchantId,
+    set: { reviewThreshold: threshold },
+    audit: input.audit,
+    action: "review_threshold_changed",
+    detail: `review threshold ${threshold}`,
   });
+  return threshold;
 }

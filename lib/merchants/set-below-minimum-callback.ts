@@ -1,10 +1,8 @@
 import "server-only";
 
-import { eq } from "drizzle-orm";
-import { type AuditSource, recordAuditEntry } from "@/lib/audit/record-audit-entry";
+import type { AuditSource } from "@/lib/audit/record-audit-entry";
 import type { Db } from "@/lib/db/client";
-import { merchants } from "@/lib/db/schema";
-import { notFound } from "@/lib/errors";
+import { updateMerchantSetting } from "./update-merchant-setting";
 
 /**
  * Turns the public API's optional "deposits less than minimum amount" callback on or off for a
@@ -16,19 +14,11 @@ export async function setBelowMinimumCallback(
   db: Db,
   input: { merchantId: number; isOn: boolean; audit?: AuditSource },
 ): Promise<void> {
-  await db.transaction(async (tx) => {
-    const updated = await tx
-      .update(merchants)
-      .set({ isBelowMinimumCallbackOn: input.isOn })
-      .where(eq(merchants.id, input.merchantId))
-      .returning({ id: merchants.id });
-    if (updated.length === 0) throw notFound("No such merchant.");
-    if (input.audit)
-      await recordAuditEntry(tx, {
-        merchantId: input.merchantId,
-        ...input.audit,
-        action: "callback_settings_changed",
-        detail: `below-minimum deposit callback ${input.isOn ? "on" : "off"}`,
-      });
+  await updateMerchantSetting(db, {
+    merchantId: input.merchantId,
+    set: { isBelowMinimumCallbackOn: input.isOn },
+    audit: input.audit,
+    action: "callback_settings_changed",
+    detail: `below-minimum deposit callback ${input.isOn ? "on" : "off"}`,
   });
 }
