@@ -313,7 +313,9 @@ describe("the Litecoin node down, restarted, or on the wrong chain", () => {
       /^Sandbox mode refuses to run against LTC's main network.*KASSA_LTC_RPC_URL/,
     );
     const task = utxoWatcherTask({ currency: "LTC", config: utxo.LTC, mode: "sandbox", spreadPpm: 0 });
-    await expect(task.run(database.db)).rejects.toThrow(/^Sandbox mode refuses to run against LTC.s main network/);
+    await expect(task.run(database.db)).rejects.toThrow(
+      /^Sandbox mode refuses to run against LTC.s main network/,
+    );
     // Production takes it, on mainnet formats.
     const production = await withUtxoOfferings({ mode: "production", utxo }, { ...BASE, mode: "production" });
     expect(production.nets).toEqual({ litecoin: "mainnet" });
