@@ -307,9 +307,15 @@ test("a viewer's dashboard offers only the pages a viewer may open, each readabl
   const owner = await createMerchant("Viewer Tour", quiet.dataDir);
   await signInAt(page, owner.email, owner.password);
   const email = `viewer-${Date.now()}@example.com`;
+  // The owner confirms first, as the dashboard's dialog does: an invitation is a sensitive change.
+  const confirmed = await page.request.post(`${baseURL}/api/dashboard/step-up`, {
+    headers: { origin: baseURL },
+    data: { password: owner.password },
+  });
+  expect(confirmed.status()).toBe(200);
   const invited = await page.request.post(`${baseURL}/api/dashboard/team/invitations`, {
     headers: { origin: baseURL },
-    data: { email, role: "viewer", password: owner.password },
+    data: { email, role: "viewer" },
   });
   expect(invited.status()).toBe(201);
   const link = /https?:\/\/\S+#token=[A-Za-z0-9_-]+/.exec(
