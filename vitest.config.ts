@@ -12,6 +12,7 @@ export default defineConfig({
   test: {
     include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts", "tests/chain/**/*.test.ts"],
     environment: "node",
+    globalSetup: ["tests/support/database-template.ts"],
     pool: "forks",
     testTimeout: 60_000,
     hookTimeout: 60_000,

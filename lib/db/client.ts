@@ -26,8 +26,9 @@ export type DatabaseHandle = {
 };
 
 export type OpenOptions =
-  | { kind: "pglite"; dataDir?: string } // no dataDir: in memory (tests)
-  | { kind: "pg"; url: string; poolSize?: number };
+  // No dataDir: in memory (tests). `loadDataDir`: a PGlite dump to start from instead of an empty
+  // cluster (the test suite's migrated template, tests/support/database-template.ts).
+  { kind: "pglite"; dataDir?: string; loadDataDir?: Blob } | { kind: "pg"; url: string; poolSize?: number };
 
 const driverOf = new WeakMap<Executor, Driver>();
 
@@ -44,7 +45,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   let driver: Driver;
   if (options.kind === "pglite") {
     const { PGlite } = await import("@electric-sql/pglite");
-    const client = options.dataDir ? await PGlite.create(options.dataDir) : await PGlite.create();
+    const client = await PGlite.create(options.dataDir, { loadDataDir: options.loadDataDir });
     if (options.dataDir) makeTreeOwnerOnly(options.dataDir);
     driver = { kind: "pglite", client };
   } else {

@@ -3,11 +3,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
+import { inject } from "vitest";
 import { SecretBox } from "@/lib/crypto/secret-box";
-import { syncCurrencies } from "@/lib/currencies/sync-currencies";
 import { type DatabaseHandle, openDatabase } from "@/lib/db/client";
-import { runMigrations } from "@/lib/db/migrate";
-import { seedRates } from "@/lib/rates/rates";
+import { prepareDatabase } from "./database-template";
 
 /**
  * A fresh, migrated database for one test file: PGlite by default, or, when
@@ -29,10 +28,15 @@ export type TestDatabase = DatabaseHandle & {
   reopen: () => Promise<TestDatabase>;
 };
 
-async function prepare(handle: DatabaseHandle): Promise<void> {
-  await runMigrations(handle);
-  await syncCurrencies(handle.db);
-  await seedRates(handle.db);
+let pgliteTemplate: Blob | undefined;
+/** The run's migrated PGlite database (tests/support/database-template.ts), read once per worker. */
+function loadPgliteTemplate(): Blob {
+  pgliteTemplate ??= new Blob([fs.readFileSync(inject("pgliteTemplate") ?? missingTemplate())]);
+  return pgliteTemplate;
+}
+
+function missingTemplate(): never {
+  throw new Error("no template database: run tests through vitest (tests/support/database-template.ts)");
 }
 
 export async function createTestDatabase(options: { isPersistent?: boolean } = {}): Promise<TestDatabase> {
@@ -40,9 +44,17 @@ export async function createTestDatabase(options: { isPersistent?: boolean } = {
   const serverUrl = process.env.KASSA_TEST_DATABASE_URL;
   if (!serverUrl) {
     const dataDir = options.isPersistent ? fs.mkdtempSync(path.join(os.tmpdir(), "kassa-test-")) : undefined;
+    let isFirstOpen = true;
     const open = async (): Promise<TestDatabase> => {
-      const handle = await openDatabase({ kind: "pglite", dataDir });
-      await prepare(handle);
+      // The first open copies the run's template; a reopen finds the data and migrates it again, as a
+      // restarted server does.
+      const handle = await openDatabase({
+        kind: "pglite",
+        dataDir,
+        loadDataDir: isFirstOpen ? loadPgliteTemplate() : undefined,
+      });
+      if (!isFirstOpen) await prepareDatabase(handle);
+      isFirstOpen = false;
       return {
         ...handle,
         box,
@@ -62,12 +74,16 @@ export async function createTestDatabase(options: { isPersistent?: boolean } = {
   }
   const name = `kassa_test_${randomBytes(6).toString("hex")}`;
   const admin = await openDatabase({ kind: "pg", url: serverUrl, poolSize: 1 });
-  await admin.db.execute(sql.raw(`create database ${name}`));
+  await admin.db.execute(
+    sql.raw(`create database ${name} template ${inject("pgTemplate") ?? missingTemplate()}`),
+  );
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
+  let isFirstOpen = true;
   const open = async (): Promise<TestDatabase> => {
     const handle = await openDatabase({ kind: "pg", url: url.toString(), poolSize: 20 });
-    await prepare(handle);
+    if (!isFirstOpen) await prepareDatabase(handle);
+    isFirstOpen = false;
     return {
       ...handle,
       box,
