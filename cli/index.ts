@@ -1,12 +1,11 @@
 import { parseArgs } from "node:util";
-import { cliCommand, runCliCommand } from "@/lib/cli/commands";
 import { ConfigError } from "@/lib/config";
 import { MasterKeyError } from "@/lib/crypto/master-key";
 import { DataDirLockedError, readLiveLock } from "@/lib/db/data-dir-lock";
 import { KassaError } from "@/lib/errors";
 import { getConfig } from "@/lib/runtime";
-import { bootDatabase } from "@/lib/server/boot";
 import { CLI_BRIDGE_PATH } from "@/server/engine-contract";
+import { KNOWN_COMMANDS, USAGE } from "./usage";
 
 /**
  * Kassa's ops CLI (DESIGN.md section 8):
@@ -17,31 +16,6 @@ import { CLI_BRIDGE_PATH } from "@/server/engine-contract";
  * server holds the data directory, the command is sent to that server; otherwise it opens the
  * directory itself, holding the same lock a server would.
  */
-const USAGE = `usage:
-  cli merchants create --name <name> --email <email> --password <password> [--json]
-  cli sandbox credit --merchant <id> --currency <code> --amount <decimal> [--json]
-  cli api-keys create --merchant <id> [--label <label>] [--json]
-  cli api-keys list --merchant <id> [--json]
-  cli api-keys revoke --merchant <id> --key <api key> [--json]
-  cli withdrawals reject --id <withdrawal id> --reason <text> [--json]
-  cli merchants set-callback --merchant <id> --url <https url, or "" to remove> [--json]
-  cli merchants limits --merchant <id> --currency <code> --per-withdrawal <decimal> [--per-day <decimal>] [--json]
-  cli merchants below-minimum-callback --merchant <id> --set on|off [--json]
-  cli merchants review-threshold --merchant <id> --score <0-100> [--json]
-  cli callbacks resend --merchant <id> --id <callback id> [--json]
-  cli chain incidents [--json]
-  cli chain wallets [--json]
-  cli chain sweeps [--json]
-  cli chain reconcile [--json]   (exit code 2 when on-chain holdings and the ledger differ unexplained)
-  cli chain fund --currency ETH|USDTE|USDC --txid <0x… hash> [--json]  (records the operator's funding of the hot wallet)
-  cli chain payouts [--json]     (withdrawals waiting for the hot wallet, and what it lacks)
-  cli compliance refund --review <id> --txid <hash> [--fee <decimal>] [--gas <decimal ETH>] [--json]
-                                 (books the refund of a rejected payment, once; on the Ethereum chain read from
-                                 the node, from the hot wallet: no --fee/--gas; on a sandbox chain --fee withheld
-                                 from it, --gas paid)`;
-
-const KNOWN_COMMANDS = new Set<string>(cliCommand.options.map((option) => option.shape.name.value));
-
 type Output =
   | { ok: true; result: Record<string, unknown> }
   | { ok: false; error: { code: string; message: string; fields?: Record<string, string> } };
@@ -65,7 +39,12 @@ async function viaServer(port: number, token: string, command: unknown): Promise
   return (await response.json()) as Output;
 }
 
+/** Without a running server: the CLI opens the database itself, and so loads the engine. */
 async function direct(command: unknown): Promise<Output> {
+  const [{ runCliCommand }, { bootDatabase }] = await Promise.all([
+    import("@/lib/cli/commands"),
+    import("@/lib/server/boot"),
+  ]);
   const config = getConfig();
   const { handle, box, lock } = await bootDatabase(config, "cli");
   try {
