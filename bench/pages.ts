@@ -6,13 +6,14 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { DASHBOARD_PAGES } from "@/components/dashboard/pages";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../e2e/chromium";
+import { recordRun } from "./record-run";
 import { startServer, stopServer } from "./server";
 import { signIn } from "./session";
 
 /**
  * `npm run bench:pages`: the weight of Kassa's pages as a browser loads them from the production
  * build (the JavaScript each page's HTML references, raw and gzipped), and Lighthouse's scores for
- * the hosted checkout in Debian's Chromium. Appends the results to docs/BENCHMARKS.md.
+ * the hosted checkout in Debian's Chromium. Records the results in docs/benchmarks/.
  *   npm run bench:pages -- [--no-lighthouse] [--no-record]
  */
 const root = path.resolve(import.meta.dirname, "..");
@@ -149,8 +150,7 @@ try {
   ];
   const report = lines.join("\n");
   console.log(`\n${report}`);
-  if (!args.includes("--no-record"))
-    fs.appendFileSync(path.join(root, "docs", "BENCHMARKS.md"), `\n${report}`);
+  if (!args.includes("--no-record")) console.log(`recorded in ${recordRun("pages", report)}`);
 } finally {
   await stopServer(server);
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -7,13 +7,14 @@ import autocannon from "autocannon";
 import { startPostgres } from "../scripts/postgres.mjs";
 import { TSX_FLAGS } from "../scripts/tsx-flags.mjs";
 import { measureExplorer } from "./explorer";
+import { recordRun } from "./record-run";
 import { startServer, stopServer } from "./server";
 
 /**
  * `npm run bench`: autocannon against Kassa's production server and against the bare node:http
  * baseline (bench/baseline.ts), on the same database, one after the other in the same run, on
  * PGlite and on PostgreSQL. For each endpoint it prints req/s, p50/p99 latency, the ratio Kassa /
- * baseline and each server's peak RSS, and appends the run to docs/BENCHMARKS.md. A third column
+ * baseline and each server's peak RSS, and records the run in docs/benchmarks/. A third column
  * measures Kassa with the API fast path off (KASSA_API_FAST_PATH=off: every request through
  * Next.js's pipeline), to show what the fast path buys. Then the explorer and transaction lookup
  * at scale (bench/explorer.ts), unless --transactions 0. Loopback only; bounded durations.
@@ -245,9 +246,7 @@ if (bulkTransactions > 0) {
   report += `\n${explorer}\n`;
 }
 if (shouldRecord) {
-  const file = path.join(root, "docs", "BENCHMARKS.md");
-  fs.appendFileSync(file, `\n${report}`);
-  console.log(`appended to ${path.relative(root, file)}`);
+  console.log(`recorded in ${recordRun("api", report)}`);
 }
 // The checkout's event streams (bench/streams.ts) in their own process: it raises its open-file limit.
 if (!args.includes("--no-streams")) {

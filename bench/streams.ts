@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { startPostgres } from "../scripts/postgres.mjs";
+import { recordRun } from "./record-run";
 import { startServer, stopServer } from "./server";
 
 /**
@@ -315,7 +316,6 @@ if (process.argv[1]?.endsWith("streams.ts")) {
   const report = `### Streams, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC\n\n${machine}; ${PINGS} sequential pings per column on one keep-alive connection, from the benchmark process that also holds the streams; statements counted by the server (kassa_db_queries_total), less the pings' own select 1.\n\n${streamsTable(await measureStreams(settings), settings)}\n`;
   console.log(`\n${report}`);
   if (!args.includes("--no-record")) {
-    fs.appendFileSync(path.join(root, "docs", "BENCHMARKS.md"), `\n${report}`);
-    console.log("appended to docs/BENCHMARKS.md");
+    console.log(`recorded in ${recordRun("streams", report)}`);
   }
 }

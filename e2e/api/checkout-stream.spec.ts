@@ -93,7 +93,7 @@ test("over the cap of streams per invoice the answer is 429 with Retry-After, an
   client,
 }) => {
   const token = await createInvoice(client, "LTC");
-  // The server's default: 20 live pages per invoice (README, KASSA_CHECKOUT_STREAMS_PER_TOKEN).
+  // The server's default: 20 live pages per invoice (docs/OPERATIONS.md, KASSA_CHECKOUT_STREAMS_PER_TOKEN).
   for (let i = 0; i < 20; i++) expect((await openStream(projectBaseURL(), token)).response.status).toBe(200);
   const refused = await fetch(`${projectBaseURL()}/api/checkout/${token}/events`);
   expect(refused.status).toBe(429);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { cli, expect, type SignedClient, test } from "../fixtures";
 
-/** Idempotency-Key against the production server (README "Decisions": Idempotency-Key). */
+/** Idempotency-Key against the production server (docs/api-decisions.md, "Idempotency-Key"). */
 
 function invoice(overrides: Record<string, unknown> = {}) {
   return {

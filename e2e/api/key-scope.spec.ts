@@ -1,6 +1,6 @@
 import { dashboardSession, expect, signedClient, stepUp, test } from "../fixtures";
 
-/** README "API keys": a key created without the money scope, on the production server. */
+/** docs/security.md, "Key scope": a key created without the money scope, on the production server. */
 const NO_MONEY_SCOPE = {
   error:
     "This API key may not move money (withdrawals, exchanges). Create a key that may, as a member who may create payouts.",

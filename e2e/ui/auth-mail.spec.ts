@@ -329,7 +329,7 @@ test("a viewer's dashboard offers only the pages a viewer may open, each readabl
   await expect(viewer.getByRole("heading", { name: "You joined the team" })).toBeVisible();
   await signInAt(viewer, email, "the viewer's password");
 
-  // Reading pages and their own account only (README "Team and roles"): no menu of one is left.
+  // Reading pages and their own account only (docs/team-and-roles.md): no menu of one is left.
   const pages = ["Overview", "Transactions", "Invoices", "Settings"];
   const nav = dashboardNav(viewer);
   expect(await nav.getByRole("link", { includeHidden: true }).allTextContents()).toEqual(pages);

@@ -6,7 +6,7 @@ import { signIn } from "./sign-in";
 
 /**
  * The dashboard's invoice page for an invoice paid in two coins after the customer switched from BTC
- * to LTC (README "Pay with another currency"): a third of the BTC price to the BTC address, then the
+ * to LTC (docs/api-decisions.md, "Pay with another currency"): a third of the BTC price to the BTC address, then the
  * rest to the LTC address. Expected figures come from e2e/currency-switch.ts, computed from the
  * sandbox prices, never read back from the page or the API.
  */

@@ -43,7 +43,7 @@ export function trustedForwardedHost(
  * dashboard, QR codes). KASSA_PUBLIC_URL wins whenever it is set, so no request header can move a
  * link to another site. Without it, the request's Host; X-Forwarded-Host and -Proto are believed
  * only from a peer listed in KASSA_TRUSTED_PROXIES, since anyone else could write them. (Host itself
- * is the client's choice: production sets KASSA_PUBLIC_URL, README "Configuration".)
+ * is the client's choice: production sets KASSA_PUBLIC_URL, docs/OPERATIONS.md "Configuration".)
  */
 export function publicOrigin(input: PublicOriginInput): string {
   // Verbatim but for a trailing slash: an operator may serve Kassa under a path prefix.

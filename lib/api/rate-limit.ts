@@ -3,7 +3,7 @@ import "server-only";
 /**
  * A token bucket per API key, per process: `perSecond` requests on average with bursts up to
  * `burst`. Several app instances each keep their own buckets, so the limit a merchant sees is the
- * per-instance figure times the instances behind the load balancer (documented in OPERATIONS.md).
+ * per-instance figure times the instances behind the load balancer (documented in docs/scale-out.md).
  */
 export type RateLimitResult = { isAllowed: true } | { isAllowed: false; retryAfterSeconds: number };
 

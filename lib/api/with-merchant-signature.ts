@@ -21,7 +21,7 @@ import { isValidSignature } from "./signature";
 
 let limiter: TokenBuckets | undefined;
 
-/** The answer of a key without the money scope on a withdrawal or exchange (README "API keys"). */
+/** The answer of a key without the money scope on a withdrawal or exchange (docs/security.md, "Key scope"). */
 export const MONEY_SCOPE_MESSAGE =
   "This API key may not move money (withdrawals, exchanges). Create a key that may, as a member who may create payouts.";
 

@@ -6,7 +6,7 @@ import type { CallbackSettings } from "./deliver-callback";
 import { readCallbackUrl } from "./read-callback-url";
 import { sendSignedCallback } from "./send-signed-callback";
 
-/** The documented body of a test callback (README, "Callbacks"): no transaction, only the signature to check. */
+/** The documented body of a test callback (docs/api-decisions.md, "Callbacks"): no transaction, only the signature to check. */
 export function testCallbackBody(sentAt: Date): string {
   return JSON.stringify({
     type: "test",

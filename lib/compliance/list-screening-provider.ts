@@ -9,7 +9,7 @@ import type { ScreeningInput, ScreeningProvider, ScreeningResult } from "./scree
 /**
  * The built-in scores, in hundredths. A denylisted sender is always held (no threshold is above 100);
  * the two rules add up, so a large first payment of a new customer reaches 100 while either alone
- * (60 or 40) stays under the default threshold of 80 (README, "Compliance screening").
+ * (60 or 40) stays under the default threshold of 80 (docs/compliance.md).
  */
 export const DENYLISTED = 100_00;
 export const LARGE_AMOUNT = 60_00;

@@ -12,7 +12,7 @@ export type OtherCoinCredit = { currency: string; amount: bigint };
  * What an invoice received, per coin, in coins other than its pay currency: payments to an address
  * shown before the customer switched coins, credited to the merchant by their worth but never in the
  * pay currency's sums (confirmedAmount). A short invoice owes them back in the coin they came in
- * (README, "Refund owed"). Late payments are the merchant's, as the customer was told: not counted.
+ * (docs/dashboard.md, "Refund owed"). Late payments are the merchant's, as the customer was told: not counted.
  */
 export async function listOtherCoinCredits(db: Executor, record: InvoiceRecord): Promise<OtherCoinCredit[]> {
   const pay = record.invoice.senderCurrency;

@@ -2,7 +2,7 @@
  * Who may do what in a merchant's dashboard: the one table every dashboard route handler
  * (lib/api/with-session.ts), every page (lib/auth/session.ts requireSession) and the navigation
  * read. No server-only marker: the navigation (a client component) hides what a role cannot use.
- * README.md "Team and roles" shows the same table; tests/integration/team-role-matrix.test.ts
+ * docs/team-and-roles.md shows the same table; tests/integration/team-role-matrix.test.ts
  * holds every dashboard route to it.
  */
 

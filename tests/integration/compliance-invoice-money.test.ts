@@ -17,7 +17,7 @@ import { confirm, invoiceRequest, pay, settings, testKeys } from "../support/inv
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant } from "../support/merchants";
 
-// The operator's denylist, as the installation reads it (README, "Compliance screening"): set before
+// The operator's denylist, as the installation reads it (docs/compliance.md): set before
 // anything reads the configuration, the built-in provider is built from it once.
 vi.hoisted(() => {
   const { mkdtempSync, writeFileSync } = require("node:fs") as typeof import("node:fs");

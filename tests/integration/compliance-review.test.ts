@@ -26,7 +26,7 @@ import { createTestMerchant, fieldsOf } from "../support/merchants";
 import { addMembers, lockWaiters } from "../support/team-races";
 import { waitUntil } from "../support/wait";
 
-// The operator's lists and rules, as the installation reads them (README, "Compliance screening").
+// The operator's lists and rules, as the installation reads them (docs/compliance.md).
 // Set before anything reads the configuration: the built-in provider is built from it once.
 const lists = vi.hoisted(() => {
   const { mkdtempSync, writeFileSync } = require("node:fs") as typeof import("node:fs");

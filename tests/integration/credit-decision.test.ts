@@ -14,7 +14,7 @@ import { confirm, createFixedInvoice, testKeys } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant } from "../support/merchants";
 
-// The operator's denylist, as the installation reads it (README, "Compliance screening"), set
+// The operator's denylist, as the installation reads it (docs/compliance.md), set
 // before anything reads the configuration.
 const DENIED = vi.hoisted(() => {
   const { mkdtempSync, writeFileSync } = require("node:fs") as typeof import("node:fs");

@@ -21,7 +21,7 @@ import { confirm as confirmBlocks, testKeys } from "../support/invoices";
 import { createTestMerchant } from "../support/merchants";
 import { addMembers } from "../support/team-races";
 
-// A sender the operator's denylist names, so its payments wait for review (README, "Compliance screening").
+// A sender the operator's denylist names, so its payments wait for review (docs/compliance.md).
 // Set before anything reads the configuration.
 const DENIED = vi.hoisted(() => {
   const { mkdtempSync, writeFileSync } = require("node:fs") as typeof import("node:fs");

@@ -22,7 +22,7 @@ import { createTestDatabase, type TestDatabase, testDriver } from "../support/da
 process.env.NEXTAUTH_SECRET = randomBytes(32).toString("hex");
 const masterKey = randomBytes(32);
 const PASSWORD = "long password 1";
-/** The answer README "API keys" documents for a key without the money scope. */
+/** The answer docs/security.md ("Key scope") documents for a key without the money scope. */
 const NO_MONEY_SCOPE = {
   error:
     "This API key may not move money (withdrawals, exchanges). Create a key that may, as a member who may create payouts.",

@@ -36,7 +36,7 @@ const PUBLIC_ROUTES = new Set([
 ]);
 
 /**
- * The table written independently of lib/team/permissions.ts, from the task's words and the README:
+ * The table written independently of lib/team/permissions.ts, from the task's words and docs/team-and-roles.md:
  * a viewer only looks; a developer manages keys and callbacks but no payouts; finance creates and
  * approves payouts; admin and owner everything (admins are kept from owners inside lib/team), except
  * that only an owner chooses the callback key.

@@ -21,7 +21,7 @@ const RECEIVER_DELAY_MS = 3_000;
 const CLIENTS = 20;
 
 /**
- * What an orchestrator's SIGTERM must not cost (README "Stopping Kassa"): under load from keep-alive
+ * What an orchestrator's SIGTERM must not cost (docs/OPERATIONS.md, "Stopping"): under load from keep-alive
  * clients, with a checkout page's event stream open and callbacks being delivered, the server stops
  * accepting, answers every request it had taken, lets every job it runs finish, and only then closes
  * the database. Clients see answers, then refused connections; nothing is cut or reset.

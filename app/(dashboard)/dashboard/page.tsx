@@ -11,7 +11,7 @@ import { getConfig } from "@/lib/runtime";
 
 /**
  * The chart's one display currency. USD because the rates table prices every currency in USD, so
- * each conversion is one exact ratio with nothing in between (README, "Dashboard").
+ * each conversion is one exact ratio with nothing in between (docs/dashboard.md).
  */
 const DISPLAY_CURRENCY = "USD";
 

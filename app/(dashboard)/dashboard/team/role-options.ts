@@ -1,6 +1,6 @@
 import { ROLES, type Role } from "@/lib/team/permissions";
 
-/** What each role may do, in a line (the README's table, lib/team/permissions.ts, in words). */
+/** What each role may do, in a line (docs/team-and-roles.md's table, lib/team/permissions.ts, in words). */
 export const ROLE_SUMMARIES: Record<Role, string> = {
   owner: "everything, including managing owners",
   admin: "everything except managing owners",

@@ -27,7 +27,7 @@ export const GET = withSession({ permission: "api_keys.view" }, async ({ db, ses
 export const POST = withSession(
   { action: "api_key.create", request: apiKeyRequest, successStatus: 201 },
   async ({ db, session, body, request }) => {
-    // A key that moves money only from a member who may create payouts (README, "Key scope").
+    // A key that moves money only from a member who may create payouts (docs/security.md, "Key scope").
     if (body.can_move_money && !can(session.role, "payouts.create"))
       throw new KassaError(
         "forbidden",
