@@ -1,5 +1,5 @@
 // `npm test`: the whole suite, in the order that fails fastest.
-//   1. lint (Biome) and typecheck (tsc)
+//   1. lint (Biome, with the import rules: no cycles, the layers of lib/ and components/) and typecheck (tsc)
 //   2. unit and integration tests on PGlite (in memory)
 //   3. the integration and chain tests on PostgreSQL: KASSA_TEST_DATABASE_URL if set, else a throwaway server
 //      started here from the installed PostgreSQL binaries

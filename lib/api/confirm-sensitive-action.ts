@@ -2,7 +2,7 @@ import "server-only";
 
 import { confirmUser } from "@/lib/auth/confirm-user";
 import { findStepUpWindow } from "@/lib/auth/find-step-up-window";
-import type { MerchantSession } from "@/lib/auth/session";
+import type { MerchantSession } from "@/lib/auth/merchant-session";
 import type { Db } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
 import type { Confirmation } from "@/lib/team/sensitive-actions";

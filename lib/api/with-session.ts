@@ -1,8 +1,8 @@
 import "server-only";
 
 import type { z } from "zod";
+import type { MerchantSession } from "@/lib/auth/merchant-session";
 import { readRequestSession } from "@/lib/auth/read-request-session";
-import type { MerchantSession } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
 import { getConfig } from "@/lib/runtime";

@@ -1,6 +1,6 @@
 import "server-only";
 
-import type { MerchantSession } from "@/lib/auth/session";
+import type { MerchantSession } from "@/lib/auth/merchant-session";
 import type { Executor } from "@/lib/db/client";
 import { type AuditAction, recordAuditEntry } from "./record-audit-entry";
 import { sessionSource } from "./session-source";

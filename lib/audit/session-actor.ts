@@ -1,6 +1,6 @@
 import "server-only";
 
-import type { MerchantSession } from "@/lib/auth/session";
+import type { MerchantSession } from "@/lib/auth/merchant-session";
 import type { AuditActor } from "./record-audit-entry";
 
 /** The dashboard user behind a session, as the audit trail names them. */

@@ -1,7 +1,7 @@
 import "server-only";
 
+import type { MerchantSession } from "@/lib/auth/merchant-session";
 import { requestAddress } from "@/lib/auth/request-address";
-import type { MerchantSession } from "@/lib/auth/session";
 import type { AuditSource } from "./record-audit-entry";
 import { sessionActor } from "./session-actor";
 

@@ -4,8 +4,8 @@ import { decode } from "next-auth/jwt";
 import type { Db } from "@/lib/db/client";
 import { isRole } from "@/lib/team/permissions";
 import { sessionCookieName, sessionSecret } from "./auth-options";
+import type { MerchantSession } from "./merchant-session";
 import { refreshSessionToken, type SessionClaims } from "./refresh-session-token";
-import type { MerchantSession } from "./session";
 
 /** The cookies of a request by name (the last of duplicates wins, as next-auth reads them). */
 function requestCookies(request: Request): Map<string, string> {

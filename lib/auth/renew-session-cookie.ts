@@ -10,8 +10,8 @@ import {
   sessionCookieName,
   sessionSecret,
 } from "./auth-options";
+import type { MerchantSession } from "./merchant-session";
 import type { SessionClaims } from "./refresh-session-token";
-import type { MerchantSession } from "./session";
 
 export type SessionCookie = {
   name: string;

@@ -7,19 +7,11 @@ import { getServerSession } from "next-auth";
 import { json } from "@/lib/api/respond";
 import { type Db, getDb } from "@/lib/db/client";
 import { merchants } from "@/lib/db/schema";
-import { can, isRole, type Permission, type Role } from "@/lib/team/permissions";
+import { can, isRole, type Permission } from "@/lib/team/permissions";
 import { authOptions } from "./auth-options";
+import type { MerchantSession } from "./merchant-session";
 import { renewSessionCookie } from "./renew-session-cookie";
 import { loginPathFor, REQUEST_PATH_HEADER } from "./return-path";
-
-/** A signed-in member; `sessionId` names this sign-in (absent in sessions from before it existed). */
-export type MerchantSession = {
-  merchantId: number;
-  userId: number;
-  email: string;
-  role: Role;
-  sessionId?: string;
-};
 
 /** Where a page the role may not use sends the browser: the dashboard's "not allowed" page. */
 export const NOT_ALLOWED_PATH = "/dashboard/not-allowed";

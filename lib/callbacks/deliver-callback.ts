@@ -1,15 +1,14 @@
 import "server-only";
 
 import { eq, getTableColumns, sql } from "drizzle-orm";
-import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Db } from "@/lib/db/client";
 import { callbackAttempts, callbacks } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
+import type { CallbackSettings } from "./callback-settings";
 import { findCallbackDestination } from "./find-callback-destination";
 import type { PostOutcome } from "./post-callback";
 import { type CallbackJobPayload, enqueueDelivery, scheduleCallback } from "./schedule-callback";
 import { sendSignedCallback } from "./send-signed-callback";
-import type { CallbackMode } from "./url-policy";
 import { waitingForSql } from "./waiting-for";
 import { wakeNextCallback } from "./wake-next-callback";
 
@@ -17,15 +16,6 @@ import { wakeNextCallback } from "./wake-next-callback";
 export const DEFAULT_SCHEDULE_SECONDS = [1, 5, 15, 30, 60, 90, 120, 180, 240, 240, 240, 240].map(
   (m) => m * 60,
 );
-
-export type CallbackSettings = {
-  mode: CallbackMode;
-  timeoutMs: number;
-  scheduleSeconds: number[];
-  box: SecretBox;
-  /** Deliveries in flight per merchant in this process; more wait, so one slow endpoint cannot hold every worker. */
-  perMerchantLimit?: number;
-};
 
 const inFlight = new Map<number, number>();
 

@@ -3,7 +3,7 @@ import "server-only";
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
-import type { CallbackSettings } from "./deliver-callback";
+import type { CallbackSettings } from "./callback-settings";
 import { guardedLookup, isAllowedAddress, isPublicAddress } from "./url-policy";
 
 /** How many bytes of a receiver's answer are kept (public receivers only). */

@@ -2,7 +2,7 @@ import "server-only";
 
 import { sign } from "@/lib/api/signature";
 import type { Executor } from "@/lib/db/client";
-import type { CallbackSettings } from "./deliver-callback";
+import type { CallbackSettings } from "./callback-settings";
 import { type PostOutcome, postCallback } from "./post-callback";
 import { resolveSigningKeys } from "./resolve-signing-keys";
 import { checkCallbackUrl } from "./url-policy";

@@ -2,7 +2,7 @@ import "server-only";
 
 import type { Db } from "@/lib/db/client";
 import { fieldError } from "@/lib/errors";
-import type { CallbackSettings } from "./deliver-callback";
+import type { CallbackSettings } from "./callback-settings";
 import { readCallbackUrl } from "./read-callback-url";
 import { sendSignedCallback } from "./send-signed-callback";
 

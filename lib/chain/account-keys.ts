@@ -1,7 +1,7 @@
 import "server-only";
 
 import { HDKey } from "@scure/bip32";
-import { ACCOUNT_PATHS, TESTNET_ACCOUNT_PATHS } from "./derivation";
+import { ACCOUNT_PATHS, TESTNET_ACCOUNT_PATHS } from "./account-paths";
 
 /**
  * Account-level extended public keys, keyed by account path (the last hardened level: m/44'/60'/0'

@@ -1,6 +1,7 @@
 import "server-only";
 
-import { type CallbackSettings, DEFAULT_SCHEDULE_SECONDS } from "@/lib/callbacks/deliver-callback";
+import type { CallbackSettings } from "@/lib/callbacks/callback-settings";
+import { DEFAULT_SCHEDULE_SECONDS } from "@/lib/callbacks/deliver-callback";
 import { mineDueSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
 import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";

@@ -1,6 +1,7 @@
 import "server-only";
 
-import { type CallbackSettings, deliverCallback } from "@/lib/callbacks/deliver-callback";
+import type { CallbackSettings } from "@/lib/callbacks/callback-settings";
+import { deliverCallback } from "@/lib/callbacks/deliver-callback";
 import type { ChainAdapter } from "@/lib/chain/adapter";
 import { EVM_CURRENCIES } from "@/lib/chain/evm/evm-network";
 import { evmWatcherTask } from "@/lib/chain/evm/evm-watcher-task";

@@ -6,7 +6,7 @@ import { formatAmount } from "@/lib/money";
 import { formatStoredRate } from "@/lib/rates/rate";
 import type { TransactionInfo } from "@/lib/schemas/transactions";
 import { loadWithdrawal } from "@/lib/withdrawals/load-withdrawal";
-import { withdrawalReference } from "@/lib/withdrawals/process-withdrawal";
+import { withdrawalReference } from "@/lib/withdrawals/withdrawal-reference";
 import { confirmationsOf, spreadPercent, type TransactionEntry } from "./info-fields";
 import { wireStatus } from "./wire-status";
 

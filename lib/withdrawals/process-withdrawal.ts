@@ -12,9 +12,7 @@ import { transitionStatus } from "@/lib/transactions/transition-status";
 import { claimWithdrawal } from "./claim-withdrawal";
 import { loadWithdrawal, type WithdrawalRecord } from "./load-withdrawal";
 import { failWithdrawal, recordBroadcast } from "./settle-withdrawal";
-
-/** The reference a payout is broadcast under: the adapter sends each reference at most once. */
-export const withdrawalReference = (withdrawalId: number) => `withdrawal:${withdrawalId}`;
+import { withdrawalReference } from "./withdrawal-reference";
 
 /**
  * The broadcast job: a withdrawal is either sent or refunded, never both. First the `sending`

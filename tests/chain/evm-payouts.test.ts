@@ -26,8 +26,8 @@ import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { claimWithdrawal } from "@/lib/withdrawals/claim-withdrawal";
 import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { withdrawalInput } from "@/lib/withdrawals/from-request";
-import { withdrawalReference } from "@/lib/withdrawals/process-withdrawal";
 import { sweepWithdrawalClaims } from "@/lib/withdrawals/sweep-withdrawals";
+import { withdrawalReference } from "@/lib/withdrawals/withdrawal-reference";
 import {
   type AnvilNode,
   deployToken,

@@ -5,7 +5,7 @@ import { POST as revokeKeyRoute } from "@/app/api/dashboard/api-keys/[id]/revoke
 import { PUT as chooseKeyRoute, GET as readKeyRoute } from "@/app/api/dashboard/callback-key/route";
 import { POST as retryPendingRoute } from "@/app/api/dashboard/callbacks/retry-pending/route";
 import { POST as testCallbackRoute } from "@/app/api/dashboard/callbacks/test/route";
-import type { CallbackSettings } from "@/lib/callbacks/deliver-callback";
+import type { CallbackSettings } from "@/lib/callbacks/callback-settings";
 import { SecretBox } from "@/lib/crypto/secret-box";
 import { registerDatabase, unregisterDatabase } from "@/lib/db/client";
 import { auditEntries, callbackAttempts, callbacks } from "@/lib/db/schema";

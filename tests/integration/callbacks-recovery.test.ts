@@ -1,7 +1,8 @@
 import { createHmac } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type CallbackSettings, deliverCallback } from "@/lib/callbacks/deliver-callback";
+import type { CallbackSettings } from "@/lib/callbacks/callback-settings";
+import { deliverCallback } from "@/lib/callbacks/deliver-callback";
 import { listCallbacks } from "@/lib/callbacks/list-callbacks";
 import { resendCallback } from "@/lib/callbacks/resend-callback";
 import { retryPendingCallbacks } from "@/lib/callbacks/retry-pending-callbacks";

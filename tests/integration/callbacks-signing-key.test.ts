@@ -10,7 +10,7 @@ import { POST as exchangeFixedRoute } from "@/app/api/v2/exchange/fixed/route";
 import { POST as exchangeNowRoute } from "@/app/api/v2/exchange/now/route";
 import { POST as createInvoiceRoute } from "@/app/api/v2/invoices/create/route";
 import { POST as withdrawalRoute } from "@/app/api/v2/withdrawal/crypto/route";
-import type { CallbackSettings } from "@/lib/callbacks/deliver-callback";
+import type { CallbackSettings } from "@/lib/callbacks/callback-settings";
 import { resendCallback } from "@/lib/callbacks/resend-callback";
 import { sendSandboxPayment } from "@/lib/chain/sandbox/send-payment";
 import { SecretBox } from "@/lib/crypto/secret-box";

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as listEventsRoute } from "@/app/api/v2/events/list/route";
-import type { CallbackSettings } from "@/lib/callbacks/deliver-callback";
+import type { CallbackSettings } from "@/lib/callbacks/callback-settings";
 import { queueCallback } from "@/lib/callbacks/queue-callback";
 import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
 import { SecretBox } from "@/lib/crypto/secret-box";

@@ -1,6 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CallbackSettings, deliverCallback } from "@/lib/callbacks/deliver-callback";
+import type { CallbackSettings } from "@/lib/callbacks/callback-settings";
+import { deliverCallback } from "@/lib/callbacks/deliver-callback";
 import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
 import { type CallbackMode, checkCallbackUrl } from "@/lib/callbacks/url-policy";
 import { callbackAttempts, callbacks, merchants } from "@/lib/db/schema";

@@ -1,4 +1,4 @@
-import type { MerchantSession } from "@/lib/auth/session";
+import type { MerchantSession } from "@/lib/auth/merchant-session";
 import type { Inviter } from "@/lib/team/invite-member";
 
 /** The signed-in member as the team engine names who sends an invitation. */
