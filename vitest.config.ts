@@ -14,6 +14,9 @@ export default defineConfig({
     environment: "node",
     globalSetup: ["tests/support/database-template.ts"],
     pool: "forks",
+    // Two files at a time on two cores: much of a file's time is waiting (on anvil, litecoind,
+    // PostgreSQL, timers), and vitest's default on two cores is one.
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

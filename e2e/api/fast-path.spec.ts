@@ -2,7 +2,7 @@ import { expect, test } from "../fixtures";
 
 // The production server answers /api/v2 from the route handlers directly (server/serve-api-route.ts)
 // and leaves everything else to Next.js. These check the seams of that split on the real server; the
-// `api-next` project runs them (and the whole API suite) with the fast path off.
+// `api-next` project runs them (and the other specs about the request's way in) with the fast path off.
 
 test("a fast-path answer carries the same headers as Next.js's answers", async ({ client }) => {
   const response = await client.post("/accounts/list");
