@@ -12,6 +12,12 @@ export type MailSettings = {
   from: string;
   /** Opens messages kept sealed (those with a live link); the job fails without it rather than send a redacted link. */
   box?: SecretBox;
+  /**
+   * Sandbox mode without SMTP: the message, its link included, is printed to this process's log, so
+   * that someone trying Kassa can finish a sign-up, a reset or an invitation. Never in production,
+   * where a link in a log would be a live credential in the wrong hands.
+   */
+  isPrintedWithoutSmtp?: boolean;
 };
 
 const transports = new Map<string, Transporter>();
@@ -26,9 +32,30 @@ function transportFor(url: string): Transporter {
   return transport;
 }
 
+type Message = typeof emails.$inferSelect;
+
+function openBody(message: Message, settings: MailSettings): string {
+  if (!message.bodySealed) return message.body;
+  if (!settings.box) throw new Error("this message is sealed: the master key is needed to send it");
+  return settings.box.open(message.bodySealed, sealedBodyContext(message.id));
+}
+
+function printedMessage(message: Message, text: string): string {
+  const rule = "─".repeat(72);
+  return [
+    rule,
+    `[mail] no SMTP_URL in this sandbox, so the message is printed here instead of sent`,
+    `To: ${message.recipient}`,
+    `Subject: ${message.subject}`,
+    "",
+    text,
+    rule,
+  ].join("\n");
+}
+
 /**
- * The e-mail job: sends a queued message over SMTP when SMTP_URL is set; without it (embedded
- * mode) the message is kept as `stored` and read in the dashboard's outbox. A failed send throws,
+ * The e-mail job: sends a queued message over SMTP when SMTP_URL is set; without it the message is
+ * kept as `stored` (and printed to the log in sandbox mode). A failed send throws,
  * so the job runner retries it with backoff. Sending twice after a crash is possible (at least once);
  * the status check keeps a finished message from being sent again. A message kept sealed (it
  * carries a live link) is opened only to be sent; the sealed copy is dropped once it is sent, or
@@ -38,14 +65,11 @@ export async function sendQueuedEmail(db: Db, emailId: number, settings: MailSet
   const [message] = await db.select().from(emails).where(eq(emails.id, emailId));
   if (!message || message.status === "sent" || message.status === "stored") return;
   if (!settings.smtpUrl) {
+    if (settings.isPrintedWithoutSmtp) console.log(printedMessage(message, openBody(message, settings)));
     await db.update(emails).set({ status: "stored", bodySealed: null }).where(eq(emails.id, emailId));
     return;
   }
-  if (message.bodySealed && !settings.box)
-    throw new Error("this message is sealed: the master key is needed to send it");
-  const text = message.bodySealed
-    ? settings.box!.open(message.bodySealed, sealedBodyContext(message.id))
-    : message.body;
+  const text = openBody(message, settings);
   await db
     .update(emails)
     .set({ attempts: sql`${emails.attempts} + 1` })

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { SIGN_IN_THROTTLES } from "@/lib/auth/claim-sign-in-attempt";
 import { finishSignUp } from "@/lib/auth/finish-sign-up";
 import { AUTH_TOKEN_SECONDS } from "@/lib/auth/issue-auth-token";
@@ -126,5 +126,49 @@ describe(`sign-up that does not reveal accounts, on ${testDriver}`, () => {
     }
     await deliver();
     expect(mailsTo("ration@example.com")).toHaveLength(SIGN_IN_THROTTLES.mail.free);
+  });
+
+  it("without SMTP, prints the message and its working link to the log in a sandbox, and never in production", async () => {
+    const printed: string[] = [];
+    const log = vi
+      .spyOn(console, "log")
+      .mockImplementation((line: unknown) => void printed.push(String(line)));
+    try {
+      const deliverWithoutSmtp = async (isPrintedWithoutSmtp: boolean) => {
+        const queued = await database.db
+          .select({ id: emails.id })
+          .from(emails)
+          .where(eq(emails.status, "queued"));
+        for (const { id } of queued)
+          await sendQueuedEmail(database.db, id, {
+            smtpUrl: undefined,
+            box: database.box,
+            from: "k@kassa.test",
+            isPrintedWithoutSmtp,
+          });
+      };
+      await signUp("production@example.com", { ip: "198.51.100.77" });
+      await deliverWithoutSmtp(false);
+      expect(printed).toEqual([]);
+
+      await signUp("log.reader@example.com", { ip: "198.51.100.77" });
+      await deliverWithoutSmtp(true);
+      expect(printed).toHaveLength(1);
+      expect(printed[0]).toContain("To: log.reader@example.com");
+      expect(printed[0]).toContain("Subject: Finish creating your Kassa account");
+      const token = printed[0]!.match(/\/signup\/finish#token=([A-Za-z0-9_-]+)/)?.[1];
+      expect(token).toBeDefined();
+      const created = await finishSignUp(database.db, database.box, { token: token! });
+      expect(created.email).toBe("log.reader@example.com");
+      // Printed, not kept: the database holds only the redacted body.
+      const [kept] = await database.db
+        .select()
+        .from(emails)
+        .where(eq(emails.recipient, "log.reader@example.com"));
+      expect(kept).toMatchObject({ status: "stored", bodySealed: null });
+      expect(kept!.body).not.toContain(token!);
+    } finally {
+      log.mockRestore();
+    }
   });
 });

@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { Field } from "@/components/forms/field";
 import { formSchema } from "@/components/forms/form-schema";
 import { FormSubmit } from "@/components/forms/form-submit";
+import { MailInLogNote } from "@/components/mail-in-log-note";
 import type { passwordResetRequest } from "@/lib/schemas/auth";
 import { AuthNotice } from "../auth-notice";
 import { useAuthForm } from "../use-auth-form";
@@ -19,7 +20,7 @@ const backToSignIn = (
   </p>
 );
 
-export function ForgotPasswordForm() {
+export function ForgotPasswordForm({ isMailInLog }: { isMailInLog: boolean }) {
   const {
     form,
     submit,
@@ -36,6 +37,7 @@ export function ForgotPasswordForm() {
           If <strong>{sentTo}</strong> has a Kassa account, a link to choose a new password is on its way. It
           works once, for 30 minutes.
         </p>
+        {isMailInLog && <MailInLogNote />}
         {backToSignIn}
       </AuthNotice>
     );

@@ -6,13 +6,14 @@ import { Field } from "@/components/forms/field";
 import { formSchema } from "@/components/forms/form-schema";
 import { FormSubmit } from "@/components/forms/form-submit";
 import { NewPasswordField } from "@/components/forms/new-password-field";
+import { MailInLogNote } from "@/components/mail-in-log-note";
 import type { createMerchantInput } from "@/lib/schemas/merchant";
 import { AuthNotice } from "../auth-notice";
 import { useAuthForm } from "../use-auth-form";
 
 const schema = formSchema(() => import("@/lib/schemas/merchant").then((m) => m.createMerchantInput));
 
-export function SignupForm() {
+export function SignupForm({ isMailInLog }: { isMailInLog: boolean }) {
   const {
     form,
     submit,
@@ -30,6 +31,7 @@ export function SignupForm() {
           We sent a message to <strong>{sentTo}</strong>. Open the link in it to finish creating your account;
           it works once, for 24 hours.
         </p>
+        {isMailInLog && <MailInLogNote />}
       </AuthNotice>
     );
   return (

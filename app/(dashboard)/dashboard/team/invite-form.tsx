@@ -6,6 +6,7 @@ import { buttonClass, Field, selectClass } from "@/components/forms/field";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
+import { MailInLogNote } from "@/components/mail-in-log-note";
 import { useInviteMember } from "@/components/query/use-team";
 import type { inviteMemberRequest } from "@/lib/schemas/team";
 import type { Role } from "@/lib/team/permissions";
@@ -14,7 +15,7 @@ import { assignableRoles, rolesHint } from "./role-options";
 const schema = formSchema(() => import("@/lib/schemas/team").then((m) => m.inviteMemberRequest));
 
 /** Invites someone by e-mail; confirmed in the dashboard's one dialog, like every change that lets someone in. */
-export function InviteForm({ role }: { role: Role }) {
+export function InviteForm({ role, isMailInLog }: { role: Role; isMailInLog: boolean }) {
   const invite = useInviteMember();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const form = useKassaForm<z.input<typeof inviteMemberRequest>>(schema, {
@@ -74,6 +75,7 @@ export function InviteForm({ role }: { role: Role }) {
       <p className="mt-2 text-sm font-medium" aria-live="polite">
         {sentTo && `Invitation sent to ${sentTo}.`}
       </p>
+      {sentTo && isMailInLog && <MailInLogNote />}
     </section>
   );
 }

@@ -13,7 +13,15 @@ const listClass =
   "mt-2 divide-y divide-slate-200 border-y border-slate-200 dark:divide-slate-800 dark:border-slate-800";
 
 /** The team: its members, the invitations still open, and (for owners and admins) the ways to change both. */
-export function TeamClient({ role, canManage }: { role: Role; canManage: boolean }) {
+export function TeamClient({
+  role,
+  canManage,
+  isMailInLog,
+}: {
+  role: Role;
+  canManage: boolean;
+  isMailInLog: boolean;
+}) {
   const team = useTeam();
   const resend = useResendInvitation();
   const revoke = useRevokeInvitation();
@@ -25,7 +33,7 @@ export function TeamClient({ role, canManage }: { role: Role; canManage: boolean
         Everyone who signs in to this dashboard, and what their role lets them do. Changing a member&apos;s
         role or removing them ends their sessions at once. A team always keeps at least one owner.
       </p>
-      {canManage && <InviteForm role={role} />}
+      {canManage && <InviteForm role={role} isMailInLog={isMailInLog} />}
       {team.isPending && (
         <p className="mt-4" aria-live="polite">
           Loading the team…
