@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Pool } from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mineSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
+import { mineDueSandboxBlocks, mineSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
 import { queryRows } from "@/lib/db/client";
 import { runDueJobs } from "@/lib/jobs/runner";
 import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
@@ -244,6 +244,22 @@ describe(`withdrawals on ${testDriver}`, () => {
     await mineSandboxBlocks(database.db, { currency: "BTC", count: 2 });
     await runDueJobs(database.db, handlers);
     expect(await info(id)).toMatchObject({ type: "withdrawal_instant", status: "confirmed" });
+  });
+
+  it("is confirmed by the sandbox block timer alone, which keeps mining while a payout lacks confirmations", async () => {
+    const { id } = await withdraw({ amount: "0.001" });
+    await runDueJobs(database.db, handlers); // broadcast into the sandbox mempool
+    const required = 2; // BTC's confirmations in the registry
+    let blocks = 0;
+    for (let round = 0; round < required + 2 && (await info(id)).status !== "confirmed"; round++) {
+      const mined = await mineDueSandboxBlocks(database.db, 0);
+      blocks += mined.filter((block) => block.currency === "BTC").length;
+      await runDueJobs(database.db, handlers);
+    }
+    expect((await info(id)).status).toBe("confirmed");
+    expect(blocks).toBe(required);
+    // Nothing waits any more: the timer leaves the network alone.
+    expect((await mineDueSandboxBlocks(database.db, 0)).map((block) => block.currency)).not.toContain("BTC");
   });
 
   it("names the destination in crypto_address.id: one address record per merchant, network address and tag", async () => {

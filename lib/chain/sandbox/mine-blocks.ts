@@ -3,7 +3,7 @@ import "server-only";
 import { and, eq, isNull, lte, sql } from "drizzle-orm";
 import { realNetworkOf } from "@/lib/currencies/offering";
 import type { Db, Tx } from "@/lib/db/client";
-import { chainTips, chainTransactions, deposits } from "@/lib/db/schema";
+import { chainTips, chainTransactions, deposits, transactions, withdrawals } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import { CHAIN_SCAN_QUEUE } from "@/lib/jobs/queues";
@@ -53,7 +53,7 @@ export async function mineSandboxBlocks(
 
 /**
  * The automatic block timer (so a sandbox demo completes by itself): one block on every currency
- * that has unconfirmed payments, at most once per interval per currency. The interval check is a
+ * that has unconfirmed payments or payouts, at most once per interval per currency. The interval check is a
  * conditional update, so several processes running the timer still mine one block per interval.
  */
 export async function mineDueSandboxBlocks(db: Db, intervalSeconds: number): Promise<MinedBlocks[]> {
@@ -68,6 +68,16 @@ export async function mineDueSandboxBlocks(db: Db, intervalSeconds: number): Pro
         .selectDistinct({ currency: chainTransactions.currency })
         .from(chainTransactions)
         .where(and(isNull(chainTransactions.blockHeight), isNull(chainTransactions.network))),
+    )
+    // Payouts mined but short of their confirmations: without more blocks they would stay "being
+    // sent" for ever, as nothing else on a quiet sandbox network asks for a block.
+    .union(
+      db
+        .selectDistinct({ currency: chainTransactions.currency })
+        .from(withdrawals)
+        .innerJoin(transactions, eq(transactions.id, withdrawals.transactionId))
+        .innerJoin(chainTransactions, eq(chainTransactions.id, withdrawals.chainTransactionId))
+        .where(and(eq(transactions.status, "sending"), isNull(chainTransactions.network))),
     );
   const mined: MinedBlocks[] = [];
   // A currency paid on a real network gets its blocks from that network, never from this timer.
