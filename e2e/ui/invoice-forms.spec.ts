@@ -89,6 +89,15 @@ for (const width of [1280, 375]) {
     await page.getByLabel("First name").fill("Ada");
     await page.getByLabel("Last name").fill("Lovelace");
     await page.getByLabel("Date of birth").fill("1990-12-10");
+    // The timer says when the clock starts: at creation (15 minutes on this server), not at a choice.
+    const timer = page.getByRole("checkbox", { name: "Expire 15 minutes after the invoice is created" });
+    await expect(timer).toBeChecked();
+    await expect(timer).toHaveAccessibleDescription(
+      /The clock starts now, not when the customer opens the page/,
+    );
+    await timer.uncheck();
+    await expect(timer).toHaveAccessibleDescription(/stays open; its price holds for 15 minutes at a time/);
+    await timer.check();
     await expectAccessible(page);
     await shoot(page, testInfo, `invoice-form-${width}`);
     await page.getByRole("button", { name: "Create invoice" }).click();

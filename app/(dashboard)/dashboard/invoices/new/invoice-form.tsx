@@ -52,7 +52,21 @@ function amountHint(code: string): string {
   return `${minimum}A comma works as the decimal mark: 12,50 is 12.50.`;
 }
 
-export function InvoiceForm() {
+/** "15 minutes", "1 hour", "90 seconds": a duration the way the form's labels say it. */
+function spokenDuration(seconds: number): string {
+  const unit = (count: number, name: string) => `${count} ${name}${count === 1 ? "" : "s"}`;
+  if (seconds % 3600 === 0) return unit(seconds / 3600, "hour");
+  if (seconds % 60 === 0) return unit(seconds / 60, "minute");
+  return unit(seconds, "second");
+}
+
+export function InvoiceForm({
+  timerSeconds,
+  rateLockSeconds,
+}: {
+  timerSeconds: number;
+  rateLockSeconds: number;
+}) {
   const form = useKassaForm<Values>(schema, {
     defaultValues: defaults(),
     shouldUnregister: true,
@@ -197,11 +211,24 @@ export function InvoiceForm() {
       <Field label="Description (optional)" name="description" errors={errors}>
         <textarea id="field-description" rows={3} className={selectClass} {...register("description")} />
       </Field>
-      <div className="mt-3 flex items-center gap-2">
-        <input id="field-timer" type="checkbox" {...register("timer")} className="h-4 w-4" />
-        <label htmlFor="field-timer" className="text-sm">
-          Expire 15 minutes after the customer chooses a currency (timer)
-        </label>
+      <div className="mt-3 flex items-start gap-2">
+        <input
+          id="field-timer"
+          type="checkbox"
+          {...register("timer")}
+          aria-describedby="field-timer-hint"
+          className="mt-0.5 h-4 w-4"
+        />
+        <div>
+          <label htmlFor="field-timer" className="text-sm">
+            Expire {spokenDuration(timerSeconds)} after the invoice is created
+          </label>
+          <p id="field-timer-hint" className="text-sm text-slate-600 dark:text-slate-400">
+            {form.watch("timer")
+              ? "The clock starts now, not when the customer opens the page; the price holds until it runs out."
+              : `Without it the invoice stays open; its price holds for ${spokenDuration(rateLockSeconds)} at a time, then the customer is shown a new one.`}
+          </p>
+        </div>
       </div>
       <PartyFields
         side="sender"
