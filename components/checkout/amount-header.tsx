@@ -1,5 +1,5 @@
 import type { CheckoutView } from "@/lib/checkout/checkout-view";
-import { customerAmount, isStillOwed } from "@/lib/checkout/present";
+import { customerAmount, isStillOwed, receivedText } from "@/lib/checkout/present";
 
 /**
  * The figure the customer acts on, kept live: the invoice's fiat amount until a coin is chosen,
@@ -12,16 +12,37 @@ export function AmountHeader({ view }: { view: CheckoutView }) {
   const isOwed = hasPayCurrency && isStillOwed(view);
   const total = hasPayCurrency ? customerAmount(view.sender_amount, view.sender_currency) : fiat;
   const isConverted = hasPayCurrency && view.sender_currency !== view.currency;
-  const label = isOwed ? "Still due" : view.status === "confirmed" ? "Amount paid" : "Amount due";
+  // Paid more than was due: the header shows what arrived, the invoice's amount under it.
+  const isOverpaid = view.status === "confirmed" && view.status_reason === "overpaid";
+  const isClosedUnpaid = view.status === "failed" || view.status === "cancelled";
+  const label = isOwed
+    ? "Still due"
+    : view.status === "confirmed"
+      ? "Amount paid"
+      : isClosedUnpaid
+        ? "Amount that was due"
+        : "Amount due";
+  const figure = isOwed
+    ? customerAmount(view.remaining_amount, view.sender_currency)
+    : isOverpaid
+      ? receivedText(view.payments.filter((p) => p.is_confirmed))
+      : total;
+  const detail = isOverpaid
+    ? `Invoice: ${total}${isConverted ? ` = ${fiat}` : ""}`
+    : hasPayCurrency && (isOwed || isConverted)
+      ? isOwed
+        ? `of ${total}${isConverted ? ` = ${fiat}` : ""}`
+        : `= ${fiat}`
+      : null;
   return (
     <div className="mt-4 rounded-md bg-slate-50 px-4 py-3 dark:bg-slate-900">
       <div className="text-sm text-slate-600 dark:text-slate-400">{label}</div>
       <div className="break-all text-2xl font-semibold" data-testid="amount-due">
-        {isOwed ? customerAmount(view.remaining_amount, view.sender_currency) : total}
+        {figure}
       </div>
-      {hasPayCurrency && (isOwed || isConverted) && (
+      {detail && (
         <div className="text-sm text-slate-600 dark:text-slate-400" data-testid="amount-fiat">
-          {isOwed ? `of ${total}${isConverted ? ` = ${fiat}` : ""}` : `= ${fiat}`}
+          {detail}
         </div>
       )}
     </div>

@@ -39,7 +39,7 @@ function Closed({ view }: { view: CheckoutView }) {
   const messages: Record<string, { title: string; body: string }> = {
     expired: {
       title: "This invoice has expired",
-      body: "No payment arrived in time. If you still want to pay, ask the shop for a new invoice.",
+      body: "No payment arrived in time. If you sent one in the last few minutes, keep this page open: it shows here as soon as the network carries it, and the shop will be in touch about it. Otherwise, if you still want to pay, ask the shop for a new invoice; send nothing more to this address.",
     },
     underpaid: {
       title: "The payment was less than the amount due",
@@ -82,6 +82,18 @@ export function StatusNotice({ view }: { view: CheckoutView }) {
         <p>
           The {network} network replaced the block that carried it, so it is not counted. If your wallet shows
           it as dropped, send it again; if it shows it as pending, wait for it.
+        </p>
+      </Notice>
+    );
+  }
+  const held = view.payments.filter((p) => p.is_held);
+  if (held.length > 0 && view.status === "processing") {
+    return (
+      <Notice tone="info" title="Payment received, being checked">
+        <p>
+          {receivedText(held)} reached the {network} network and has its confirmations. {view.merchant_name}{" "}
+          checks some payments before accepting them; this one is waiting for that check. There is nothing
+          more to do or to send: {view.merchant_name} will contact you if anything is needed.
         </p>
       </Notice>
     );

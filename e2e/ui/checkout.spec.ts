@@ -153,6 +153,40 @@ test.describe("hosted checkout", () => {
     await client.post("/sandbox/blocks", { currency: "BTC", count: 2 });
     await expect(page.getByRole("heading", { name: "Invoice paid" })).toBeVisible({ timeout: 15_000 });
     await expect(page.getByText(/0\.0005 BTC more than was due/)).toBeVisible();
+    // The header shows what arrived, the invoice's amount under it.
+    const arrived = units(invoice.sender_amount) + 50_000n;
+    const asText = (value: bigint) =>
+      `${value / 100_000_000n}.${(value % 100_000_000n).toString().padStart(8, "0")}`.replace(/\.?0+$/, "");
+    await expect(page.getByText("Amount paid", { exact: true })).toBeVisible();
+    await expect(page.getByTestId("amount-due")).toHaveText(`${asText(arrived)} BTC`);
+    await expect(page.getByTestId("amount-fiat")).toHaveText(
+      `Invoice: ${asText(units(invoice.sender_amount))} BTC = 120.00 EUR`,
+    );
+  });
+
+  test("a payment held for the merchant's review says so, instead of counting confirmations", async ({
+    page,
+    client,
+    baseURL,
+  }) => {
+    // On e2e/screening-denylist.txt, which the test servers load (playwright.config.ts).
+    const denied = "LTCe2eDenied11111111111111111111111";
+    const invoice = await createInvoice(client, baseURL!, { sender_currency: "LTC" });
+    const paid = await client.post("/sandbox/payments", {
+      address: invoice.address,
+      currency: "LTC",
+      amount: invoice.sender_amount,
+      sender_address: denied,
+    });
+    expect(paid.status()).toBe(201);
+    await client.post("/sandbox/blocks", { currency: "LTC", count: 6 });
+    await page.goto(invoice.path);
+    await expect(page.getByRole("heading", { name: "Payment received, being checked" })).toBeVisible({
+      timeout: 15_000,
+    });
+    await expect(page.getByText(/nothing more to do or to send/)).toBeVisible();
+    await expect(page.getByText(/^Confirmations:/)).toHaveCount(0);
+    await expectAccessible(page);
   });
 
   test("a partial-pay invoice shows what is paid and what remains, then completes", async ({
@@ -427,6 +461,11 @@ test.describe("hosted checkout with a short timer", () => {
     await expect(page.getByRole("heading", { name: "This invoice has expired" })).toBeVisible({
       timeout: 20_000,
     });
+    // Someone who paid a moment ago is told what happens to that payment.
+    await expect(
+      page.getByText(/If you sent one in the last few minutes, keep this page open/),
+    ).toBeVisible();
+    await expect(page.getByText("Amount that was due", { exact: true })).toBeVisible();
     await expect(page.getByRole("link", { name: /Back to/ })).toBeVisible();
   });
 

@@ -117,6 +117,8 @@ export async function checkoutView(
             ? 0
             : Math.max(0, p.tip - p.height + 1),
       is_confirmed: p.status === "credited",
+      // Confirmed on the network, but held for the merchant's compliance review before crediting.
+      is_held: p.status === "held",
       is_late: p.isLate,
       seen_at: seconds(p.seenAt),
     })),
