@@ -16,7 +16,6 @@ export default defineConfig({
   test: {
     include: ["tests/system/**/*.test.ts"],
     environment: "node",
-    globalSetup: ["tests/support/database-template.ts"],
     pool: "forks",
     fileParallelism: false,
     // No retry: a system test that fails once has found something (a wait on a guess, a race); its
