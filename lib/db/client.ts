@@ -1,6 +1,8 @@
 import "server-only";
 
 import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
@@ -45,6 +47,12 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   let driver: Driver;
   if (options.kind === "pglite") {
     const { PGlite } = await import("@electric-sql/pglite");
+    // A new data directory is made by initdb, in a second WebAssembly instance whose memory the
+    // first one keeps reachable: about 450 MB of the process's resident memory for as long as it
+    // runs (measured: 812 MB after creating and migrating, 487 MB for the same directory reopened).
+    // So a directory is created, closed, then opened again: about a second, once per installation.
+    if (options.dataDir && !options.loadDataDir && !fs.existsSync(path.join(options.dataDir, "PG_VERSION")))
+      await (await PGlite.create(options.dataDir)).close();
     const client = await PGlite.create(options.dataDir, { loadDataDir: options.loadDataDir });
     if (options.dataDir) makeTreeOwnerOnly(options.dataDir);
     driver = { kind: "pglite", client };
