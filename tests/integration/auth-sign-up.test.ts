@@ -7,7 +7,7 @@ import { requestSignUp } from "@/lib/auth/request-sign-up";
 import { verifySignIn } from "@/lib/auth/verify-sign-in";
 import { emails, merchants, users } from "@/lib/db/schema";
 import { KassaError } from "@/lib/errors";
-import { sendQueuedEmail } from "@/lib/mail/send-email";
+import { type MailSettings, sendQueuedEmail } from "@/lib/mail/send-email";
 import { testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { linkToken, mailText } from "../support/mail-text";
@@ -30,7 +30,7 @@ describe(`sign-up that does not reveal accounts, on ${testDriver}`, () => {
     await database.drop();
   });
 
-  async function deliver(): Promise<void> {
+  async function deliver(settings: Partial<MailSettings> = {}): Promise<void> {
     const queued = await database.db
       .select({ id: emails.id })
       .from(emails)
@@ -40,6 +40,7 @@ describe(`sign-up that does not reveal accounts, on ${testDriver}`, () => {
         smtpUrl: `smtp://127.0.0.1:${smtp.port}`,
         box: database.box,
         from: "k@kassa.test",
+        ...settings,
       });
   }
   const mailsTo = (address: string) => smtp.received.filter((mail) => mail.to === address);
@@ -134,19 +135,8 @@ describe(`sign-up that does not reveal accounts, on ${testDriver}`, () => {
       .spyOn(console, "log")
       .mockImplementation((line: unknown) => void printed.push(String(line)));
     try {
-      const deliverWithoutSmtp = async (isPrintedWithoutSmtp: boolean) => {
-        const queued = await database.db
-          .select({ id: emails.id })
-          .from(emails)
-          .where(eq(emails.status, "queued"));
-        for (const { id } of queued)
-          await sendQueuedEmail(database.db, id, {
-            smtpUrl: undefined,
-            box: database.box,
-            from: "k@kassa.test",
-            isPrintedWithoutSmtp,
-          });
-      };
+      const deliverWithoutSmtp = (isPrintedWithoutSmtp: boolean) =>
+        deliver({ smtpUrl: undefined, isPrintedWithoutSmtp });
       await signUp("production@example.com", { ip: "198.51.100.77" });
       await deliverWithoutSmtp(false);
       expect(printed).toEqual([]);
