@@ -52,7 +52,8 @@ export default async function setup(project: TestProject) {
   await admin.db.execute(sql.raw(`create database ${name}`));
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const handle = await openDatabase({ kind: "pg", url: url.toString(), poolSize: 1 });
+  // Two connections: runMigrations holds one for its advisory lock while it migrates on another.
+  const handle = await openDatabase({ kind: "pg", url: url.toString(), poolSize: 2 });
   await prepareDatabase(handle);
   // No session may stay connected to a template while it is copied.
   await handle.close();
