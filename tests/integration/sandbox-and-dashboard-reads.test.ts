@@ -1,11 +1,13 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mineDueSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
+import { mineDueSandboxBlocks, mineSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
 import { checkoutView } from "@/lib/checkout/checkout-view";
 import { queryRows } from "@/lib/db/client";
 import { chainTips } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
+import { claimJobs } from "@/lib/jobs/claim-jobs";
+import { CHAIN_SCAN_QUEUE } from "@/lib/jobs/queues";
 import { merchantBalance, platformAccount } from "@/lib/ledger/accounts";
 import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
 import { postJournal } from "@/lib/ledger/post-journal";
@@ -87,5 +89,23 @@ describe(`sandbox and dashboard reads on ${testDriver}`, () => {
     expect(mined).toEqual([{ currency: "LTC", height: 2, blocks: 1, transactions: 0 }]);
     const tips = await database.db.select({ currency: chainTips.currency }).from(chainTips);
     expect(tips.map((t) => t.currency)).toEqual(["LTC"]);
+  });
+
+  it("queues a new scan for blocks mined while the last scan runs, so none waits for the next block", async () => {
+    const claim = () =>
+      claimJobs({
+        db: database.db,
+        queues: [CHAIN_SCAN_QUEUE],
+        limit: 10,
+        workerId: "test",
+        leaseSeconds: 60,
+      });
+    await claim(); // whatever earlier tests left
+    await mineSandboxBlocks(database.db, { currency: "DOGE", count: 1 });
+    const [running] = await claim(); // a scan starts, and reads the chain as it is now
+    expect(running?.payload).toEqual({ currency: "DOGE" });
+    await mineSandboxBlocks(database.db, { currency: "DOGE", count: 2 }); // meanwhile, two more blocks
+    // Another scan is there to be claimed, while the first still holds its lease.
+    expect((await claim()).map((job) => job.payload)).toEqual([{ currency: "DOGE" }]);
   });
 });

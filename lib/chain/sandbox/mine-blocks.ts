@@ -34,10 +34,13 @@ async function mineIn(tx: Tx, currency: string, count: number): Promise<MinedBlo
       ),
     )
     .returning({ id: chainTransactions.id });
+  // One scan per new tip. A key per currency alone lost blocks: a claimed job stays `queued` while
+  // it runs (lib/jobs/claim-jobs.ts), so blocks mined during a scan that had already read the chain
+  // found their job "already queued" and waited for the next block that anyone mined.
   await enqueueJob(tx, {
     queue: CHAIN_SCAN_QUEUE,
     payload: { currency },
-    dedupeKey: `chain-scan:${currency}`,
+    dedupeKey: `chain-scan:${currency}:${height}`,
   });
   return { currency, height, blocks: count, transactions: included.length };
 }
