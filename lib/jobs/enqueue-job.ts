@@ -8,7 +8,11 @@ export type JobInput = {
   queue: string;
   payload?: Record<string, unknown>;
   runAt?: Date;
-  /** While a job with this key is queued, enqueueing another with the same key does nothing. */
+  /**
+   * While a job with this key is queued, enqueueing another with the same key does nothing. A
+   * claimed job stays `queued` while it runs, so this also turns away a job asked for during that
+   * run: a key for "something new happened" must name what is new (lib/chain/sandbox/mine-blocks.ts).
+   */
   dedupeKey?: string;
   maxAttempts?: number;
 };
