@@ -27,13 +27,14 @@ export function AmountHeader({ view }: { view: CheckoutView }) {
     : isOverpaid
       ? receivedText(view.payments.filter((p) => p.is_confirmed))
       : total;
+  const converted = isConverted ? ` = ${fiat}` : "";
   const detail = isOverpaid
-    ? `Invoice: ${total}${isConverted ? ` = ${fiat}` : ""}`
-    : hasPayCurrency && (isOwed || isConverted)
-      ? isOwed
-        ? `of ${total}${isConverted ? ` = ${fiat}` : ""}`
-        : `= ${fiat}`
-      : null;
+    ? `Invoice: ${total}${converted}`
+    : isOwed
+      ? `of ${total}${converted}`
+      : isConverted
+        ? `= ${fiat}`
+        : null;
   return (
     <div className="mt-4 rounded-md bg-slate-50 px-4 py-3 dark:bg-slate-900">
       <div className="text-sm text-slate-600 dark:text-slate-400">{label}</div>

@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, type Page, request as playwrightRequest } from "@playwright/test";
 import { quiet, shortTimer } from "../../playwright.config";
+import { decimal } from "../currency-switch";
 import { createMerchant, expect, type SignedClient, signedClient, test, UNMINED } from "../fixtures";
 
 let counter = 0;
@@ -155,8 +156,7 @@ test.describe("hosted checkout", () => {
     await expect(page.getByText(/0\.0005 BTC more than was due/)).toBeVisible();
     // The header shows what arrived, the invoice's amount under it.
     const arrived = units(invoice.sender_amount) + 50_000n;
-    const asText = (value: bigint) =>
-      `${value / 100_000_000n}.${(value % 100_000_000n).toString().padStart(8, "0")}`.replace(/\.?0+$/, "");
+    const asText = (value: bigint) => decimal(value).replace(/\.?0+$/, "");
     await expect(page.getByText("Amount paid", { exact: true })).toBeVisible();
     await expect(page.getByTestId("amount-due")).toHaveText(`${asText(arrived)} BTC`);
     await expect(page.getByTestId("amount-fiat")).toHaveText(
