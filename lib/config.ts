@@ -110,6 +110,10 @@ const EnvSchema = z.object({
   KASSA_LTC_RPC_URL: utxoRpcUrl,
   KASSA_BTC_CONFIRMATIONS: z.coerce.number().int().min(1).max(1_000).optional(),
   KASSA_LTC_CONFIRMATIONS: z.coerce.number().int().min(1).max(1_000).optional(),
+  KASSA_BTC_FALLBACK_FEE_RATE: z.coerce.number().int().min(1).max(10_000).optional(),
+  KASSA_LTC_FALLBACK_FEE_RATE: z.coerce.number().int().min(1).max(10_000).optional(),
+  KASSA_BTC_MAX_FEE_RATE: z.coerce.number().int().min(1).max(10_000).optional(),
+  KASSA_LTC_MAX_FEE_RATE: z.coerce.number().int().min(1).max(10_000).optional(),
   KASSA_METRICS_TOKEN: z
     .string()
     .min(16, "must be at least 16 characters")
@@ -251,6 +255,10 @@ export type UtxoConfig = {
   /** With credentials: only the RPC client may read it (lib/chain/utxo/utxo-rpc.ts redacts it everywhere else). */
   rpcUrl: string;
   confirmations: number | undefined;
+  /** Payout fee rate in base units per virtual byte when the node has no estimate (KASSA_<COIN>_FALLBACK_FEE_RATE). */
+  fallbackFeeRate?: number;
+  /** The most a payout may pay per virtual byte (KASSA_<COIN>_MAX_FEE_RATE): above it, payouts wait. */
+  maxFeeRate?: number;
 };
 
 /** Sweep a deposit address from these balances on (KASSA_EVM_SWEEP_MINIMUMS): below them the gas would eat too much. */
@@ -350,10 +358,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     utxo: {
       ...(e.KASSA_BTC_RPC_URL && {
-        BTC: { rpcUrl: e.KASSA_BTC_RPC_URL, confirmations: e.KASSA_BTC_CONFIRMATIONS },
+        BTC: {
+          rpcUrl: e.KASSA_BTC_RPC_URL,
+          confirmations: e.KASSA_BTC_CONFIRMATIONS,
+          fallbackFeeRate: e.KASSA_BTC_FALLBACK_FEE_RATE,
+          maxFeeRate: e.KASSA_BTC_MAX_FEE_RATE,
+        },
       }),
       ...(e.KASSA_LTC_RPC_URL && {
-        LTC: { rpcUrl: e.KASSA_LTC_RPC_URL, confirmations: e.KASSA_LTC_CONFIRMATIONS },
+        LTC: {
+          rpcUrl: e.KASSA_LTC_RPC_URL,
+          confirmations: e.KASSA_LTC_CONFIRMATIONS,
+          fallbackFeeRate: e.KASSA_LTC_FALLBACK_FEE_RATE,
+          maxFeeRate: e.KASSA_LTC_MAX_FEE_RATE,
+        },
       }),
     },
     trustedProxies: e.KASSA_TRUSTED_PROXIES,

@@ -124,26 +124,29 @@ export function encodeAddress(
   }
 }
 
-/** A segwit address of the given human-readable part: v0 with 20 or 32 bytes (bech32), v1+ (bech32m). */
-function isSegwit(text: string, hrp: string): boolean {
+/** A segwit address's witness version and program for the given human-readable part: v0 with 20 or 32 bytes (bech32), v1+ (bech32m); null otherwise. */
+function decodeSegwit(text: string, hrp: string): { version: number; program: Uint8Array } | null {
   const lowered = text.toLowerCase();
-  if (text !== lowered && text !== text.toUpperCase()) return false;
-  if (!lowered.startsWith(`${hrp}1`)) return false;
+  if (text !== lowered && text !== text.toUpperCase()) return null;
+  if (!lowered.startsWith(`${hrp}1`)) return null;
   for (const codec of [bech32, bech32m]) {
     try {
       const { prefix, words } = codec.decode(lowered as `${string}1${string}`, 90);
       if (prefix !== hrp || words.length === 0) continue;
       const version = words[0]!;
       const program = codec.fromWords(words.slice(1));
-      if (version === 0 && codec === bech32 && (program.length === 20 || program.length === 32)) return true;
+      if (version === 0 && codec === bech32 && (program.length === 20 || program.length === 32))
+        return { version, program };
       if (version >= 1 && version <= 16 && codec === bech32m && program.length >= 2 && program.length <= 40)
-        return true;
+        return { version, program };
     } catch {
       // try the other encoding
     }
   }
-  return false;
+  return null;
 }
+
+const isSegwit = (text: string, hrp: string) => decodeSegwit(text, hrp) !== null;
 
 function isBase58Versioned(text: string, versions: number[], length = 21): boolean {
   const payload = base58checkDecode(text);
@@ -217,6 +220,43 @@ function checkSameOnEveryNet(format: AddressFormat, text: string): AddressCheck 
     default:
       return invalid("is not a valid address");
   }
+}
+
+/**
+ * The output script (scriptPubKey) paying a Bitcoin-family address of `net`, or null when the text
+ * is not one: what a payout transaction puts in its output. Segwit: OP_version and the program;
+ * base58: P2PKH for the net's first version byte, P2SH for the others (Litecoin's 3… and M…).
+ */
+export function outputScriptOf(format: AddressFormat, text: string, net: ChainNet): Uint8Array | null {
+  const parameters = netOf(format, net);
+  if (!parameters?.segwitHrp) return null;
+  const segwit = decodeSegwit(text, parameters.segwitHrp);
+  if (segwit)
+    return Uint8Array.from([
+      segwit.version === 0 ? 0x00 : 0x50 + segwit.version,
+      segwit.program.length,
+      ...segwit.program,
+    ]);
+  const payload = base58checkDecode(text);
+  if (payload?.length !== 21 || !parameters.base58Versions.includes(payload[0]!)) return null;
+  const hash = payload.slice(1);
+  return payload[0] === parameters.base58Versions[0]
+    ? Uint8Array.from([0x76, 0xa9, 0x14, ...hash, 0x88, 0xac])
+    : Uint8Array.from([0xa9, 0x14, ...hash, 0x87]);
+}
+
+/**
+ * A net's parameters as Bitcoin libraries take them (segwit prefix, base58 versions), for building
+ * transactions; null for formats without segwit. `wif` is unused by Kassa (it signs with raw keys).
+ */
+export function bitcoinNetworkOf(
+  format: AddressFormat,
+  net: ChainNet,
+): { bech32: string; pubKeyHash: number; scriptHash: number; wif: number } | null {
+  const parameters = netOf(format, net);
+  if (!parameters?.segwitHrp) return null;
+  const [pubKeyHash, scriptHash] = parameters.base58Versions as [number, number];
+  return { bech32: parameters.segwitHrp, pubKeyHash, scriptHash, wif: 0x80 };
 }
 
 /** Exposed for tests that need malformed inputs of a realistic shape. */

@@ -4,7 +4,7 @@ import { formatUnits } from "viem";
 import type { AuditSource } from "@/lib/audit/record-audit-entry";
 import type { EvmNetwork } from "@/lib/chain/evm/evm-network";
 import { advanceHotWalletNonce } from "@/lib/chain/evm/payout/advance-hot-wallet-nonce";
-import { weiToLedgerUnits } from "@/lib/chain/evm/payout/book-network-fee";
+import { weiToLedgerUnits } from "@/lib/chain/evm/payout/wei-to-ledger-units";
 import { findOwnPayout } from "@/lib/chain/evm/refund/find-own-payout";
 import { readEvmRefund } from "@/lib/chain/evm/refund/read-evm-refund";
 import { toLedgerAmount } from "@/lib/chain/evm/to-ledger-amount";

@@ -84,23 +84,6 @@ export function realNetworkOf(code: string, offering = currentOffering()): strin
 }
 
 /**
- * The real networks Kassa can pay out on (lib/chain/route-adapters.ts): Ethereum's hot wallet. Bitcoin
- * and Litecoin take deposits on a real node but have no payouts yet, so a withdrawal in BTC or LTC is
- * refused at creation while their node is configured, never sent to the simulated chain instead.
- */
-const PAYOUT_NETWORKS = new Set(["ethereum"]);
-
-/**
- * Whether Kassa can send a currency: on the sandbox chain when it is simulated there, on a real
- * network only when that network has a payout adapter.
- */
-export function hasPayouts(code: string, offering = currentOffering()): boolean {
-  const currency = findCurrency(code);
-  if (!currency?.network || realNetworkOf(code, offering) === null) return true;
-  return PAYOUT_NETWORKS.has(currency.network);
-}
-
-/**
  * Whether a currency code is offered: fiat always; crypto on a real network only when its adapter
  * carries it (a token with no contract is not offered); crypto on a simulated network only in
  * sandbox mode.

@@ -36,7 +36,7 @@ export function startBackground(db: Db, config: Config): Background {
         box: getSecretBox(),
         isPrintedWithoutSmtp: isMailPrintedToLog(config),
       },
-      chain: payoutAdapter({ mode: config.mode, evm: config.evm, box: getSecretBox() }),
+      chain: payoutAdapter({ mode: config.mode, evm: config.evm, utxo: config.utxo, box: getSecretBox() }),
     }),
     leaseSeconds: config.jobLeaseSeconds,
     stopGraceMs: config.shutdownGraceSeconds * 1000,

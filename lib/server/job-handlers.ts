@@ -11,6 +11,8 @@ import { evmReconcileTask } from "@/lib/chain/evm/reconcile/evm-reconcile-task";
 import { evmSweepTask } from "@/lib/chain/evm/sweep/evm-sweep-task";
 import { routeAdapters } from "@/lib/chain/route-adapters";
 import { sandboxAdapter } from "@/lib/chain/sandbox/sandbox-adapter";
+import { utxoPayoutAdapterFor } from "@/lib/chain/utxo/payout/utxo-payout-adapter-for";
+import { utxoPayoutTask } from "@/lib/chain/utxo/payout/utxo-payout-task";
 import { utxoWatcherTask } from "@/lib/chain/utxo/utxo-watcher-task";
 import type { Config, EvmConfig } from "@/lib/config";
 import type { SecretBox } from "@/lib/crypto/secret-box";
@@ -44,19 +46,25 @@ export type JobSettings = {
 
 /**
  * The network each withdrawal pays out on: ETH, USDTE and USDC from the EVM hot wallet when a node
- * is configured; other currencies on the sandbox chain in sandbox mode, and nowhere in production.
+ * is configured, BTC and LTC from Kassa's coins on their nodes when configured; other currencies on
+ * the sandbox chain in sandbox mode, and nowhere in production.
  */
 export function payoutAdapter(input: {
   mode: "sandbox" | "production";
   evm: EvmConfig | undefined;
+  utxo?: Config["utxo"];
   box: SecretBox;
 }): ChainAdapter {
-  const evm = input.evm ? evmPayoutAdapterFor({ config: input.evm, box: input.box }) : undefined;
-  return routeAdapters({
-    mode: input.mode,
-    sandbox: sandboxAdapter,
-    real: evm ? Object.fromEntries(EVM_CURRENCIES.map((code) => [code, evm])) : {},
-  });
+  const real: Record<string, ChainAdapter> = {};
+  if (input.evm) {
+    const evm = evmPayoutAdapterFor({ config: input.evm, box: input.box });
+    for (const code of EVM_CURRENCIES) real[code] = evm;
+  }
+  for (const currency of ["BTC", "LTC"] as const) {
+    const config = input.utxo?.[currency];
+    if (config) real[currency] = utxoPayoutAdapterFor({ currency, config, mode: input.mode, box: input.box });
+  }
+  return routeAdapters({ mode: input.mode, sandbox: sandboxAdapter, real });
 }
 
 /** Callback delivery runs in its own pool, so slow merchant endpoints cannot hold up other work. */
@@ -150,6 +158,7 @@ export function jobTasks(
           mode: options.mode ?? "production",
           spreadPpm: options.spreadPpm ?? 0,
         }),
+        utxoPayoutTask({ currency, config, mode: options.mode ?? "production" }),
       );
   }
   if (options.evm && options.box)

@@ -7,7 +7,7 @@ import { checkAddress } from "@/lib/chain/address-codec";
 import { checkTag } from "@/lib/chain/check-tag";
 import { acceptedNetsOf } from "@/lib/chain/sandbox/address-nets";
 import type { Clock } from "@/lib/clock";
-import { hasPayouts, isOffered, realNetworkOf } from "@/lib/currencies/offering";
+import { isOffered } from "@/lib/currencies/offering";
 import { getCurrency } from "@/lib/currencies/registry";
 import {
   type CustomerInput,
@@ -107,12 +107,6 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
     throw fieldError({
       [input.kind === "withdrawal_exchange" ? "convert_to" : fields.currency]:
         `${target.code} cannot be withdrawn here: this installation has no real ${target.code} network to send it on.`,
-    });
-  }
-  if (!hasPayouts(target.code)) {
-    throw fieldError({
-      [input.kind === "withdrawal_exchange" ? "convert_to" : fields.currency]:
-        `${target.code} payouts are not available yet: ${target.code} is received on the real ${realNetworkOf(target.code)} network, and Kassa does not send on it yet. Nothing was debited.`,
     });
   }
   const check = checkAddress(target.addressFormat!, input.address, acceptedNetsOf(target.code));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkAddress, codecs } from "@/lib/chain/address-codec";
+import { checkAddress, codecs, outputScriptOf } from "@/lib/chain/address-codec";
 import { deriveAddress } from "@/lib/chain/derivation";
 import { depositNetOf } from "@/lib/chain/sandbox/address-nets";
 import type { Offering } from "@/lib/currencies/offering";
@@ -111,5 +111,32 @@ describe("Bitcoin and Litecoin addresses on every net (BIP84, BIP173, BIP350)", 
     expect(depositNetOf("BTC", realOffering("bitcoin", "mainnet"))).toBe("mainnet");
     // The other coin stays on the sandbox chain, in testnet formats.
     expect(depositNetOf("BTC", realOffering("litecoin", "regtest"))).toBe("testnet");
+  });
+});
+
+describe("output scripts of Bitcoin-family addresses (what a payout's output pays)", () => {
+  // BIP350's published scriptPubKeys for its valid addresses; base58 ones from the Bitcoin wiki's examples.
+  const VECTORS: [string, string][] = [
+    ["BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7KV8F3T4", "0014751e76e8199196d454941c45d1b3a323f1433bd6"],
+    [
+      "bc1pw508d6qejxtdg4y5r3zarvary0c5xw7kw508d6qejxtdg4y5r3zarvary0c5xw7kt5nd6y",
+      "5128751e76e8199196d454941c45d1b3a323f1433bd6751e76e8199196d454941c45d1b3a323f1433bd6",
+    ],
+    ["BC1SW50QGDZ25J", "6002751e"],
+    ["bc1zw508d6qejxtdg4y5r3zarvaryvaxxpcs", "5210751e76e8199196d454941c45d1b3a323"],
+    ["1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2", "76a91477bff20c60e522dfaa3350c39b030a5d004e839a88ac"],
+    ["3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy", "a914b472a266d0bd89c13706a4132ccfb16f7c3b9fcb87"],
+  ];
+  it.each(VECTORS)("%s pays %s", (address, script) => {
+    expect(Buffer.from(outputScriptOf("bitcoin", address, "mainnet")!).toString("hex")).toBe(script);
+  });
+
+  it("refuses another net's address, a bad checksum and a non-segwit format", () => {
+    expect(
+      outputScriptOf("bitcoin", "tb1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sl5k7", "mainnet"),
+    ).toBeNull();
+    expect(outputScriptOf("bitcoin", "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN3", "mainnet")).toBeNull();
+    expect(outputScriptOf("litecoin", "BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7KV8F3T4", "mainnet")).toBeNull();
+    expect(outputScriptOf("dogecoin", "DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L", "mainnet")).toBeNull();
   });
 });

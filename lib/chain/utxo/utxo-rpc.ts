@@ -41,7 +41,10 @@ export const RPC_NOT_FOUND = -5;
  * They are quoted before parsing, so the decimal text the node wrote reaches parseCoins exactly.
  */
 function quoteAmounts(text: string): string {
-  return text.replace(/"(value|fee|fees|amount)":\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)/g, '"$1":"$2"');
+  return text.replace(
+    /"(value|fee|fees|amount|feerate|mempoolminfee|minrelaytxfee|incrementalfee)":\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)/g,
+    '"$1":"$2"',
+  );
 }
 
 /** A node's decimal coin amount ("48.4999718") in base units (satoshi, litoshi), exactly. */

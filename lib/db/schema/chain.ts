@@ -251,9 +251,13 @@ export const utxoCoins = pgTable(
     baseAmount: wholeNumber("base_amount").notNull(),
     address: text("address").notNull(),
     derivationPath: text("derivation_path").notNull(),
-    chainTransactionId: bigint("chain_transaction_id", { mode: "number" })
-      .notNull()
-      .references(() => chainTransactions.id),
+    /** The payment that brought it; null for change, which a payout of Kassa's made (change_of_payout_id). */
+    chainTransactionId: bigint("chain_transaction_id", { mode: "number" }).references(
+      () => chainTransactions.id,
+    ),
+    /** The stored payout that spends it (`spent` from the moment it is signed). */
+    spentByPayoutId: bigint("spent_by_payout_id", { mode: "number" }).references(() => utxoPayouts.id),
+    changeOfPayoutId: bigint("change_of_payout_id", { mode: "number" }).references(() => utxoPayouts.id),
     status: text("status", { enum: ["pending", "spendable", "spent", "removed"] })
       .notNull()
       .default("pending"),
@@ -266,6 +270,59 @@ export const utxoCoins = pgTable(
     index("utxo_coins_spendable_idx").on(t.network).where(sql`${t.status} = 'spendable'`),
     check("utxo_coins_base_amount_check", sql`${t.baseAmount} > 0`),
     check("utxo_coins_status_check", sql`${t.status} in ('pending', 'spendable', 'spent', 'removed')`),
+  ],
+);
+
+/**
+ * A payout transaction on a UTXO chain (drizzle/0040), signed and stored before it is sent: every
+ * retry sends these bytes. `fee` (inputs minus outputs, base units) and `vsize` are the signed
+ * transaction's; `signed` until mined with the required confirmations, then `confirmed`.
+ */
+export const utxoPayouts = pgTable(
+  "utxo_payouts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    network: text("network").notNull(),
+    currency: text("currency")
+      .notNull()
+      .references(() => currencies.code),
+    txid: text("txid").notNull(),
+    rawTransaction: text("raw_transaction").notNull(),
+    fee: wholeNumber("fee").notNull(),
+    vsize: integer("vsize").notNull(),
+    /** Base units per virtual byte, as asked of the coin selection. */
+    feeRate: wholeNumber("fee_rate").notNull(),
+    status: text("status", { enum: ["signed", "confirmed"] })
+      .notNull()
+      .default("signed"),
+    blockHeight: bigint("block_height", { mode: "number" }),
+    blockHash: text("block_hash"),
+    createdAt: createdAt(),
+    settledAt: timestamp("settled_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("utxo_payouts_txid_key").on(t.network, t.txid),
+    index("utxo_payouts_open_idx").on(t.network).where(sql`${t.status} = 'signed'`),
+    check("utxo_payouts_fee_check", sql`${t.fee} > 0`),
+    check("utxo_payouts_status_check", sql`${t.status} in ('signed', 'confirmed')`),
+  ],
+);
+
+/** What a UTXO payout pays: one output per withdrawal (its reference), with the exact amount. */
+export const utxoPayoutOutputs = pgTable(
+  "utxo_payout_outputs",
+  {
+    reference: text("reference").primaryKey(),
+    payoutId: bigint("payout_id", { mode: "number" })
+      .notNull()
+      .references(() => utxoPayouts.id),
+    vout: integer("vout").notNull(),
+    address: text("address").notNull(),
+    baseAmount: wholeNumber("base_amount").notNull(),
+  },
+  (t) => [
+    index("utxo_payout_outputs_payout_idx").on(t.payoutId),
+    check("utxo_payout_outputs_base_amount_check", sql`${t.baseAmount} > 0`),
   ],
 );
 

@@ -6,15 +6,17 @@ import { evmPayouts, withdrawals } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { runEach } from "@/lib/jobs/run-each";
 import { transitionStatus } from "@/lib/transactions/transition-status";
+import { bookNetworkFee } from "@/lib/withdrawals/book-network-fee";
 import { loadWithdrawal } from "@/lib/withdrawals/load-withdrawal";
 import { revertSentWithdrawal } from "@/lib/withdrawals/settle-withdrawal";
+import { withdrawalIdOf } from "@/lib/withdrawals/withdrawal-reference";
 import type { EvmNetwork } from "../evm-network";
 import { findMinedAttempt } from "../find-mined-attempt";
 import { pushUnmined } from "../push-unmined";
 import { bookChainGas } from "../sweep/book-chain-gas";
-import { bookNetworkFee } from "./book-network-fee";
 import { type PayoutReplacement, replaceStuckPayout } from "./replace-stuck-payout";
 import type { StoredPayout } from "./store-signed-payout";
+import { weiToLedgerUnits } from "./wei-to-ledger-units";
 
 export type PayoutPass = { confirmed: number; reverted: number; resent: number; replaced: number };
 
@@ -24,8 +26,6 @@ export type PayoutPass = { confirmed: number; reverted: number; resent: number; 
  * process (each worker says it once); forgotten once the payout is replaced or mined.
  */
 const notReplacedLogged = new Map<string, string>();
-
-const withdrawalIdOf = (reference: string) => Number(/^withdrawal:(\d+)$/.exec(reference)?.[1] ?? Number.NaN);
 
 type MinedPayout = {
   hash: string;
@@ -155,7 +155,12 @@ async function settlePayout(
       await tx.update(withdrawals).set({ txid: mined.hash }).where(eq(withdrawals.transactionId, record.id));
       record.withdrawal.txid = mined.hash;
     }
-    await bookNetworkFee(tx, { record, feePaidWei: mined.feePaid, isCharged: mined.isSuccess });
+    await bookNetworkFee(tx, {
+      record,
+      paid: weiToLedgerUnits(mined.feePaid),
+      paidCurrency: "ETH",
+      isCharged: mined.isSuccess,
+    });
     if (!mined.isSuccess) {
       await revertSentWithdrawal(tx, record, `the transaction ${mined.hash} reverted on chain`);
       return "reverted";

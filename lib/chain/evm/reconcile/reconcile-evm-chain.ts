@@ -8,7 +8,7 @@ import { inTransaction } from "@/lib/db/transaction";
 import { SCALE } from "@/lib/money";
 import { EVM_CURRENCIES, type EvmNetwork } from "../evm-network";
 import { findMinedAttempt } from "../find-mined-attempt";
-import { weiToLedgerUnits } from "../payout/book-network-fee";
+import { weiToLedgerUnits } from "../payout/wei-to-ledger-units";
 import { readEvmRefund } from "../refund/read-evm-refund";
 import { type BookedRefund, readBookedRefunds } from "./read-booked-refunds";
 import { readChainHoldings, readFundedDepositAddresses } from "./read-chain-holdings";

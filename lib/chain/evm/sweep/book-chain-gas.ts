@@ -3,7 +3,7 @@ import "server-only";
 import type { Tx } from "@/lib/db/client";
 import { platformAccount } from "@/lib/ledger/accounts";
 import { postJournal } from "@/lib/ledger/post-journal";
-import { weiToLedgerUnits } from "../payout/book-network-fee";
+import { weiToLedgerUnits } from "../payout/wei-to-ledger-units";
 
 /**
  * Books gas Kassa paid for its own housekeeping on chain (a sweep, a gas top-up for a token sweep):

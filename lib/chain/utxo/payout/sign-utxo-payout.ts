@@ -1,0 +1,192 @@
+import "server-only";
+
+import { hex } from "@scure/base";
+import { selectUTXO } from "@scure/btc-signer";
+import { eq, inArray, sql } from "drizzle-orm";
+import { bitcoinNetworkOf, outputScriptOf } from "@/lib/chain/address-codec";
+import { getCurrency } from "@/lib/currencies/registry";
+import { type Db, queryRows, type Tx } from "@/lib/db/client";
+import { utxoCoins, utxoPayoutOutputs, utxoPayouts } from "@/lib/db/schema";
+import { inTransaction } from "@/lib/db/transaction";
+import type { UtxoNetwork } from "../utxo-network";
+import { changeAddressOf, privateKeysOf } from "./utxo-keys";
+
+/** One destination of a payout: a withdrawal's reference, address and exact amount in base units. */
+export type PayoutOutput = { reference: string; address: string; baseAmount: bigint };
+
+export type StoredUtxoPayout = typeof utxoPayouts.$inferSelect;
+
+export type SignedPayout = { kind: "stored"; payout: StoredUtxoPayout } | { kind: "short"; reason: string };
+
+/** Opts in to replace-by-fee (BIP 125): a stuck payout can be replaced with a higher fee. */
+const RBF_SEQUENCE = 0xfffffffd;
+
+type SpendableCoin = {
+  id: number;
+  txid: string;
+  vout: number;
+  base_amount: string;
+  address: string;
+  derivation_path: string;
+};
+
+/** The payout already stored for any of these references, if one is. */
+export async function findStoredPayout(
+  db: Db | Tx,
+  references: readonly string[],
+): Promise<StoredUtxoPayout | undefined> {
+  const [row] = await db
+    .select({ payout: utxoPayouts })
+    .from(utxoPayoutOutputs)
+    .innerJoin(utxoPayouts, eq(utxoPayouts.id, utxoPayoutOutputs.payoutId))
+    .where(inArray(utxoPayoutOutputs.reference, [...references]));
+  return row?.payout;
+}
+
+/** The candidate inputs of a selection, in the form the library takes, with the coins they are. */
+function candidates(network: UtxoNetwork, coins: SpendableCoin[]) {
+  const format = getCurrency(network.currency).addressFormat!;
+  return coins.map((coin) => ({
+    txid: hex.decode(coin.txid),
+    index: coin.vout,
+    witnessUtxo: {
+      amount: BigInt(coin.base_amount),
+      script: outputScriptOf(format, coin.address, network.net)!,
+    },
+    sequence: RBF_SEQUENCE,
+  }));
+}
+
+/**
+ * Chooses coins for `outputs` at `feeRate` (base units per virtual byte) with @scure/btc-signer's
+ * selection, change to `changeAddress` (left out when it would be dust, its value going to the fee).
+ * Undefined when the coins do not cover the outputs and the fee.
+ */
+export function selectCoins(
+  network: UtxoNetwork,
+  coins: SpendableCoin[],
+  outputs: readonly { script: Uint8Array; amount: bigint }[],
+  feeRate: bigint,
+  changeAddress: string,
+) {
+  if (coins.length === 0) return undefined;
+  return selectUTXO(candidates(network, coins), [...outputs], "default", {
+    feePerByte: feeRate,
+    changeAddress,
+    network: bitcoinNetworkOf(getCurrency(network.currency).addressFormat!, network.net)!,
+    createTx: true,
+    bip69: false,
+  });
+}
+
+/** Kassa's confirmed coins of a network that no payout has taken; locked (and skipped when locked) with `lock`. */
+export function spendableCoins(executor: Db | Tx, network: string, lock: boolean): Promise<SpendableCoin[]> {
+  return queryRows<SpendableCoin>(
+    executor,
+    sql`select id, txid, vout, base_amount::text, address, derivation_path from utxo_coins
+        where network = ${network} and status = 'spendable' order by id
+        ${lock ? sql`for update skip locked` : sql``}`,
+  );
+}
+
+/**
+ * Signs one payout transaction and stores it, with everything it changes, in one database
+ * transaction; nothing is sent yet (the caller sends the stored bytes). The spendable coins are locked
+ * (`for update skip locked`: a coin another signer holds is not a candidate), the selection takes some,
+ * and they become `spent` by this payout before the lock is released, so two workers never spend one
+ * coin. The change is a new coin of Kassa's (`pending` until the payout confirms) on the change
+ * chain's index equal to the payout's id. A reference that already has a stored payout returns it
+ * (a racing signer's attempt rolls back).
+ */
+export async function signUtxoPayout(
+  db: Db,
+  input: { network: UtxoNetwork; seed: Uint8Array; outputs: readonly PayoutOutput[]; feeRate: bigint },
+): Promise<SignedPayout> {
+  const { network } = input;
+  const format = getCurrency(network.currency).addressFormat!;
+  return inTransaction(db, async (tx) => {
+    const existing = await findStoredPayout(
+      tx,
+      input.outputs.map((o) => o.reference),
+    );
+    if (existing) return { kind: "stored", payout: existing };
+    const coins = await spendableCoins(tx, network.network, true);
+    const [next] = await queryRows<{ id: string }>(
+      tx,
+      sql`select nextval(pg_get_serial_sequence('utxo_payouts', 'id'))::text as id`,
+    );
+    const id = Number(next!.id);
+    const change = changeAddressOf(network, input.seed, id);
+    const scripts = input.outputs.map((o) => outputScriptOf(format, o.address, network.net)!);
+    const selected = selectCoins(
+      network,
+      coins,
+      input.outputs.map((o, i) => ({ script: scripts[i]!, amount: o.baseAmount })),
+      input.feeRate,
+      change.address,
+    );
+    const transaction = selected?.tx;
+    if (!selected || !transaction) {
+      const held = coins.reduce((sum, coin) => sum + BigInt(coin.base_amount), 0n);
+      const wanted = input.outputs.reduce((sum, o) => sum + o.baseAmount, 0n);
+      return {
+        kind: "short",
+        reason: `Kassa's spendable ${network.currency} coins (${held} base units) do not cover ${wanted} and the network fee`,
+      };
+    }
+    const byOutpoint = new Map(coins.map((coin) => [`${coin.txid}:${coin.vout}`, coin]));
+    const spent = selected.inputs.map((i) => byOutpoint.get(`${hex.encode(i.txid!)}:${i.index}`)!);
+    const keys = privateKeysOf(
+      input.seed,
+      spent.map((coin) => coin.derivation_path),
+    );
+    for (const [index, key] of keys.entries()) transaction.signIdx(key, index);
+    transaction.finalize();
+    const changeScript = outputScriptOf(format, change.address, network.net)!;
+    const outputs = Array.from({ length: transaction.outputsLength }, (_, n) => transaction.getOutput(n));
+    const voutOf = (script: Uint8Array) =>
+      outputs.findIndex((o) => o.script && hex.encode(o.script) === hex.encode(script));
+    await tx.insert(utxoPayouts).values({
+      id,
+      network: network.network,
+      currency: network.currency,
+      txid: transaction.id,
+      rawTransaction: transaction.hex,
+      fee: transaction.fee,
+      vsize: transaction.vsize,
+      feeRate: input.feeRate,
+    });
+    await tx.insert(utxoPayoutOutputs).values(
+      input.outputs.map((o, i) => ({
+        reference: o.reference,
+        payoutId: id,
+        vout: voutOf(scripts[i]!),
+        address: o.address,
+        baseAmount: o.baseAmount,
+      })),
+    );
+    await tx
+      .update(utxoCoins)
+      .set({ status: "spent", spentByPayoutId: id, updatedAt: new Date() })
+      .where(
+        inArray(
+          utxoCoins.id,
+          spent.map((coin) => coin.id),
+        ),
+      );
+    const changeVout = selected.change ? voutOf(changeScript) : -1;
+    if (changeVout >= 0)
+      await tx.insert(utxoCoins).values({
+        network: network.network,
+        currency: network.currency,
+        txid: transaction.id,
+        vout: changeVout,
+        baseAmount: outputs[changeVout]!.amount!,
+        address: change.address,
+        derivationPath: change.path,
+        changeOfPayoutId: id,
+      });
+    const [stored] = await tx.select().from(utxoPayouts).where(eq(utxoPayouts.id, id));
+    return { kind: "stored", payout: stored! };
+  });
+}

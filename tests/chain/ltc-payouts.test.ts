@@ -1,0 +1,323 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { takeAddress } from "@/lib/addresses/take-address";
+import { deriveAccountKeys } from "@/lib/chain/account-keys";
+import { outputScriptOf } from "@/lib/chain/address-codec";
+import { forgetHdSeed, loadHdSeed } from "@/lib/chain/hd-seed";
+import { signUtxoPayout } from "@/lib/chain/utxo/payout/sign-utxo-payout";
+import { trackUtxoPayouts } from "@/lib/chain/utxo/payout/track-utxo-payouts";
+import { connectUtxoNetwork, type UtxoNetwork } from "@/lib/chain/utxo/utxo-network";
+import { withUtxoNetwork } from "@/lib/chain/utxo/utxo-offering";
+import { watchUtxoChain } from "@/lib/chain/utxo/watch-utxo-chain";
+import type { UtxoConfig } from "@/lib/config";
+import { configureOffering, type Offering } from "@/lib/currencies/offering";
+import { queryRows } from "@/lib/db/client";
+import { runDueJobs } from "@/lib/jobs/runner";
+import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
+import { listBalances } from "@/lib/ledger/list-balances";
+import { formatAmount, parseDecimal } from "@/lib/money";
+import { withdrawalRequest } from "@/lib/schemas/withdrawals";
+import { jobHandlers, payoutAdapter } from "@/lib/server/job-handlers";
+import { claimWithdrawal } from "@/lib/withdrawals/claim-withdrawal";
+import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
+import { withdrawalInput } from "@/lib/withdrawals/from-request";
+import { broadcastWithdrawal } from "@/lib/withdrawals/process-withdrawal";
+import { withdrawalReference } from "@/lib/withdrawals/withdrawal-reference";
+import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
+import { ledgerInvariants } from "../support/ledger";
+import { litoshiOf, NODE_START_MS, startTestLitecoind, type TestLitecoind } from "../support/litecoind";
+import { createTestMerchant } from "../support/merchants";
+
+const CONFIRMATIONS = 2;
+
+const SANDBOX: Offering = {
+  mode: "sandbox",
+  realNetworks: {},
+  realCurrencies: [],
+  contracts: {},
+  chainIds: {},
+  decimals: {},
+  confirmations: {},
+};
+
+type NodeTransaction = {
+  txid: string;
+  vsize: number;
+  vin: { txid: string; vout: number; sequence: number }[];
+  vout: { value: number; n: number; scriptPubKey: { addresses?: string[] } }[];
+  confirmations?: number;
+};
+
+describe(`Litecoin payouts from Kassa's own coins on a real litecoind in regtest (${testDriver})`, () => {
+  let customer: TestLitecoind;
+  let database: TestDatabase;
+  let network: UtxoNetwork;
+  let config: UtxoConfig;
+  let handlers: ReturnType<typeof jobHandlers>;
+  let merchantId: number;
+  let counter = 0;
+
+  const transaction = (txid: string) => customer.rpc<NodeTransaction>("getrawtransaction", [txid, true]);
+  const watch = () => watchUtxoChain(database.db, { network, spreadPpm: 5_000 });
+  const balance = async () =>
+    (await listBalances(database.db, merchantId)).find((b) => b.currency === "LTC")?.balance ?? 0n;
+  const status = async (id: number) =>
+    (
+      await queryRows<{ status: string }>(database.db, sql`select status from transactions where id = ${id}`)
+    )[0]!.status;
+  const txidOf = async (id: number) =>
+    (
+      await queryRows<{ txid: string | null }>(
+        database.db,
+        sql`select txid from withdrawals where transaction_id = ${id}`,
+      )
+    )[0]!.txid;
+  const withdraw = (amount: string, address: string) =>
+    createWithdrawal(
+      database.db,
+      withdrawalInput(
+        merchantId,
+        withdrawalRequest.parse({
+          currency: "LTC",
+          amount,
+          address,
+          foreign_id: `ltc-payout-${++counter}`,
+          end_user_reference: "payee",
+          sender_type: "legal",
+          sender_data: { legal_name: "Shop GmbH", country_of_registration: "DEU" },
+          receiver_type: "self",
+        }),
+        5_000,
+      ),
+    );
+  const freshAddress = () => customer.rpc<string>("getnewaddress", ["", "bech32"]);
+  /** What the node's wallet received at an address, unconfirmed included: the test's own count of payments. */
+  const receivedAt = async (address: string) =>
+    litoshiOf(await customer.rpc<number>("getreceivedbyaddress", [address, 0]));
+  /** The customer pays Kassa: one coin per amount, credited after the confirmations. */
+  const fundKassa = async (...amounts: string[]) => {
+    const keys = deriveAccountKeys(await loadHdSeed(database.db, database.box));
+    for (const amount of amounts) {
+      const address = await takeAddress(database.db, keys, {
+        merchantId,
+        foreignId: `fund-${++counter}`,
+        currency: "LTC",
+      });
+      await customer.pay(address.address, parseDecimal(amount));
+    }
+    await watch();
+    await customer.mine(CONFIRMATIONS);
+    await watch();
+  };
+  /** Fee of a transaction as the node sees it: its inputs' values (read from their own transactions) less its outputs'. */
+  const nodeFee = async (tx: NodeTransaction) => {
+    let inputs = 0n;
+    for (const input of tx.vin) inputs += litoshiOf((await transaction(input.txid)).vout[input.vout]!.value);
+    return inputs - tx.vout.reduce((sum, output) => sum + litoshiOf(output.value), 0n);
+  };
+  const coinRows = () =>
+    queryRows<{ txid: string; vout: number; status: string; base_amount: string; derivation_path: string }>(
+      database.db,
+      sql`select txid, vout, status, base_amount::text, derivation_path from utxo_coins order by id`,
+    );
+  const expectLedgerBalanced = async () =>
+    expect(await ledgerInvariants(database.db)).toEqual({
+      nonZeroCurrencies: [],
+      accountsNotMatchingEntries: 0,
+      negativeMerchantBalances: 0,
+    });
+
+  beforeAll(async () => {
+    customer = await startTestLitecoind();
+    database = await createTestDatabase();
+    forgetHdSeed();
+    merchantId = await createTestMerchant(database, "Litecoin payouts");
+    config = { rpcUrl: customer.url, confirmations: CONFIRMATIONS };
+    network = await connectUtxoNetwork("LTC", config, "sandbox");
+    configureOffering(withUtxoNetwork(SANDBOX, { utxo: { LTC: config } }, "LTC", network));
+    handlers = jobHandlers({
+      spreadPpm: 5_000,
+      mail: { smtpUrl: undefined, from: "Kassa <test@kassa.test>" },
+      chain: payoutAdapter({ mode: "sandbox", evm: undefined, utxo: { LTC: config }, box: database.box }),
+    });
+    await watch();
+    await fundKassa("1", "1", "1", "1", "1", "1");
+  }, NODE_START_MS);
+  afterAll(async () => {
+    configureOffering(undefined);
+    await database?.drop();
+    await customer?.stop();
+  });
+
+  it("pays to each kind of Litecoin address the script the node itself derives for it", async () => {
+    for (const kind of ["bech32", "p2sh-segwit", "legacy"]) {
+      const address = await customer.rpc<string>("getnewaddress", ["", kind]);
+      const { scriptPubKey } = await customer.rpc<{ scriptPubKey: string }>("validateaddress", [address]);
+      expect(Buffer.from(outputScriptOf("litecoin", address, "regtest")!).toString("hex")).toBe(scriptPubKey);
+    }
+  });
+
+  it("pays the exact amount from Kassa's coins, fee as the node counts it, change back to Kassa; confirmed after the confirmations", async () => {
+    expect(await balance()).toBeGreaterThan(parseDecimal("5"));
+    const to = await freshAddress();
+    const before = await balance();
+    const { id } = await withdraw("0.3", to);
+    await runDueJobs(database.db, handlers);
+    const txid = (await txidOf(id))!;
+    expect(txid).toMatch(/^[0-9a-f]{64}$/);
+    expect(await status(id)).toBe("sending");
+
+    const onChain = await transaction(txid);
+    const paid = onChain.vout.filter((o) => o.scriptPubKey.addresses?.[0] === to);
+    expect(paid.map((o) => litoshiOf(o.value))).toEqual([30_000_000n]);
+    // Replaceable (BIP 125), so a stuck payout can be bumped.
+    expect(onChain.vin.every((i) => i.sequence < 0xfffffffe)).toBe(true);
+    const fee = await nodeFee(onChain);
+    const [stored] = await queryRows<{ fee: string; vsize: number; fee_rate: string }>(
+      database.db,
+      sql`select fee::text, vsize, fee_rate::text from utxo_payouts where txid = ${txid}`,
+    );
+    expect(BigInt(stored!.fee)).toBe(fee);
+    expect(stored!.vsize).toBe(onChain.vsize);
+    // Regtest has no fee estimate: the fallback (20 per virtual byte), never less than that.
+    expect(fee).toBeGreaterThanOrEqual(20n * BigInt(onChain.vsize));
+    expect(fee).toBeLessThan(25n * BigInt(onChain.vsize));
+    // The other output is Kassa's change, on the change chain, a coin pending until confirmed.
+    const change = onChain.vout.find((o) => o.scriptPubKey.addresses?.[0] !== to)!;
+    const changeCoin = (await coinRows()).find((c) => c.txid === txid)!;
+    expect(changeCoin).toMatchObject({ vout: change.n, status: "pending" });
+    expect(BigInt(changeCoin.base_amount)).toBe(litoshiOf(change.value));
+    expect(changeCoin.derivation_path).toMatch(/^m\/84'\/1'\/0'\/1\/\d+$/);
+    // The merchant paid the amount, the fee and the network fee the registry charges, once.
+    expect(before - (await balance())).toBeGreaterThanOrEqual(30_000_000n + 10_000n);
+
+    await customer.mine(CONFIRMATIONS - 1);
+    await trackUtxoPayouts(database.db, network);
+    expect(await status(id)).toBe("sending");
+    await customer.mine(1);
+    expect(await trackUtxoPayouts(database.db, network)).toMatchObject({ confirmed: 1 });
+    expect(await status(id)).toBe("confirmed");
+    expect((await coinRows()).find((c) => c.txid === txid)!.status).toBe("spendable");
+    // platform:network_fees LTC holds what the merchant was charged less the fee the node counts.
+    const [fees] = await queryRows<{ balance: string }>(
+      database.db,
+      sql`select coalesce(sum(e.amount), 0)::text as balance from ledger_entries e join ledger_accounts a on a.id = e.account_id
+          where a.kind = 'platform:network_fees' and a.currency = 'LTC'`,
+    );
+    expect(parseDecimal(fees!.balance)).toBe(10_000n - fee);
+    await expectLedgerBalanced();
+  });
+
+  it("after a crash between signing and sending, the retried job sends the stored bytes: one payment", async () => {
+    const to = await freshAddress();
+    const { id } = await withdraw("0.25", to);
+    const reference = withdrawalReference(id);
+    // The broadcast job's first steps by hand: the claim commits, the payout is signed and stored,
+    // and the process dies before the node hears of it.
+    expect((await claimWithdrawal(database.db, id))?.isResumed).toBe(false);
+    const signed = await signUtxoPayout(database.db, {
+      network,
+      seed: await loadHdSeed(database.db, database.box),
+      outputs: [{ reference, address: to, baseAmount: 25_000_000n }],
+      feeRate: 20n,
+    });
+    if (signed.kind !== "stored") throw new Error(signed.reason);
+    expect(await receivedAt(to)).toBe(0n);
+
+    // The job runs again after the crash, then once more: the stored transaction, once.
+    await runDueJobs(database.db, handlers);
+    await database.db.execute(
+      sql`insert into jobs (queue, payload, run_at) values ('withdrawal.broadcast', ${JSON.stringify({ withdrawalId: id })}::jsonb, now())`,
+    );
+    await runDueJobs(database.db, handlers);
+    expect(await txidOf(id)).toBe(signed.payout.txid);
+    expect(await customer.rpc<string[]>("getrawmempool")).toContain(signed.payout.txid);
+    expect(await receivedAt(to)).toBe(25_000_000n);
+    await customer.mine(CONFIRMATIONS);
+    await trackUtxoPayouts(database.db, network);
+    expect(await status(id)).toBe("confirmed");
+    expect(await receivedAt(to)).toBe(25_000_000n);
+    await expectLedgerBalanced();
+  });
+
+  it("two broadcasters at once never take one coin: every payout leaves once, in a valid transaction", async () => {
+    const payees = await Promise.all([1, 2, 3, 4].map(() => freshAddress()));
+    const ids: number[] = [];
+    for (const to of payees) ids.push((await withdraw("0.2", to)).id);
+    // Two workers broadcast all four at once (each withdrawal by both): the claims and the coin locks decide.
+    await Promise.all(
+      [...ids, ...ids].map((withdrawalId) =>
+        broadcastWithdrawal(database.db, {
+          withdrawalId,
+          adapter: payoutAdapter({
+            mode: "sandbox",
+            evm: undefined,
+            utxo: { LTC: config },
+            box: database.box,
+          }),
+        }).catch(() => undefined),
+      ),
+    );
+    await runDueJobs(database.db, handlers); // whatever a worker left waiting goes now
+    const txids = await Promise.all(ids.map(txidOf));
+    expect(txids.every((t) => t !== null)).toBe(true);
+    const spent = await queryRows<{ spent_by_payout_id: string; n: string }>(
+      database.db,
+      sql`select spent_by_payout_id::text, count(*)::text as n from utxo_coins where spent_by_payout_id is not null group by 1`,
+    );
+    expect(spent.length).toBeGreaterThan(0);
+    // The node took every one: no two spend one input.
+    const mempool = await customer.rpc<string[]>("getrawmempool");
+    for (const txid of txids) expect(mempool).toContain(txid);
+    const inputs = (await Promise.all(txids.map((t) => transaction(t!)))).flatMap((t) =>
+      t.vin.map((i) => `${i.txid}:${i.vout}`),
+    );
+    expect(new Set(inputs).size).toBe(inputs.length);
+    await customer.mine(CONFIRMATIONS);
+    await trackUtxoPayouts(database.db, network);
+    for (const [i, to] of payees.entries()) {
+      expect(await status(ids[i]!)).toBe("confirmed");
+      expect(await receivedAt(to)).toBe(20_000_000n);
+    }
+    await expectLedgerBalanced();
+  });
+
+  it("a payout Kassa's coins cannot cover waits in processing, and goes once a deposit makes them enough", async () => {
+    // Sandbox LTC from before the node was configured: the merchant's balance covers what Kassa's coins do not.
+    configureOffering(SANDBOX);
+    await creditSandboxBalance(database.db, {
+      merchantId,
+      currency: "LTC",
+      amount: parseDecimal("20"),
+      isSandbox: true,
+    });
+    configureOffering(withUtxoNetwork(SANDBOX, { utxo: { LTC: config } }, "LTC", network));
+    const held = (await coinRows())
+      .filter((c) => c.status === "spendable")
+      .reduce((sum, c) => sum + BigInt(c.base_amount), 0n);
+    const wanted = held + 50_000_000n;
+    const to = await freshAddress();
+    const { id } = await withdraw(formatAmount(wanted), to);
+    await runDueJobs(database.db, handlers);
+    expect(await status(id)).toBe("processing");
+    const [job] = await queryRows<{ status: string; last_error: string | null }>(
+      database.db,
+      sql`select status, last_error from jobs where payload->>'withdrawalId' = ${String(id)}`,
+    );
+    expect(job).toMatchObject({ status: "queued" });
+    expect(job!.last_error).toContain("spendable LTC coins do not cover");
+    expect(await receivedAt(to)).toBe(0n);
+
+    await fundKassa("1");
+    await database.db.execute(
+      sql`update jobs set run_at = now() where payload->>'withdrawalId' = ${String(id)} and status = 'queued'`,
+    );
+    await runDueJobs(database.db, handlers);
+    expect(await status(id)).toBe("sending");
+    expect(await receivedAt(to)).toBe(wanted);
+    await customer.mine(CONFIRMATIONS);
+    await trackUtxoPayouts(database.db, network);
+    expect(await status(id)).toBe("confirmed");
+    await expectLedgerBalanced();
+  });
+});
