@@ -114,6 +114,7 @@ const EnvSchema = z.object({
   KASSA_LTC_FALLBACK_FEE_RATE: z.coerce.number().int().min(1).max(10_000).optional(),
   KASSA_BTC_MAX_FEE_RATE: z.coerce.number().int().min(1).max(10_000).optional(),
   KASSA_LTC_MAX_FEE_RATE: z.coerce.number().int().min(1).max(10_000).optional(),
+  KASSA_PAYOUT_BATCH_SECONDS: z.coerce.number().int().min(0).max(86_400).optional(),
   KASSA_METRICS_TOKEN: z
     .string()
     .min(16, "must be at least 16 characters")
@@ -204,6 +205,8 @@ export type Config = {
   evm: EvmConfig | undefined;
   /** The real Bitcoin and Litecoin nodes (KASSA_BTC_RPC_URL, KASSA_LTC_RPC_URL), by currency code. */
   utxo: Partial<Record<UtxoCoin, UtxoConfig>>;
+  /** KASSA_PAYOUT_BATCH_SECONDS: how long UTXO payouts wait to leave together; 0 sends each alone. */
+  payoutBatchSeconds: number;
   /**
    * Proxies whose X-Forwarded-For is believed (addresses or CIDR ranges); none by default, so the
    * address a sign-in counts against is the connection's own unless a configured proxy vouches.
@@ -374,6 +377,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         },
       }),
     },
+    payoutBatchSeconds: e.KASSA_PAYOUT_BATCH_SECONDS ?? 0,
     trustedProxies: e.KASSA_TRUSTED_PROXIES,
     screening: {
       denylistPath: e.KASSA_SCREENING_DENYLIST && path.resolve(e.KASSA_SCREENING_DENYLIST),

@@ -51,4 +51,21 @@ export type ChainAdapter = {
    * Adapters that never run short (the sandbox) leave it out.
    */
   checkFunds?: (db: Db, request: BroadcastRequest) => Promise<string | undefined>;
+  /**
+   * How payouts of a currency leave together in one transaction (KASSA_PAYOUT_BATCH_SECONDS on the
+   * UTXO chains), or undefined when each leaves on its own.
+   */
+  batchOf?: (currency: string) => PayoutBatching | undefined;
+};
+
+/**
+ * Batching (lib/withdrawals/broadcast-batch.ts): payouts wait up to `seconds` after the oldest of
+ * them became ready, then all those ready leave in one transaction. Both calls take the whole batch;
+ * `broadcastMany` answers per reference (one refused destination never holds back the rest) and is
+ * idempotent per reference as `broadcast` is.
+ */
+export type PayoutBatching = {
+  seconds: number;
+  checkFunds: (db: Db, requests: BroadcastRequest[]) => Promise<string | undefined>;
+  broadcastMany: (db: Db, requests: BroadcastRequest[]) => Promise<Map<string, BroadcastResult>>;
 };

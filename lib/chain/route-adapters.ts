@@ -30,5 +30,6 @@ export function routeAdapters(input: {
     lookUpBroadcast: async (db, request) => adapterFor(request.currency).lookUpBroadcast(db, request),
     checkFunds: async (db, request: BroadcastRequest) =>
       adapterFor(request.currency).checkFunds?.(db, request),
+    batchOf: (currency) => adapterFor(currency).batchOf?.(currency),
   };
 }

@@ -3,6 +3,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { type Clock, sqlNow, systemClock } from "@/lib/clock";
 import { type Db, queryRows } from "@/lib/db/client";
+import { DeferJobError } from "./defer-job";
 import { describeError } from "./describe-error";
 import type { Handlers, Job } from "./job";
 
@@ -30,6 +31,7 @@ export type RunJobOptions = {
 type Outcome =
   | { kind: "done" }
   | { kind: "retry"; message: string; delaySeconds: number }
+  | { kind: "deferred"; message: string; delaySeconds: number }
   | { kind: "failed"; message: string };
 
 export const DEFAULT_MAX_RUN_MS = 15 * 60 * 1000;
@@ -122,6 +124,7 @@ async function recordOutcome(db: Db, job: Job, outcome: Outcome, clock: Clock): 
         ? sql`update jobs set status = 'failed', finished_at = ${now}, locked_until = null, lease_token = null,
                    last_error = ${outcome.message} ${fence}`
         : sql`update jobs set locked_until = null, lease_token = null, last_error = ${outcome.message},
+                   ${outcome.kind === "deferred" ? sql`attempts = attempts - 1,` : sql``}
                    run_at = ${now} + make_interval(secs => ${outcome.delaySeconds}) ${fence}`;
   return (await queryRows(db, write)).length > 0;
 }
@@ -161,13 +164,17 @@ export async function runJob(
     outcome = { kind: "done" };
   } catch (error) {
     const message = describeError(error);
-    const isFinal = job.attempts >= job.maxAttempts;
-    log(
-      `[jobs] ${job.queue} #${job.id} attempt ${job.attempts} failed${isFinal ? " for the last time" : ""}: ${message}`,
-    );
-    outcome = isFinal
-      ? { kind: "failed", message }
-      : { kind: "retry", message, delaySeconds: backoffSeconds(job.attempts) };
+    if (error instanceof DeferJobError) {
+      outcome = { kind: "deferred", message, delaySeconds: error.seconds };
+    } else {
+      const isFinal = job.attempts >= job.maxAttempts;
+      log(
+        `[jobs] ${job.queue} #${job.id} attempt ${job.attempts} failed${isFinal ? " for the last time" : ""}: ${message}`,
+      );
+      outcome = isFinal
+        ? { kind: "failed", message }
+        : { kind: "retry", message, delaySeconds: backoffSeconds(job.attempts) };
+    }
   }
   await lease.stop();
   try {

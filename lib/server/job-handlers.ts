@@ -53,6 +53,8 @@ export function payoutAdapter(input: {
   mode: "sandbox" | "production";
   evm: EvmConfig | undefined;
   utxo?: Config["utxo"];
+  /** KASSA_PAYOUT_BATCH_SECONDS for the UTXO chains. */
+  batchSeconds?: number;
   box: SecretBox;
 }): ChainAdapter {
   const real: Record<string, ChainAdapter> = {};
@@ -62,7 +64,14 @@ export function payoutAdapter(input: {
   }
   for (const currency of ["BTC", "LTC"] as const) {
     const config = input.utxo?.[currency];
-    if (config) real[currency] = utxoPayoutAdapterFor({ currency, config, mode: input.mode, box: input.box });
+    if (config)
+      real[currency] = utxoPayoutAdapterFor({
+        currency,
+        config,
+        mode: input.mode,
+        box: input.box,
+        batchSeconds: input.batchSeconds,
+      });
   }
   return routeAdapters({ mode: input.mode, sandbox: sandboxAdapter, real });
 }
@@ -110,11 +119,12 @@ export function jobHandlers(settings: JobSettings): Handlers {
         (step) => `${currency} ${step.name}`,
       );
     },
-    [WITHDRAWAL_BROADCAST_QUEUE]: async (job, db, { signal }) => {
+    [WITHDRAWAL_BROADCAST_QUEUE]: async (job, db, { signal, clock }) => {
       await broadcastWithdrawal(db, {
         withdrawalId: Number(job.payload.withdrawalId),
         adapter: settings.chain ?? sandboxAdapter,
         signal,
+        clock,
       });
     },
     [WITHDRAWAL_APPROVAL_EXPIRY_QUEUE]: async (job, db, { clock }) => {

@@ -2,13 +2,16 @@ import "server-only";
 
 import { and, eq, gte, isNotNull, sql } from "drizzle-orm";
 import type { BroadcastResult, ChainAdapter } from "@/lib/chain/adapter";
+import { type Clock, systemClock } from "@/lib/clock";
 import { getCurrency } from "@/lib/currencies/registry";
 import type { Db } from "@/lib/db/client";
 import { chainTips, chainTransactions, transactions, withdrawals } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { fieldError, notFound } from "@/lib/errors";
+import { DeferJobError } from "@/lib/jobs/defer-job";
 import { runEach } from "@/lib/jobs/run-each";
 import { transitionStatus } from "@/lib/transactions/transition-status";
+import { broadcastBatch } from "./broadcast-batch";
 import { claimWithdrawal } from "./claim-withdrawal";
 import { loadWithdrawal, type WithdrawalRecord } from "./load-withdrawal";
 import { failWithdrawal, recordBroadcast } from "./settle-withdrawal";
@@ -26,8 +29,18 @@ import { withdrawalReference } from "./withdrawal-reference";
  */
 export async function broadcastWithdrawal(
   db: Db,
-  input: { withdrawalId: number; adapter: ChainAdapter; signal?: AbortSignal },
+  input: { withdrawalId: number; adapter: ChainAdapter; signal?: AbortSignal; clock?: Clock },
 ): Promise<void> {
+  const ready = await loadWithdrawal(db, input.withdrawalId);
+  const currency = ready?.withdrawal.targetCurrency;
+  const batching = ready?.status === "processing" && currency ? input.adapter.batchOf?.(currency) : undefined;
+  if (batching && batching.seconds > 0) {
+    await broadcastBatch(db, { currency: currency!, batching, clock: input.clock ?? systemClock });
+    // Left out of the batch (over its size): this job runs again at once, for the next batch.
+    if ((await loadWithdrawal(db, input.withdrawalId))?.status === "processing")
+      throw new DeferJobError(1, `waits for the next ${currency} payout batch`);
+    return;
+  }
   await waitForFunds(db, input);
   const claim = await claimWithdrawal(db, input.withdrawalId);
   if (!claim) return;

@@ -23,6 +23,7 @@ import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { withdrawalInput } from "@/lib/withdrawals/from-request";
 import { broadcastWithdrawal } from "@/lib/withdrawals/process-withdrawal";
 import { withdrawalReference } from "@/lib/withdrawals/withdrawal-reference";
+import { testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { ledgerInvariants } from "../support/ledger";
 import { litoshiOf, NODE_START_MS, startTestLitecoind, type TestLitecoind } from "../support/litecoind";
@@ -279,6 +280,64 @@ describe(`Litecoin payouts from Kassa's own coins on a real litecoind in regtest
       expect(await status(ids[i]!)).toBe("confirmed");
       expect(await receivedAt(to)).toBe(20_000_000n);
     }
+    await expectLedgerBalanced();
+  });
+
+  it("with batching on, payouts waiting together leave in one transaction, each once with its exact amount", async () => {
+    const batched = jobHandlers({
+      spreadPpm: 5_000,
+      mail: { smtpUrl: undefined, from: "Kassa <test@kassa.test>" },
+      chain: payoutAdapter({
+        mode: "sandbox",
+        evm: undefined,
+        utxo: { LTC: config },
+        batchSeconds: 30,
+        box: database.box,
+      }),
+    });
+    const clock = testClock();
+    const shared = await freshAddress();
+    const payees = [shared, shared, await freshAddress(), await freshAddress()];
+    const amounts = [11_000_000n, 12_000_000n, 13_000_000n, 14_000_000n];
+    const ids: number[] = [];
+    for (const [i, to] of payees.entries()) ids.push((await withdraw(formatAmount(amounts[i]!), to)).id);
+    // Within the window: every job is put off to the window's end, its attempt given back; nothing leaves.
+    await runDueJobs(database.db, batched, { clock });
+    for (const id of ids) expect(await status(id)).toBe("processing");
+    const jobs = await queryRows<{ attempts: number; status: string }>(
+      database.db,
+      sql`select attempts, status from jobs where queue = 'withdrawal.broadcast' and (payload->>'withdrawalId')::bigint in (${sql.join(ids, sql`, `)})`,
+    );
+    expect(jobs).toEqual(ids.map(() => ({ attempts: 0, status: "queued" })));
+
+    clock.advance(31);
+    await runDueJobs(database.db, batched, { clock });
+    const txids = await Promise.all(ids.map(txidOf));
+    expect(new Set(txids).size).toBe(1);
+    const onChain = await transaction(txids[0]!);
+    const paidTo = (address: string) =>
+      onChain.vout.filter((o) => o.scriptPubKey.addresses?.[0] === address).map((o) => litoshiOf(o.value));
+    expect(paidTo(shared).sort()).toEqual([11_000_000n, 12_000_000n]);
+    expect(paidTo(payees[2]!)).toEqual([13_000_000n]);
+    expect(paidTo(payees[3]!)).toEqual([14_000_000n]);
+    expect(onChain.vout.length).toBeLessThanOrEqual(5); // the four payouts and at most one change
+
+    await customer.mine(CONFIRMATIONS);
+    await trackUtxoPayouts(database.db, network);
+    for (const id of ids) expect(await status(id)).toBe("confirmed");
+    // The fee the node counts is booked once in all, shared out among the four payouts.
+    const fee = await nodeFee(onChain);
+    const booked = await queryRows<{ amount: string }>(
+      database.db,
+      sql`select e.amount::text from ledger_entries e join journals j on j.id = e.journal_id
+            join ledger_accounts a on a.id = e.account_id
+          where j.kind = 'withdrawal_network_fee' and a.kind = 'platform:chain' and a.currency = 'LTC'
+            and j.transaction_id in (${sql.join(ids, sql`, `)})`,
+    );
+    expect(booked).toHaveLength(4);
+    const paid = booked.map((b) => parseDecimal(b.amount));
+    expect(paid.every((p) => p > 0n)).toBe(true);
+    expect(paid.reduce((sum, p) => sum + p, 0n)).toBe(fee);
     await expectLedgerBalanced();
   });
 

@@ -144,8 +144,20 @@ export async function signUtxoPayout(
     transaction.finalize();
     const changeScript = outputScriptOf(format, change.address, network.net)!;
     const outputs = Array.from({ length: transaction.outputsLength }, (_, n) => transaction.getOutput(n));
-    const voutOf = (script: Uint8Array) =>
-      outputs.findIndex((o) => o.script && hex.encode(o.script) === hex.encode(script));
+    // Each payout's own output, by script and amount: two payouts to one address get one output each.
+    const taken = new Set<number>();
+    const voutOf = (script: Uint8Array, amount?: bigint) => {
+      const n = outputs.findIndex(
+        (o, i) =>
+          !taken.has(i) &&
+          o.script !== undefined &&
+          hex.encode(o.script) === hex.encode(script) &&
+          (amount === undefined || o.amount === amount),
+      );
+      taken.add(n);
+      return n;
+    };
+    const vouts = input.outputs.map((o, i) => voutOf(scripts[i]!, o.baseAmount));
     await tx.insert(utxoPayouts).values({
       id,
       network: network.network,
@@ -160,7 +172,7 @@ export async function signUtxoPayout(
       input.outputs.map((o, i) => ({
         reference: o.reference,
         payoutId: id,
-        vout: voutOf(scripts[i]!),
+        vout: vouts[i]!,
         address: o.address,
         baseAmount: o.baseAmount,
       })),

@@ -1,6 +1,8 @@
 import "server-only";
 
 import { and, eq, sql } from "drizzle-orm";
+import { outputScriptOf } from "@/lib/chain/address-codec";
+import { getCurrency } from "@/lib/currencies/registry";
 import type { Db } from "@/lib/db/client";
 import { utxoCoins, utxoPayoutOutputs, utxoPayouts } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
@@ -29,13 +31,22 @@ async function lookUp(network: UtxoNetwork, txid: string): Promise<NodeView | nu
 }
 
 /**
- * Each payout's share of its transaction's fee: by the bytes its output adds (all outputs of one
- * kind of address weigh alike, so an equal split), the indivisible remainder to the first. The shares
- * sum to the fee exactly.
+ * Each payout's share of its transaction's fee, in proportion to the bytes its output adds (8 for
+ * the amount, 1 for the script's length, the script): what it would have cost alone beyond what the
+ * payouts share (the header, the inputs, the change) is split the same way. Rounded down, the
+ * indivisible remainder to the first payout, so the shares sum to the fee exactly.
  */
-export function feeShares(fee: bigint, count: number): bigint[] {
-  const each = fee / BigInt(count);
-  return Array.from({ length: count }, (_, i) => (i === 0 ? fee - each * BigInt(count - 1) : each));
+export function feeShares(fee: bigint, outputBytes: readonly number[]): bigint[] {
+  const total = BigInt(outputBytes.reduce((sum, bytes) => sum + bytes, 0));
+  const shares = outputBytes.map((bytes) => (fee * BigInt(bytes)) / total);
+  shares[0]! += fee - shares.reduce((sum, share) => sum + share, 0n);
+  return shares;
+}
+
+/** The bytes an output paying `address` adds to a transaction. */
+function outputBytesOf(network: UtxoNetwork, address: string): number {
+  const script = outputScriptOf(getCurrency(network.currency).addressFormat!, address, network.net);
+  return 8 + 1 + (script?.length ?? 0);
 }
 
 /**
@@ -85,7 +96,7 @@ async function settlePayout(
 ): Promise<boolean> {
   return inTransaction(db, async (tx) => {
     const outputs = await tx
-      .select({ reference: utxoPayoutOutputs.reference })
+      .select({ reference: utxoPayoutOutputs.reference, address: utxoPayoutOutputs.address })
       .from(utxoPayoutOutputs)
       .where(eq(utxoPayoutOutputs.payoutId, payout.id))
       .orderBy(utxoPayoutOutputs.vout);
@@ -107,7 +118,10 @@ async function settlePayout(
       .update(utxoCoins)
       .set({ status: "spendable", updatedAt: sql`now()` })
       .where(and(eq(utxoCoins.changeOfPayoutId, payout.id), eq(utxoCoins.status, "pending")));
-    const shares = feeShares(payout.fee, records.length);
+    const shares = feeShares(
+      payout.fee,
+      outputs.map((o) => outputBytesOf(network, o.address)),
+    );
     for (const [index, record] of records.entries()) {
       await bookNetworkFee(tx, {
         record,

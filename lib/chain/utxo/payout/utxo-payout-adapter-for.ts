@@ -25,11 +25,13 @@ export function utxoPayoutAdapterFor(input: {
   config: UtxoConfig;
   mode: "sandbox" | "production";
   box: SecretBox;
+  batchSeconds?: number;
 }): ChainAdapter {
   const network = utxoNetworkOnce(input.currency, input.config, input.mode);
   return utxoPayoutAdapter({
     network: network.get,
     seed: (db) => loadHdSeed(db, input.box),
     feeRates: feeRatePolicy(input.currency, input.config),
+    batchSeconds: input.batchSeconds,
   });
 }

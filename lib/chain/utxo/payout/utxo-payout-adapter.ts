@@ -1,6 +1,6 @@
 import "server-only";
 
-import type { BroadcastRequest, ChainAdapter } from "@/lib/chain/adapter";
+import type { BroadcastRequest, BroadcastResult, ChainAdapter } from "@/lib/chain/adapter";
 import { outputScriptOf } from "@/lib/chain/address-codec";
 import { HotWalletShortError } from "@/lib/chain/evm/payout/evm-payout-adapter";
 import { getCurrency } from "@/lib/currencies/registry";
@@ -8,13 +8,21 @@ import type { Db } from "@/lib/db/client";
 import type { UtxoNetwork } from "../utxo-network";
 import { type FeeRatePolicy, payoutFeeRate } from "./payout-fee-rate";
 import { sendStoredUtxoPayout } from "./send-stored-utxo-payout";
-import { findStoredPayout, selectCoins, signUtxoPayout, spendableCoins } from "./sign-utxo-payout";
+import {
+  findStoredPayout,
+  type StoredUtxoPayout,
+  selectCoins,
+  signUtxoPayout,
+  spendableCoins,
+} from "./sign-utxo-payout";
 
 export type UtxoPayoutSources = {
   network: () => Promise<UtxoNetwork>;
   /** The HD seed; only the job runner opens it. */
   seed: (db: Db) => Promise<Uint8Array>;
   feeRates: FeeRatePolicy;
+  /** KASSA_PAYOUT_BATCH_SECONDS: 0 (or absent) sends each payout on its own. */
+  batchSeconds?: number;
 };
 
 /** Why a destination can never be paid on this network, or undefined when it can. */
@@ -26,70 +34,107 @@ function refusalOf(network: UtxoNetwork, request: BroadcastRequest): string | un
   return undefined;
 }
 
-/** Why the payout must wait now (fees above the ceiling, coins short), or undefined when it can go. */
+/** Why these payouts must wait now (fees above the ceiling, coins short), or the fee rate to send them at. */
 async function waitReason(
   db: Db,
   network: UtxoNetwork,
-  request: BroadcastRequest,
+  requests: readonly BroadcastRequest[],
   policy: FeeRatePolicy,
 ): Promise<{ kind: "wait"; reason: string } | { kind: "go"; rate: bigint }> {
   const rate = await payoutFeeRate(network, policy);
   if (rate.kind === "too_high") return { kind: "wait", reason: rate.reason };
-  const format = getCurrency(request.currency).addressFormat!;
-  const script = outputScriptOf(format, request.address, network.net)!;
-  // A dry run of the selection on the coins as they are, with the destination standing in for change.
+  const format = getCurrency(network.currency).addressFormat!;
+  // A dry run of the selection on the coins as they are, the first destination standing in for change.
   const selected = selectCoins(
     network,
     await spendableCoins(db, network.network, false),
-    [{ script, amount: request.amount }],
+    requests.map((r) => ({ script: outputScriptOf(format, r.address, network.net)!, amount: r.amount })),
     rate.perVbyte,
-    request.address,
+    requests[0]!.address,
   );
   if (!selected)
     return {
       kind: "wait",
-      reason: `Kassa's spendable ${request.currency} coins do not cover the payout and its fee`,
+      reason: `Kassa's spendable ${network.currency} coins do not cover the payout${requests.length > 1 ? "s" : ""} and the network fee`,
     };
   return { kind: "go", rate: rate.perVbyte };
 }
 
+const sent = (payout: StoredUtxoPayout): BroadcastResult => ({
+  isAccepted: true,
+  txid: payout.txid,
+  chainTransactionId: null,
+});
+
 /**
- * Payouts from Kassa's own coins on a Bitcoin Core-family node (DESIGN.md section 5). `broadcast`
- * signs once per reference and stores the signed transaction (its coins taken under their row locks)
- * before sending it; every later call for the reference, and `lookUpBroadcast` after a crash, sends
- * the same bytes again, so a payout goes out once whatever fails in between. A stored transaction
- * counts as broadcast: its coins are spent, and it is resent until mined (track-utxo-payouts.ts).
- * The amounts are exact: these coins have 8 decimals, as the ledger does.
+ * Sends payouts, in one transaction for those not sent yet: a reference with a stored transaction
+ * answers with it (its bytes sent again), one the network can never carry is refused on its own,
+ * and the rest are signed together and stored before anything is sent.
+ */
+async function sendPayouts(
+  db: Db,
+  sources: UtxoPayoutSources,
+  requests: readonly BroadcastRequest[],
+): Promise<Map<string, BroadcastResult>> {
+  const network = await sources.network();
+  const results = new Map<string, BroadcastResult>();
+  const toSend = new Map<number, StoredUtxoPayout>();
+  const fresh: BroadcastRequest[] = [];
+  for (const request of requests) {
+    const stored = await findStoredPayout(db, [request.reference]);
+    const refusal = stored ? undefined : refusalOf(network, request);
+    if (stored) {
+      toSend.set(stored.id, stored);
+      results.set(request.reference, sent(stored));
+    } else if (refusal) results.set(request.reference, { isAccepted: false, reason: refusal });
+    else fresh.push(request);
+  }
+  if (fresh.length > 0) {
+    const wait = await waitReason(db, network, fresh, sources.feeRates);
+    if (wait.kind === "wait") throw new HotWalletShortError(wait.reason);
+    const signed = await signUtxoPayout(db, {
+      network,
+      seed: await sources.seed(db),
+      outputs: fresh.map((r) => ({ reference: r.reference, address: r.address, baseAmount: r.amount })),
+      feeRate: wait.rate,
+    });
+    if (signed.kind === "short") throw new HotWalletShortError(signed.reason);
+    // A racing signer may have stored some of these first: each answers with its own transaction.
+    for (const request of fresh) {
+      const stored = await findStoredPayout(db, [request.reference]);
+      if (!stored) throw new Error(`${request.reference} was not signed; it is sent on the next attempt`);
+      toSend.set(stored.id, stored);
+      results.set(request.reference, sent(stored));
+    }
+  }
+  for (const payout of toSend.values()) await sendStoredUtxoPayout(network, payout);
+  return results;
+}
+
+/**
+ * Payouts from Kassa's own coins on a Bitcoin Core-family node (DESIGN.md section 5). A payout is
+ * signed once per reference and stored (its coins taken under their row locks) before it is sent;
+ * every later call for the reference, and `lookUpBroadcast` after a crash, sends the same bytes
+ * again, so a payout goes out once whatever fails in between. A stored transaction counts as
+ * broadcast: its coins are spent, and it is resent until mined (track-utxo-payouts.ts). With
+ * batching on, payouts waiting together leave in one transaction (`batchOf`). The amounts are
+ * exact: these coins have 8 decimals, as the ledger does.
  */
 export function utxoPayoutAdapter(sources: UtxoPayoutSources): ChainAdapter {
+  const checkFunds = async (db: Db, requests: BroadcastRequest[]) => {
+    const network = await sources.network();
+    const unsent: BroadcastRequest[] = [];
+    for (const request of requests)
+      if (!(await findStoredPayout(db, [request.reference])) && !refusalOf(network, request))
+        unsent.push(request); // a refused one is refused by broadcast, and its funds go back
+    if (unsent.length === 0) return undefined;
+    const wait = await waitReason(db, network, unsent, sources.feeRates);
+    return wait.kind === "wait" ? wait.reason : undefined;
+  };
+  const batchSeconds = sources.batchSeconds ?? 0;
   return {
-    checkFunds: async (db, request) => {
-      if (await findStoredPayout(db, [request.reference])) return undefined;
-      const network = await sources.network();
-      if (refusalOf(network, request)) return undefined; // broadcast refuses it, and the funds go back
-      const wait = await waitReason(db, network, request, sources.feeRates);
-      return wait.kind === "wait" ? wait.reason : undefined;
-    },
-    broadcast: async (db, request) => {
-      const network = await sources.network();
-      let payout = await findStoredPayout(db, [request.reference]);
-      if (!payout) {
-        const refusal = refusalOf(network, request);
-        if (refusal) return { isAccepted: false, reason: refusal };
-        const wait = await waitReason(db, network, request, sources.feeRates);
-        if (wait.kind === "wait") throw new HotWalletShortError(wait.reason);
-        const signed = await signUtxoPayout(db, {
-          network,
-          seed: await sources.seed(db),
-          outputs: [{ reference: request.reference, address: request.address, baseAmount: request.amount }],
-          feeRate: wait.rate,
-        });
-        if (signed.kind === "short") throw new HotWalletShortError(signed.reason);
-        payout = signed.payout;
-      }
-      await sendStoredUtxoPayout(network, payout);
-      return { isAccepted: true, txid: payout.txid, chainTransactionId: null };
-    },
+    checkFunds: (db, request) => checkFunds(db, [request]),
+    broadcast: async (db, request) => (await sendPayouts(db, sources, [request])).get(request.reference)!,
     lookUpBroadcast: async (db, request) => {
       const payout = await findStoredPayout(db, [request.reference]);
       if (!payout) return { isBroadcast: false };
@@ -99,5 +144,13 @@ export function utxoPayoutAdapter(sources: UtxoPayoutSources): ChainAdapter {
       );
       return { isBroadcast: true, txid: payout.txid, chainTransactionId: null };
     },
+    batchOf: () =>
+      batchSeconds > 0
+        ? {
+            seconds: batchSeconds,
+            checkFunds,
+            broadcastMany: (db, requests) => sendPayouts(db, sources, requests),
+          }
+        : undefined,
   };
 }
