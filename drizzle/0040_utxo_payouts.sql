@@ -1,6 +1,7 @@
 -- Payouts on the UTXO chains (Bitcoin, Litecoin) from Kassa's own coins: each signed transaction is
 -- stored before it is sent (a retry sends the same bytes), with the withdrawals it pays, the coins it
--- spends and the change it makes. A coin is taken by one payout under its row lock.
+-- spends and the change it makes. A coin is taken by one payout under its row lock. A payout replaced
+-- by fee keeps its earlier versions in `replaced`: whichever is mined settles it.
 CREATE TABLE "utxo_payouts" (
 	"id" bigserial PRIMARY KEY NOT NULL,
 	"network" text NOT NULL,
@@ -13,7 +14,9 @@ CREATE TABLE "utxo_payouts" (
 	"status" text DEFAULT 'signed' NOT NULL,
 	"block_height" bigint,
 	"block_hash" text,
+	"replaced" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"sent_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"settled_at" timestamp with time zone,
 	CONSTRAINT "utxo_payouts_fee_check" CHECK ("fee" > 0),
 	CONSTRAINT "utxo_payouts_status_check" CHECK ("status" in ('signed', 'confirmed'))

@@ -114,6 +114,8 @@ const EnvSchema = z.object({
   KASSA_LTC_FALLBACK_FEE_RATE: z.coerce.number().int().min(1).max(10_000).optional(),
   KASSA_BTC_MAX_FEE_RATE: z.coerce.number().int().min(1).max(10_000).optional(),
   KASSA_LTC_MAX_FEE_RATE: z.coerce.number().int().min(1).max(10_000).optional(),
+  KASSA_BTC_REPLACE_AFTER_SECONDS: z.coerce.number().int().min(1).max(604_800).optional(),
+  KASSA_LTC_REPLACE_AFTER_SECONDS: z.coerce.number().int().min(1).max(604_800).optional(),
   KASSA_PAYOUT_BATCH_SECONDS: z.coerce.number().int().min(0).max(86_400).optional(),
   KASSA_METRICS_TOKEN: z
     .string()
@@ -262,6 +264,8 @@ export type UtxoConfig = {
   fallbackFeeRate?: number;
   /** The most a payout may pay per virtual byte (KASSA_<COIN>_MAX_FEE_RATE): above it, payouts wait. */
   maxFeeRate?: number;
+  /** How long a payout may stay unmined before it is replaced by fee (KASSA_<COIN>_REPLACE_AFTER_SECONDS). */
+  replaceAfterSeconds?: number;
 };
 
 /** Sweep a deposit address from these balances on (KASSA_EVM_SWEEP_MINIMUMS): below them the gas would eat too much. */
@@ -366,6 +370,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           confirmations: e.KASSA_BTC_CONFIRMATIONS,
           fallbackFeeRate: e.KASSA_BTC_FALLBACK_FEE_RATE,
           maxFeeRate: e.KASSA_BTC_MAX_FEE_RATE,
+          replaceAfterSeconds: e.KASSA_BTC_REPLACE_AFTER_SECONDS,
         },
       }),
       ...(e.KASSA_LTC_RPC_URL && {
@@ -374,6 +379,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           confirmations: e.KASSA_LTC_CONFIRMATIONS,
           fallbackFeeRate: e.KASSA_LTC_FALLBACK_FEE_RATE,
           maxFeeRate: e.KASSA_LTC_MAX_FEE_RATE,
+          replaceAfterSeconds: e.KASSA_LTC_REPLACE_AFTER_SECONDS,
         },
       }),
     },

@@ -168,7 +168,7 @@ export function jobTasks(
           mode: options.mode ?? "production",
           spreadPpm: options.spreadPpm ?? 0,
         }),
-        utxoPayoutTask({ currency, config, mode: options.mode ?? "production" }),
+        utxoPayoutTask({ currency, config, mode: options.mode ?? "production", box: options.box }),
       );
   }
   if (options.evm && options.box)

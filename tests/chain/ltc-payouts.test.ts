@@ -1,9 +1,10 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { takeAddress } from "@/lib/addresses/take-address";
 import { deriveAccountKeys } from "@/lib/chain/account-keys";
 import { outputScriptOf } from "@/lib/chain/address-codec";
 import { forgetHdSeed, loadHdSeed } from "@/lib/chain/hd-seed";
+import { replaceUtxoPayout } from "@/lib/chain/utxo/payout/replace-utxo-payout";
 import { signUtxoPayout } from "@/lib/chain/utxo/payout/sign-utxo-payout";
 import { trackUtxoPayouts } from "@/lib/chain/utxo/payout/track-utxo-payouts";
 import { connectUtxoNetwork, type UtxoNetwork } from "@/lib/chain/utxo/utxo-network";
@@ -12,6 +13,7 @@ import { watchUtxoChain } from "@/lib/chain/utxo/watch-utxo-chain";
 import type { UtxoConfig } from "@/lib/config";
 import { configureOffering, type Offering } from "@/lib/currencies/offering";
 import { queryRows } from "@/lib/db/client";
+import { utxoPayouts } from "@/lib/db/schema";
 import { runDueJobs } from "@/lib/jobs/runner";
 import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
 import { listBalances } from "@/lib/ledger/list-balances";
@@ -338,6 +340,91 @@ describe(`Litecoin payouts from Kassa's own coins on a real litecoind in regtest
     const paid = booked.map((b) => parseDecimal(b.amount));
     expect(paid.every((p) => p > 0n)).toBe(true);
     expect(paid.reduce((sum, p) => sum + p, 0n)).toBe(fee);
+    await expectLedgerBalanced();
+  });
+
+  it("a payout unmined past the threshold is replaced by fee: same inputs and payee, a higher fee; the replacement is mined once and is the txid", async () => {
+    const to = await freshAddress();
+    const { id } = await withdraw("0.2", to);
+    await runDueJobs(database.db, handlers);
+    const first = (await txidOf(id))!;
+    const original = await transaction(first);
+    const clock = testClock();
+    const replacement = {
+      afterSeconds: 600,
+      feeRates: { fallback: 20, max: 500 },
+      seed: (db: typeof database.db) => loadHdSeed(db, database.box),
+      clock,
+    };
+    // Not yet due: nothing changes.
+    expect(await trackUtxoPayouts(database.db, network, { replacement })).toMatchObject({ replaced: 0 });
+    clock.advance(601);
+    expect(await trackUtxoPayouts(database.db, network, { replacement })).toMatchObject({ replaced: 1 });
+    const [row] = await queryRows<{ txid: string; replaced: { txid: string }[] }>(
+      database.db,
+      sql`select txid, replaced from utxo_payouts where replaced @> ${JSON.stringify([{ txid: first }])}::jsonb`,
+    );
+    const second = row!.txid;
+    expect(second).not.toBe(first);
+    const mempool = await customer.rpc<string[]>("getrawmempool");
+    expect(mempool).toContain(second);
+    expect(mempool).not.toContain(first);
+    const replaced = await transaction(second);
+    const outpoints = (t: NodeTransaction) => t.vin.map((i) => `${i.txid}:${i.vout}`).sort();
+    expect(outpoints(replaced)).toEqual(outpoints(original));
+    const paidTo = (t: NodeTransaction) =>
+      t.vout.filter((o) => o.scriptPubKey.addresses?.[0] === to).map((o) => litoshiOf(o.value));
+    expect(paidTo(replaced)).toEqual([20_000_000n]);
+    const [oldFee, newFee] = [await nodeFee(original), await nodeFee(replaced)];
+    // At least an eighth more per virtual byte (20 → 23).
+    expect(newFee * BigInt(original.vsize)).toBeGreaterThanOrEqual(
+      oldFee * BigInt(replaced.vsize) + (oldFee * BigInt(replaced.vsize)) / 8n,
+    );
+    expect(newFee).toBeGreaterThanOrEqual(23n * BigInt(replaced.vsize));
+
+    await customer.mine(CONFIRMATIONS);
+    await trackUtxoPayouts(database.db, network, { replacement });
+    expect(await status(id)).toBe("confirmed");
+    expect(await txidOf(id)).toBe(second);
+    expect(await receivedAt(to)).toBe(20_000_000n);
+    const change = replaced.vout.find((o) => o.scriptPubKey.addresses?.[0] !== to)!;
+    expect((await coinRows()).find((c) => c.txid === second)).toMatchObject({
+      vout: change.n,
+      base_amount: litoshiOf(change.value).toString(),
+      status: "spendable",
+    });
+    await expectLedgerBalanced();
+  });
+
+  it("when the version a replacement replaced is the one mined, the payout settles as that version", async () => {
+    const to = await freshAddress();
+    const { id } = await withdraw("0.15", to);
+    await runDueJobs(database.db, handlers);
+    const first = (await txidOf(id))!;
+    const original = await transaction(first);
+    await customer.mine(1);
+    // A replacement signed after the first version was mined (the tracker had not seen it yet): the node refuses it.
+    const [stored] = await database.db.select().from(utxoPayouts).where(eq(utxoPayouts.txid, first));
+    await expect(
+      replaceUtxoPayout(database.db, {
+        network,
+        payout: stored!,
+        seed: await loadHdSeed(database.db, database.box),
+        policy: { fallback: 20, max: 500 },
+      }),
+    ).rejects.toThrow(/sendrawtransaction/);
+    await customer.mine(CONFIRMATIONS - 1);
+    await trackUtxoPayouts(database.db, network);
+    expect(await status(id)).toBe("confirmed");
+    expect(await txidOf(id)).toBe(first);
+    const [settled] = await database.db.select().from(utxoPayouts).where(eq(utxoPayouts.id, stored!.id));
+    expect(settled).toMatchObject({ txid: first, fee: await nodeFee(original), status: "confirmed" });
+    const change = original.vout.find((o) => o.scriptPubKey.addresses?.[0] !== to)!;
+    expect((await coinRows()).find((c) => c.txid === first)).toMatchObject({
+      vout: change.n,
+      base_amount: litoshiOf(change.value).toString(),
+      status: "spendable",
+    });
     await expectLedgerBalanced();
   });
 

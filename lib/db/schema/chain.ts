@@ -6,6 +6,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -273,6 +274,17 @@ export const utxoCoins = pgTable(
   ],
 );
 
+/** One signed version of a UTXO payout, as `utxo_payouts.replaced` keeps it (amounts as decimal text). */
+export type UtxoPayoutVersion = {
+  txid: string;
+  rawTransaction: string;
+  fee: string;
+  vsize: number;
+  feeRate: string;
+  /** Its change output, or null when it had none. */
+  change: { vout: number; baseAmount: string } | null;
+};
+
 /**
  * A payout transaction on a UTXO chain (drizzle/0040), signed and stored before it is sent: every
  * retry sends these bytes. `fee` (inputs minus outputs, base units) and `vsize` are the signed
@@ -297,7 +309,11 @@ export const utxoPayouts = pgTable(
       .default("signed"),
     blockHeight: bigint("block_height", { mode: "number" }),
     blockHash: text("block_hash"),
+    /** Earlier versions this one replaced by fee (oldest first): any of them may be the one mined. */
+    replaced: jsonb("replaced").$type<UtxoPayoutVersion[]>().notNull().default(sql`'[]'::jsonb`),
     createdAt: createdAt(),
+    /** When the current version was sent first: a replacement is due this long after it. */
+    sentAt: timestamp("sent_at", { withTimezone: true }).notNull().defaultNow(),
     settledAt: timestamp("settled_at", { withTimezone: true }),
   },
   (t) => [

@@ -9,6 +9,9 @@ export const DEFAULT_FALLBACK_FEE_RATE: Record<UtxoCoin, number> = { BTC: 10, LT
 /** The most a payout pays per virtual byte unless configured otherwise: above it, payouts wait. */
 export const DEFAULT_MAX_FEE_RATE: Record<UtxoCoin, number> = { BTC: 500, LTC: 500 };
 
+/** How long a payout may stay unmined before it is replaced by fee, unless configured otherwise. */
+export const DEFAULT_REPLACE_AFTER_SECONDS: Record<UtxoCoin, number> = { BTC: 3_600, LTC: 900 };
+
 export type FeeRatePolicy = { fallback: number; max: number };
 
 export type PayoutFeeRate =

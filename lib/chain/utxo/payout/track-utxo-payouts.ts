@@ -2,9 +2,16 @@ import "server-only";
 
 import { and, eq, sql } from "drizzle-orm";
 import { outputScriptOf } from "@/lib/chain/address-codec";
+import { type Clock, systemClock } from "@/lib/clock";
 import { getCurrency } from "@/lib/currencies/registry";
 import type { Db } from "@/lib/db/client";
-import { utxoCoins, utxoPayoutOutputs, utxoPayouts } from "@/lib/db/schema";
+import {
+  type UtxoPayoutVersion,
+  utxoCoins,
+  utxoPayoutOutputs,
+  utxoPayouts,
+  withdrawals,
+} from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { runEach } from "@/lib/jobs/run-each";
 import { transitionStatus } from "@/lib/transactions/transition-status";
@@ -13,10 +20,12 @@ import { loadWithdrawal } from "@/lib/withdrawals/load-withdrawal";
 import { withdrawalIdOf } from "@/lib/withdrawals/withdrawal-reference";
 import type { UtxoNetwork } from "../utxo-network";
 import { RPC_NOT_FOUND, UtxoRpcError } from "../utxo-rpc";
+import type { FeeRatePolicy } from "./payout-fee-rate";
+import { replaceUtxoPayout } from "./replace-utxo-payout";
 import { sendStoredUtxoPayout } from "./send-stored-utxo-payout";
 import type { StoredUtxoPayout } from "./sign-utxo-payout";
 
-export type UtxoPayoutPass = { confirmed: number; resent: number };
+export type UtxoPayoutPass = { confirmed: number; resent: number; replaced: number };
 
 type NodeView = { confirmations?: number; blockhash?: string };
 
@@ -49,51 +58,120 @@ function outputBytesOf(network: UtxoNetwork, address: string): number {
   return 8 + 1 + (script?.length ?? 0);
 }
 
+/** Automatic replace-by-fee: how long a payout may stay unmined, and what the replacement may pay. */
+export type UtxoReplacementPolicy = {
+  afterSeconds: number;
+  feeRates: FeeRatePolicy;
+  seed: (db: Db) => Promise<Uint8Array>;
+  clock?: Clock;
+};
+
 /**
- * Follows Kassa's open payouts on a UTXO network to the required confirmations. Not known to the
- * node (dropped from its mempool, or a node that restarted without it): the stored bytes are sent
- * again. In the mempool or not deep enough: nothing yet. Deep enough: in one database transaction,
- * the payout becomes `confirmed`, its change a spendable coin, and each withdrawal it pays
- * `confirmed` (its callback queued with the status change) with its share of the fee booked against
- * the network fee it was charged. Safe in several workers at once: each change is made only from
- * `signed`, under the withdrawal's row lock. A reorganisation before the confirmations only delays
- * this; the same bytes are mined again or resent.
+ * Why each payout was last not replaced, as logged: a payout the ceiling holds back is looked at
+ * every pass, and the operator needs the line once per payout and reason. Per process.
  */
-export async function trackUtxoPayouts(db: Db, network: UtxoNetwork): Promise<UtxoPayoutPass> {
+const notReplacedLogged = new Map<number, string>();
+
+/** The version of a payout the node has mined (the current one or one it replaced), with its confirmations. */
+async function findMinedVersion(network: UtxoNetwork, payout: StoredUtxoPayout) {
+  const versions: (UtxoPayoutVersion | null)[] = [null, ...[...payout.replaced].reverse()];
+  let isKnown = false;
+  for (const version of versions) {
+    const seen = await lookUp(network, version?.txid ?? payout.txid);
+    if (!seen) continue;
+    isKnown = true;
+    if ((seen.confirmations ?? 0) > 0 && seen.blockhash)
+      return { isKnown, mined: { version, confirmations: seen.confirmations!, blockhash: seen.blockhash } };
+  }
+  return { isKnown, mined: undefined };
+}
+
+/**
+ * Follows Kassa's open payouts on a UTXO network to the required confirmations. Every version of a
+ * payout (the current one and those it replaced by fee) is looked up, since whichever is mined
+ * settles it. None known to the node (dropped from its mempool, a node restarted without it): the
+ * current bytes are sent again. Unmined past `replacement.afterSeconds`: replaced by fee
+ * (replace-utxo-payout.ts). Mined deep enough: in one database transaction the payout takes the
+ * mined version (its txid, fee and change), becomes `confirmed`, its change a spendable coin, and
+ * each withdrawal it pays `confirmed` (its callback queued with the status change) with its share
+ * of the fee booked against the network fee it was charged. Safe in several workers at once: each
+ * change is made only from `signed`, under the withdrawal's row lock. A reorganisation before the
+ * confirmations only delays this; the same bytes are mined again or resent.
+ */
+export async function trackUtxoPayouts(
+  db: Db,
+  network: UtxoNetwork,
+  options: { replacement?: UtxoReplacementPolicy } = {},
+): Promise<UtxoPayoutPass> {
+  const { replacement } = options;
   const open = await db
     .select()
     .from(utxoPayouts)
     .where(and(eq(utxoPayouts.network, network.network), eq(utxoPayouts.status, "signed")))
     .orderBy(utxoPayouts.id);
-  const pass: UtxoPayoutPass = { confirmed: 0, resent: 0 };
+  const pass: UtxoPayoutPass = { confirmed: 0, resent: 0, replaced: 0 };
   if (open.length === 0) return pass;
   const required = network.confirmations[network.currency] ?? 1;
   const tip = await network.rpc.call<number>("getblockcount");
   await runEach(
     open,
     async (payout) => {
-      const seen = await lookUp(network, payout.txid);
-      if (!seen) {
-        await sendStoredUtxoPayout(network, payout);
-        pass.resent++;
+      const { isKnown, mined } = await findMinedVersion(network, payout);
+      if (!mined) {
+        if (!isKnown) {
+          await sendStoredUtxoPayout(network, payout);
+          pass.resent++;
+        }
+        if (replacement && (await replaceIfDue(db, network, payout, replacement))) pass.replaced++;
         return;
       }
-      const confirmations = seen.confirmations ?? 0;
-      if (confirmations < required || !seen.blockhash) return;
-      const height = tip - confirmations + 1;
-      if (await settlePayout(db, network, payout, { height, hash: seen.blockhash })) pass.confirmed++;
+      notReplacedLogged.delete(payout.id);
+      if (mined.confirmations < required) return;
+      const block = { height: tip - mined.confirmations + 1, hash: mined.blockhash };
+      if (await settlePayout(db, network, payout, mined.version, block)) pass.confirmed++;
     },
     (payout) => `payout ${payout.txid}`,
   );
   return pass;
 }
 
+/** Replaces a payout unmined for longer than the policy allows; a refusal is logged once per reason. */
+async function replaceIfDue(
+  db: Db,
+  network: UtxoNetwork,
+  payout: StoredUtxoPayout,
+  policy: UtxoReplacementPolicy,
+): Promise<boolean> {
+  const waitedMs = (policy.clock ?? systemClock).now().getTime() - payout.sentAt.getTime();
+  if (waitedMs < policy.afterSeconds * 1000) return false;
+  const outcome = await replaceUtxoPayout(db, {
+    network,
+    payout,
+    seed: await policy.seed(db),
+    policy: policy.feeRates,
+  });
+  if (outcome.kind === "replaced") {
+    notReplacedLogged.delete(payout.id);
+    console.warn(
+      `[chain] ${network.currency} payout ${outcome.previousTxid} unmined after ${Math.round(waitedMs / 1000)} s: replaced by ${outcome.payout.txid} at ${outcome.payout.feeRate} per virtual byte`,
+    );
+    return true;
+  }
+  if (notReplacedLogged.get(payout.id) !== outcome.reason) {
+    notReplacedLogged.set(payout.id, outcome.reason);
+    console.warn(`[chain] ${network.currency} payout ${payout.txid} is not replaced: ${outcome.reason}`);
+  }
+  return false;
+}
+
 async function settlePayout(
   db: Db,
   network: UtxoNetwork,
   payout: StoredUtxoPayout,
+  version: UtxoPayoutVersion | null,
   block: { height: number; hash: string },
 ): Promise<boolean> {
+  const minedTxid = version?.txid ?? payout.txid;
   return inTransaction(db, async (tx) => {
     const outputs = await tx
       .select({ reference: utxoPayoutOutputs.reference, address: utxoPayoutOutputs.address })
@@ -110,19 +188,42 @@ async function settlePayout(
     }
     const [changed] = await tx
       .update(utxoPayouts)
-      .set({ status: "confirmed", blockHeight: block.height, blockHash: block.hash, settledAt: new Date() })
+      .set({
+        status: "confirmed",
+        blockHeight: block.height,
+        blockHash: block.hash,
+        settledAt: new Date(),
+        // An earlier version was mined: the payout is what the chain holds.
+        ...(version && {
+          txid: version.txid,
+          rawTransaction: version.rawTransaction,
+          fee: BigInt(version.fee),
+          vsize: version.vsize,
+          feeRate: BigInt(version.feeRate),
+        }),
+      })
       .where(and(eq(utxoPayouts.id, payout.id), eq(utxoPayouts.status, "signed")))
-      .returning({ id: utxoPayouts.id });
+      .returning({ id: utxoPayouts.id, fee: utxoPayouts.fee });
     if (!changed) return false; // another tracker settled it first
+    if (version?.change)
+      await tx
+        .update(utxoCoins)
+        .set({ txid: version.txid, vout: version.change.vout, baseAmount: BigInt(version.change.baseAmount) })
+        .where(eq(utxoCoins.changeOfPayoutId, payout.id));
     await tx
       .update(utxoCoins)
       .set({ status: "spendable", updatedAt: sql`now()` })
       .where(and(eq(utxoCoins.changeOfPayoutId, payout.id), eq(utxoCoins.status, "pending")));
     const shares = feeShares(
-      payout.fee,
+      changed.fee,
       outputs.map((o) => outputBytesOf(network, o.address)),
     );
     for (const [index, record] of records.entries()) {
+      if (record.withdrawal.txid !== minedTxid) {
+        // A replacement (or the version it replaced) was mined: the merchant sees the txid on chain.
+        await tx.update(withdrawals).set({ txid: minedTxid }).where(eq(withdrawals.transactionId, record.id));
+        record.withdrawal.txid = minedTxid;
+      }
       await bookNetworkFee(tx, {
         record,
         paid: shares[index]!,
