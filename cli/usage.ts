@@ -17,6 +17,8 @@ export const USAGE = `usage:
   cli chain reconcile [--json]   (exit code 2 when on-chain holdings and the ledger differ unexplained)
   cli chain fund --currency ETH|USDTE|USDC --txid <0x… hash> [--json]  (records the operator's funding of the hot wallet)
   cli chain payouts [--json]     (withdrawals waiting for the hot wallet, and what it lacks)
+  cli chain bump --currency BTC|LTC --txid <payout txid> [--fee-rate <per virtual byte>] [--json]
+                                 (replaces an unmined Bitcoin or Litecoin payout by a higher fee, now)
   cli compliance refund --review <id> --txid <hash> [--fee <decimal>] [--gas <decimal ETH>] [--json]
                                  (books the refund of a rejected payment, once; on the Ethereum chain read from
                                  the node, from the hot wallet: no --fee/--gas; on a sandbox chain --fee withheld

@@ -14,13 +14,17 @@ import { readHotWallet } from "@/lib/chain/evm/payout/read-hot-wallet";
 import { recordHotWalletFunding } from "@/lib/chain/evm/payout/record-hot-wallet-funding";
 import { reconcileEvmChain } from "@/lib/chain/evm/reconcile/reconcile-evm-chain";
 import { listEvmSweeps } from "@/lib/chain/evm/sweep/list-evm-sweeps";
+import { loadHdSeed } from "@/lib/chain/hd-seed";
 import { listChainIncidents } from "@/lib/chain/list-chain-incidents";
 import { loadAccountKeys } from "@/lib/chain/load-account-keys";
+import { bumpUtxoPayout } from "@/lib/chain/utxo/payout/bump-utxo-payout";
+import { feeRatePolicy } from "@/lib/chain/utxo/payout/utxo-payout-adapter-for";
+import { connectUtxoNetwork } from "@/lib/chain/utxo/utxo-network";
 import { bookComplianceRefund } from "@/lib/compliance/book-compliance-refund";
 import { bookEvmComplianceRefund } from "@/lib/compliance/book-evm-compliance-refund";
 import { readHeldPayment } from "@/lib/compliance/read-held-payment";
 import { setReviewThreshold } from "@/lib/compliance/set-review-threshold";
-import type { EvmConfig } from "@/lib/config";
+import type { Config, EvmConfig } from "@/lib/config";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { findCurrency } from "@/lib/currencies/registry";
 import type { Db } from "@/lib/db/client";
@@ -87,6 +91,14 @@ export const cliCommand = z.discriminatedUnion("name", [
   z.object({ name: z.literal("chain.reconcile"), args: z.object({}) }),
   z.object({ name: z.literal("chain.payouts"), args: z.object({}) }),
   z.object({
+    name: z.literal("chain.bump"),
+    args: z.object({
+      currency: z.enum(["BTC", "LTC"]),
+      txid: z.string({ error: "--txid is required: the payout's transaction id." }).trim(),
+      "fee-rate": z.coerce.number().int().min(1).max(10_000).optional(),
+    }),
+  }),
+  z.object({
     name: z.literal("chain.fund"),
     args: z.object({ currency: z.enum(EVM_CURRENCIES), txid: z.string().trim() }),
   }),
@@ -124,6 +136,8 @@ export type CliEnvironment = {
   isSandbox: boolean;
   /** The EVM node (KASSA_EVM_RPC_URL), for `chain wallets`. */
   evm?: EvmConfig;
+  /** The Bitcoin and Litecoin nodes (KASSA_BTC_RPC_URL, KASSA_LTC_RPC_URL), for `chain bump`. */
+  utxo?: Config["utxo"];
 };
 
 export async function runCliCommand(input: unknown, env: CliEnvironment): Promise<Record<string, unknown>> {
@@ -291,6 +305,20 @@ export async function runCliCommand(input: unknown, env: CliEnvironment): Promis
         network: await connectEvmNetwork(env.evm),
         hotWallet: hotWalletAddress(await loadAccountKeys(env.db, env.box)),
         ceilingGwei: env.evm.maxFeeGwei ?? DEFAULT_MAX_FEE_GWEI,
+      });
+    }
+    case "chain.bump": {
+      const { currency, txid } = command.args;
+      const config = env.utxo?.[currency];
+      if (!config)
+        throw fieldError({ currency: `No ${currency} node is configured: set KASSA_${currency}_RPC_URL.` });
+      const rate = command.args["fee-rate"];
+      return await bumpUtxoPayout(env.db, {
+        network: await connectUtxoNetwork(currency, config, env.isSandbox ? "sandbox" : "production"),
+        txid,
+        seed: await loadHdSeed(env.db, env.box),
+        policy: feeRatePolicy(currency, config),
+        feeRate: rate === undefined ? undefined : BigInt(rate),
       });
     }
     case "compliance.refund": {

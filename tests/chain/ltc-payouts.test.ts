@@ -10,6 +10,7 @@ import { trackUtxoPayouts } from "@/lib/chain/utxo/payout/track-utxo-payouts";
 import { connectUtxoNetwork, type UtxoNetwork } from "@/lib/chain/utxo/utxo-network";
 import { withUtxoNetwork } from "@/lib/chain/utxo/utxo-offering";
 import { watchUtxoChain } from "@/lib/chain/utxo/watch-utxo-chain";
+import { runCliCommand } from "@/lib/cli/commands";
 import type { UtxoConfig } from "@/lib/config";
 import { configureOffering, type Offering } from "@/lib/currencies/offering";
 import { queryRows } from "@/lib/db/client";
@@ -29,7 +30,7 @@ import { testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { ledgerInvariants } from "../support/ledger";
 import { litoshiOf, NODE_START_MS, startTestLitecoind, type TestLitecoind } from "../support/litecoind";
-import { createTestMerchant } from "../support/merchants";
+import { createTestMerchant, fieldsOf } from "../support/merchants";
 
 const CONFIRMATIONS = 2;
 
@@ -393,6 +394,35 @@ describe(`Litecoin payouts from Kassa's own coins on a real litecoind in regtest
       base_amount: litoshiOf(change.value).toString(),
       status: "spendable",
     });
+    await expectLedgerBalanced();
+  });
+
+  it("an operator bumps a payout from the CLI at a chosen rate; a mined one or an unknown txid is refused in words", async () => {
+    const to = await freshAddress();
+    const { id } = await withdraw("0.12", to);
+    await runDueJobs(database.db, handlers);
+    const first = (await txidOf(id))!;
+    const env = { db: database.db, box: database.box, isSandbox: true, utxo: { LTC: config } };
+    const bump = (txid: string, rate?: number) =>
+      runCliCommand(
+        { name: "chain.bump", args: { currency: "LTC", txid, ...(rate && { "fee-rate": rate }) } },
+        env,
+      );
+    expect((await fieldsOf(bump("nothex"))).txid).toContain("64 lower-case hexadecimal");
+    expect((await fieldsOf(bump("0".repeat(64)))).txid).toContain("No LTC payout of Kassa's");
+    // Below an eighth above the paid 20 per virtual byte: refused.
+    expect((await fieldsOf(bump(first, 21))).txid).toContain("at least 23 per virtual byte");
+    const bumped = await bump(first, 40);
+    expect(bumped).toMatchObject({ replaced_txid: first, fee_rate: 40 });
+    const replaced = await transaction(String(bumped.txid));
+    expect(await nodeFee(replaced)).toBe(40n * BigInt(replaced.vsize));
+    expect(await customer.rpc<string[]>("getrawmempool")).not.toContain(first);
+    await customer.mine(1);
+    expect((await fieldsOf(bump(String(bumped.txid), 80))).txid).toContain("already mined");
+    await customer.mine(CONFIRMATIONS);
+    await trackUtxoPayouts(database.db, network);
+    expect(await txidOf(id)).toBe(bumped.txid);
+    expect(await receivedAt(to)).toBe(12_000_000n);
     await expectLedgerBalanced();
   });
 

@@ -73,7 +73,7 @@ export type UtxoReplacementPolicy = {
 const notReplacedLogged = new Map<number, string>();
 
 /** The version of a payout the node has mined (the current one or one it replaced), with its confirmations. */
-async function findMinedVersion(network: UtxoNetwork, payout: StoredUtxoPayout) {
+export async function findMinedVersion(network: UtxoNetwork, payout: StoredUtxoPayout) {
   const versions: (UtxoPayoutVersion | null)[] = [null, ...[...payout.replaced].reverse()];
   let isKnown = false;
   for (const version of versions) {
