@@ -1,8 +1,6 @@
 import { withSession } from "@/lib/api/with-session";
-import type { Executor } from "@/lib/db/client";
-import { accountingFields } from "@/lib/transactions/accounting-fields";
-import { describeTransaction } from "@/lib/transactions/describe-transaction";
-import { listTransactions, type TransactionRow } from "@/lib/transactions/list-transactions";
+import { loadAccountingFields } from "@/lib/transactions/accounting-fields";
+import { listTransactions } from "@/lib/transactions/list-transactions";
 import { parseFilter } from "@/lib/transactions/parse-filter";
 import { toCsvCell } from "@/lib/transactions/to-csv-cell";
 
@@ -26,16 +24,12 @@ const COLUMNS = [
   "fiat_currency",
 ] as const;
 
-/** A row with its accounting fields, from the same description transactions/info gives. */
-async function withAccounting(db: Executor, row: TransactionRow) {
-  return { ...row, ...accountingFields(await describeTransaction(db, row.id, row.type)) };
-}
-
 /**
  * CSV of everything the current filter matches, with what an accountant needs of each (fee, net,
  * address, txid, fiat value: lib/transactions/accounting-fields.ts), streamed page by page (keyset)
- * so it scales. The filter is checked (parseFilter refuses dates the database cannot hold) and the first page read
- * before the answer starts, so a bad filter is a 400, not a download cut off after its header line.
+ * so it scales. The filter is checked (parseFilter refuses dates the database cannot hold) and the
+ * first page read before the answer starts, so a bad filter is a 400, not a download cut off after
+ * its header line.
  */
 export const GET = withSession({ permission: "dashboard.view" }, async ({ db, session, query }) => {
   const { filter } = parseFilter(query);
@@ -47,10 +41,9 @@ export const GET = withSession({ permission: "dashboard.view" }, async ({ db, se
     async start(controller) {
       controller.enqueue(encoder.encode(`${COLUMNS.join(",")}\r\n`));
       for (let current = first; ; current = await page(current.nextBefore!)) {
-        const rows = [];
-        // One after the other: each description is a few small indexed reads.
-        for (const row of current.rows) rows.push(await withAccounting(db, row));
-        const lines = rows
+        const accounting = await loadAccountingFields(db, current.rows);
+        const lines = current.rows
+          .map((row) => ({ ...row, ...accounting.get(row.id)! }))
           .map((row) => COLUMNS.map((column) => toCsvCell(row[column])).join(","))
           .join("\r\n");
         if (lines) controller.enqueue(encoder.encode(`${lines}\r\n`));
