@@ -17,9 +17,13 @@ export type Quote = {
   network_fee: string;
   total_debit: string;
   rate: string | null;
+  /** What the principal is worth now in the dashboard's display currency; null without a price. */
+  value_now: { amount: string; currency: string } | null;
   /** The balance of the source currency now, and whether the debit exceeds it. */
   available: string;
   is_insufficient: boolean;
+  /** The withdrawal limit the payout is over, in words (it would wait for an approver); null if none. */
+  over_limit: string | null;
 };
 
 export type MaxPayout = { currency: string; available: string; max_amount: string | null };

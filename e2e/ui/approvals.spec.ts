@@ -30,8 +30,16 @@ const payout = (amount: string) => {
     end_user_reference: `payee-${counter}`,
     sender_type: "legal",
     sender_data: { legal_name: "Shop GmbH", country_of_registration: "DEU" },
-    receiver_type: "self",
+    receiver_type: "legal",
+    receiver_data: { legal_name: "Receiver Ltd", country_of_registration: "GBR" },
   };
+};
+
+/** What `btc` is worth in USD at the sandbox's default price (65 000 USD per BTC), to the cent, grouped. */
+const usdOf = (btc: bigint) => {
+  const cents = (btc * 65_000n) / 1_000_000n; // 10^-8 BTC × 65 000 USD, in cents
+  const whole = String(cents / 100n).replace(/\B(?=(\d{3})+$)/g, "\u202f");
+  return `${whole}.${String(cents % 100n).padStart(2, "0")} USD`;
 };
 
 test.describe("approval screen", () => {
@@ -59,6 +67,9 @@ test.describe("approval screen", () => {
       await expect(item).toContainText("0.02 BTC");
       await expect(item).toContainText("Asked for through the API");
       await expect(item).toContainText(BTC);
+      // What it is worth in the dashboard's currency, who receives it, and whose reference it carries.
+      await expect(item).toContainText(`Worth about ${usdOf(2_000_000n)} at today's rate`);
+      await expect(item).toContainText("To Receiver Ltd (customer reference payee-");
       await page.waitForLoadState("networkidle");
       await expectAccessible(page);
       await expectNoSidewaysScroll(page);
@@ -103,7 +114,19 @@ test.describe("approval screen", () => {
       await page.getByLabel("Country of registration").first().fill("DEU");
       await page.getByLabel("Receiver type").selectOption("self");
       await page.getByRole("button", { name: "Review payout" }).click();
-      await page.getByRole("button", { name: "Confirm payout" }).click();
+      // Before Confirm, the review says which limit this payout is over and that it will wait.
+      const review = page.getByRole("region", { name: "Confirm the payout" });
+      await expect(review).toContainText(
+        "Over your BTC limit of 0.03 BTC per withdrawal or exchange: this payout moves 0.05 BTC. It will wait for approval",
+      );
+      await expect(review.getByText(usdOf(5_000_000n))).toBeVisible();
+      await expectAccessible(page);
+      await expectNoSidewaysScroll(page);
+      await testInfo.attach(`payout-over-limit-${viewport.name}`, {
+        body: await page.screenshot({ fullPage: true }),
+        contentType: "image/png",
+      });
+      await review.getByRole("button", { name: "Confirm payout" }).click();
       const heldHeading = page.getByRole("heading", { name: /Payout \d+ waits for approval/ });
       await expect(heldHeading).toBeVisible();
       await expect(

@@ -161,7 +161,9 @@ test.describe("merchant dashboard", () => {
       await page.goto(`/dashboard/transactions/${id}`);
       await expect(async () => {
         await page.reload();
-        await expect(page.getByText(/Status confirmed/)).toBeVisible({ timeout: 1_000 });
+        await expect(page.getByRole("heading", { level: 1, name: / · Confirmed$/ })).toBeVisible({
+          timeout: 1_000,
+        });
       }).toPass({ timeout: 15_000 });
       await expect(page.getByText("tb1qfdxh6gkfr0qgyatnlkd8khcnxph9tw06n6qwjc")).toBeVisible();
       await expect(page.getByText(/^Sandbox address, on a test network/)).toBeVisible();
@@ -207,9 +209,151 @@ test.describe("merchant dashboard", () => {
     const csv = await page.request.get("/api/dashboard/transactions/export?currency=EUR");
     const lines = (await csv.text()).trim().split("\r\n");
     expect(lines[0]).toBe(
-      "id,created_at,type,status,wire_status,currency,amount,foreign_id,end_user_reference",
+      "id,created_at,type,status,wire_status,currency,amount,foreign_id,end_user_reference," +
+        "fee,fee_currency,net,net_currency,destination_address,txid,fiat_value,fiat_currency",
     );
     expect(lines).toHaveLength(28);
+  });
+
+  test("the explorer stacks rows on a phone, filters payouts by meaning, heads details in words and exports for an accountant", async ({
+    page,
+    request,
+  }, testInfo) => {
+    const merchant = await createMerchant("Ledger Shop");
+    const id = String(merchant.merchantId);
+    await cli("sandbox", "credit", "--merchant", id, "--currency", "EUR", "--amount", "1000");
+    await cli("sandbox", "credit", "--merchant", id, "--currency", "BTC", "--amount", "1");
+    // Every BTC payout waits for an approver, so each stays in one status while the test reads it.
+    await cli("merchants", "limits", "--merchant", id, "--currency", "BTC", "--per-withdrawal", "0.0001");
+    const client = signedClient(request, merchant);
+    const address = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu";
+    const payout = async (fields: Record<string, string>) => {
+      const foreignId = `ledger-${fields.currency}-${Date.now()}`;
+      const response = await client.post("/withdrawal/crypto", {
+        ...fields,
+        address,
+        foreign_id: foreignId,
+        end_user_reference: "payee-1",
+        sender_type: "legal",
+        sender_data: { legal_name: "Ledger Shop GmbH", country_of_registration: "DEU" },
+        receiver_type: "self",
+      });
+      expect(response.status()).toBe(201);
+      const { data } = await response.json();
+      return { id: data.id as number, status: data.status as string, foreignId };
+    };
+    const invoice = (
+      await (
+        await client.post("/invoices/create", {
+          end_user_reference: "cust-1",
+          timer: false,
+          title: "Lamp",
+          foreign_id: `ledger-invoice-${Date.now()}`,
+          currency: "EUR",
+          amount: "120",
+          url_success: "https://shop.example/ok",
+          url_failed: "https://shop.example/failed",
+          email_user: "buyer@example.com",
+          sender_type: "natural",
+          sender_data: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1990-12-10" },
+        })
+      ).json()
+    ).data as { id: number };
+    const plain = await payout({ currency: "BTC", amount: "0.001" });
+    const converted = await payout({ currency: "EUR", convert_to: "BTC", amount: "100" });
+    expect([plain.status, converted.status]).toEqual(["pending", "pending"]);
+    await signIn(page, merchant);
+
+    // A phone: one stacked row per transaction, kind and status in words, nothing cut off.
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto("/dashboard/transactions");
+    const list = page.getByRole("list", { name: "Transactions, newest first" });
+    const row = list.getByRole("listitem").filter({ hasText: `Payout with conversion ${converted.id}` });
+    await expect(row).toContainText("100.00 EUR");
+    await expect(row).toContainText("Waiting for approval");
+    await expect(row).toContainText(`Your id ${converted.foreignId}`);
+    await expect(row.locator("p").nth(1)).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+    await expect(list.getByRole("listitem")).toHaveCount(3);
+    const cutOff = await list.evaluate((element) =>
+      [element, ...element.querySelectorAll("*")]
+        .filter(
+          (node) =>
+            node.scrollWidth > node.clientWidth + 1 || node.getBoundingClientRect().right > window.innerWidth,
+        )
+        .map((node) => node.textContent),
+    );
+    expect(cutOff).toEqual([]);
+    await expectAccessible(page);
+    await testInfo.attach("explorer-phone", {
+      body: await page.screenshot({ fullPage: true }),
+      contentType: "image/png",
+    });
+
+    // "Payouts" is every payout, conversions included, and nothing else.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByLabel("Type").selectOption({ label: "Payouts" });
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await expect(page).toHaveURL(/type=withdrawal/);
+    const table = page.getByRole("table");
+    await expect(table.getByRole("row")).toHaveCount(3);
+    const rowOf = (transactionId: number) =>
+      table
+        .getByRole("row")
+        .filter({ has: page.getByRole("link", { name: String(transactionId), exact: true }) });
+    await expect(rowOf(converted.id)).toContainText("Payout with conversion");
+    await expect(rowOf(plain.id)).toContainText("Payout");
+    await expect(rowOf(invoice.id)).toHaveCount(0);
+    await expectAccessible(page);
+    await testInfo.attach("explorer-payouts-desktop", {
+      body: await page.screenshot({ fullPage: true }),
+      contentType: "image/png",
+    });
+
+    // The detail page is headed in words, at both widths.
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(`/dashboard/transactions/${converted.id}`);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(
+        `Payout with conversion ${converted.id} · Waiting for approval`,
+      );
+      await expectAccessible(page);
+    }
+
+    // The export: fee, net, address, txid and fiat value, as the public API reports the payout.
+    const csv = await page.request.get("/api/dashboard/transactions/export?type=withdrawal");
+    const [header, ...lines] = (await csv.text()).trim().split("\r\n");
+    const columns = header!.split(",");
+    expect(columns.slice(-8)).toEqual([
+      "fee",
+      "fee_currency",
+      "net",
+      "net_currency",
+      "destination_address",
+      "txid",
+      "fiat_value",
+      "fiat_currency",
+    ]);
+    expect(lines).toHaveLength(2);
+    const cells = (line: string) =>
+      Object.fromEntries(JSON.parse(`[${line}]`).map((cell: string, i: number) => [columns[i], cell]));
+    const exported = lines.map(cells).find((line) => line.id === String(converted.id))!;
+    const info = await (
+      await client.send("POST", "/transactions/info", JSON.stringify({ id: converted.id }))
+    ).json();
+    const units = (text: string) => {
+      const [whole, fraction = ""] = text.split(".");
+      return BigInt(whole!) * 10n ** 8n + BigInt(fraction.padEnd(8, "0"));
+    };
+    const feeSum = info.fees.reduce((sum: bigint, fee: { amount: string }) => sum + units(fee.amount), 0n);
+    expect(units(exported.fee)).toBe(feeSum);
+    expect(feeSum).toBeGreaterThan(0n);
+    expect(exported.fee_currency).toBe("EUR");
+    expect(exported.net).toBe(info.currency_received.amount);
+    expect(exported.net_currency).toBe("BTC");
+    expect(exported.destination_address).toBe(address);
+    expect(exported.txid).toBe(""); // waiting for approval: nothing sent yet
+    expect(exported.fiat_value).toBe("100.00000000");
+    expect(exported.fiat_currency).toBe("EUR");
   });
 
   test("another merchant's transaction is not found, in pages and in the dashboard API", async ({

@@ -1,7 +1,7 @@
 import "server-only";
 
 import { fieldError } from "@/lib/errors";
-import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from "./kinds";
+import { expandTypeFilter, TRANSACTION_STATUSES, TRANSACTION_TYPES } from "./kinds";
 import type { TransactionFilter } from "./list-transactions";
 
 /** Filters reach no further back than this: nothing older exists, and year 0 is not a PostgreSQL date. */
@@ -39,7 +39,8 @@ export function parseFilter(query: URLSearchParams): { filter: TransactionFilter
   const search = query.get("q")?.slice(0, 200);
   return {
     filter: {
-      types: list("type", TRANSACTION_TYPES),
+      // "withdrawal" stands for every kind of payout (kinds.ts); the exact types are accepted too.
+      types: expandTypeFilter(list("type", TRANSACTION_TYPES)),
       statuses: list("status", TRANSACTION_STATUSES),
       currency: query.get("currency")?.toUpperCase() || undefined,
       from: date(query.get("from"), "from", false),

@@ -8,7 +8,7 @@ import { describeTransaction } from "./describe-transaction";
 /** Everything the explorer's detail view shows, or undefined for another merchant's transaction. */
 export async function transactionDetail(db: Executor, merchantId: number, id: number) {
   const [owned] = await db
-    .select({ id: transactions.id })
+    .select({ id: transactions.id, type: transactions.type, status: transactions.status })
     .from(transactions)
     .where(and(eq(transactions.id, id), eq(transactions.merchantId, merchantId)));
   if (!owned) return undefined;
@@ -35,7 +35,9 @@ export async function transactionDetail(db: Executor, merchantId: number, id: nu
         .orderBy(asc(callbackAttempts.id))
     : [];
   return {
-    transaction: await describeTransaction(db, id),
+    transaction: await describeTransaction(db, id, owned.type),
+    /** The internal status, richer than the API's (the page says it in words). */
+    status: owned.status,
     timeline: events.map((e) => ({
       at: e.createdAt.toISOString(),
       from: e.fromStatus,

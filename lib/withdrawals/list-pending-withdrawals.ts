@@ -4,6 +4,8 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { transactions, users, withdrawals } from "@/lib/db/schema";
 import { formatAmount } from "@/lib/money";
+import { type ValueNow, valueNow } from "@/lib/rates/value-now";
+import { describeReceiver } from "./describe-receiver";
 
 export type PendingWithdrawal = {
   id: number;
@@ -13,6 +15,14 @@ export type PendingWithdrawal = {
   total_debit: string;
   target_currency: string;
   sent: string;
+  /** What `amount` is worth now in the dashboard's display currency; null without a price. */
+  value_now: ValueNow | null;
+  /** Who receives it, from its receiver data: a name, a company, or the merchant's own wallet. */
+  receiver: string;
+  /** The customer reference it was sent with. */
+  end_user_reference: string | null;
+  /** The invoice this payout refunds; null for any other payout. */
+  refund_of: number | null;
   address: string;
   tag: string | null;
   created_at: string;
@@ -29,14 +39,23 @@ export async function listPendingWithdrawals(
   input: { merchantId: number; viewerUserId: number },
 ): Promise<PendingWithdrawal[]> {
   const rows = await db
-    .select({ w: withdrawals, createdAt: transactions.createdAt, creator: users.email })
+    .select({
+      w: withdrawals,
+      createdAt: transactions.createdAt,
+      endUserReference: transactions.endUserReference,
+      creator: users.email,
+    })
     .from(withdrawals)
     .innerJoin(transactions, eq(transactions.id, withdrawals.transactionId))
     .leftJoin(users, eq(users.id, withdrawals.createdByUserId))
     .where(and(eq(withdrawals.merchantId, input.merchantId), eq(transactions.status, "pending")))
     .orderBy(asc(withdrawals.transactionId))
     .limit(200);
-  return rows.map(({ w, createdAt, creator }) => ({
+  const values = await valueNow(db, {
+    merchantId: input.merchantId,
+    amounts: rows.map(({ w }) => ({ amount: w.principal, currency: w.sourceCurrency })),
+  });
+  return rows.map(({ w, createdAt, endUserReference, creator }, index) => ({
     id: w.transactionId,
     kind: w.kind,
     currency: w.sourceCurrency,
@@ -44,6 +63,10 @@ export async function listPendingWithdrawals(
     total_debit: formatAmount(w.totalDebit),
     target_currency: w.targetCurrency,
     sent: formatAmount(w.sentAmount),
+    value_now: values[index]!,
+    receiver: describeReceiver(w.receiverType, w.receiverData),
+    end_user_reference: endUserReference,
+    refund_of: w.refundOf,
     address: w.address,
     tag: w.tag,
     created_at: createdAt.toISOString(),

@@ -15,6 +15,7 @@ import { exchangeNowRequest } from "@/lib/schemas/exchange";
 import { instantWithdrawalRequest, withdrawalRequest } from "@/lib/schemas/withdrawals";
 import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { instantWithdrawalInput, withdrawalInput } from "@/lib/withdrawals/from-request";
+import { listPendingWithdrawals } from "@/lib/withdrawals/list-pending-withdrawals";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { confirm, createFixedInvoice, pay } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
@@ -281,6 +282,16 @@ describe(`withdrawal limits count value on every movement on ${testDriver}`, () 
       refundOf: invoice.id,
     });
     expect([refund.price.sent, refund.status]).toEqual([half, "pending"]);
+
+    // Its approvals card: the invoice it refunds, who receives it, and what it is worth now in USD
+    // (LTC at 125 USD, rounded down to the cent, worked out here without lib/rates).
+    const [card] = await listPendingWithdrawals(database.db, { merchantId: m.merchantId, viewerUserId: 0 });
+    expect(card).toMatchObject({ id: refund.id, refund_of: invoice.id, receiver: "Your own wallet" });
+    const usd = (refund.price.principal * LTC_USD) / units("1");
+    expect(card!.value_now).toEqual({
+      amount: formatAmount((usd / 1_000_000n) * 1_000_000n),
+      currency: "USD",
+    });
   });
 
   it("lets ten racing movements of every kind past the daily limit no further than the limit", async () => {

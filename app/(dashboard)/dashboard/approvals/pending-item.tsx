@@ -69,6 +69,26 @@ export function PendingItem({
         </p>
         <p className="text-sm text-slate-700 dark:text-slate-300">Withdrawal {item.id}</p>
       </div>
+      {item.value_now && (
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          Worth about{" "}
+          <span className="font-mono">{dashboardAmount(item.value_now.amount, item.value_now.currency)}</span>{" "}
+          at today's rate
+        </p>
+      )}
+      <p className="mt-1 text-sm">
+        To <strong>{item.receiver}</strong>
+        {item.end_user_reference ? ` (customer reference ${item.end_user_reference})` : ""}
+        {item.refund_of !== null && (
+          <>
+            {" "}
+            · refund of{" "}
+            <a href={`/dashboard/invoices/${item.refund_of}`} className="underline">
+              invoice {item.refund_of}
+            </a>
+          </>
+        )}
+      </p>
       <p className="mt-1 break-all font-mono text-sm">
         {item.address}
         {item.tag ? ` (tag ${item.tag})` : ""}

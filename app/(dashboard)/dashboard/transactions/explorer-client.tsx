@@ -4,12 +4,13 @@ import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
+import { transactionStatus } from "@/components/dashboard/transaction-status";
 import { buttonClass, secondaryButtonClass, selectClass } from "@/components/forms/field";
 import { errorMessage, FormError } from "@/components/forms/form-error";
 import { useTransactionPages } from "@/components/query/use-transactions";
 import { CURRENCIES } from "@/lib/currencies/registry";
 import { formatDateTime } from "@/lib/format-date-time";
-import { TRANSACTION_STATUSES, TRANSACTION_TYPES } from "@/lib/transactions/kinds";
+import { kindLabel, TRANSACTION_STATUSES, TYPE_FILTERS } from "@/lib/transactions/kinds";
 import { statusLabel } from "@/lib/transactions/status-label";
 
 const FILTERS = ["q", "type", "status", "currency", "from", "to"] as const;
@@ -55,9 +56,9 @@ export function ExplorerClient() {
         </div>
         {(
           [
-            ["type", "Type", TRANSACTION_TYPES],
-            ["status", "Status", TRANSACTION_STATUSES],
-            ["currency", "Currency", CURRENCIES.map((c) => c.code)],
+            ["type", "Type", TYPE_FILTERS],
+            ["status", "Status", TRANSACTION_STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))],
+            ["currency", "Currency", CURRENCIES.map((c) => ({ value: c.code, label: c.code }))],
           ] as const
         ).map(([name, label, options]) => (
           <div key={name}>
@@ -72,8 +73,8 @@ export function ExplorerClient() {
             >
               <option value="">Any</option>
               {options.map((option) => (
-                <option key={option} value={option}>
-                  {name === "status" ? statusLabel(option) : option}
+                <option key={option.value} value={option.value}>
+                  {option.label}
                 </option>
               ))}
             </select>
@@ -132,7 +133,37 @@ export function ExplorerClient() {
         </p>
       )}
       {rows.length > 0 && (
-        <div className="mt-6 overflow-x-auto">
+        // A phone gets one stacked row per transaction, every field on its own line; wider screens the table.
+        <ul
+          aria-label="Transactions, newest first"
+          className="mt-6 divide-y divide-slate-200 border-y border-slate-200 sm:hidden dark:divide-slate-800 dark:border-slate-800"
+        >
+          {rows.map((row) => (
+            <li key={row.id} className="py-3 text-sm">
+              <div className="flex flex-wrap items-baseline justify-between gap-x-3">
+                <Link
+                  href={`/dashboard/transactions/${row.id}`}
+                  className="font-medium text-indigo-700 underline dark:text-indigo-300"
+                >
+                  {kindLabel(row.type)} {row.id}
+                </Link>
+                <span className="break-all font-mono">
+                  {row.amount ? dashboardAmount(row.amount, row.currency) : "—"}
+                </span>
+              </div>
+              <p>{transactionStatus(row.type, row.status)}</p>
+              <p className="text-slate-700 dark:text-slate-300">{formatDateTime(row.created_at)}</p>
+              {row.foreign_id && (
+                <p className="break-all">
+                  Your id <span className="font-mono">{row.foreign_id}</span>
+                </p>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {rows.length > 0 && (
+        <div className="mt-6 hidden overflow-x-auto sm:block">
           <table className="w-full min-w-[40rem] text-left text-sm">
             <caption className="sr-only">Transactions, newest first</caption>
             <thead>
@@ -169,8 +200,8 @@ export function ExplorerClient() {
                     </Link>
                   </td>
                   <td className="py-2 pr-3 whitespace-nowrap">{formatDateTime(row.created_at)}</td>
-                  <td className="py-2 pr-3">{row.type}</td>
-                  <td className="py-2 pr-3">{statusLabel(row.status)}</td>
+                  <td className="py-2 pr-3">{kindLabel(row.type)}</td>
+                  <td className="py-2 pr-3">{transactionStatus(row.type, row.status)}</td>
                   <td className="py-2 pr-3 text-right font-mono">
                     {row.amount ? dashboardAmount(row.amount, row.currency) : "—"}
                   </td>

@@ -9,9 +9,10 @@ import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { DashboardRequestError } from "@/components/query/dashboard-fetch";
 import { fetchQuote, type Quote, useCreatePayout } from "@/components/query/use-payouts";
 import { findCurrency } from "@/lib/currencies/registry";
+import { describeReceiver } from "@/lib/withdrawals/describe-receiver";
 import { AmountFields } from "./amount-fields";
 import { DestinationFields } from "./destination-fields";
-import { describeReceiver, PayoutAccepted, PayoutReview } from "./payout-review";
+import { PayoutAccepted, PayoutReview } from "./payout-review";
 import {
   type AmountField,
   type PayoutKind,

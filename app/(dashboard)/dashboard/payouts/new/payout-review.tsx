@@ -4,18 +4,21 @@ import type { Quote } from "@/components/query/use-payouts";
 
 export type ReviewDestination = { address: string; tag: string; tagName: string; receiver: string };
 
-/** The receiver as the review repeats it: a name, a company, or the merchant's own wallet. */
-export function describeReceiver(type: unknown, data: unknown): string {
-  const d = (data ?? {}) as Record<string, string | undefined>;
-  if (type === "self") return "Your own wallet";
-  if (type === "legal") return d.legal_name || "A company (no name given)";
-  return [d.first_name, d.last_name].filter(Boolean).join(" ") || "A person (no name given)";
+/** What an over-limit payout means for whoever confirms it, after the limit in the quote's words. */
+export function OverLimitNotice({ text }: { text: string }) {
+  return (
+    <p className="mt-2 text-sm font-medium text-amber-900 dark:text-amber-200">
+      {text} It will wait for approval: another user of your account must approve it on the Approvals page
+      before it is sent.
+    </p>
+  );
 }
 
 /**
  * The review step: where it goes (address, tag and receiver repeated, to check against the
  * receiver's), what leaves the balance and what arrives, before anything is sent. A debit over the
- * balance is said here and cannot be confirmed.
+ * balance is said here and cannot be confirmed; one over a withdrawal limit is said here too, and
+ * waits for an approver once confirmed.
  */
 export function PayoutReview({
   review,
@@ -51,6 +54,14 @@ export function PayoutReview({
         <dd className="font-mono">{dashboardAmount(review.sent, review.target)}</dd>
         <dt>Withdrawn</dt>
         <dd className="font-mono">{dashboardAmount(review.principal, review.source)}</dd>
+        {review.value_now && review.value_now.currency !== review.source && (
+          <>
+            <dt>Worth about</dt>
+            <dd className="font-mono">
+              {dashboardAmount(review.value_now.amount, review.value_now.currency)}
+            </dd>
+          </>
+        )}
         <dt>Withdrawal fee</dt>
         <dd className="font-mono">{dashboardAmount(review.withdrawal_fee, review.source)}</dd>
         <dt>Network fee</dt>
@@ -64,6 +75,7 @@ export function PayoutReview({
           balance is {dashboardAmount(review.available, review.source)}. Lower the amount (or use Max).
         </p>
       )}
+      {review.over_limit && !review.is_insufficient && <OverLimitNotice text={review.over_limit} />}
       <div className="mt-3 flex gap-2">
         <button type="submit" disabled={isSubmitting || review.is_insufficient} className={buttonClass}>
           {isSubmitting ? "Sending…" : "Confirm payout"}

@@ -5,6 +5,7 @@ import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { errorMessage } from "@/components/forms/form-error";
 import { type QuoteInput, useQuote } from "@/components/query/use-payouts";
 import { findCurrency } from "@/lib/currencies/registry";
+import { OverLimitNotice } from "./payout-review";
 
 function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);
@@ -39,6 +40,9 @@ export function QuoteLine({ tagProblem, ...input }: QuoteInput & { tagProblem?: 
           Not enough funds: this debits {dashboardAmount(quote.data.total_debit, quote.data.source)}, your
           available balance is {dashboardAmount(quote.data.available, quote.data.source)}.
         </p>
+      )}
+      {quote.data?.over_limit && !quote.data.is_insufficient && (
+        <OverLimitNotice text={quote.data.over_limit} />
       )}
       {tagProblem && <p className="mt-1 text-sm font-medium text-red-800 dark:text-red-300">{tagProblem}</p>}
       {quote.error && (

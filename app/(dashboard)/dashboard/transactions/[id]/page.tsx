@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
+import { transactionStatus } from "@/components/dashboard/transaction-status";
 import { SandboxBadge } from "@/components/ui/sandbox-badge";
 import { requireSession } from "@/lib/auth/session";
 import { isOnSandboxChain } from "@/lib/chain/sandbox/address-nets";
@@ -8,6 +9,7 @@ import { shortAmount } from "@/lib/checkout/present";
 import { getDb } from "@/lib/db/client";
 import { formatDateTime } from "@/lib/format-date-time";
 import { can } from "@/lib/team/permissions";
+import { kindLabel } from "@/lib/transactions/kinds";
 import { statusLabel } from "@/lib/transactions/status-label";
 import { transactionDetail } from "@/lib/transactions/transaction-detail";
 import { findRefundOf } from "@/lib/withdrawals/list-refunds";
@@ -55,7 +57,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
     ? await transactionDetail(getDb(), session.merchantId, id)
     : undefined;
   if (!detail) notFound();
-  const { transaction: t, timeline, callbacks } = detail;
+  const { transaction: t, status, timeline, callbacks } = detail;
   const rates = paymentRates(t.additional_details);
   const creditCurrency =
     (t.additional_details?.currency as string | undefined) ??
@@ -70,13 +72,13 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
   return (
     <>
       <h1 className="text-2xl font-bold tracking-tight">
-        {t.type} {t.id}
+        {kindLabel(t.type)} {t.id} · {transactionStatus(t.type, status)}
       </h1>
       <p className="mt-1">
-        Status <strong>{t.status}</strong>
-        {t.additional_details?.withdrawal_status === "sending" && ` (${statusLabel("sending")})`}
+        {/* The API's own word, for whoever matches it against their system. */}
+        API status <span className="font-mono">{t.status}</span>
         {t.additional_details?.status === "below_minimum" &&
-          ` (${statusLabel("below_minimum")}: the minimum is ${String(t.additional_details.minimum_amount)} ${t.currency_sent?.currency ?? ""})`}
+          ` (the minimum is ${String(t.additional_details.minimum_amount)} ${t.currency_sent?.currency ?? ""})`}
         {t.error ? ` · ${t.error}` : ""}
         {t.foreign_id !== undefined && (
           <>

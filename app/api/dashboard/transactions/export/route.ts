@@ -1,4 +1,5 @@
 import { withSession } from "@/lib/api/with-session";
+import { loadAccountingFields } from "@/lib/transactions/accounting-fields";
 import { listTransactions } from "@/lib/transactions/list-transactions";
 import { parseFilter } from "@/lib/transactions/parse-filter";
 import { toCsvCell } from "@/lib/transactions/to-csv-cell";
@@ -13,12 +14,22 @@ const COLUMNS = [
   "amount",
   "foreign_id",
   "end_user_reference",
+  "fee",
+  "fee_currency",
+  "net",
+  "net_currency",
+  "destination_address",
+  "txid",
+  "fiat_value",
+  "fiat_currency",
 ] as const;
 
 /**
- * CSV of everything the current filter matches, streamed page by page (keyset) so it scales. The
- * filter is checked (parseFilter refuses dates the database cannot hold) and the first page read
- * before the answer starts, so a bad filter is a 400, not a download cut off after its header line.
+ * CSV of everything the current filter matches, with what an accountant needs of each (fee, net,
+ * address, txid, fiat value: lib/transactions/accounting-fields.ts), streamed page by page (keyset)
+ * so it scales. The filter is checked (parseFilter refuses dates the database cannot hold) and the
+ * first page read before the answer starts, so a bad filter is a 400, not a download cut off after
+ * its header line.
  */
 export const GET = withSession({ permission: "dashboard.view" }, async ({ db, session, query }) => {
   const { filter } = parseFilter(query);
@@ -30,7 +41,9 @@ export const GET = withSession({ permission: "dashboard.view" }, async ({ db, se
     async start(controller) {
       controller.enqueue(encoder.encode(`${COLUMNS.join(",")}\r\n`));
       for (let current = first; ; current = await page(current.nextBefore!)) {
+        const accounting = await loadAccountingFields(db, current.rows);
         const lines = current.rows
+          .map((row) => ({ ...row, ...accounting.get(row.id)! }))
           .map((row) => COLUMNS.map((column) => toCsvCell(row[column])).join(","))
           .join("\r\n");
         if (lines) controller.enqueue(encoder.encode(`${lines}\r\n`));
