@@ -53,6 +53,7 @@ async function direct(command: unknown): Promise<Output> {
       box,
       isSandbox: config.isSandbox,
       evm: config.evm,
+      utxo: config.utxo,
     });
     return { ok: true, result };
   } catch (error) {

@@ -25,6 +25,7 @@ type Running = {
   stopping?: Promise<void>;
   isSandbox: boolean;
   evm: Config["evm"];
+  utxo: Config["utxo"];
 };
 
 /**
@@ -54,7 +55,15 @@ async function start(): Promise<EngineAnswer> {
   const demo = config.seedDemo ? await seedDemoMerchant(handle.db, box, config.dataDir) : undefined;
   reopenCheckoutHub();
   const background = config.runJobs ? startBackground(handle.db, config) : undefined;
-  running = { handle, box, lock, background, isSandbox: config.isSandbox, evm: config.evm };
+  running = {
+    handle,
+    box,
+    lock,
+    background,
+    isSandbox: config.isSandbox,
+    evm: config.evm,
+    utxo: config.utxo,
+  };
   const started: EngineStarted = {
     mode: config.mode,
     database: config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`,
@@ -109,6 +118,7 @@ export async function runEngineAction(message: EngineMessage): Promise<EngineAns
         box: running.box,
         isSandbox: running.isSandbox,
         evm: running.evm,
+        utxo: running.utxo,
         token: running.lock.info.token,
       });
     default:
