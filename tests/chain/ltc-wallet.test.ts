@@ -32,6 +32,7 @@ import { createTestDatabase, type TestDatabase, testDriver } from "../support/da
 import { ledgerInvariants } from "../support/ledger";
 import {
   coins,
+  doubleSpend,
   litoshiOf,
   NODE_START_MS,
   startTestLitecoind,
@@ -205,7 +206,7 @@ describe(`Litecoin hot wallet and reconciliation on a real litecoind in regtest 
     await expectLedgerBalanced();
   });
 
-  it("takes back a credited funding whose block a reorganisation removed, and credits it once when mined again", async () => {
+  it("takes back a credited funding whose block a reorganisation removed: credited once when mined again, removed when double-spent", async () => {
     const txid = await customer.pay(hotWallet.address, 100_000_000n);
     const [block] = await customer.mine(CONFIRMATIONS);
     expect((await watch()).funded).toBe(1);
@@ -230,6 +231,22 @@ describe(`Litecoin hot wallet and reconciliation on a real litecoind in regtest 
     expect(await platform("platform:owner")).toBe(350_000_000n);
     expect(await journals("hot_wallet_funding")).toBe(3);
     expect(await journals("hot_wallet_funding_reversed")).toBe(1);
+
+    // A credited funding whose block is gone and which a double spend replaced: removed, its credit reversed.
+    const gone = await customer.pay(hotWallet.address, 40_000_000n);
+    const [goneBlock] = await customer.mine(CONFIRMATIONS);
+    expect((await watch()).funded).toBe(1);
+    expect(await platform("platform:owner")).toBe(390_000_000n);
+    await customer.rpc("invalidateblock", [goneBlock]);
+    await doubleSpend(customer, gone);
+    expect((await watch()).reorgs).toBe(1);
+    expect((await fundingCoins()).find((c) => c.txid === gone)!.status).toBe("removed");
+    expect(await platform("platform:owner")).toBe(350_000_000n);
+    expect(((await cli("chain.wallets")) as Wallets).ltc.balances.LTC).toBe("3.50000000");
+    await customer.mine(CONFIRMATIONS);
+    expect((await watch()).funded).toBe(0);
+    expect(await platform("platform:owner")).toBe(350_000_000n);
+    expect(await journals("hot_wallet_funding_reversed")).toBe(2);
     await expectLedgerBalanced();
   });
 
