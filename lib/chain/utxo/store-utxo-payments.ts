@@ -63,16 +63,21 @@ export async function storeUtxoPayments(
         .where(
           and(eq(depositAddresses.currency, input.currency), eq(depositAddresses.address, payment.address)),
         );
-      await tx.insert(utxoCoins).values({
-        network: input.network,
-        currency: input.currency,
-        txid: payment.txid,
-        vout: payment.vout,
-        baseAmount: payment.baseUnits,
-        address: payment.address,
-        derivationPath: isFunding ? input.hotWallet!.path : (address?.path ?? ""),
-        chainTransactionId: id,
-      });
+      await tx
+        .insert(utxoCoins)
+        .values({
+          network: input.network,
+          currency: input.currency,
+          txid: payment.txid,
+          vout: payment.vout,
+          baseAmount: payment.baseUnits,
+          address: payment.address,
+          derivationPath: isFunding ? input.hotWallet!.path : (address?.path ?? ""),
+          chainTransactionId: id,
+        })
+        // An output that is already Kassa's coin (one of Kassa's own transactions paid the hot wallet,
+        // which stored its coin when signing) stays that coin: never taken for the operator's funding.
+        .onConflictDoNothing({ target: [utxoCoins.network, utxoCoins.txid, utxoCoins.vout] });
     } else {
       // Raw: the known row, locked, with whether a reorganisation or a double spend had removed it.
       const [known] = await queryRows<{ id: string | number; removed: boolean; block_hash: string | null }>(
