@@ -25,6 +25,7 @@ export async function readUtxoHotWallet(
   input: { network: Pick<UtxoNetwork, "currency" | "net" | "network">; keys: AccountKeys },
 ): Promise<UtxoHotWalletView> {
   const { network } = input;
+  // Raw: the numeric sum read as text, so it stays exact.
   const [row] = await queryRows<{ total: string }>(
     db,
     sql`select coalesce(sum(base_amount), 0)::text as total from utxo_coins

@@ -20,6 +20,7 @@ export async function unwindHotWalletFunding(
   tx: Tx,
   input: { chainTransactionId: number; to: "pending" | "removed" },
 ): Promise<boolean> {
+  // Raw: the coin locked with its payment's amount, funding coins picked by their path.
   const [coin] = await queryRows<{
     id: string | number;
     status: string;
