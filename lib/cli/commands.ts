@@ -17,9 +17,12 @@ import { listEvmSweeps } from "@/lib/chain/evm/sweep/list-evm-sweeps";
 import { loadHdSeed } from "@/lib/chain/hd-seed";
 import { listChainIncidents } from "@/lib/chain/list-chain-incidents";
 import { loadAccountKeys } from "@/lib/chain/load-account-keys";
+import { readUtxoHotWallet } from "@/lib/chain/utxo/hot-wallet/read-utxo-hot-wallet";
+import { utxoHotWallet } from "@/lib/chain/utxo/hot-wallet/utxo-hot-wallet";
 import { bumpUtxoPayout } from "@/lib/chain/utxo/payout/bump-utxo-payout";
 import { feeRatePolicy } from "@/lib/chain/utxo/payout/utxo-payout-adapter-for";
-import { connectUtxoNetwork } from "@/lib/chain/utxo/utxo-network";
+import { reconcileUtxoChain } from "@/lib/chain/utxo/reconcile/reconcile-utxo-chain";
+import { connectUtxoNetwork, type UtxoNetwork } from "@/lib/chain/utxo/utxo-network";
 import { bookComplianceRefund } from "@/lib/compliance/book-compliance-refund";
 import { bookEvmComplianceRefund } from "@/lib/compliance/book-evm-compliance-refund";
 import { readHeldPayment } from "@/lib/compliance/read-held-payment";
@@ -136,9 +139,23 @@ export type CliEnvironment = {
   isSandbox: boolean;
   /** The EVM node (KASSA_EVM_RPC_URL), for `chain wallets`. */
   evm?: EvmConfig;
-  /** The Bitcoin and Litecoin nodes (KASSA_BTC_RPC_URL, KASSA_LTC_RPC_URL), for `chain bump`. */
+  /** The Bitcoin and Litecoin nodes (KASSA_BTC_RPC_URL, KASSA_LTC_RPC_URL), for `chain wallets`, `reconcile` and `bump`. */
   utxo?: Config["utxo"];
 };
+
+const NO_CHAIN =
+  "No chain node is configured: set KASSA_EVM_RPC_URL, KASSA_BTC_RPC_URL or KASSA_LTC_RPC_URL.";
+
+/** Each configured UTXO chain's node, connected (its chain decides the addresses shown). */
+async function utxoNetworks(env: CliEnvironment): Promise<UtxoNetwork[]> {
+  const networks: UtxoNetwork[] = [];
+  for (const currency of ["BTC", "LTC"] as const) {
+    const config = env.utxo?.[currency];
+    if (config)
+      networks.push(await connectUtxoNetwork(currency, config, env.isSandbox ? "sandbox" : "production"));
+  }
+  return networks;
+}
 
 export async function runCliCommand(input: unknown, env: CliEnvironment): Promise<Record<string, unknown>> {
   const parsed = cliCommand.safeParse(input);
@@ -278,17 +295,42 @@ export async function runCliCommand(input: unknown, env: CliEnvironment): Promis
     case "chain.incidents":
       return { incidents: await listChainIncidents(env.db) };
     case "chain.wallets": {
-      if (!env.evm) throw fieldError({ chain: "No EVM node is configured: set KASSA_EVM_RPC_URL." });
-      // The address from the account's public key: showing the wallet never opens the seed.
-      const address = hotWalletAddress(await loadAccountKeys(env.db, env.box));
-      return { evm: await readHotWallet({ network: await connectEvmNetwork(env.evm), address }) };
+      const networks = await utxoNetworks(env);
+      if (!env.evm && networks.length === 0) throw fieldError({ chain: NO_CHAIN });
+      // The addresses from the accounts' public keys: showing the wallets never opens the seed.
+      const keys = await loadAccountKeys(env.db, env.box);
+      const wallets: Record<string, unknown> = {};
+      if (env.evm)
+        wallets.evm = await readHotWallet({
+          network: await connectEvmNetwork(env.evm),
+          address: hotWalletAddress(keys),
+        });
+      for (const network of networks)
+        wallets[network.currency.toLowerCase()] = await readUtxoHotWallet(env.db, { network, keys });
+      return wallets;
     }
     case "chain.sweeps":
       return await listEvmSweeps(env.db);
     case "chain.reconcile": {
-      if (!env.evm) throw fieldError({ chain: "No EVM node is configured: set KASSA_EVM_RPC_URL." });
-      const hotWallet = hotWalletAddress(await loadAccountKeys(env.db, env.box));
-      return await reconcileEvmChain(env.db, { network: await connectEvmNetwork(env.evm), hotWallet });
+      const networks = await utxoNetworks(env);
+      if (!env.evm && networks.length === 0) throw fieldError({ chain: NO_CHAIN });
+      const keys = await loadAccountKeys(env.db, env.box);
+      // The EVM report as it was, each UTXO chain's beside it; is_reconciled only when all are.
+      const report: Record<string, unknown> & { is_reconciled: boolean } = env.evm
+        ? await reconcileEvmChain(env.db, {
+            network: await connectEvmNetwork(env.evm),
+            hotWallet: hotWalletAddress(keys),
+          })
+        : { is_reconciled: true };
+      for (const network of networks) {
+        const reconciled = await reconcileUtxoChain(env.db, {
+          network,
+          hotWallet: utxoHotWallet(keys, network).address,
+        });
+        report[network.currency.toLowerCase()] = reconciled;
+        report.is_reconciled &&= reconciled.is_reconciled;
+      }
+      return report;
     }
     case "chain.fund": {
       if (!env.evm) throw fieldError({ chain: "No EVM node is configured: set KASSA_EVM_RPC_URL." });

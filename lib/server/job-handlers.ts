@@ -167,6 +167,7 @@ export function jobTasks(
           config,
           mode: options.mode ?? "production",
           spreadPpm: options.spreadPpm ?? 0,
+          box: options.box,
         }),
         utxoPayoutTask({ currency, config, mode: options.mode ?? "production", box: options.box }),
       );

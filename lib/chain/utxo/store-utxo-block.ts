@@ -6,6 +6,7 @@ import type { Clock } from "@/lib/clock";
 import { type Db, queryRows } from "@/lib/db/client";
 import { chainBlocks } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
+import type { UtxoHotWallet } from "./hot-wallet/utxo-hot-wallet";
 import { storeUtxoPayments, type UtxoBlock, type UtxoPayment } from "./store-utxo-payments";
 
 /** A block the watcher read: its place in the chain and the outputs in it that pay Kassa. */
@@ -20,7 +21,14 @@ export type ReadBlock = UtxoBlock & { previousHash: string; payments: UtxoPaymen
  */
 export async function storeUtxoBlock(
   db: Db,
-  input: { network: string; currency: string; cursor: Cursor | null; block: ReadBlock; clock?: Clock },
+  input: {
+    network: string;
+    currency: string;
+    cursor: Cursor | null;
+    block: ReadBlock;
+    hotWallet?: UtxoHotWallet;
+    clock?: Clock;
+  },
 ): Promise<boolean> {
   const { block } = input;
   const height = BigInt(block.height);
@@ -63,6 +71,7 @@ export async function storeUtxoBlock(
       currency: input.currency,
       payments: block.payments,
       block,
+      hotWallet: input.hotWallet,
       clock: input.clock,
     });
     return true;

@@ -7,6 +7,7 @@ import { queryRows, type Tx } from "@/lib/db/client";
 import { amountSql, depositAddresses, utxoCoins } from "@/lib/db/schema";
 import { paymentRateSettings } from "@/lib/deposits/payment-rate-settings";
 import { recordIncomingPayment } from "@/lib/deposits/record-incoming-payment";
+import type { UtxoHotWallet } from "./hot-wallet/utxo-hot-wallet";
 import type { FoundOutput } from "./utxo-outputs";
 
 /** A payment as the watcher found it: an output to Kassa, with the sender's address when it could be read. */
@@ -22,7 +23,9 @@ export type UtxoBlock = { height: number; hash: string; time: Date };
  * utxo_coins (`pending` until its deposit is credited) and is reported to the deposit pipeline, so
  * its invoice turns `processing`; one first seen in the mempool and now mined only gets its block;
  * one a reorganisation or a double spend had removed comes back (its coin too) and is reported
- * again. Returns how many were new or came back.
+ * again. An output to the hot wallet is the operator's funding: its coin (on the hot wallet's path)
+ * waits `pending` for creditHotWalletFunding, and no deposit is reported. Returns how many were new
+ * or came back.
  */
 export async function storeUtxoPayments(
   tx: Tx,
@@ -31,6 +34,7 @@ export async function storeUtxoPayments(
     currency: string;
     payments: UtxoPayment[];
     block: UtxoBlock | null;
+    hotWallet?: UtxoHotWallet;
     clock?: Clock;
   },
 ): Promise<number> {
@@ -38,6 +42,7 @@ export async function storeUtxoPayments(
   let reported = 0;
   for (const payment of input.payments) {
     const { amount, dust } = toLedgerAmount(payment.baseUnits, 8);
+    const isFunding = payment.address === input.hotWallet?.address;
     // Raw: ON CONFLICT DO NOTHING with RETURNING tells the worker that inserted it from any other.
     const [inserted] = await queryRows<{ id: string | number }>(
       tx,
@@ -58,16 +63,21 @@ export async function storeUtxoPayments(
         .where(
           and(eq(depositAddresses.currency, input.currency), eq(depositAddresses.address, payment.address)),
         );
-      await tx.insert(utxoCoins).values({
-        network: input.network,
-        currency: input.currency,
-        txid: payment.txid,
-        vout: payment.vout,
-        baseAmount: payment.baseUnits,
-        address: payment.address,
-        derivationPath: address?.path ?? "",
-        chainTransactionId: id,
-      });
+      await tx
+        .insert(utxoCoins)
+        .values({
+          network: input.network,
+          currency: input.currency,
+          txid: payment.txid,
+          vout: payment.vout,
+          baseAmount: payment.baseUnits,
+          address: payment.address,
+          derivationPath: isFunding ? input.hotWallet!.path : (address?.path ?? ""),
+          chainTransactionId: id,
+        })
+        // An output that is already Kassa's coin (one of Kassa's own transactions paid the hot wallet,
+        // which stored its coin when signing) stays that coin: never taken for the operator's funding.
+        .onConflictDoNothing({ target: [utxoCoins.network, utxoCoins.txid, utxoCoins.vout] });
     } else {
       // Raw: the known row, locked, with whether a reorganisation or a double spend had removed it.
       const [known] = await queryRows<{ id: string | number; removed: boolean; block_hash: string | null }>(
@@ -94,6 +104,10 @@ export async function storeUtxoPayments(
               (select 1 from deposits where chain_transaction_id = ${id} and status = 'credited') then 'spendable' else 'pending' end
             where chain_transaction_id = ${id} and status = 'removed'`,
       );
+    }
+    if (isFunding) {
+      reported++;
+      continue;
     }
     const recorded = await recordIncomingPayment(
       tx,

@@ -6,6 +6,7 @@ import type { Cursor } from "@/lib/chain/evm/store-range";
 import { type Db, queryRows, type Tx } from "@/lib/db/client";
 import { chainBlocks } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
+import { unwindHotWalletFunding } from "./hot-wallet/unwind-hot-wallet-funding";
 import type { UtxoNetwork } from "./utxo-network";
 import { RPC_NOT_FOUND, UtxoRpcError } from "./utxo-rpc";
 
@@ -66,7 +67,8 @@ async function findForkPoint(db: Db, network: UtxoNetwork, cursor: Cursor): Prom
  * Takes one payment off the chain for good (its block is gone and it is not in the mempool, or a
  * double spend replaced it): marked removed, its coin removed, and its deposit settled as on any
  * real chain (lib/chain/evm/settle-removed-payment.ts): unwound if only seen, an incident if its
- * coins were booked, never a silent balance change.
+ * coins were booked, never a silent balance change. A funding of the hot wallet is reversed if it
+ * was credited (unwind-hot-wallet-funding.ts).
  */
 export async function removeUtxoPayment(
   tx: Tx,
@@ -82,6 +84,7 @@ export async function removeUtxoPayment(
         from removed r left join deposits d on d.chain_transaction_id = r.id and d.status <> 'unwound'`,
   );
   if (!payment) return "none";
+  if (await unwindHotWalletFunding(tx, { chainTransactionId: id, to: "removed" })) return "unwound";
   await tx.execute(
     sql`update utxo_coins set status = 'removed', updated_at = now() where chain_transaction_id = ${id} and status <> 'spent'`,
   );
@@ -96,6 +99,7 @@ export type UtxoUnwound = { forkPoint: Cursor; unconfirmed: number; unwound: num
  * mined again in the new chain) returns to unconfirmed (its deposit stays seen, with no confirmations
  * until its new block is read) unless its coins were already booked;
  * every other one is removed (removeUtxoPayment): unwound, or an incident when it had been credited.
+ * A funding of the hot wallet is settled likewise (hot-wallet/unwind-hot-wallet-funding.ts).
  * The next pass reads the blocks after the fork point again, so a payment mined again is found again.
  * Returns null when another worker handled it first.
  */
@@ -151,6 +155,8 @@ export async function unwindUtxoReorg(
         await tx.execute(
           sql`update deposits set confirmations = 0 where chain_transaction_id = ${id} and status = 'seen'`,
         );
+        // A credited funding is taken back until its transaction is mined deep enough again.
+        await unwindHotWalletFunding(tx, { chainTransactionId: Number(id), to: "pending" });
         result.unconfirmed++;
         continue;
       }

@@ -1,8 +1,11 @@
 import "server-only";
 
+import { loadAccountKeys } from "@/lib/chain/load-account-keys";
 import type { UtxoCoin, UtxoConfig } from "@/lib/config";
+import type { SecretBox } from "@/lib/crypto/secret-box";
 import { configureOffering, currentOffering } from "@/lib/currencies/offering";
 import type { PeriodicTask } from "@/lib/jobs/runner";
+import { utxoHotWallet } from "./hot-wallet/utxo-hot-wallet";
 import { utxoNetworkOnce } from "./utxo-network";
 import { withUtxoNetwork } from "./utxo-offering";
 import { type UtxoWatcherState, watchUtxoChain } from "./watch-utxo-chain";
@@ -12,13 +15,16 @@ import { type UtxoWatcherState, watchUtxoChain } from "./watch-utxo-chain";
  * `everyMs` (one pass of a task at a time per process; several processes may run it together, the
  * cursor's conditional update and the unique chain transactions keep them apart). The node is
  * connected on the first pass and again after a failed one, so a node down at start is picked up
- * when it answers, and each connection opens the coin in the process's offering.
+ * when it answers, and each connection opens the coin in the process's offering. With the master
+ * key's box it also recognises the operator's funding of the hot wallet (from the account's public
+ * key: the watcher never opens the seed).
  */
 export function utxoWatcherTask(input: {
   currency: UtxoCoin;
   config: UtxoConfig;
   mode: "sandbox" | "production";
   spreadPpm: number;
+  box?: SecretBox;
   everyMs?: number;
 }): PeriodicTask {
   const network = utxoNetworkOnce(input.currency, input.config, input.mode, (connected) => {
@@ -34,8 +40,10 @@ export function utxoWatcherTask(input: {
     everyMs: input.everyMs ?? 2_000,
     run: async (db) => {
       try {
+        const connected = await network.get();
         const pass = await watchUtxoChain(db, {
-          network: await network.get(),
+          network: connected,
+          hotWallet: input.box ? utxoHotWallet(await loadAccountKeys(db, input.box), connected) : undefined,
           spreadPpm: input.spreadPpm,
           state,
         });

@@ -8,6 +8,8 @@ import { type Clock, systemClock } from "@/lib/clock";
 import { type Db, queryRows } from "@/lib/db/client";
 import { addressCounters, chainCursors, depositAddresses } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
+import { creditHotWalletFunding } from "./hot-wallet/credit-hot-wallet-funding";
+import type { UtxoHotWallet } from "./hot-wallet/utxo-hot-wallet";
 import { readMempoolTransaction, readUtxoBlock } from "./read-utxo-block";
 import { storeUtxoBlock } from "./store-utxo-block";
 import { storeUtxoPayments } from "./store-utxo-payments";
@@ -33,6 +35,8 @@ export type UtxoWatchResult = {
   /** Unconfirmed payments a double spend (or the mempool dropping them) took away. */
   dropped: number;
   credited: number;
+  /** The operator's fundings of the hot wallet credited this pass. */
+  funded: number;
   /** RPC calls this pass made (the bench reports calls per block). */
   calls: number;
 };
@@ -40,6 +44,8 @@ export type UtxoWatchResult = {
 export type UtxoWatchOptions = {
   network: UtxoNetwork;
   spreadPpm: number;
+  /** The hot wallet (hot-wallet/utxo-hot-wallet.ts): payments to it are the operator's funding, not deposits. */
+  hotWallet?: UtxoHotWallet;
   state?: UtxoWatcherState;
   /** Tries per RPC step before the pass fails (the next pass starts again from the cursor). */
   attempts?: number;
@@ -75,15 +81,17 @@ async function countWatched(db: Db, network: string): Promise<number> {
   return Number(row?.next ?? 0);
 }
 
-/** Lower-case address → the address as handed out, for every deposit address on the network. */
-async function loadWatched(db: Db, network: string): Promise<Watched> {
+/** Lower-case address → the address as handed out, for every deposit address on the network and the hot wallet. */
+async function loadWatched(db: Db, network: string, hotWallet: UtxoHotWallet | undefined): Promise<Watched> {
   // The counter first: an address handed out between the two reads makes the next check reload.
   const counted = await countWatched(db, network);
   const rows = await db
     .selectDistinct({ address: depositAddresses.address })
     .from(depositAddresses)
     .where(eq(depositAddresses.network, network));
-  return { addresses: new Map(rows.map((r) => [r.address.toLowerCase(), r.address])), count: counted };
+  const addresses = new Map(rows.map((r) => [r.address.toLowerCase(), r.address]));
+  if (hotWallet) addresses.set(hotWallet.address.toLowerCase(), hotWallet.address);
+  return { addresses, count: counted };
 }
 
 /** The network's payments not in any block (seen in the mempool only), as they stand now. */
@@ -107,7 +115,8 @@ async function loadUnmined(db: Db, network: string): Promise<{ id: number; txid:
  * 4. a payment listed in step 1 that is still in no block and was not in the mempool read in step 1
  *    has left the node for good (a double spend replaced it, or the mempool dropped it): a payment
  *    that left the mempool by being mined is in a block at or below the tip read after it;
- * 5. confirmations are counted from the cursor, and deposits that reached them credited.
+ * 5. confirmations are counted from the cursor, and deposits (and fundings of the hot wallet) that
+ *    reached them credited.
  * Two workers may run passes together: the cursor's conditional update and the unique chain
  * transaction keep them from recording anything twice.
  */
@@ -132,6 +141,7 @@ export async function watchUtxoChain(db: Db, options: UtxoWatchOptions): Promise
     reorgs: 0,
     dropped: 0,
     credited: 0,
+    funded: 0,
     calls: 0,
   };
   const passStart = (options.clock ?? systemClock).now();
@@ -144,7 +154,7 @@ export async function watchUtxoChain(db: Db, options: UtxoWatchOptions): Promise
   let watched =
     state.watched && state.watched.count === (await countWatched(db, network.network))
       ? state.watched
-      : await loadWatched(db, network.network);
+      : await loadWatched(db, network.network, options.hotWallet);
   let cursor = await loadCursor(db, network.network);
   let failures = 0;
   let nextHash: string | undefined;
@@ -174,7 +184,7 @@ export async function watchUtxoChain(db: Db, options: UtxoWatchOptions): Promise
       continue;
     }
     if ((await countWatched(db, network.network)) !== watched.count) {
-      watched = await loadWatched(db, network.network);
+      watched = await loadWatched(db, network.network, options.hotWallet);
       continue;
     }
     failures = 0;
@@ -183,6 +193,7 @@ export async function watchUtxoChain(db: Db, options: UtxoWatchOptions): Promise
       currency: network.currency,
       cursor,
       block,
+      hotWallet: options.hotWallet,
       clock: options.clock,
     });
     if (!isStored) {
@@ -214,6 +225,7 @@ export async function watchUtxoChain(db: Db, options: UtxoWatchOptions): Promise
           currency: network.currency,
           payments,
           block: null,
+          hotWallet: options.hotWallet,
           clock: options.clock,
         }),
       );
@@ -235,6 +247,7 @@ export async function watchUtxoChain(db: Db, options: UtxoWatchOptions): Promise
         and(eq(chainCursors.network, network.network), eq(chainCursors.blockNumber, cursor.blockNumber)),
       );
   result.credited = await confirmEvmDeposits(db, { network, spreadPpm: options.spreadPpm });
+  if (options.hotWallet) result.funded = await creditHotWalletFunding(db, { network });
   result.calls = calls;
   return result;
 }

@@ -1,0 +1,161 @@
+import "server-only";
+
+import { sql } from "drizzle-orm";
+import { readLedgerHoldings } from "@/lib/chain/evm/reconcile/read-kassa-movements";
+import type { Db } from "@/lib/db/client";
+import { inTransaction } from "@/lib/db/transaction";
+import { formatAmount } from "@/lib/money";
+import type { UtxoNetwork } from "../utxo-network";
+import type { NodeTransaction } from "../utxo-outputs";
+import { parseCoins, RPC_NOT_FOUND, UtxoRpcError } from "../utxo-rpc";
+import { type RecordedCoin, readRecordedCoins, readRecordedPayouts } from "./read-utxo-records";
+
+/**
+ * Why the node's view of Kassa's coins and the ledger differ, each as on-chain minus ledger (base
+ * units of BTC and LTC are the ledger's 10^-8, so nothing is rounded on these chains):
+ * - dust: a booked payment, or a payout's payee, whose base units differ from the ledger's amount
+ *   (0 on these chains; a change output too small to be worth spending is never made: its value is
+ *   part of the transaction's fee, booked with it);
+ * - payments_not_credited: coins paid to Kassa (deposits, fundings of the hot wallet) waiting for
+ *   their confirmations; negative for a credited deposit a reorganisation removed (an incident);
+ * - payouts_in_flight: payouts the ledger sent that the node does not have yet (signed and stored,
+ *   not broadcast), whose coins are still unspent on the node;
+ * - fees_not_booked: the fee of a payout on the node (its inputs less its outputs) not booked yet:
+ *   a payout's fee is booked in full when it reaches its confirmations.
+ */
+export const UTXO_EXPLANATIONS = [
+  "dust",
+  "payments_not_credited",
+  "payouts_in_flight",
+  "fees_not_booked",
+] as const;
+type Explanation = (typeof UTXO_EXPLANATIONS)[number];
+
+export type UtxoCurrencyReconciliation = {
+  on_chain: string;
+  ledger: string;
+  difference: string;
+  explained: Record<Explanation, string>;
+  unexplained: string;
+  is_reconciled: boolean;
+};
+
+export type UtxoReconciliation = {
+  network: string;
+  /** The node's tip when its answers were read. */
+  block: string;
+  hot_wallet: string;
+  coins_read: number;
+  payouts_read: number;
+  currencies: Record<string, UtxoCurrencyReconciliation>;
+  is_reconciled: boolean;
+};
+
+/** The node's copy of a transaction (mempool, or mined on its active chain; -txindex), or null. */
+async function nodeTransaction(
+  network: UtxoNetwork,
+  txid: string,
+): Promise<(NodeTransaction & { confirmations?: number }) | null> {
+  try {
+    const found = await network.rpc.call<NodeTransaction & { confirmations?: number }>("getrawtransaction", [
+      txid,
+      true,
+    ]);
+    return found.confirmations === undefined || found.confirmations > 0 ? found : null;
+  } catch (error) {
+    if (error instanceof UtxoRpcError && error.code === RPC_NOT_FOUND) return null;
+    throw error;
+  }
+}
+
+/** What the node's UTXO set (its mempool included) holds of a coin: its value, or 0 when spent or unknown. */
+async function heldOnNode(network: UtxoNetwork, coin: RecordedCoin): Promise<bigint> {
+  const output = await network.rpc.call<{ value: string } | null>("gettxout", [coin.txid, coin.vout, true]);
+  return output ? parseCoins(output.value) : 0n;
+}
+
+/**
+ * Compares the node's view of Kassa's coins on a UTXO chain with the ledger (the other side of
+ * platform:chain of its coin), exactly, and explains the difference from Kassa's records. The node
+ * is asked about every coin Kassa recorded: each coin not spent by a payout the node has is looked up
+ * in its UTXO set (`gettxout`, mempool included), and each payout transaction is looked up itself
+ * (its inputs are then spent, its change and payees made, its fee the node's values less its
+ * outputs). What Kassa's records expect is the payments that arrived less what the payouts on the
+ * node paid and cost; the ledger books the same payments when credited and the payouts when sent
+ * and their fees when confirmed. Whatever no record explains (a coin spent behind Kassa's back, an
+ * entry posted by hand, a bug) is `unexplained`.
+ */
+export async function reconcileUtxoChain(
+  db: Db,
+  input: { network: UtxoNetwork; hotWallet: string },
+): Promise<UtxoReconciliation> {
+  const { network } = input;
+  const currency = network.currency;
+  // One snapshot of the database (no node calls inside it).
+  const records = await inTransaction(db, async (tx) => {
+    await tx.execute(sql`set transaction isolation level repeatable read`);
+    return {
+      ledger: (await readLedgerHoldings(tx, [currency]))[currency]!,
+      coins: await readRecordedCoins(tx, network.network),
+      payouts: await readRecordedPayouts(tx, network.network),
+    };
+  });
+  const tip = await network.rpc.call<number>("getblockcount");
+  const explained = Object.fromEntries(UTXO_EXPLANATIONS.map((why) => [why, 0n])) as Record<
+    Explanation,
+    bigint
+  >;
+
+  // Each payout as the node has it: which of Kassa's coins it spends, and what it pays and costs.
+  const coinValue = new Map(records.coins.map((c) => [`${c.txid}:${c.vout}`, c.baseAmount]));
+  const spentOnNode = new Set<string>();
+  for (const payout of records.payouts) {
+    const found = await nodeTransaction(network, payout.txid);
+    if (!found) {
+      explained.payouts_in_flight += payout.ledgerSent;
+      explained.fees_not_booked += payout.feeBooked;
+      continue;
+    }
+    let inputs = 0n;
+    for (const spent of found.vin) {
+      const key = `${spent.txid}:${spent.vout}`;
+      spentOnNode.add(key);
+      inputs += coinValue.get(key) ?? 0n;
+    }
+    const fee = inputs - found.vout.reduce((sum, output) => sum + parseCoins(output.value), 0n);
+    explained[payout.ledgerSent > 0n ? "dust" : "payouts_in_flight"] += payout.ledgerSent - payout.paid;
+    explained.fees_not_booked += payout.feeBooked - fee;
+  }
+
+  let onChain = 0n;
+  for (const coin of records.coins) {
+    const held = spentOnNode.has(`${coin.txid}:${coin.vout}`) ? 0n : await heldOnNode(network, coin);
+    onChain += held;
+    if (!coin.isPayment) continue;
+    const arrived = coin.status === "removed" ? 0n : coin.baseAmount;
+    if (coin.isBooked && arrived > 0n) explained.dust += arrived - coin.bookedAmount;
+    else explained.payments_not_credited += arrived - coin.bookedAmount;
+  }
+
+  const unexplained =
+    onChain - records.ledger - UTXO_EXPLANATIONS.reduce((sum, why) => sum + explained[why], 0n);
+  const reconciliation: UtxoCurrencyReconciliation = {
+    on_chain: formatAmount(onChain),
+    ledger: formatAmount(records.ledger),
+    difference: formatAmount(onChain - records.ledger),
+    explained: Object.fromEntries(
+      UTXO_EXPLANATIONS.map((why) => [why, formatAmount(explained[why])]),
+    ) as Record<Explanation, string>,
+    unexplained: formatAmount(unexplained),
+    is_reconciled: unexplained === 0n,
+  };
+  return {
+    network: network.network,
+    block: String(tip),
+    hot_wallet: input.hotWallet,
+    coins_read: records.coins.length,
+    payouts_read: records.payouts.length,
+    currencies: { [currency]: reconciliation },
+    is_reconciled: reconciliation.is_reconciled,
+  };
+}
