@@ -114,6 +114,10 @@ const EnvSchema = z.object({
   KASSA_LTC_FALLBACK_FEE_RATE: z.coerce.number().int().min(1).max(10_000).optional(),
   KASSA_BTC_MAX_FEE_RATE: z.coerce.number().int().min(1).max(10_000).optional(),
   KASSA_LTC_MAX_FEE_RATE: z.coerce.number().int().min(1).max(10_000).optional(),
+  KASSA_BTC_CONSOLIDATE_FEE_RATE: z.coerce.number().int().min(1).max(10_000).optional(),
+  KASSA_LTC_CONSOLIDATE_FEE_RATE: z.coerce.number().int().min(1).max(10_000).optional(),
+  KASSA_BTC_CONSOLIDATE_MIN_COINS: z.coerce.number().int().min(2).max(1_000).optional(),
+  KASSA_LTC_CONSOLIDATE_MIN_COINS: z.coerce.number().int().min(2).max(1_000).optional(),
   KASSA_BTC_REPLACE_AFTER_SECONDS: z.coerce.number().int().min(1).max(604_800).optional(),
   KASSA_LTC_REPLACE_AFTER_SECONDS: z.coerce.number().int().min(1).max(604_800).optional(),
   KASSA_PAYOUT_BATCH_SECONDS: z.coerce.number().int().min(0).max(86_400).optional(),
@@ -266,6 +270,10 @@ export type UtxoConfig = {
   maxFeeRate?: number;
   /** How long a payout may stay unmined before it is replaced by fee (KASSA_<COIN>_REPLACE_AFTER_SECONDS). */
   replaceAfterSeconds?: number;
+  /** Merge small coins at or below this fee rate (KASSA_<COIN>_CONSOLIDATE_FEE_RATE)… */
+  consolidateFeeRate?: number;
+  /** …when at least this many are spendable (KASSA_<COIN>_CONSOLIDATE_MIN_COINS). */
+  consolidateMinCoins?: number;
 };
 
 /** Sweep a deposit address from these balances on (KASSA_EVM_SWEEP_MINIMUMS): below them the gas would eat too much. */
@@ -371,6 +379,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           fallbackFeeRate: e.KASSA_BTC_FALLBACK_FEE_RATE,
           maxFeeRate: e.KASSA_BTC_MAX_FEE_RATE,
           replaceAfterSeconds: e.KASSA_BTC_REPLACE_AFTER_SECONDS,
+          consolidateFeeRate: e.KASSA_BTC_CONSOLIDATE_FEE_RATE,
+          consolidateMinCoins: e.KASSA_BTC_CONSOLIDATE_MIN_COINS,
         },
       }),
       ...(e.KASSA_LTC_RPC_URL && {
@@ -380,6 +390,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           fallbackFeeRate: e.KASSA_LTC_FALLBACK_FEE_RATE,
           maxFeeRate: e.KASSA_LTC_MAX_FEE_RATE,
           replaceAfterSeconds: e.KASSA_LTC_REPLACE_AFTER_SECONDS,
+          consolidateFeeRate: e.KASSA_LTC_CONSOLIDATE_FEE_RATE,
+          consolidateMinCoins: e.KASSA_LTC_CONSOLIDATE_MIN_COINS,
         },
       }),
     },

@@ -11,6 +11,7 @@ import { evmReconcileTask } from "@/lib/chain/evm/reconcile/evm-reconcile-task";
 import { evmSweepTask } from "@/lib/chain/evm/sweep/evm-sweep-task";
 import { routeAdapters } from "@/lib/chain/route-adapters";
 import { sandboxAdapter } from "@/lib/chain/sandbox/sandbox-adapter";
+import { utxoConsolidationTask } from "@/lib/chain/utxo/payout/utxo-consolidation-task";
 import { utxoPayoutAdapterFor } from "@/lib/chain/utxo/payout/utxo-payout-adapter-for";
 import { utxoPayoutTask } from "@/lib/chain/utxo/payout/utxo-payout-task";
 import { utxoWatcherTask } from "@/lib/chain/utxo/utxo-watcher-task";
@@ -170,6 +171,16 @@ export function jobTasks(
           box: options.box,
         }),
         utxoPayoutTask({ currency, config, mode: options.mode ?? "production", box: options.box }),
+        ...(options.box
+          ? [
+              utxoConsolidationTask({
+                currency,
+                config,
+                mode: options.mode ?? "production",
+                box: options.box,
+              }),
+            ]
+          : []),
       );
   }
   if (options.evm && options.box)

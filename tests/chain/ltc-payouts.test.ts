@@ -4,6 +4,7 @@ import { takeAddress } from "@/lib/addresses/take-address";
 import { deriveAccountKeys } from "@/lib/chain/account-keys";
 import { outputScriptOf } from "@/lib/chain/address-codec";
 import { forgetHdSeed, loadHdSeed } from "@/lib/chain/hd-seed";
+import { consolidateUtxoCoins } from "@/lib/chain/utxo/payout/consolidate-utxo-coins";
 import { replaceUtxoPayout } from "@/lib/chain/utxo/payout/replace-utxo-payout";
 import { signUtxoPayout } from "@/lib/chain/utxo/payout/sign-utxo-payout";
 import { trackUtxoPayouts } from "@/lib/chain/utxo/payout/track-utxo-payouts";
@@ -456,6 +457,71 @@ describe(`Litecoin payouts from Kassa's own coins on a real litecoind in regtest
       status: "spendable",
     });
     await expectLedgerBalanced();
+  });
+
+  it("merges many small coins into one while fees are low: exact value, fee as the node counts it, booked as Kassa's own; reconciled", async () => {
+    const keys = deriveAccountKeys(await loadHdSeed(database.db, database.box));
+    const small: Record<string, bigint> = {};
+    for (let i = 0; i < 6; i++) {
+      const { address } = await takeAddress(database.db, keys, {
+        merchantId,
+        foreignId: `small-${++counter}`,
+        currency: "LTC",
+      });
+      small[address] = 5_000_000n;
+    }
+    await customer.payMany(small);
+    await watch();
+    await customer.mine(CONFIRMATIONS);
+    await watch();
+    const spendable = async () => (await coinRows()).filter((c) => c.status === "spendable");
+    const before = await spendable();
+    const run = async (policy: { belowFeeRate: number; minCoins: number; maxInputs: number }) =>
+      consolidateUtxoCoins(database.db, {
+        network,
+        seed: await loadHdSeed(database.db, database.box),
+        feeRates: { fallback: 20, max: 500 },
+        policy,
+      });
+    // Fees above the threshold (regtest's fallback is 20), or too few coins: nothing moves.
+    expect(await run({ belowFeeRate: 19, minCoins: 2, maxInputs: 6 })).toMatchObject({ kind: "skipped" });
+    expect(await run({ belowFeeRate: 20, minCoins: before.length + 1, maxInputs: 500 })).toMatchObject({
+      kind: "skipped",
+    });
+    const merged = await run({ belowFeeRate: 20, minCoins: 6, maxInputs: 6 });
+    if (merged.kind !== "consolidated") throw new Error(merged.reason);
+    const onChain = await transaction(merged.payout.txid);
+    expect(onChain.vin).toHaveLength(6);
+    expect(onChain.vout).toHaveLength(1);
+    const fee = await nodeFee(onChain);
+    expect(fee).toBe(20n * BigInt(onChain.vsize));
+    // The six smallest coins went in; one coin of their value less the fee came out, Kassa's.
+    const smallest = [...before]
+      .sort((a, b) => Number(BigInt(a.base_amount) - BigInt(b.base_amount)))
+      .slice(0, 6);
+    const inputs = onChain.vin.map((i) => `${i.txid}:${i.vout}`).sort();
+    expect(inputs).toEqual(smallest.map((c) => `${c.txid}:${c.vout}`).sort());
+    const value = smallest.reduce((sum, c) => sum + BigInt(c.base_amount), 0n);
+    expect(litoshiOf(onChain.vout[0]!.value)).toBe(value - fee);
+    await customer.mine(CONFIRMATIONS);
+    await trackUtxoPayouts(database.db, network);
+    const after = await spendable();
+    expect(after).toHaveLength(before.length - 5);
+    const sum = (coins: typeof after) => coins.reduce((total, c) => total + BigInt(c.base_amount), 0n);
+    expect(sum(before) - sum(after)).toBe(fee);
+    const [booked] = await queryRows<{ amount: string }>(
+      database.db,
+      sql`select e.amount::text from ledger_entries e join journals j on j.id = e.journal_id
+            join ledger_accounts a on a.id = e.account_id
+          where j.kind = 'utxo_consolidation' and a.kind = 'platform:chain' and a.currency = 'LTC'`,
+    );
+    expect(parseDecimal(booked!.amount)).toBe(fee);
+    await expectLedgerBalanced();
+    const report = (await runCliCommand(
+      { name: "chain.reconcile", args: {} },
+      { db: database.db, box: database.box, isSandbox: true, utxo: { LTC: config } },
+    )) as { ltc: { currencies: { LTC: { unexplained: string } } } };
+    expect(report.ltc.currencies.LTC.unexplained).toBe("0.00000000");
   });
 
   it("a payout Kassa's coins cannot cover waits in processing, and goes once a deposit makes them enough", async () => {

@@ -1,6 +1,7 @@
 import "server-only";
 
 import { and, eq } from "drizzle-orm";
+import { bookChainFee } from "@/lib/chain/book-chain-fee";
 import type { Db, Tx } from "@/lib/db/client";
 import { evmPayouts, withdrawals } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
@@ -13,7 +14,6 @@ import { withdrawalIdOf } from "@/lib/withdrawals/withdrawal-reference";
 import type { EvmNetwork } from "../evm-network";
 import { findMinedAttempt } from "../find-mined-attempt";
 import { pushUnmined } from "../push-unmined";
-import { bookChainGas } from "../sweep/book-chain-gas";
 import { type PayoutReplacement, replaceStuckPayout } from "./replace-stuck-payout";
 import type { StoredPayout } from "./store-signed-payout";
 import { weiToLedgerUnits } from "./wei-to-ledger-units";
@@ -132,8 +132,9 @@ async function settleGasTopUp(
 ): Promise<"confirmed" | "reverted" | undefined> {
   return inTransaction(db, async (tx) => {
     if (!(await recordMined(tx, payout, mined))) return undefined;
-    await bookChainGas(tx, {
-      feePaidWei: mined.feePaid,
+    await bookChainFee(tx, {
+      paid: weiToLedgerUnits(mined.feePaid),
+      currency: "ETH",
       kind: "sweep_gas",
       memo: `Gas top-up ${payout.reference} to ${payout.toAddress}: ${mined.hash}`,
     });

@@ -1,14 +1,15 @@
 import "server-only";
 
 import { and, eq } from "drizzle-orm";
+import { bookChainFee } from "@/lib/chain/book-chain-fee";
 import type { Db } from "@/lib/db/client";
 import { evmSweeps } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { runEach } from "@/lib/jobs/run-each";
 import type { EvmNetwork } from "../evm-network";
 import { findMinedAttempt } from "../find-mined-attempt";
+import { weiToLedgerUnits } from "../payout/wei-to-ledger-units";
 import { pushUnmined } from "../push-unmined";
-import { bookChainGas } from "./book-chain-gas";
 import { replaceStuckSweep, type SweepReplacement } from "./replace-stuck-sweep";
 
 export type SweepPass = { confirmed: number; reverted: number; resent: number; replaced: number };
@@ -79,8 +80,9 @@ export async function trackEvmSweeps(
           .where(and(eq(evmSweeps.id, sweep.id), eq(evmSweeps.status, "signed")))
           .returning({ id: evmSweeps.id });
         if (!changed) return false;
-        await bookChainGas(tx, {
-          feePaidWei: feePaid,
+        await bookChainFee(tx, {
+          paid: weiToLedgerUnits(feePaid),
+          currency: "ETH",
           kind: "sweep_gas",
           memo: `Sweep ${sweep.id} of ${sweep.currency} from ${sweep.fromAddress}: ${mined.hash}`,
         });

@@ -2,6 +2,7 @@ import "server-only";
 
 import { and, eq, sql } from "drizzle-orm";
 import { outputScriptOf } from "@/lib/chain/address-codec";
+import { bookChainFee } from "@/lib/chain/book-chain-fee";
 import { type Clock, systemClock } from "@/lib/clock";
 import { getCurrency } from "@/lib/currencies/registry";
 import type { Db } from "@/lib/db/client";
@@ -214,6 +215,16 @@ async function settlePayout(
       .update(utxoCoins)
       .set({ status: "spendable", updatedAt: sql`now()` })
       .where(and(eq(utxoCoins.changeOfPayoutId, payout.id), eq(utxoCoins.status, "pending")));
+    if (records.length === 0) {
+      // A consolidation: Kassa paying itself, its fee Kassa's own.
+      await bookChainFee(tx, {
+        paid: changed.fee,
+        currency: network.currency,
+        kind: "utxo_consolidation",
+        memo: `Consolidation ${minedTxid} of Kassa's ${network.currency} coins`,
+      });
+      return true;
+    }
     const shares = feeShares(
       changed.fee,
       outputs.map((o) => outputBytesOf(network, o.address)),

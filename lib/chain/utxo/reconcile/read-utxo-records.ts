@@ -28,7 +28,10 @@ export type RecordedPayout = {
   paid: bigint;
   /** The withdrawals' net entries on platform:chain in the payout's coin, fees left out (ledger units). */
   ledgerSent: bigint;
-  /** Their network fees booked to platform:chain (withdrawal_network_fee journals), ledger units. */
+  /**
+   * Their network fees booked to platform:chain (withdrawal_network_fee journals), ledger units; a
+   * consolidation's own fee once it is settled (booked in the same transaction).
+   */
   feeBooked: bigint;
 };
 
@@ -91,7 +94,11 @@ export async function readRecordedPayouts(db: Executor, network: string): Promis
         select p.id, p.txid,
                coalesce((select sum(base_amount) from outputs o where o.payout_id = p.id), 0)::text as paid,
                coalesce((select sum(amount) from entries e where e.payout_id = p.id and e.kind <> 'withdrawal_network_fee'), 0)::text as sent,
-               coalesce((select sum(amount) from entries e where e.payout_id = p.id and e.kind = 'withdrawal_network_fee'), 0)::text as fee
+               -- A consolidation pays no withdrawal: its fee is booked (utxo_consolidation) as it is settled.
+               case when not exists (select 1 from utxo_payout_outputs o where o.payout_id = p.id)
+                    then (case when p.status = 'confirmed' then p.fee / 100000000 else 0 end)::numeric(38, 8)::text
+                    else coalesce((select sum(amount) from entries e where e.payout_id = p.id and e.kind = 'withdrawal_network_fee'), 0)::text
+               end as fee
         from utxo_payouts p where p.network = ${network} order by p.id`,
   );
   return rows.map((r) => ({

@@ -1,0 +1,138 @@
+import "server-only";
+
+import { hex } from "@scure/base";
+import { Transaction } from "@scure/btc-signer";
+import { inArray, sql } from "drizzle-orm";
+import { outputScriptOf } from "@/lib/chain/address-codec";
+import { getCurrency } from "@/lib/currencies/registry";
+import { type Db, queryRows } from "@/lib/db/client";
+import { utxoCoins, utxoPayouts } from "@/lib/db/schema";
+import { inTransaction } from "@/lib/db/transaction";
+import type { UtxoNetwork } from "../utxo-network";
+import { type FeeRatePolicy, payoutFeeRate } from "./payout-fee-rate";
+import { sendStoredUtxoPayout } from "./send-stored-utxo-payout";
+import type { StoredUtxoPayout } from "./sign-utxo-payout";
+import { changeAddressOf, privateKeysOf } from "./utxo-keys";
+
+/** When to merge small coins: at or below `belowFeeRate` per virtual byte, with at least `minCoins` spendable. */
+export type ConsolidationPolicy = { belowFeeRate: number; minCoins: number; maxInputs: number };
+
+export const DEFAULT_CONSOLIDATION: Record<"BTC" | "LTC", ConsolidationPolicy> = {
+  BTC: { belowFeeRate: 5, minCoins: 50, maxInputs: 200 },
+  LTC: { belowFeeRate: 10, minCoins: 50, maxInputs: 200 },
+};
+
+export type Consolidation =
+  | { kind: "consolidated"; payout: StoredUtxoPayout; coins: number }
+  | { kind: "skipped"; reason: string };
+
+type Coin = {
+  id: number;
+  txid: string;
+  vout: number;
+  base_amount: string;
+  address: string;
+  derivation_path: string;
+};
+
+/**
+ * Merges many small coins into one while fees are low, so later payouts spend one input instead
+ * of many when fees may be high (each P2WPKH input costs about 68 virtual bytes). The smallest
+ * spendable coins, up to `maxInputs`, locked like a payout's (`for update skip locked`), go to one
+ * new coin on the change chain, at the index of the transaction's utxo_payouts row; the transaction
+ * is stored before it is sent, like a payout, and the tracker settles it: the new coin becomes
+ * spendable and its fee is booked as Kassa's own (`utxo_consolidation`, no merchant pays it).
+ */
+export async function consolidateUtxoCoins(
+  db: Db,
+  input: { network: UtxoNetwork; seed: Uint8Array; feeRates: FeeRatePolicy; policy: ConsolidationPolicy },
+): Promise<Consolidation> {
+  const { network, policy } = input;
+  const rate = await payoutFeeRate(network, input.feeRates);
+  if (rate.kind !== "ready") return { kind: "skipped", reason: rate.reason };
+  if (rate.perVbyte > BigInt(policy.belowFeeRate))
+    return {
+      kind: "skipped",
+      reason: `the fee rate (${rate.perVbyte}) is above ${policy.belowFeeRate} per virtual byte`,
+    };
+  const format = getCurrency(network.currency).addressFormat!;
+  const result = await inTransaction(db, async (tx): Promise<Consolidation> => {
+    const coins = await queryRows<Coin>(
+      tx,
+      sql`select id, txid, vout, base_amount::text, address, derivation_path from utxo_coins
+          where network = ${network.network} and status = 'spendable'
+          order by utxo_coins.base_amount, utxo_coins.id limit ${policy.maxInputs} for update skip locked`,
+    );
+    if (coins.length < policy.minCoins)
+      return { kind: "skipped", reason: `${coins.length} spendable coins, fewer than ${policy.minCoins}` };
+    const [next] = await queryRows<{ id: string }>(
+      tx,
+      sql`select nextval(pg_get_serial_sequence('utxo_payouts', 'id'))::text as id`,
+    );
+    const id = Number(next!.id);
+    const target = changeAddressOf(network, input.seed, id);
+    const total = coins.reduce((sum, coin) => sum + BigInt(coin.base_amount), 0n);
+    const keys = privateKeysOf(
+      input.seed,
+      coins.map((coin) => coin.derivation_path),
+    );
+    const build = (fee: bigint) => {
+      const merged = new Transaction();
+      for (const coin of coins)
+        merged.addInput({
+          txid: hex.decode(coin.txid),
+          index: coin.vout,
+          sequence: 0xfffffffd,
+          witnessUtxo: {
+            amount: BigInt(coin.base_amount),
+            script: outputScriptOf(format, coin.address, network.net)!,
+          },
+        });
+      merged.addOutput({ script: outputScriptOf(format, target.address, network.net)!, amount: total - fee });
+      for (const [i, key] of keys.entries()) merged.signIdx(key, i);
+      merged.finalize();
+      return merged;
+    };
+    // The fee follows the signed size: a first signing at an estimate (68 per input, 31 out, 11 overhead) tells it exactly.
+    let merged = build(rate.perVbyte * BigInt(11 + 68 * coins.length + 31));
+    if (merged.fee !== rate.perVbyte * BigInt(merged.vsize))
+      merged = build(rate.perVbyte * BigInt(merged.vsize));
+    if (total - merged.fee <= merged.fee)
+      return { kind: "skipped", reason: "the coins are worth too little for the fee of merging them" };
+    const [stored] = await tx
+      .insert(utxoPayouts)
+      .values({
+        id,
+        network: network.network,
+        currency: network.currency,
+        txid: merged.id,
+        rawTransaction: merged.hex,
+        fee: merged.fee,
+        vsize: merged.vsize,
+        feeRate: rate.perVbyte,
+      })
+      .returning();
+    await tx
+      .update(utxoCoins)
+      .set({ status: "spent", spentByPayoutId: id, updatedAt: new Date() })
+      .where(
+        inArray(
+          utxoCoins.id,
+          coins.map((coin) => coin.id),
+        ),
+      );
+    await tx.insert(utxoCoins).values({
+      network: network.network,
+      currency: network.currency,
+      txid: merged.id,
+      vout: 0,
+      baseAmount: total - merged.fee,
+      address: target.address,
+      derivationPath: target.path,
+      changeOfPayoutId: id,
+    });
+    return { kind: "consolidated", payout: stored!, coins: coins.length };
+  });
+  if (result.kind === "consolidated") await sendStoredUtxoPayout(network, result.payout);
+  return result;
+}
