@@ -1,7 +1,8 @@
 -- Payouts on the UTXO chains (Bitcoin, Litecoin) from Kassa's own coins: each signed transaction is
 -- stored before it is sent (a retry sends the same bytes), with the withdrawals it pays, the coins it
 -- spends and the change it makes. A coin is taken by one payout under its row lock. A payout replaced
--- by fee keeps its earlier versions in `replaced`: whichever is mined settles it.
+-- by fee keeps its earlier versions in `replaced`: whichever is mined settles it. One whose inputs the
+-- chain spent elsewhere (a reorganisation took a deposit it spends) is an `incident`, never paid again.
 CREATE TABLE "utxo_payouts" (
 	"id" bigserial PRIMARY KEY NOT NULL,
 	"network" text NOT NULL,
@@ -19,7 +20,7 @@ CREATE TABLE "utxo_payouts" (
 	"sent_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"settled_at" timestamp with time zone,
 	CONSTRAINT "utxo_payouts_fee_check" CHECK ("fee" > 0),
-	CONSTRAINT "utxo_payouts_status_check" CHECK ("status" in ('signed', 'confirmed'))
+	CONSTRAINT "utxo_payouts_status_check" CHECK ("status" in ('signed', 'confirmed', 'incident'))
 );
 --> statement-breakpoint
 CREATE TABLE "utxo_payout_outputs" (
@@ -40,4 +41,7 @@ ALTER TABLE "utxo_coins" ALTER COLUMN "chain_transaction_id" DROP NOT NULL;--> s
 ALTER TABLE "utxo_coins" ADD COLUMN "spent_by_payout_id" bigint;--> statement-breakpoint
 ALTER TABLE "utxo_coins" ADD COLUMN "change_of_payout_id" bigint;--> statement-breakpoint
 ALTER TABLE "utxo_coins" ADD CONSTRAINT "utxo_coins_spent_by_payout_id_utxo_payouts_id_fk" FOREIGN KEY ("spent_by_payout_id") REFERENCES "public"."utxo_payouts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "utxo_coins" ADD CONSTRAINT "utxo_coins_change_of_payout_id_utxo_payouts_id_fk" FOREIGN KEY ("change_of_payout_id") REFERENCES "public"."utxo_payouts"("id") ON DELETE no action ON UPDATE no action;
+ALTER TABLE "utxo_coins" ADD CONSTRAINT "utxo_coins_change_of_payout_id_utxo_payouts_id_fk" FOREIGN KEY ("change_of_payout_id") REFERENCES "public"."utxo_payouts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "chain_incidents" ADD COLUMN "utxo_payout_id" bigint;--> statement-breakpoint
+ALTER TABLE "chain_incidents" ADD CONSTRAINT "chain_incidents_utxo_payout_id_utxo_payouts_id_fk" FOREIGN KEY ("utxo_payout_id") REFERENCES "public"."utxo_payouts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "chain_incidents_utxo_payout_key" ON "chain_incidents" USING btree ("kind","utxo_payout_id") WHERE "chain_incidents"."utxo_payout_id" is not null;

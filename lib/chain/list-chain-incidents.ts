@@ -16,6 +16,7 @@ export async function listChainIncidents(db: Executor, input: { limit?: number }
     network: row.network,
     kind: row.kind,
     deposit_id: row.depositId,
+    utxo_payout_id: row.utxoPayoutId,
     block_number: row.blockNumber === null ? null : Number(row.blockNumber),
     block_hash: row.blockHash,
     message: row.message,

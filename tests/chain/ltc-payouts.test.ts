@@ -30,7 +30,13 @@ import { withdrawalReference } from "@/lib/withdrawals/withdrawal-reference";
 import { testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { ledgerInvariants } from "../support/ledger";
-import { litoshiOf, NODE_START_MS, startTestLitecoind, type TestLitecoind } from "../support/litecoind";
+import {
+  doubleSpend,
+  litoshiOf,
+  NODE_START_MS,
+  startTestLitecoind,
+  type TestLitecoind,
+} from "../support/litecoind";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 
 const CONFIRMATIONS = 2;
@@ -561,5 +567,47 @@ describe(`Litecoin payouts from Kassa's own coins on a real litecoind in regtest
     await trackUtxoPayouts(database.db, network);
     expect(await status(id)).toBe("confirmed");
     await expectLedgerBalanced();
+  });
+  it("a payout whose input a reorganisation spent elsewhere becomes an incident, never a second payment", async () => {
+    const keys = deriveAccountKeys(await loadHdSeed(database.db, database.box));
+    const { address } = await takeAddress(database.db, keys, {
+      merchantId,
+      foreignId: `big-${++counter}`,
+      currency: "LTC",
+    });
+    const deposit = await customer.pay(address, parseDecimal("30"));
+    const [depositBlock] = await customer.mine(1);
+    await customer.mine(CONFIRMATIONS - 1);
+    await watch();
+    // More than all of Kassa's other coins together: the payout must spend the new one.
+    const to = await freshAddress();
+    const { id } = await withdraw("25", to);
+    await runDueJobs(database.db, handlers);
+    const payoutTxid = (await txidOf(id))!;
+    const spends = (await transaction(payoutTxid)).vin.map((i) => i.txid);
+    expect(spends).toContain(deposit);
+
+    // A reorganisation takes the deposit's block, and the customer's double spend takes its place.
+    await customer.rpc("invalidateblock", [depositBlock]);
+    await doubleSpend(customer, deposit);
+    await customer.mine(CONFIRMATIONS + 2);
+    await watch();
+    const pass = await trackUtxoPayouts(database.db, network);
+    expect(pass).toMatchObject({ incidents: 1, resent: 0 });
+    expect(await trackUtxoPayouts(database.db, network)).toMatchObject({ incidents: 0, resent: 0 });
+    const [payout] = await database.db.select().from(utxoPayouts).where(eq(utxoPayouts.txid, payoutTxid));
+    expect(payout!.status).toBe("incident");
+    // The withdrawal is neither refunded nor paid again; the operator sees both incidents.
+    expect(await status(id)).toBe("sending");
+    expect(await receivedAt(to)).toBe(0n);
+    const { incidents } = (await runCliCommand(
+      { name: "chain.incidents", args: {} },
+      { db: database.db, box: database.box, isSandbox: true },
+    )) as { incidents: { kind: string; utxo_payout_id: number | null; message: string }[] };
+    const kinds = incidents.map((i) => i.kind);
+    expect(kinds).toContain("credited_payment_removed");
+    const incident = incidents.find((i) => i.kind === "payout_inputs_spent")!;
+    expect(incident.utxo_payout_id).toBe(payout!.id);
+    expect(incident.message).toContain(`withdrawal ${id}`);
   });
 });

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -214,12 +215,14 @@ export const chainIncidents = pgTable(
     id: bigserial("id", { mode: "number" }).primaryKey(),
     network: text("network").notNull(),
     kind: text("kind", {
-      enum: ["credited_payment_removed", "held_payment_removed", "unmatched_currency"],
+      enum: ["credited_payment_removed", "held_payment_removed", "unmatched_currency", "payout_inputs_spent"],
     }).notNull(),
     chainTransactionId: bigint("chain_transaction_id", { mode: "number" }).references(
       () => chainTransactions.id,
     ),
     depositId: bigint("deposit_id", { mode: "number" }).references(() => deposits.id),
+    /** A Bitcoin or Litecoin payout that can never be mined (payout_inputs_spent). */
+    utxoPayoutId: bigint("utxo_payout_id", { mode: "number" }).references((): AnyPgColumn => utxoPayouts.id),
     blockNumber: bigint("block_number", { mode: "bigint" }),
     blockHash: text("block_hash"),
     message: text("message").notNull(),
@@ -230,6 +233,9 @@ export const chainIncidents = pgTable(
     uniqueIndex("chain_incidents_transaction_key")
       .on(t.kind, t.chainTransactionId)
       .where(sql`${t.depositId} is null`),
+    uniqueIndex("chain_incidents_utxo_payout_key")
+      .on(t.kind, t.utxoPayoutId)
+      .where(sql`${t.utxoPayoutId} is not null`),
   ],
 );
 
@@ -304,7 +310,7 @@ export const utxoPayouts = pgTable(
     vsize: integer("vsize").notNull(),
     /** Base units per virtual byte, as asked of the coin selection. */
     feeRate: wholeNumber("fee_rate").notNull(),
-    status: text("status", { enum: ["signed", "confirmed"] })
+    status: text("status", { enum: ["signed", "confirmed", "incident"] })
       .notNull()
       .default("signed"),
     blockHeight: bigint("block_height", { mode: "number" }),
@@ -320,7 +326,7 @@ export const utxoPayouts = pgTable(
     uniqueIndex("utxo_payouts_txid_key").on(t.network, t.txid),
     index("utxo_payouts_open_idx").on(t.network).where(sql`${t.status} = 'signed'`),
     check("utxo_payouts_fee_check", sql`${t.fee} > 0`),
-    check("utxo_payouts_status_check", sql`${t.status} in ('signed', 'confirmed')`),
+    check("utxo_payouts_status_check", sql`${t.status} in ('signed', 'confirmed', 'incident')`),
   ],
 );
 

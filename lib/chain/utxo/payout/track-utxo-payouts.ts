@@ -22,11 +22,12 @@ import { withdrawalIdOf } from "@/lib/withdrawals/withdrawal-reference";
 import type { UtxoNetwork } from "../utxo-network";
 import { RPC_NOT_FOUND, UtxoRpcError } from "../utxo-rpc";
 import type { FeeRatePolicy } from "./payout-fee-rate";
+import { findSpentInput, recordPayoutIncident } from "./record-payout-incident";
 import { replaceUtxoPayout } from "./replace-utxo-payout";
 import { sendStoredUtxoPayout } from "./send-stored-utxo-payout";
 import type { StoredUtxoPayout } from "./sign-utxo-payout";
 
-export type UtxoPayoutPass = { confirmed: number; resent: number; replaced: number };
+export type UtxoPayoutPass = { confirmed: number; resent: number; replaced: number; incidents: number };
 
 type NodeView = { confirmations?: number; blockhash?: string };
 
@@ -91,7 +92,8 @@ export async function findMinedVersion(network: UtxoNetwork, payout: StoredUtxoP
  * Follows Kassa's open payouts on a UTXO network to the required confirmations. Every version of a
  * payout (the current one and those it replaced by fee) is looked up, since whichever is mined
  * settles it. None known to the node (dropped from its mempool, a node restarted without it): the
- * current bytes are sent again. Unmined past `replacement.afterSeconds`: replaced by fee
+ * current bytes are sent again; if the node refuses them because an input was spent elsewhere, the
+ * payout is an incident (record-payout-incident.ts), never paid again. Unmined past `replacement.afterSeconds`: replaced by fee
  * (replace-utxo-payout.ts). Mined deep enough: in one database transaction the payout takes the
  * mined version (its txid, fee and change), becomes `confirmed`, its change a spendable coin, and
  * each withdrawal it pays `confirmed` (its callback queued with the status change) with its share
@@ -110,7 +112,7 @@ export async function trackUtxoPayouts(
     .from(utxoPayouts)
     .where(and(eq(utxoPayouts.network, network.network), eq(utxoPayouts.status, "signed")))
     .orderBy(utxoPayouts.id);
-  const pass: UtxoPayoutPass = { confirmed: 0, resent: 0, replaced: 0 };
+  const pass: UtxoPayoutPass = { confirmed: 0, resent: 0, replaced: 0, incidents: 0 };
   if (open.length === 0) return pass;
   const required = network.confirmations[network.currency] ?? 1;
   const tip = await network.rpc.call<number>("getblockcount");
@@ -120,7 +122,14 @@ export async function trackUtxoPayouts(
       const { isKnown, mined } = await findMinedVersion(network, payout);
       if (!mined) {
         if (!isKnown) {
-          await sendStoredUtxoPayout(network, payout);
+          try {
+            await sendStoredUtxoPayout(network, payout);
+          } catch (error) {
+            const spentInput = await findSpentInput(network, payout);
+            if (!spentInput) throw error;
+            if (await recordPayoutIncident(db, { network, payout, spentInput })) pass.incidents++;
+            return;
+          }
           pass.resent++;
         }
         if (replacement && (await replaceIfDue(db, network, payout, replacement))) pass.replaced++;
