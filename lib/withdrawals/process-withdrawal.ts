@@ -4,7 +4,7 @@ import { and, eq, gte, isNotNull, sql } from "drizzle-orm";
 import type { BroadcastResult, ChainAdapter } from "@/lib/chain/adapter";
 import { type Clock, systemClock } from "@/lib/clock";
 import { getCurrency } from "@/lib/currencies/registry";
-import type { Db } from "@/lib/db/client";
+import { type Db, queryRows } from "@/lib/db/client";
 import { chainTips, chainTransactions, transactions, withdrawals } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { fieldError, notFound } from "@/lib/errors";
@@ -15,6 +15,7 @@ import { broadcastBatch } from "./broadcast-batch";
 import { claimWithdrawal } from "./claim-withdrawal";
 import { loadWithdrawal, type WithdrawalRecord } from "./load-withdrawal";
 import { failWithdrawal, recordBroadcast } from "./settle-withdrawal";
+import { STUCK_CLAIM_SECONDS } from "./sweep-withdrawals";
 import { withdrawalReference } from "./withdrawal-reference";
 
 /**
@@ -33,8 +34,14 @@ export async function broadcastWithdrawal(
 ): Promise<void> {
   const ready = await loadWithdrawal(db, input.withdrawalId);
   const currency = ready?.withdrawal.targetCurrency;
-  const batching = ready?.status === "processing" && currency ? input.adapter.batchOf?.(currency) : undefined;
-  if (batching && batching.seconds > 0) {
+  const batching = currency ? input.adapter.batchOf?.(currency) : undefined;
+  if (batching && batching.seconds > 0 && ready?.status === "sending" && !ready.withdrawal.txid) {
+    // Claimed by a batch that is sending it now: resumed alone only once that claim is stuck.
+    const claimedFor = await claimAgeSeconds(db, ready.id);
+    if (claimedFor < STUCK_CLAIM_SECONDS)
+      throw new DeferJobError(STUCK_CLAIM_SECONDS - claimedFor, `sent by a ${currency} payout batch`);
+  }
+  if (batching && batching.seconds > 0 && ready?.status === "processing") {
     await broadcastBatch(db, { currency: currency!, batching, clock: input.clock ?? systemClock });
     // Left out of the batch (over its size): this job runs again at once, for the next batch.
     if ((await loadWithdrawal(db, input.withdrawalId))?.status === "processing")
@@ -62,6 +69,15 @@ export async function broadcastWithdrawal(
     { signal: input.signal },
   );
   await recordBroadcast(db, record.id, result);
+}
+
+/** How long ago the withdrawal was claimed for sending, in whole seconds. */
+async function claimAgeSeconds(db: Db, withdrawalId: number): Promise<number> {
+  const [row] = await queryRows<{ seconds: string | number }>(
+    db,
+    sql`select floor(extract(epoch from now() - claimed_at))::int as seconds from withdrawals where transaction_id = ${withdrawalId}`,
+  );
+  return Number(row?.seconds ?? STUCK_CLAIM_SECONDS);
 }
 
 /** A payout the network cannot carry yet (a hot wallet short of funds): it stays `processing`. */

@@ -95,7 +95,7 @@ export async function consolidateUtxoCoins(
     };
     // The fee follows the signed size: a first signing at an estimate (68 per input, 31 out, 11 overhead) tells it exactly.
     let merged = build(rate.perVbyte * BigInt(11 + 68 * coins.length + 31));
-    if (merged.fee !== rate.perVbyte * BigInt(merged.vsize))
+    for (let i = 0; i < 4 && merged.fee !== rate.perVbyte * BigInt(merged.vsize); i++)
       merged = build(rate.perVbyte * BigInt(merged.vsize));
     if (total - merged.fee <= merged.fee)
       return { kind: "skipped", reason: "the coins are worth too little for the fee of merging them" };

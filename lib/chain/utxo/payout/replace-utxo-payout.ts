@@ -150,8 +150,10 @@ export async function replaceUtxoPayout(
       return next;
     };
     // The fee follows the signed size, which the first signing tells exactly.
+    // A signature's length varies by a byte with what it signs: sign again until the fee fits the size.
     let next = build(chosen.rate * BigInt(locked.vsize));
-    if (BigInt(next.vsize) * chosen.rate !== next.fee) next = build(chosen.rate * BigInt(next.vsize));
+    for (let i = 0; i < 4 && BigInt(next.vsize) * chosen.rate !== next.fee; i++)
+      next = build(chosen.rate * BigInt(next.vsize));
     const newChange = totalIn - paidOut - next.fee;
     if (newChange < MIN_CHANGE)
       return { kind: "refused", reason: `its change (${change.baseAmount}) cannot pay ${next.fee} in fees` };

@@ -79,6 +79,15 @@ export function selectCoins(
   });
 }
 
+/** The coin a selected input spends. */
+function coinAt(
+  coins: SpendableCoin[],
+  input: { txid?: Uint8Array; index?: number },
+): SpendableCoin | undefined {
+  const txid = hex.encode(input.txid!);
+  return coins.find((coin) => coin.txid === txid && coin.vout === input.index);
+}
+
 /** Kassa's confirmed coins of a network that no payout has taken; locked (and skipped when locked) with `lock`. */
 export function spendableCoins(executor: Db | Tx, network: string, lock: boolean): Promise<SpendableCoin[]> {
   return queryRows<SpendableCoin>(
@@ -105,37 +114,63 @@ export async function signUtxoPayout(
   const { network } = input;
   const format = getCurrency(network.currency).addressFormat!;
   return inTransaction(db, async (tx) => {
-    const existing = await findStoredPayout(
-      tx,
-      input.outputs.map((o) => o.reference),
+    // References a racing signer stored first keep theirs; the rest are signed here.
+    const alreadyStored = new Set(
+      (
+        await tx
+          .select({ reference: utxoPayoutOutputs.reference })
+          .from(utxoPayoutOutputs)
+          .where(
+            inArray(
+              utxoPayoutOutputs.reference,
+              input.outputs.map((o) => o.reference),
+            ),
+          )
+      ).map((r) => r.reference),
     );
-    if (existing) return { kind: "stored", payout: existing };
-    const coins = await spendableCoins(tx, network.network, true);
+    const unsigned = input.outputs.filter((o) => !alreadyStored.has(o.reference));
+    if (unsigned.length === 0)
+      return { kind: "stored", payout: (await findStoredPayout(tx, [input.outputs[0]!.reference]))! };
     const [next] = await queryRows<{ id: string }>(
       tx,
       sql`select nextval(pg_get_serial_sequence('utxo_payouts', 'id'))::text as id`,
     );
     const id = Number(next!.id);
     const change = changeAddressOf(network, input.seed, id);
-    const scripts = input.outputs.map((o) => outputScriptOf(format, o.address, network.net)!);
-    const selected = selectCoins(
-      network,
-      coins,
-      input.outputs.map((o, i) => ({ script: scripts[i]!, amount: o.baseAmount })),
-      input.feeRate,
-      change.address,
-    );
+    const scripts = unsigned.map((o) => outputScriptOf(format, o.address, network.net)!);
+    const wanted = unsigned.map((o, i) => ({ script: scripts[i]!, amount: o.baseAmount }));
+    // Select from the coins as they are, then lock only those chosen: a coin another signer holds or
+    // spent meanwhile is left out and the selection made again, so concurrent payouts each get coins
+    // instead of one locking them all.
+    const unavailable = new Set<number>();
+    let coins: SpendableCoin[] = [];
+    let selected: ReturnType<typeof selectCoins>;
+    for (let attempt = 0; ; attempt++) {
+      coins = (await spendableCoins(tx, network.network, false)).filter((c) => !unavailable.has(c.id));
+      selected = selectCoins(network, coins, wanted, input.feeRate, change.address);
+      if (!selected?.tx) break;
+      const chosen = selected.inputs.map((i) => coinAt(coins, i)!.id);
+      const locked = await queryRows<{ id: string | number }>(
+        tx,
+        sql`select id from utxo_coins where id in (${sql.join(chosen, sql`, `)}) and status = 'spendable'
+            for update skip locked`,
+      );
+      if (locked.length === chosen.length) break;
+      const held = new Set(locked.map((r) => Number(r.id)));
+      for (const coinId of chosen) if (!held.has(coinId)) unavailable.add(coinId);
+      if (attempt >= 8)
+        throw new Error(`${network.currency} coins keep being taken by other signers; retried later`);
+    }
     const transaction = selected?.tx;
     if (!selected || !transaction) {
       const held = coins.reduce((sum, coin) => sum + BigInt(coin.base_amount), 0n);
-      const wanted = input.outputs.reduce((sum, o) => sum + o.baseAmount, 0n);
+      const total = unsigned.reduce((sum, o) => sum + o.baseAmount, 0n);
       return {
         kind: "short",
-        reason: `Kassa's spendable ${network.currency} coins (${held} base units) do not cover ${wanted} and the network fee`,
+        reason: `Kassa's spendable ${network.currency} coins (${held} base units) do not cover ${total} and the network fee`,
       };
     }
-    const byOutpoint = new Map(coins.map((coin) => [`${coin.txid}:${coin.vout}`, coin]));
-    const spent = selected.inputs.map((i) => byOutpoint.get(`${hex.encode(i.txid!)}:${i.index}`)!);
+    const spent = selected.inputs.map((i) => coinAt(coins, i)!);
     const keys = privateKeysOf(
       input.seed,
       spent.map((coin) => coin.derivation_path),
@@ -157,7 +192,7 @@ export async function signUtxoPayout(
       taken.add(n);
       return n;
     };
-    const vouts = input.outputs.map((o, i) => voutOf(scripts[i]!, o.baseAmount));
+    const vouts = unsigned.map((o, i) => voutOf(scripts[i]!, o.baseAmount));
     await tx.insert(utxoPayouts).values({
       id,
       network: network.network,
@@ -169,7 +204,7 @@ export async function signUtxoPayout(
       feeRate: input.feeRate,
     });
     await tx.insert(utxoPayoutOutputs).values(
-      input.outputs.map((o, i) => ({
+      unsigned.map((o, i) => ({
         reference: o.reference,
         payoutId: id,
         vout: vouts[i]!,
