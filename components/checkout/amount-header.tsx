@@ -1,5 +1,6 @@
 import type { CheckoutView } from "@/lib/checkout/checkout-view";
-import { customerAmount, isStillOwed, receivedText } from "@/lib/checkout/present";
+import { customerAmount, customerMoney, isStillOwed, receivedText } from "@/lib/checkout/present";
+import { exactNote } from "@/lib/format-money";
 
 /**
  * The figure the customer acts on, kept live: the invoice's fiat amount until a coin is chosen,
@@ -8,6 +9,9 @@ import { customerAmount, isStillOwed, receivedText } from "@/lib/checkout/presen
  */
 export function AmountHeader({ view }: { view: CheckoutView }) {
   const fiat = customerAmount(view.amount, view.currency);
+  // The invoice's fiat to its cents; its exact digits, when it has more, on hover.
+  const fiatMoney = customerMoney(view.amount, view.currency);
+  const fiatNote = fiatMoney ? exactNote(fiatMoney) : undefined;
   const hasPayCurrency = view.sender_currency !== null && view.sender_amount !== null;
   const isOwed = hasPayCurrency && isStillOwed(view);
   const total = hasPayCurrency ? customerAmount(view.sender_amount, view.sender_currency) : fiat;
@@ -38,11 +42,19 @@ export function AmountHeader({ view }: { view: CheckoutView }) {
   return (
     <div className="mt-4 rounded-md bg-slate-50 px-4 py-3 dark:bg-slate-900">
       <div className="text-sm text-slate-600 dark:text-slate-400">{label}</div>
-      <div className="break-all text-2xl font-semibold" data-testid="amount-due">
+      <div
+        className="break-all text-2xl font-semibold"
+        data-testid="amount-due"
+        title={hasPayCurrency ? undefined : fiatNote}
+      >
         {figure}
       </div>
       {detail && (
-        <div className="text-sm text-slate-600 dark:text-slate-400" data-testid="amount-fiat">
+        <div
+          className="text-sm text-slate-600 dark:text-slate-400"
+          data-testid="amount-fiat"
+          title={fiatNote}
+        >
           {detail}
         </div>
       )}

@@ -2,7 +2,7 @@
 
 import { type ReactNode, type Ref, useState } from "react";
 import type { CheckoutView } from "@/lib/checkout/checkout-view";
-import { customerCode, shortAmount } from "@/lib/checkout/present";
+import { customerCode, displayDigits } from "@/lib/checkout/present";
 import { Countdown } from "./countdown";
 
 /**
@@ -82,7 +82,11 @@ export function CurrencyPicker({
                   <span className="text-sm text-slate-600 dark:text-slate-400">{choice.name}</span>
                 </span>
                 <span className="font-mono text-sm">
-                  {pending === choice.currency ? "Locking the rate…" : shortAmount(choice.amount)}
+                  {pending === choice.currency
+                    ? "Locking the rate…"
+                    : choice.amount === null
+                      ? ""
+                      : displayDigits(choice.amount, choice.currency)}
                 </span>
               </button>
               {!choice.is_available && (

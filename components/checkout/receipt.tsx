@@ -1,7 +1,9 @@
 "use client";
 
+import { Shown } from "@/components/ui/money";
 import type { CheckoutView } from "@/lib/checkout/checkout-view";
-import { customerAmount, customerCode, receivedText, shortAmount } from "@/lib/checkout/present";
+import { customerAmount, customerCode, customerMoney, receivedText } from "@/lib/checkout/present";
+import { formatRateText } from "@/lib/format-money";
 
 /** A unix time as UTC, the same on the server and in the browser (labelled, so never ambiguous). */
 function utc(seconds: number | null): string {
@@ -34,7 +36,9 @@ export function Receipt({ view }: { view: CheckoutView }) {
       <dl className="mt-2 text-sm">
         <div className={row}>
           <dt>{view.title}</dt>
-          <dd className="font-mono">{customerAmount(view.amount, view.currency)}</dd>
+          <dd className="font-mono">
+            <CustomerMoney wire={view.amount} code={view.currency} />
+          </dd>
         </div>
         <div className={row}>
           <dt>Paid</dt>
@@ -44,7 +48,7 @@ export function Receipt({ view }: { view: CheckoutView }) {
           <div className={row}>
             <dt>Rate</dt>
             <dd className="font-mono">
-              1 {customerCode(pay)} = {shortAmount(view.rate)} {view.currency}
+              <Shown money={formatRateText(view.rate, customerCode(pay), view.currency)} />
             </dd>
           </div>
         )}
@@ -65,4 +69,9 @@ export function Receipt({ view }: { view: CheckoutView }) {
       </ul>
     </section>
   );
+}
+
+function CustomerMoney({ wire, code }: { wire: string | null; code: string | null }) {
+  const money = customerMoney(wire, code);
+  return money && <Shown money={money} />;
 }

@@ -1,12 +1,10 @@
-import { displayAmount } from "@/lib/checkout/present";
-import { groupDigits } from "@/lib/digits";
-import { formatAmount } from "@/lib/money";
+import { formatMoney } from "@/lib/format-money";
 
 /**
- * Money on the dashboard: displayAmount's digits (fiat to its cents, crypto as exact as it is), the
- * whole part grouped in threes ("12 345.60 EUR"). Takes the wire text or 10^-8 units.
+ * Money on the dashboard, by the one rule for people (lib/format-money): fiat to its cents, crypto to
+ * the digits it has, grouped in threes ("12 345.60 EUR"). Takes the wire text or 10^-8 units.
  */
 export function dashboardAmount(amount: string | bigint | null, code: string | null): string {
-  if (amount === null) return "";
-  return groupDigits(displayAmount(typeof amount === "bigint" ? formatAmount(amount) : amount, code));
+  if (amount === null || code === null) return "";
+  return formatMoney(amount, code).text;
 }

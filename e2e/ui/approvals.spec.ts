@@ -96,11 +96,11 @@ test.describe("approval screen", () => {
       await limits.getByLabel("Daily total without approval (optional)").fill("0.1");
       await limits.getByRole("button", { name: "Save limits" }).click();
       await expect(
-        page.getByText("Saved: BTC payouts over 0.03000000 or 0.10000000 a day now wait for approval."),
+        page.getByText("Saved: BTC payouts over 0.03 BTC or 0.1 BTC a day now wait for approval."),
       ).toBeVisible();
       const row = page.getByRole("row", { name: /BTC/ });
-      await expect(row).toContainText("0.03000000");
-      await expect(row).toContainText("0.10000000");
+      await expect(row).toContainText("0.03 BTC");
+      await expect(row).toContainText("0.1 BTC");
       await expectAccessible(page);
       await expectNoSidewaysScroll(page);
 

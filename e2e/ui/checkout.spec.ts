@@ -35,6 +35,11 @@ async function shot(page: Page, name: string) {
   await test.info().attach(name, { body, contentType: "image/png" });
 }
 
+/** A decimal as the page's headings show it: the whole part grouped in threes by narrow spaces. */
+function grouped(text: string): string {
+  return text.trim().replace(/^\d+/, (whole) => whole.replace(/\B(?=(\d{3})+$)/g, "\u202f"));
+}
+
 /** Minor units (10^-8) from a decimal amount as the page shows it. */
 function units(text: string): bigint {
   const [whole, decimals = ""] = text.trim().split(" ")[0]!.split(".");
@@ -294,7 +299,7 @@ test.describe("hosted checkout: what is owed", () => {
       await page.getByRole("button", { name: new RegExp(`^${UNMINED}`) }).click();
       await expect(page.getByText("Amount to send")).toBeVisible();
       const toSend = (await page.getByRole("status").filter({ hasText: /^\d/ }).first().textContent())!;
-      await expect(page.getByTestId("amount-due")).toHaveText(`${toSend.trim()} ${UNMINED}`);
+      await expect(page.getByTestId("amount-due")).toHaveText(`${grouped(toSend)} ${UNMINED}`);
       await expect(page.getByTestId("amount-fiat")).toHaveText("= 120.00 EUR");
       // A tap on the QR code copies what it encodes: the same URI as "Open in wallet".
       await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
@@ -315,8 +320,10 @@ test.describe("hosted checkout: what is owed", () => {
       await expect(page.getByRole("heading", { name: "Not paid in full yet" })).toBeVisible();
       await expect(page.getByText("Confirmations: 0 of 20")).toBeVisible();
       await expect(page.getByText(/close this page/)).toHaveCount(0);
-      await expect(page.getByTestId("amount-due")).toHaveText(`${remainingText} ${UNMINED}`);
-      await expect(page.getByTestId("amount-fiat")).toHaveText(`of ${toSend.trim()} ${UNMINED} = 120.00 EUR`);
+      await expect(page.getByTestId("amount-due")).toHaveText(`${grouped(remainingText)} ${UNMINED}`);
+      await expect(page.getByTestId("amount-fiat")).toHaveText(
+        `of ${grouped(toSend)} ${UNMINED} = 120.00 EUR`,
+      );
       await expect(page.getByText("Amount still due")).toBeVisible();
       await expect(page.getByRole("status").filter({ hasText: /^\d/ }).first()).toHaveText(remainingText);
       await expect(page.locator("output").nth(1)).toHaveText(address);
@@ -340,7 +347,7 @@ test.describe("hosted checkout: what is owed", () => {
       await readAndPay(page, client, { currency: UNMINED });
       await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
       await expect(page.getByText(/You can close this page/)).toBeVisible();
-      await expect(page.getByTestId("amount-due")).toHaveText(`${toSend.trim()} ${UNMINED}`);
+      await expect(page.getByTestId("amount-due")).toHaveText(`${grouped(toSend)} ${UNMINED}`);
       await expectAccessible(page);
     });
   }
@@ -409,12 +416,16 @@ test.describe("hosted checkout: what is owed", () => {
       await expect(receipt.getByText(`${amount} BTC`).first()).toBeVisible();
       await expect(receipt.getByText("120.00 EUR")).toBeVisible();
       await expect(receipt.getByText(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/)).toBeVisible();
-      // The rate shown is the one the amount was priced at: amount × rate is 120 EUR to one satoshi's worth.
-      const rateText = (await receipt.getByText(/^1 BTC = /).textContent())!.replace(/^1 BTC = /, "");
-      const rate = units(rateText);
+      // The rate shown is the one the amount was priced at, to six significant digits, grouped:
+      // amount × rate is 120 EUR to within the rounding of its sixth digit (and one satoshi's worth).
+      const rateText = (await receipt.getByText(/^1 BTC = /).textContent())!.replace(/^1 BTC = | EUR$/g, "");
+      expect(rateText).toMatch(/^\d{1,3}(\u202f\d{3})*(\.\d+)?$/);
+      expect(rateText.replace(/\D/g, "").replace(/^0+/, "").replace(/0+$/, "").length).toBeLessThanOrEqual(6);
+      const rate = units(rateText.replaceAll("\u202f", ""));
       const worth = units(amount) * rate;
-      expect(worth >= 120n * 100_000_000n * 100_000_000n - rate).toBe(true);
-      expect(worth <= 120n * 100_000_000n * 100_000_000n + rate).toBe(true);
+      const slack = (120n * 100_000_000n * 100_000_000n) / 100_000n + rate;
+      expect(worth >= 120n * 100_000_000n * 100_000_000n - slack).toBe(true);
+      expect(worth <= 120n * 100_000_000n * 100_000_000n + slack).toBe(true);
       await expect(receipt.getByRole("button", { name: "Print" })).toBeVisible();
       await expectAccessible(page);
       await shot(page, `receipt-${width}`);

@@ -103,7 +103,7 @@ test.describe("dashboard forms and queries", () => {
 
     await credit.getByLabel("Amount").fill("12.50");
     await credit.getByRole("button", { name: "Credit balance" }).click();
-    await expect(credit.getByText("The EUR balance is now 12.50000000.")).toBeVisible();
+    await expect(credit.getByText("The EUR balance is now 12.50 EUR.")).toBeVisible();
   });
   test("a toggle shows the click at once, holds it while saving, and springs back with the reason if refused", async ({
     page,

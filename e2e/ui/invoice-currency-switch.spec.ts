@@ -13,10 +13,16 @@ import { signIn } from "./sign-in";
 
 /** As the dashboard shows crypto: every significant digit, no trailing zeros. */
 const crypto = (value: bigint, code: string) => `${decimal(value).replace(/\.?0+$/, "")} ${code}`;
-/** As the dashboard shows a fiat amount: every significant digit, at least the cents. */
+/** As the dashboard shows a fiat amount: to the nearest cent (these amounts are under a thousand). */
 const fiat = (value: bigint, code: string) => {
+  const cents = (value + 500_000n) / 1_000_000n;
+  return `${cents / 100n}.${String(cents % 100n).padStart(2, "0")} ${code}`;
+};
+/** The invoice page's net credited: the cents, then every digit when the cents round them. */
+const credited = (value: bigint, code: string) => {
   const [whole, fraction] = decimal(value).split(".");
-  return `${whole}.${fraction!.replace(/0+$/, "").padEnd(2, "0")} ${code}`;
+  const exact = `${whole}.${fraction!.replace(/0+$/, "").padEnd(2, "0")} ${code}`;
+  return exact === fiat(value, code) ? exact : `${fiat(value, code)} (exactly ${exact})`;
 };
 
 /** The value beside a label in the invoice page's Amounts list. */
@@ -64,7 +70,7 @@ for (const width of [1280, 375]) {
     await expect(row("Shortfall")).toHaveText(
       `${fiat(shortInEur, "EUR")} (${crypto(ltcDue, "LTC")} at today's rate)`,
     );
-    await expect(row("Net credited")).toHaveText(fiat(btcGross - feeOf(btcGross), "EUR"));
+    await expect(row("Net credited")).toHaveText(credited(btcGross - feeOf(btcGross), "EUR"));
     await expectAccessible(page);
     await shoot(page, testInfo, `two-coins-short-${width}`);
 
@@ -85,7 +91,7 @@ for (const width of [1280, 375]) {
     await expect(row("Excess")).toHaveCount(0);
     const fee = feeOf(btcGross) + feeOf(ltcGross);
     await expect(row("Fee \\(fee_crypto_deposit\\)")).toHaveText(fiat(fee, "EUR"));
-    await expect(row("Net credited")).toHaveText(fiat(btcGross + ltcGross - fee, "EUR"));
+    await expect(row("Net credited")).toHaveText(credited(btcGross + ltcGross - fee, "EUR"));
     await expect(page.getByRole("region", { name: /^Refund/ })).toHaveCount(0);
     await expectAccessible(page);
     await shoot(page, testInfo, `two-coins-confirmed-${width}`);
@@ -119,7 +125,7 @@ for (const width of [1280, 375]) {
     await expect(row("Received in LTC")).toHaveText("0 LTC");
     // Closed: how short it fell, in EUR, without a coin amount no one can pay any more.
     await expect(row("Shortfall")).toHaveText(fiat(INVOICED - btcGross, "EUR"));
-    await expect(row("Net credited")).toHaveText(fiat(btcGross - feeOf(btcGross), "EUR"));
+    await expect(row("Net credited")).toHaveText(credited(btcGross - feeOf(btcGross), "EUR"));
     // Everything paid goes back in the coin it came in: all of the BTC, nothing in LTC.
     const owedBtc = page.getByRole("region", { name: "Refund owed in BTC" });
     await expect(owedBtc.getByRole("link", { name: `Refund ${crypto(btcPaid, "BTC")}` })).toBeVisible();

@@ -1,4 +1,5 @@
 import { findCurrency } from "@/lib/currencies/registry";
+import { type DisplayedMoney, formatMoney } from "@/lib/format-money";
 import { formatAmount, formatAmountShort, parseStoredAmount } from "@/lib/money";
 
 /** Display helpers shared by the checkout page's server and client parts. */
@@ -6,22 +7,28 @@ export function shortAmount(wire: string | null): string {
   return wire === null ? "" : formatAmountShort(parseStoredAmount(wire));
 }
 
-/**
- * Money for people: "100.00 EUR", "10.125 EUR", "0.00166989 BTC". Fiat shows at least its minor
- * unit (cents); past it, only the digits an amount really has (fiat carries up to 8, as the public API's).
- */
+/** Money for people (lib/format-money): "1 297.87 EUR", "0.00166989 BTC", digits grouped. */
 export function displayAmount(wire: string | null, code: string | null): string {
   if (wire === null || code === null) return "";
-  const [whole, fraction = ""] = shortAmount(wire).split(".");
-  const digits = fraction.padEnd(findCurrency(code)?.minorUnit ?? 0, "0");
-  return `${whole}${digits ? `.${digits}` : ""} ${code}`;
+  return formatMoney(wire, code).text;
+}
+
+/** displayAmount's figure without the currency code, for a row that names the currency already. */
+export function displayDigits(wire: string, code: string): string {
+  return formatMoney(wire, code).text.slice(0, -(code.length + 1));
 }
 
 /** Money on the checkout: as displayAmount, the currency named as the customer knows it. */
 export function customerAmount(wire: string | null, code: string | null): string {
-  if (code === null) return "";
-  const amount = displayAmount(wire, code);
-  return amount && `${amount.slice(0, -code.length)}${customerCode(code)}`;
+  return customerMoney(wire, code)?.text ?? "";
+}
+
+/** customerAmount with its exact digits, for a title when the figure shown is rounded. */
+export function customerMoney(wire: string | null, code: string | null): DisplayedMoney | null {
+  if (wire === null || code === null) return null;
+  const money = formatMoney(wire, code);
+  const named = (text: string) => `${text.slice(0, -code.length)}${customerCode(code)}`;
+  return { ...money, text: named(money.text), exact: named(money.exact) };
 }
 
 /**

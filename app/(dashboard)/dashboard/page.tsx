@@ -1,6 +1,6 @@
-import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { GettingStartedChecklist } from "@/components/dashboard/getting-started";
 import { VolumeChart } from "@/components/dashboard/volume-chart";
+import { Money } from "@/components/ui/money";
 import { requireSession } from "@/lib/auth/session";
 import { findCurrency } from "@/lib/currencies/registry";
 import { getDb } from "@/lib/db/client";
@@ -38,7 +38,9 @@ export default async function OverviewPage() {
             className="rounded-md border border-slate-200 px-3 py-2 dark:border-slate-800"
           >
             <div className="text-xs text-slate-600 dark:text-slate-400">{b.currency}</div>
-            <div className="break-all font-mono text-base">{dashboardAmount(b.balance, b.currency)}</div>
+            <div className="break-all font-mono text-base">
+              <Money amount={b.balance} code={b.currency} />
+            </div>
           </div>
         ))}
       </div>

@@ -1,6 +1,7 @@
 "use client";
 
 import type { z } from "zod";
+import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { buttonClass, Field, secondaryButtonClass, selectClass } from "@/components/forms/field";
 import { errorMessage, FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
@@ -70,8 +71,10 @@ export function LimitsSection({ currencies }: { currencies: string[] }) {
                   <th scope="row" className="py-2 pr-4 font-medium">
                     {row.currency}
                   </th>
-                  <td className="py-2 pr-4 font-mono">{row.per_withdrawal}</td>
-                  <td className="py-2 pr-4 font-mono">{row.per_day ?? "no daily limit"}</td>
+                  <td className="py-2 pr-4 font-mono">{dashboardAmount(row.per_withdrawal, row.currency)}</td>
+                  <td className="py-2 pr-4 font-mono">
+                    {row.per_day === null ? "no daily limit" : dashboardAmount(row.per_day, row.currency)}
+                  </td>
                   <td className="py-2">
                     <button
                       type="button"
@@ -120,8 +123,10 @@ export function LimitsSection({ currencies }: { currencies: string[] }) {
         <FormError message={form.formError} />
         {save.isSuccess && (
           <p className="mt-2 text-sm" aria-live="polite">
-            Saved: {save.data.currency} payouts over {save.data.per_withdrawal}
-            {save.data.per_day ? ` or ${save.data.per_day} a day` : ""} now wait for approval.
+            Saved: {save.data.currency} payouts over{" "}
+            {dashboardAmount(save.data.per_withdrawal, save.data.currency)}
+            {save.data.per_day ? ` or ${dashboardAmount(save.data.per_day, save.data.currency)} a day` : ""}{" "}
+            now wait for approval.
           </p>
         )}
         <button type="submit" disabled={form.formState.isSubmitting} className={`mt-3 ${buttonClass}`}>

@@ -1,10 +1,12 @@
 "use client";
 
 import type { z } from "zod";
+import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { formSchema } from "@/components/forms/form-schema";
 import { useOutbox } from "@/components/query/use-sandbox";
 import { CURRENCIES } from "@/lib/currencies/registry";
 import { formatDateTime } from "@/lib/format-date-time";
+import { formatRateValue } from "@/lib/format-money";
 import type {
   sandboxCreditRequest,
   sandboxMineRequest,
@@ -72,7 +74,7 @@ export function SandboxClient({ invoices }: { invoices: readonly OpenInvoiceRow[
             { name: "currency", label: "Currency", options: ALL },
             { name: "amount", label: "Amount", placeholder: "100" },
           ]}
-          describe={(r) => `The ${r.currency} balance is now ${r.balance}.`}
+          describe={(r) => `The ${r.currency} balance is now ${dashboardAmount(r.balance, r.currency)}.`}
         />
         <SandboxAction<z.input<typeof sandboxRateRequest>, { currency: string; usd_price: string }>
           title="Set a rate"
@@ -83,8 +85,9 @@ export function SandboxClient({ invoices }: { invoices: readonly OpenInvoiceRow[
             { name: "currency", label: "Currency", options: ALL },
             { name: "usd_price", label: "Price in USD", placeholder: "65000" },
           ]}
+          // The price as typed, every digit kept (grouped only): the merchant checks what was saved.
           describe={(r) =>
-            `1 ${r.currency} now costs ${r.usd_price} USD in your account; other merchants keep their prices.`
+            `1 ${r.currency} now costs ${formatRateValue(r.usd_price, { significant: 40 }).text} USD in your account; other merchants keep their prices.`
           }
         />
       </div>

@@ -3,11 +3,11 @@
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
-import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { transactionStatus } from "@/components/dashboard/transaction-status";
 import { buttonClass, secondaryButtonClass, selectClass } from "@/components/forms/field";
 import { errorMessage, FormError } from "@/components/forms/form-error";
 import { useTransactionPages } from "@/components/query/use-transactions";
+import { Money } from "@/components/ui/money";
 import { CURRENCIES } from "@/lib/currencies/registry";
 import { formatDateTime } from "@/lib/format-date-time";
 import { kindLabel, TRANSACTION_STATUSES, TYPE_FILTERS } from "@/lib/transactions/kinds";
@@ -148,7 +148,7 @@ export function ExplorerClient() {
                   {kindLabel(row.type)} {row.id}
                 </Link>
                 <span className="break-all font-mono">
-                  {row.amount ? dashboardAmount(row.amount, row.currency) : "—"}
+                  {row.amount ? <Money amount={row.amount} code={row.currency} /> : "—"}
                 </span>
               </div>
               <p>{transactionStatus(row.type, row.status)}</p>
@@ -203,7 +203,7 @@ export function ExplorerClient() {
                   <td className="py-2 pr-3">{kindLabel(row.type)}</td>
                   <td className="py-2 pr-3">{transactionStatus(row.type, row.status)}</td>
                   <td className="py-2 pr-3 text-right font-mono">
-                    {row.amount ? dashboardAmount(row.amount, row.currency) : "—"}
+                    {row.amount ? <Money amount={row.amount} code={row.currency} /> : "—"}
                   </td>
                   <td className="py-2 break-all">{row.foreign_id ?? ""}</td>
                 </tr>

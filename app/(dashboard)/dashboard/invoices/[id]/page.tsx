@@ -10,6 +10,7 @@ import {
   invoiceStatusLabel,
 } from "@/components/dashboard/invoice-status";
 import { secondaryButtonClass } from "@/components/forms/control-classes";
+import { Money } from "@/components/ui/money";
 import { requestPublicOrigin } from "@/lib/api/request-public-origin";
 import { requireSession } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
@@ -122,7 +123,9 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           </h2>
           <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
             <dt>Invoiced</dt>
-            <dd className="font-mono">{dashboardAmount(record.amount, record.currency)}</dd>
+            <dd className="font-mono">
+              <Money amount={record.amount} code={record.currency} showExact />
+            </dd>
             <dt>Invoiced in {pay ?? "crypto"}</dt>
             <dd className="font-mono">
               {pay
@@ -181,7 +184,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
             ))}
             <dt className="font-semibold">Net credited</dt>
             <dd className="font-mono font-semibold">
-              {dashboardAmount(invoice.creditedAmount, record.currency)}
+              <Money amount={invoice.creditedAmount} code={record.currency} showExact />
             </dd>
           </dl>
         </section>

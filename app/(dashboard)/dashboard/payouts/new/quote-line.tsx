@@ -5,6 +5,7 @@ import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { errorMessage } from "@/components/forms/form-error";
 import { type QuoteInput, useQuote } from "@/components/query/use-payouts";
 import { findCurrency } from "@/lib/currencies/registry";
+import { formatRateValue } from "@/lib/format-money";
 import { OverLimitNotice } from "./payout-review";
 
 function useDebounced<T>(value: T, ms: number): T {
@@ -30,7 +31,7 @@ export function QuoteLine({ tagProblem, ...input }: QuoteInput & { tagProblem?: 
           Sends {dashboardAmount(quote.data.sent, quote.data.target)}; debits{" "}
           {dashboardAmount(quote.data.total_debit, quote.data.source)} including fees
           {quote.data.rate
-            ? ` (rate ${dashboardAmount(quote.data.rate, quote.data.target)} per ${quote.data.source})`
+            ? ` (rate ${formatRateValue(quote.data.rate).text} ${quote.data.target} per ${quote.data.source})`
             : ""}
           .
         </p>

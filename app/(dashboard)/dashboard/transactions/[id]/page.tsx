@@ -2,12 +2,13 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { transactionStatus } from "@/components/dashboard/transaction-status";
+import { Shown } from "@/components/ui/money";
 import { SandboxBadge } from "@/components/ui/sandbox-badge";
 import { requireSession } from "@/lib/auth/session";
 import { isOnSandboxChain } from "@/lib/chain/sandbox/address-nets";
-import { shortAmount } from "@/lib/checkout/present";
 import { getDb } from "@/lib/db/client";
 import { formatDateTime } from "@/lib/format-date-time";
+import { formatRateValue } from "@/lib/format-money";
 import { can } from "@/lib/team/permissions";
 import { kindLabel } from "@/lib/transactions/kinds";
 import { statusLabel } from "@/lib/transactions/status-label";
@@ -39,12 +40,12 @@ function describeRates(payment: PaymentRate, payCurrency: string, creditCurrency
   const locked = payment.locked_amount !== "0.00000000" && payment.locked_rate !== null;
   if (locked) {
     parts.push(
-      `${dashboardAmount(payment.locked_amount, payCurrency)} at the invoice's locked rate of ${shortAmount(payment.locked_rate)} ${per}`,
+      `${dashboardAmount(payment.locked_amount, payCurrency)} at the invoice's locked rate of ${formatRateValue(payment.locked_rate!).text} ${per}`,
     );
   }
   if (payment.rate && payment.locked_amount !== payment.amount) {
     parts.push(
-      `${locked ? "the rest" : "all of it"} at the rate when the payment was seen, ${shortAmount(payment.rate)} ${per}`,
+      `${locked ? "the rest" : "all of it"} at the rate when the payment was seen, ${formatRateValue(payment.rate).text} ${per}`,
     );
   }
   return parts.join("; ");
@@ -190,7 +191,8 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
                   (t.type.startsWith("withdrawal") || t.type === "exchange") &&
                   withdrawalRate && (
                     <span className="block text-xs">
-                      rate {shortAmount(withdrawalRate)} {part.currency_to} per {part.currency}
+                      rate <Shown money={formatRateValue(withdrawalRate)} /> {part.currency_to} per{" "}
+                      {part.currency}
                     </span>
                   )}
                 {part.confirmations !== undefined && (
