@@ -5,6 +5,7 @@ import { outputScriptOf } from "@/lib/chain/address-codec";
 import { HotWalletShortError } from "@/lib/chain/evm/payout/evm-payout-adapter";
 import { getCurrency } from "@/lib/currencies/registry";
 import type { Db } from "@/lib/db/client";
+import { crashPoint } from "@/lib/jobs/crash-point";
 import type { UtxoNetwork } from "../utxo-network";
 import { type FeeRatePolicy, payoutFeeRate } from "./payout-fee-rate";
 import { sendStoredUtxoPayout } from "./send-stored-utxo-payout";
@@ -99,6 +100,7 @@ async function sendPayouts(
       feeRate: wait.rate,
     });
     if (signed.kind === "short") throw new HotWalletShortError(signed.reason);
+    crashPoint("utxo-payout-signed"); // stored, not sent
     // A racing signer may have stored some of these first: each answers with its own transaction.
     for (const request of fresh) {
       const stored = await findStoredPayout(db, [request.reference]);
@@ -108,6 +110,7 @@ async function sendPayouts(
     }
   }
   for (const payout of toSend.values()) await sendStoredUtxoPayout(network, payout);
+  crashPoint("utxo-payout-sent"); // sent, its txid not yet recorded on the withdrawals
   return results;
 }
 
