@@ -368,7 +368,7 @@ export async function benchLitecoinPayouts(): Promise<{ database: string; rows: 
 function reportOf(result: { database: string; rows: PayoutRow[] }, load: number[]): string {
   const cpus = os.cpus();
   const lines = [
-    `## Litecoin payouts: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
+    `### Litecoin payouts, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
     "",
     `${cpus.length} × ${cpus[0]?.model.trim()}, Node ${process.version}, ${os.platform()} ${os.release()}; ` +
       `${result.database === "postgresql" ? "PostgreSQL" : "PGlite"}; litecoind regtest; load average at start ` +
@@ -387,7 +387,7 @@ function reportOf(result: { database: string; rows: PayoutRow[] }, load: number[
       .filter((r) => r.jobFailures !== undefined)
       .map(
         (r) =>
-          `- ${r.label}: ${r.jobFailures} job failures logged, ${r.withoutTxid} payouts left claimed without a txid` +
+          `- ${r.label}: ${r.jobFailures} failed job attempts logged, ${r.withoutTxid} payout(s) left claimed without a txid` +
           (r.deferSeconds === undefined
             ? ""
             : `; every job deferred to the window's end after ${r.deferSeconds.toFixed(2)} s, the rest is the send after the window`),
