@@ -1,3 +1,5 @@
+import "server-only";
+
 /**
  * For system tests only: with KASSA_TEST_CRASH_AT=<name>, the process kills itself with SIGKILL when
  * it reaches the point of that name, so a test can stop it between two steps no timing could hit
