@@ -153,7 +153,7 @@ for (const viewport of [
     await page.goto(link);
     await expect(page.getByRole("heading", { name: "Choose a new password" })).toBeVisible();
     // The token left the address bar once the form held it.
-    expect(page.url()).toBe(`${baseURL}/reset-password`);
+    await expect(page).toHaveURL(`${baseURL}/reset-password`);
     await expectAccessible(page);
     await page.getByLabel("New password").fill("my new long password");
     await page.getByRole("button", { name: "Set the new password" }).click();
@@ -245,7 +245,8 @@ for (const viewport of [
     const invitee = await inviteeContext.newPage();
     await invitee.goto(link);
     await expect(invitee.getByRole("heading", { name: "Join your team" })).toBeVisible();
-    expect(invitee.url()).toBe(`${baseURL}/join`);
+    // The page takes the token out of the address bar once it has read it.
+    await expect(invitee).toHaveURL(`${baseURL}/join`);
     await expectAccessible(invitee);
     await shoot(invitee, `team-join-${viewport.name}`);
     await invitee.getByLabel("Password").fill("the developer's password");
