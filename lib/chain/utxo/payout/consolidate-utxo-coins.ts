@@ -2,16 +2,15 @@ import "server-only";
 
 import { hex } from "@scure/base";
 import { Transaction } from "@scure/btc-signer";
-import { inArray, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { outputScriptOf } from "@/lib/chain/address-codec";
 import { getCurrency } from "@/lib/currencies/registry";
 import { type Db, queryRows } from "@/lib/db/client";
-import { utxoCoins, utxoPayouts } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import type { UtxoNetwork } from "../utxo-network";
 import { type FeeRatePolicy, payoutFeeRate } from "./payout-fee-rate";
 import { sendStoredUtxoPayout } from "./send-stored-utxo-payout";
-import type { StoredUtxoPayout } from "./sign-utxo-payout";
+import { nextPayoutId, type StoredUtxoPayout, storeUtxoTransaction } from "./store-utxo-transaction";
 import { changeAddressOf, privateKeysOf } from "./utxo-keys";
 
 /** When to merge small coins: at or below `belowFeeRate` per virtual byte, with at least `minCoins` spendable. */
@@ -65,11 +64,7 @@ export async function consolidateUtxoCoins(
     );
     if (coins.length < policy.minCoins)
       return { kind: "skipped", reason: `${coins.length} spendable coins, fewer than ${policy.minCoins}` };
-    const [next] = await queryRows<{ id: string }>(
-      tx,
-      sql`select nextval(pg_get_serial_sequence('utxo_payouts', 'id'))::text as id`,
-    );
-    const id = Number(next!.id);
+    const id = await nextPayoutId(tx);
     const target = changeAddressOf(network, input.seed, id);
     const total = coins.reduce((sum, coin) => sum + BigInt(coin.base_amount), 0n);
     const keys = privateKeysOf(
@@ -99,39 +94,15 @@ export async function consolidateUtxoCoins(
       merged = build(rate.perVbyte * BigInt(merged.vsize));
     if (total - merged.fee <= merged.fee)
       return { kind: "skipped", reason: "the coins are worth too little for the fee of merging them" };
-    const [stored] = await tx
-      .insert(utxoPayouts)
-      .values({
-        id,
-        network: network.network,
-        currency: network.currency,
-        txid: merged.id,
-        rawTransaction: merged.hex,
-        fee: merged.fee,
-        vsize: merged.vsize,
-        feeRate: rate.perVbyte,
-      })
-      .returning();
-    await tx
-      .update(utxoCoins)
-      .set({ status: "spent", spentByPayoutId: id, updatedAt: new Date() })
-      .where(
-        inArray(
-          utxoCoins.id,
-          coins.map((coin) => coin.id),
-        ),
-      );
-    await tx.insert(utxoCoins).values({
-      network: network.network,
-      currency: network.currency,
-      txid: merged.id,
-      vout: 0,
-      baseAmount: total - merged.fee,
-      address: target.address,
-      derivationPath: target.path,
-      changeOfPayoutId: id,
+    const stored = await storeUtxoTransaction(tx, {
+      id,
+      network,
+      transaction: merged,
+      feeRate: rate.perVbyte,
+      spentCoinIds: coins.map((coin) => coin.id),
+      change: { vout: 0, address: target.address, path: target.path },
     });
-    return { kind: "consolidated", payout: stored!, coins: coins.length };
+    return { kind: "consolidated", payout: stored, coins: coins.length };
   });
   if (result.kind === "consolidated") await sendStoredUtxoPayout(network, result.payout);
   return result;

@@ -6,15 +6,16 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { bitcoinNetworkOf, outputScriptOf } from "@/lib/chain/address-codec";
 import { getCurrency } from "@/lib/currencies/registry";
 import { type Db, queryRows, type Tx } from "@/lib/db/client";
-import { utxoCoins, utxoPayoutOutputs, utxoPayouts } from "@/lib/db/schema";
+import { utxoPayoutOutputs, utxoPayouts } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import type { UtxoNetwork } from "../utxo-network";
+import { nextPayoutId, type StoredUtxoPayout, storeUtxoTransaction } from "./store-utxo-transaction";
 import { changeAddressOf, privateKeysOf } from "./utxo-keys";
+
+export type { StoredUtxoPayout };
 
 /** One destination of a payout: a withdrawal's reference, address and exact amount in base units. */
 export type PayoutOutput = { reference: string; address: string; baseAmount: bigint };
-
-export type StoredUtxoPayout = typeof utxoPayouts.$inferSelect;
 
 export type SignedPayout = { kind: "stored"; payout: StoredUtxoPayout } | { kind: "short"; reason: string };
 
@@ -131,11 +132,7 @@ export async function signUtxoPayout(
     const unsigned = input.outputs.filter((o) => !alreadyStored.has(o.reference));
     if (unsigned.length === 0)
       return { kind: "stored", payout: (await findStoredPayout(tx, [input.outputs[0]!.reference]))! };
-    const [next] = await queryRows<{ id: string }>(
-      tx,
-      sql`select nextval(pg_get_serial_sequence('utxo_payouts', 'id'))::text as id`,
-    );
-    const id = Number(next!.id);
+    const id = await nextPayoutId(tx);
     const change = changeAddressOf(network, input.seed, id);
     const scripts = unsigned.map((o) => outputScriptOf(format, o.address, network.net)!);
     const wanted = unsigned.map((o, i) => ({ script: scripts[i]!, amount: o.baseAmount }));
@@ -193,15 +190,14 @@ export async function signUtxoPayout(
       return n;
     };
     const vouts = unsigned.map((o, i) => voutOf(scripts[i]!, o.baseAmount));
-    await tx.insert(utxoPayouts).values({
+    const changeVout = selected.change ? voutOf(changeScript) : -1;
+    const stored = await storeUtxoTransaction(tx, {
       id,
-      network: network.network,
-      currency: network.currency,
-      txid: transaction.id,
-      rawTransaction: transaction.hex,
-      fee: transaction.fee,
-      vsize: transaction.vsize,
+      network,
+      transaction,
       feeRate: input.feeRate,
+      spentCoinIds: spent.map((coin) => coin.id),
+      change: changeVout >= 0 ? { vout: changeVout, address: change.address, path: change.path } : null,
     });
     await tx.insert(utxoPayoutOutputs).values(
       unsigned.map((o, i) => ({
@@ -212,28 +208,6 @@ export async function signUtxoPayout(
         baseAmount: o.baseAmount,
       })),
     );
-    await tx
-      .update(utxoCoins)
-      .set({ status: "spent", spentByPayoutId: id, updatedAt: new Date() })
-      .where(
-        inArray(
-          utxoCoins.id,
-          spent.map((coin) => coin.id),
-        ),
-      );
-    const changeVout = selected.change ? voutOf(changeScript) : -1;
-    if (changeVout >= 0)
-      await tx.insert(utxoCoins).values({
-        network: network.network,
-        currency: network.currency,
-        txid: transaction.id,
-        vout: changeVout,
-        baseAmount: outputs[changeVout]!.amount!,
-        address: change.address,
-        derivationPath: change.path,
-        changeOfPayoutId: id,
-      });
-    const [stored] = await tx.select().from(utxoPayouts).where(eq(utxoPayouts.id, id));
-    return { kind: "stored", payout: stored! };
+    return { kind: "stored", payout: stored };
   });
 }
