@@ -4,7 +4,7 @@ import { takeAddress } from "@/lib/addresses/take-address";
 import { connectUtxoNetwork, type UtxoNetwork } from "@/lib/chain/utxo/utxo-network";
 import { withUtxoNetwork } from "@/lib/chain/utxo/utxo-offering";
 import { watchUtxoChain } from "@/lib/chain/utxo/watch-utxo-chain";
-import { configureOffering, type Offering } from "@/lib/currencies/offering";
+import { configureOffering } from "@/lib/currencies/offering";
 import { queryRows } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
@@ -18,22 +18,13 @@ import {
   doubleSpend,
   litoshiOf,
   NODE_START_MS,
+  SANDBOX_OFFERING,
   startTestLitecoind,
   type TestLitecoind,
 } from "../support/litecoind";
 import { createTestMerchant } from "../support/merchants";
 
 const CONFIRMATIONS = 3;
-
-const SANDBOX: Offering = {
-  mode: "sandbox",
-  realNetworks: {},
-  realCurrencies: [],
-  contracts: {},
-  chainIds: {},
-  decimals: {},
-  confirmations: {},
-};
 
 describe(`Litecoin deposits on a real litecoind in regtest (${testDriver})`, () => {
   let customer: TestLitecoind;
@@ -90,7 +81,7 @@ describe(`Litecoin deposits on a real litecoind in regtest (${testDriver})`, () 
     // Addresses follow the node's net (regtest: rltc1…), as they do after start-up.
     configureOffering(
       withUtxoNetwork(
-        SANDBOX,
+        SANDBOX_OFFERING,
         { utxo: { LTC: { rpcUrl: customer.url, confirmations: CONFIRMATIONS } } },
         "LTC",
         network,

@@ -13,7 +13,7 @@ import { withUtxoNetwork } from "@/lib/chain/utxo/utxo-offering";
 import { watchUtxoChain } from "@/lib/chain/utxo/watch-utxo-chain";
 import { runCliCommand } from "@/lib/cli/commands";
 import type { UtxoConfig } from "@/lib/config";
-import { configureOffering, type Offering } from "@/lib/currencies/offering";
+import { configureOffering } from "@/lib/currencies/offering";
 import { queryRows } from "@/lib/db/client";
 import { utxoPayouts } from "@/lib/db/schema";
 import { runDueJobs } from "@/lib/jobs/runner";
@@ -36,22 +36,13 @@ import {
   doubleSpend,
   litoshiOf,
   NODE_START_MS,
+  SANDBOX_OFFERING,
   startTestLitecoind,
   type TestLitecoind,
 } from "../support/litecoind";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 
 const CONFIRMATIONS = 2;
-
-const SANDBOX: Offering = {
-  mode: "sandbox",
-  realNetworks: {},
-  realCurrencies: [],
-  contracts: {},
-  chainIds: {},
-  decimals: {},
-  confirmations: {},
-};
 
 type NodeTransaction = {
   txid: string;
@@ -147,7 +138,7 @@ describe(`Litecoin payouts from Kassa's own coins on a real litecoind in regtest
     merchantId = await createTestMerchant(database, "Litecoin payouts");
     config = { rpcUrl: customer.url, confirmations: CONFIRMATIONS };
     network = await connectUtxoNetwork("LTC", config, "sandbox");
-    configureOffering(withUtxoNetwork(SANDBOX, { utxo: { LTC: config } }, "LTC", network));
+    configureOffering(withUtxoNetwork(SANDBOX_OFFERING, { utxo: { LTC: config } }, "LTC", network));
     handlers = jobHandlers({
       spreadPpm: 5_000,
       mail: { smtpUrl: undefined, from: "Kassa <test@kassa.test>" },
@@ -538,14 +529,14 @@ describe(`Litecoin payouts from Kassa's own coins on a real litecoind in regtest
 
   it("a payout Kassa's coins cannot cover waits in processing, and goes once a deposit makes them enough", async () => {
     // Sandbox LTC from before the node was configured: the merchant's balance covers what Kassa's coins do not.
-    configureOffering(SANDBOX);
+    configureOffering(SANDBOX_OFFERING);
     await creditSandboxBalance(database.db, {
       merchantId,
       currency: "LTC",
       amount: parseDecimal("20"),
       isSandbox: true,
     });
-    configureOffering(withUtxoNetwork(SANDBOX, { utxo: { LTC: config } }, "LTC", network));
+    configureOffering(withUtxoNetwork(SANDBOX_OFFERING, { utxo: { LTC: config } }, "LTC", network));
     const held = (await coinRows())
       .filter((c) => c.status === "spendable")
       .reduce((sum, c) => sum + BigInt(c.base_amount), 0n);

@@ -16,7 +16,7 @@ import { withUtxoNetwork } from "@/lib/chain/utxo/utxo-offering";
 import { watchUtxoChain } from "@/lib/chain/utxo/watch-utxo-chain";
 import { runCliCommand } from "@/lib/cli/commands";
 import type { UtxoConfig } from "@/lib/config";
-import { configureOffering, type Offering } from "@/lib/currencies/offering";
+import { configureOffering } from "@/lib/currencies/offering";
 import { queryRows } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
 import { runDueJobs } from "@/lib/jobs/runner";
@@ -35,22 +35,13 @@ import {
   doubleSpend,
   litoshiOf,
   NODE_START_MS,
+  SANDBOX_OFFERING,
   startTestLitecoind,
   type TestLitecoind,
 } from "../support/litecoind";
 import { createTestMerchant } from "../support/merchants";
 
 const CONFIRMATIONS = 2;
-
-const SANDBOX: Offering = {
-  mode: "sandbox",
-  realNetworks: {},
-  realCurrencies: [],
-  contracts: {},
-  chainIds: {},
-  decimals: {},
-  confirmations: {},
-};
 
 type NodeTransaction = {
   txid: string;
@@ -149,7 +140,7 @@ describe(`Litecoin hot wallet and reconciliation on a real litecoind in regtest 
     merchantId = await createTestMerchant(database, "Litecoin wallet");
     config = { rpcUrl: customer.url, confirmations: CONFIRMATIONS };
     network = await connectUtxoNetwork("LTC", config, "sandbox");
-    configureOffering(withUtxoNetwork(SANDBOX, { utxo: { LTC: config } }, "LTC", network));
+    configureOffering(withUtxoNetwork(SANDBOX_OFFERING, { utxo: { LTC: config } }, "LTC", network));
     hotWallet = utxoHotWallet(deriveAccountKeys(await loadHdSeed(database.db, database.box)), network);
     handlers = jobHandlers({
       spreadPpm: 5_000,

@@ -1,3 +1,4 @@
+import type { Offering } from "@/lib/currencies/offering";
 import { type LitecoindNode, litecoinRpc, startLitecoind } from "@/scripts/litecoind.mjs";
 
 export type { LitecoindNode };
@@ -88,3 +89,14 @@ export async function doubleSpend(customer: TestLitecoind, txid: string): Promis
 
 /** A node's start and a fresh database take seconds; on a machine shared with other test runs, over a minute. */
 export const NODE_START_MS = 180_000;
+
+/** A sandbox installation with no real network yet: the LTC tests open Litecoin on it once their node answers. */
+export const SANDBOX_OFFERING: Offering = {
+  mode: "sandbox",
+  realNetworks: {},
+  realCurrencies: [],
+  contracts: {},
+  chainIds: {},
+  decimals: {},
+  confirmations: {},
+};
