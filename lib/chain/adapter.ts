@@ -2,6 +2,14 @@ import "server-only";
 
 import type { Db } from "@/lib/db/client";
 
+/** A payout that must wait for Kassa's wallet of its chain to be funded: the job is retried later, nothing is lost. */
+export class HotWalletShortError extends Error {
+  constructor(reason: string) {
+    super(`payout waits: ${reason}`);
+    this.name = "HotWalletShortError";
+  }
+}
+
 export type BroadcastRequest = {
   /** Kassa's own id for the payout (`withdrawal:<id>`): broadcasting it again must not send twice. */
   reference: string;

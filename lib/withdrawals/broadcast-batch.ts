@@ -7,18 +7,12 @@ import { type Db, queryRows } from "@/lib/db/client";
 import { DeferJobError } from "@/lib/jobs/defer-job";
 import { claimWithdrawal } from "./claim-withdrawal";
 import { loadWithdrawal, type WithdrawalRecord } from "./load-withdrawal";
+import { PayoutWaitingError } from "./payout-waiting-error";
 import { recordBroadcast } from "./settle-withdrawal";
 import { withdrawalReference } from "./withdrawal-reference";
 
 /** The most payouts one transaction carries; the rest leave in the next batch, at once. */
 export const MAX_BATCH = 250;
-
-export class BatchWaitingError extends Error {
-  constructor(reason: string) {
-    super(`payout batch waits in processing: ${reason}`);
-    this.name = "BatchWaitingError";
-  }
-}
 
 const requestOf = (record: WithdrawalRecord): BroadcastRequest => ({
   reference: withdrawalReference(record.id),
@@ -73,7 +67,7 @@ export async function broadcastBatch(
     db,
     records.filter((r) => r?.status === "processing").map((r) => requestOf(r!)),
   );
-  if (reason) throw new BatchWaitingError(reason);
+  if (reason) throw new PayoutWaitingError(reason);
   const claimed: WithdrawalRecord[] = [];
   for (const id of ready.ids) {
     const claim = await claimWithdrawal(db, id);

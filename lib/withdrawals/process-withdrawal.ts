@@ -14,6 +14,7 @@ import { transitionStatus } from "@/lib/transactions/transition-status";
 import { broadcastBatch } from "./broadcast-batch";
 import { claimWithdrawal } from "./claim-withdrawal";
 import { loadWithdrawal, type WithdrawalRecord } from "./load-withdrawal";
+import { PayoutWaitingError } from "./payout-waiting-error";
 import { failWithdrawal, recordBroadcast } from "./settle-withdrawal";
 import { STUCK_CLAIM_SECONDS } from "./sweep-withdrawals";
 import { withdrawalReference } from "./withdrawal-reference";
@@ -78,14 +79,6 @@ async function claimAgeSeconds(db: Db, withdrawalId: number): Promise<number> {
     sql`select floor(extract(epoch from now() - claimed_at))::int as seconds from withdrawals where transaction_id = ${withdrawalId}`,
   );
   return Number(row?.seconds ?? STUCK_CLAIM_SECONDS);
-}
-
-/** A payout the network cannot carry yet (a hot wallet short of funds): it stays `processing`. */
-export class PayoutWaitingError extends Error {
-  constructor(reason: string) {
-    super(`withdrawal waits in processing: ${reason}`);
-    this.name = "PayoutWaitingError";
-  }
 }
 
 /**

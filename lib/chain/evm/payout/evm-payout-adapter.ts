@@ -2,7 +2,7 @@ import "server-only";
 
 import { eq } from "drizzle-orm";
 import type { PrivateKeyAccount } from "viem/accounts";
-import type { ChainAdapter } from "@/lib/chain/adapter";
+import { type ChainAdapter, HotWalletShortError } from "@/lib/chain/adapter";
 import type { Db } from "@/lib/db/client";
 import { evmPayouts } from "@/lib/db/schema";
 import type { EvmNetwork } from "../evm-network";
@@ -10,14 +10,6 @@ import { payoutCall } from "./payout-call";
 import { preparePayout } from "./prepare-payout";
 import { sendStoredPayout } from "./send-stored-payout";
 import { type StoredPayout, storeSignedPayout } from "./store-signed-payout";
-
-/** A payout that must wait for the hot wallet to be funded: the job is retried later, nothing is lost. */
-export class HotWalletShortError extends Error {
-  constructor(reason: string) {
-    super(`payout waits: ${reason}`);
-    this.name = "HotWalletShortError";
-  }
-}
 
 export type EvmPayoutSources = {
   network: () => Promise<EvmNetwork>;

@@ -1,8 +1,12 @@
 import "server-only";
 
-import type { BroadcastRequest, BroadcastResult, ChainAdapter } from "@/lib/chain/adapter";
+import {
+  type BroadcastRequest,
+  type BroadcastResult,
+  type ChainAdapter,
+  HotWalletShortError,
+} from "@/lib/chain/adapter";
 import { outputScriptOf } from "@/lib/chain/address-codec";
-import { HotWalletShortError } from "@/lib/chain/evm/payout/evm-payout-adapter";
 import { getCurrency } from "@/lib/currencies/registry";
 import type { Db } from "@/lib/db/client";
 import { crashPoint } from "@/lib/jobs/crash-point";
