@@ -8,7 +8,7 @@ import { chainBlocks } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { unwindHotWalletFunding } from "./hot-wallet/unwind-hot-wallet-funding";
 import type { UtxoNetwork } from "./utxo-network";
-import { RPC_NOT_FOUND, UtxoRpcError } from "./utxo-rpc";
+import { findNodeTransaction, UtxoRpcError } from "./utxo-rpc";
 
 /** The node's hash at `height`, or null when its chain is shorter. */
 async function nodeHash(network: UtxoNetwork, height: bigint): Promise<string | null> {
@@ -27,13 +27,8 @@ async function nodeHash(network: UtxoNetwork, height: bigint): Promise<string | 
  * without it, it counts as gone (unwound, and recorded again when its new block is read).
  */
 async function isStillOnNode(network: UtxoNetwork, txid: string): Promise<boolean> {
-  try {
-    const transaction = await network.rpc.call<{ confirmations?: number }>("getrawtransaction", [txid, true]);
-    return transaction.confirmations === undefined || transaction.confirmations > 0;
-  } catch (error) {
-    if (error instanceof UtxoRpcError && error.code === RPC_NOT_FOUND) return false;
-    throw error;
-  }
+  const transaction = await findNodeTransaction<{ confirmations?: number }>(network.rpc, txid);
+  return transaction !== null && (transaction.confirmations === undefined || transaction.confirmations > 0);
 }
 
 /** Whether the cursor's block is still on the node's chain. */

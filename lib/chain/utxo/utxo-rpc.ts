@@ -47,6 +47,19 @@ function quoteAmounts(text: string): string {
   );
 }
 
+/**
+ * A transaction as the node sees it (`getrawtransaction` verbose: in its mempool, or mined, which the
+ * node finds only with -txindex), or null when it knows none.
+ */
+export async function findNodeTransaction<T>(rpc: UtxoRpc, txid: string): Promise<T | null> {
+  try {
+    return await rpc.call<T>("getrawtransaction", [txid, true]);
+  } catch (error) {
+    if (error instanceof UtxoRpcError && error.code === RPC_NOT_FOUND) return null;
+    throw error;
+  }
+}
+
 /** A node's decimal coin amount ("48.4999718") in base units (satoshi, litoshi), exactly. */
 export function parseCoins(text: string): bigint {
   const match = /^(\d+)(?:\.(\d{1,8}))?$/.exec(text);

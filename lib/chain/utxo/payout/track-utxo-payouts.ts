@@ -20,7 +20,7 @@ import { bookNetworkFee } from "@/lib/withdrawals/book-network-fee";
 import { loadWithdrawal } from "@/lib/withdrawals/load-withdrawal";
 import { withdrawalIdOf } from "@/lib/withdrawals/withdrawal-reference";
 import type { UtxoNetwork } from "../utxo-network";
-import { RPC_NOT_FOUND, UtxoRpcError } from "../utxo-rpc";
+import { findNodeTransaction } from "../utxo-rpc";
 import type { FeeRatePolicy } from "./payout-fee-rate";
 import { findSpentInput, recordPayoutIncident } from "./record-payout-incident";
 import { replaceUtxoPayout } from "./replace-utxo-payout";
@@ -30,16 +30,6 @@ import type { StoredUtxoPayout } from "./sign-utxo-payout";
 export type UtxoPayoutPass = { confirmed: number; resent: number; replaced: number; incidents: number };
 
 type NodeView = { confirmations?: number; blockhash?: string };
-
-/** The node's view of a transaction (`getrawtransaction` verbose; the node runs with -txindex), or null when it knows none. */
-async function lookUp(network: UtxoNetwork, txid: string): Promise<NodeView | null> {
-  try {
-    return await network.rpc.call<NodeView>("getrawtransaction", [txid, true]);
-  } catch (error) {
-    if (error instanceof UtxoRpcError && error.code === RPC_NOT_FOUND) return null;
-    throw error;
-  }
-}
 
 /**
  * Each payout's share of its transaction's fee, in proportion to the bytes its output adds (8 for
@@ -79,7 +69,7 @@ export async function findMinedVersion(network: UtxoNetwork, payout: StoredUtxoP
   const versions: (UtxoPayoutVersion | null)[] = [null, ...[...payout.replaced].reverse()];
   let isKnown = false;
   for (const version of versions) {
-    const seen = await lookUp(network, version?.txid ?? payout.txid);
+    const seen = await findNodeTransaction<NodeView>(network.rpc, version?.txid ?? payout.txid);
     if (!seen) continue;
     isKnown = true;
     if ((seen.confirmations ?? 0) > 0 && seen.blockhash)

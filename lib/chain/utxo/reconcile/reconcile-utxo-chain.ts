@@ -7,7 +7,7 @@ import { inTransaction } from "@/lib/db/transaction";
 import { formatAmount } from "@/lib/money";
 import type { UtxoNetwork } from "../utxo-network";
 import type { NodeTransaction } from "../utxo-outputs";
-import { parseCoins, RPC_NOT_FOUND, UtxoRpcError } from "../utxo-rpc";
+import { findNodeTransaction, parseCoins } from "../utxo-rpc";
 import { type RecordedCoin, readRecordedCoins, readRecordedPayouts } from "./read-utxo-records";
 
 /**
@@ -56,16 +56,8 @@ async function nodeTransaction(
   network: UtxoNetwork,
   txid: string,
 ): Promise<(NodeTransaction & { confirmations?: number }) | null> {
-  try {
-    const found = await network.rpc.call<NodeTransaction & { confirmations?: number }>("getrawtransaction", [
-      txid,
-      true,
-    ]);
-    return found.confirmations === undefined || found.confirmations > 0 ? found : null;
-  } catch (error) {
-    if (error instanceof UtxoRpcError && error.code === RPC_NOT_FOUND) return null;
-    throw error;
-  }
+  const found = await findNodeTransaction<NodeTransaction & { confirmations?: number }>(network.rpc, txid);
+  return found && (found.confirmations === undefined || found.confirmations > 0) ? found : null;
 }
 
 /** What the node's UTXO set (its mempool included) holds of a coin: its value, or 0 when spent or unknown. */
