@@ -37,6 +37,8 @@ export const AUDIT_ACTIONS = [
   "review_rejected",
   "review_threshold_changed",
   "review_refunded",
+  "refund_issued",
+  "refund_cancelled",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

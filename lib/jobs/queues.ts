@@ -21,6 +21,9 @@ export const CALLBACK_QUEUE = "callback.deliver";
 /** Credit an accepted exchange's receiver balance and confirm it: `{ transactionId }`. */
 export const EXCHANGE_SETTLE_QUEUE = "exchange.settle";
 
+/** A refund offered to a customer reached its expiry unclaimed: `{ refundId }`. */
+export const REFUND_EXPIRY_QUEUE = "refund.expire";
+
 /** Every queue, for what reports on all of them (the /metrics queue depth). */
 export const ALL_QUEUES = [
   INVOICE_EXPIRY_QUEUE,
@@ -30,4 +33,5 @@ export const ALL_QUEUES = [
   EMAIL_QUEUE,
   CALLBACK_QUEUE,
   EXCHANGE_SETTLE_QUEUE,
+  REFUND_EXPIRY_QUEUE,
 ] as const;

@@ -28,12 +28,14 @@ import {
   EMAIL_QUEUE,
   EXCHANGE_SETTLE_QUEUE,
   INVOICE_EXPIRY_QUEUE,
+  REFUND_EXPIRY_QUEUE,
   WITHDRAWAL_APPROVAL_EXPIRY_QUEUE,
   WITHDRAWAL_BROADCAST_QUEUE,
 } from "@/lib/jobs/queues";
 import { runEach } from "@/lib/jobs/run-each";
 import type { Handlers, PeriodicTask } from "@/lib/jobs/runner";
 import { type MailSettings, sendQueuedEmail } from "@/lib/mail/send-email";
+import { expireRefund } from "@/lib/refunds/expire-refund";
 import { expireWithdrawalApproval } from "@/lib/withdrawals/expire-withdrawal-approval";
 import { broadcastWithdrawal, confirmWithdrawals } from "@/lib/withdrawals/process-withdrawal";
 import { sweepWithdrawalClaims } from "@/lib/withdrawals/sweep-withdrawals";
@@ -130,6 +132,9 @@ export function jobHandlers(settings: JobSettings): Handlers {
     },
     [WITHDRAWAL_APPROVAL_EXPIRY_QUEUE]: async (job, db, { clock }) => {
       await expireWithdrawalApproval(db, { withdrawalId: Number(job.payload.withdrawalId), clock });
+    },
+    [REFUND_EXPIRY_QUEUE]: async (job, db, { clock }) => {
+      await expireRefund(db, { refundId: Number(job.payload.refundId), clock });
     },
     [EMAIL_QUEUE]: async (job, db) => {
       await sendQueuedEmail(db, Number(job.payload.emailId), settings.mail);

@@ -7,6 +7,7 @@ import { listOtherCoinCredits } from "@/lib/invoices/list-other-coin-credits";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { owedRefund } from "@/lib/invoices/owed-refund";
 import { formatAmountShort } from "@/lib/money";
+import { reservedByClaims } from "@/lib/refunds/reserved-by-claims";
 import { listRefunds, refundedAmount } from "./list-refunds";
 
 /**
@@ -82,7 +83,9 @@ async function assertLeft(
 ): Promise<void> {
   const { invoiceId, target: coin } = input;
   const refunds = await listRefunds(tx, { merchantId: input.merchantId, invoiceId });
-  const left = input.owed - refundedAmount(refunds, coin);
+  // A refund offered to the customer (lib/refunds) holds its part until claimed, cancelled or lapsed.
+  const held = await reservedByClaims(tx, { invoiceId, currency: coin });
+  const left = input.owed - refundedAmount(refunds, coin) - held;
   if (input.sent <= left) return;
   throw fieldError({
     [input.fields.amount]:

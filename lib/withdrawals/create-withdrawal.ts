@@ -14,7 +14,7 @@ import {
   customerIdentityError,
   customerIdentitySql,
 } from "@/lib/customers/assert-customer-identity";
-import { type Db, type Executor, queryRowsPrepared } from "@/lib/db/client";
+import { type Db, type Executor, queryRowsPrepared, type Tx } from "@/lib/db/client";
 import { isUniqueViolation, refusalReason } from "@/lib/db/errors";
 import { amountSql, optionalWholeSql } from "@/lib/db/schema";
 import { inTransaction, withRetries } from "@/lib/db/transaction";
@@ -65,6 +65,13 @@ export type CreateWithdrawalInput = {
   approvalSeconds?: number;
   /** The invoice whose owed refund this sends (the dashboard's "Refund owed"); checked against what it owes. */
   refundOf?: number;
+  /**
+   * A refund the customer claimed (lib/refunds/claim-refund.ts): it was checked against what the
+   * invoice owes when it was issued, so `claim.before` replaces that check (it locks the claim and
+   * refuses one no longer open), and `claim.after` links the claim to the payout, both in the
+   * transaction that writes it: a claim sends at most one payout.
+   */
+  claim?: { before: (tx: Tx) => Promise<void>; after: (tx: Tx, withdrawalId: number) => Promise<void> };
   /** Who asked for it, for the audit trail (written by the same statement as the withdrawal). */
   audit?: AuditSource;
   clock?: Clock;
@@ -122,6 +129,7 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
     amountTo: input.amountTo,
     spreadPpm: input.spreadPpm,
     fields,
+    isRefund: input.refundOf !== undefined,
   });
   const customer = {
     merchantId: input.merchantId,
@@ -238,11 +246,12 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
       merchantId: input.merchantId,
       currencies: legs.map((leg) => leg.currency),
     });
-    const refundOf = input.refundOf;
-    if (limits.size === 0 && refundOf === undefined)
+    const { refundOf, claim } = input;
+    if (limits.size === 0 && refundOf === undefined && claim === undefined)
       return { id: await withRetries(() => write(db, "processing")), price, tag, status: "processing" };
     return await inTransaction(db, async (tx) => {
-      if (refundOf !== undefined) {
+      if (claim) await claim.before(tx);
+      else if (refundOf !== undefined) {
         await assertRefundFits(tx, {
           merchantId: input.merchantId,
           invoiceId: refundOf,
@@ -260,8 +269,11 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
         legs,
         clock: input.clock,
       });
-      if (verdict.isWithin)
-        return { id: await write(tx, "processing"), price, tag, status: "processing" as const };
+      if (verdict.isWithin) {
+        const id = await write(tx, "processing");
+        await claim?.after(tx, id);
+        return { id, price, tag, status: "processing" as const };
+      }
       const now = input.clock?.now() ?? new Date();
       const expiresAt = new Date(now.getTime() + (input.approvalSeconds ?? DEFAULT_APPROVAL_SECONDS) * 1000);
       const id = await write(tx, "pending", expiresAt);
@@ -272,6 +284,7 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
         dedupeKey: `withdrawal-approval-expiry:${id}`,
       });
       await queueCallback(tx, { transactionId: id, status: "pending" });
+      await claim?.after(tx, id);
       return { id, price, tag, status: "pending" as const };
     });
   } catch (error) {

@@ -2,7 +2,7 @@ import "server-only";
 
 import { and, asc, eq } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import { transactions, withdrawals } from "@/lib/db/schema";
+import { refundClaims, transactions, withdrawals } from "@/lib/db/schema";
 
 /** Statuses that return a withdrawal's funds: a refund in one of them sent nothing. */
 export const RETURNED_WITHDRAWAL_STATUSES: readonly string[] = ["error", "rejected", "declined"];
@@ -16,6 +16,8 @@ export type Refund = {
   createdAt: Date;
   /** It ended without sending anything (its funds returned to the balance). */
   isReturned: boolean;
+  /** The refund claim it sends (lib/refunds), whose reservation already counts it; null for a plain payout. */
+  claimId: number | null;
 };
 
 /** The payouts recorded as refunds of an invoice, oldest first; scoped by merchant. */
@@ -30,18 +32,23 @@ export async function listRefunds(
       amount: withdrawals.sentAmount,
       currency: withdrawals.targetCurrency,
       createdAt: transactions.createdAt,
+      claimId: refundClaims.id,
     })
     .from(withdrawals)
     .innerJoin(transactions, eq(transactions.id, withdrawals.transactionId))
+    .leftJoin(refundClaims, eq(refundClaims.withdrawalId, withdrawals.transactionId))
     .where(and(eq(withdrawals.merchantId, input.merchantId), eq(withdrawals.refundOf, input.invoiceId)))
     .orderBy(asc(withdrawals.transactionId));
   return rows.map((row) => ({ ...row, isReturned: RETURNED_WITHDRAWAL_STATUSES.includes(row.status) }));
 }
 
-/** What the refunds still standing send in `currency`. */
+/**
+ * What the plain refund payouts still standing send in `currency`. Claimed refunds are left out:
+ * they are counted by what their claim settles (lib/refunds/refund-left.ts), whatever coin they send.
+ */
 export function refundedAmount(refunds: readonly Refund[], currency: string): bigint {
   return refunds
-    .filter((refund) => !refund.isReturned && refund.currency === currency)
+    .filter((refund) => !refund.isReturned && refund.claimId === null && refund.currency === currency)
     .reduce((sum, refund) => sum + refund.amount, 0n);
 }
 

@@ -42,6 +42,12 @@ export async function priceWithdrawal(
     amountTo?: bigint;
     spreadPpm: number;
     fields?: { amount: string; amountTo: string };
+    /**
+     * A refund of an invoice: only the network's minimum applies. The source currency's minimum is
+     * a floor for conversions a merchant asks for; a refund's conversion only books what it owes
+     * back from the balance, and small refunds are exactly the ones owed most often.
+     */
+    isRefund?: boolean;
   },
 ): Promise<WithdrawalPrice> {
   const fields = input.fields ?? { amount: "amount", amountTo: "amount_to" };
@@ -97,7 +103,7 @@ export async function priceWithdrawal(
       [minimumField]: `The amount sent must be at least ${formatAmountShort(target.minimumWithdrawalAmount)} ${target.code}.`,
     });
   }
-  if (source.code !== target.code && principal < source.minimumWithdrawalAmount) {
+  if (source.code !== target.code && !input.isRefund && principal < source.minimumWithdrawalAmount) {
     throw fieldError({
       [minimumField]: `The amount must be at least ${formatAmountShort(source.minimumWithdrawalAmount)} ${source.code}.`,
     });

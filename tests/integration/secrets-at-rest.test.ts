@@ -14,14 +14,18 @@ import { enableTotp, newTotpSecret } from "@/lib/auth/totp";
 import { loadHdSeed } from "@/lib/chain/hd-seed";
 import { queryRows } from "@/lib/db/client";
 import { emails, merchants, users } from "@/lib/db/schema";
+import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
 import { REDACTED_TOKEN } from "@/lib/mail/queue-email";
 import { sendQueuedEmail } from "@/lib/mail/send-email";
 import { completeOnboarding } from "@/lib/merchants/complete-onboarding";
 import { createMerchant } from "@/lib/merchants/create-merchant";
+import { parseDecimal } from "@/lib/money";
+import { issueRefund } from "@/lib/refunds/issue-refund";
 import { seedDemoMerchant } from "@/lib/seed/seed-demo";
 import { type Inviter, inviteMember } from "@/lib/team/invite-member";
 import { resendInvitation } from "@/lib/team/resend-invitation";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
+import { confirm, createFixedInvoice, pay } from "../support/invoices";
 import { linkToken, mailText } from "../support/mail-text";
 import { startSmtpServer } from "../support/smtp";
 
@@ -270,6 +274,34 @@ describe(`no live secret at rest in plain text on ${testDriver}`, () => {
     });
     hand("rolled API secret", rolled.secret);
 
+    // A refund offered to an invoice's customer: the claim link e-mailed to them.
+    await creditSandboxBalance(database.db, {
+      merchantId,
+      currency: "EUR",
+      amount: parseDecimal("1000"),
+      isSandbox: true,
+    });
+    const invoice = await createFixedInvoice(database.db, merchantId, "BTC", {
+      timer: false,
+      email_user: "refundee@example.com",
+    });
+    await pay(database.db, invoice, invoice.invoice.senderAmount! + 20_000n);
+    await confirm(database.db, "BTC");
+    const refund = await issueRefund(database.db, {
+      merchantId,
+      invoiceId: invoice.id,
+      terms: { amount: { kind: "full" }, rateBasis: "payment", feePaidBy: "merchant" },
+      actor: audit,
+      spreadPpm: 5_000,
+      mail: { baseUrl: BASE, box: database.box },
+    });
+    hand("refund link", refund.token);
+    await expectNoSecretAtRest();
+    await deliver();
+    expect(mailText(smtp.received.filter((mail) => mail.to === "refundee@example.com").at(-1)!)).toContain(
+      `${BASE}/refund/${refund.token}`,
+    );
+
     // Two-factor sign-in: the app's secret, and the recovery codes.
     const totp = newTotpSecret(user!.email);
     hand("TOTP secret", totp.secret);
@@ -284,7 +316,7 @@ describe(`no live secret at rest in plain text on ${testDriver}`, () => {
     hand("HD seed", Buffer.from(await loadHdSeed(database.db, database.box)).toString("hex"));
 
     await expectNoSecretAtRest();
-    expect(handedOut.size).toBe(26);
+    expect(handedOut.size).toBe(27);
   });
 
   it("keeps a link-bearing message without SMTP redacted, its sealed copy dropped: nobody will deliver it", async () => {

@@ -10,5 +10,6 @@ export * from "./idempotency";
 export * from "./invoices";
 export * from "./jobs";
 export * from "./ledger";
+export * from "./refunds";
 export * from "./transactions";
 export * from "./withdrawals";

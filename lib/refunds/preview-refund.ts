@@ -1,0 +1,104 @@
+import "server-only";
+
+import type { Clock } from "@/lib/clock";
+import { getCurrency } from "@/lib/currencies/registry";
+import type { Executor } from "@/lib/db/client";
+import { notFound } from "@/lib/errors";
+import { type InvoiceRecord, loadInvoiceById } from "@/lib/invoices/load-invoice";
+import { convert, IDENTITY_RATE, storedRate } from "@/lib/rates/rate";
+import { refundableCurrencies, refundCurrencies } from "./check-refund-currencies";
+import { type OwedBack, owedBack } from "./owed-back";
+import { priceRefundPayout, type RefundPayoutPrice } from "./price-refund-payout";
+import type { RefundTerms } from "./refund-terms";
+import { resolveRefundAmount } from "./resolve-refund-amount";
+
+export type RefundPreview = {
+  invoiceId: number;
+  /** The coin paid, what the invoice owes back in it, and what no refund covers yet. */
+  currency: string;
+  owed: bigint;
+  left: bigint;
+  /** What this refund settles, in the coin paid. */
+  amount: bigint;
+  /** `amount` in the invoice currency at the payment's rate. */
+  paymentValue: bigint;
+  /** What the customer would receive in each coin they may choose, the one paid first. */
+  options: Omit<RefundPayoutPrice, "withdrawal">[];
+  /** Every allowed coin is under its network's minimum: the refund cannot be offered as it is. */
+  isUnderMinimum: boolean;
+  /** When the coin paid is under its minimum: what would work instead. */
+  alternatives: {
+    /** The smallest amount, in the coin paid, that reaches its minimum (the merchant pays the difference). */
+    largerAmount: bigint;
+    /** Other coins whose refund of `amount` would not be under their minimum. */
+    otherCurrencies: string[];
+  } | null;
+};
+
+/** What a refund on these terms would send, per coin, before it is issued. */
+export async function previewRefund(
+  db: Executor,
+  input: { merchantId: number; invoiceId: number; terms: RefundTerms; spreadPpm: number; clock?: Clock },
+): Promise<RefundPreview> {
+  const record = await loadInvoiceById(db, input.invoiceId);
+  if (!record || record.merchantId !== input.merchantId)
+    throw notFound(`There is no invoice ${input.invoiceId} in your account.`);
+  const owed = await owedBack(db, record, { spreadPpm: input.spreadPpm, clock: input.clock });
+  return previewFor(db, { record, owed, terms: input.terms });
+}
+
+/** The preview of a loaded invoice: issueRefund runs it under the invoice's row lock. */
+export async function previewFor(
+  db: Executor,
+  input: { record: InvoiceRecord; owed: OwedBack | null; terms: RefundTerms },
+): Promise<RefundPreview> {
+  const { record, terms } = input;
+  const owed = input.owed ?? {
+    currency: record.invoice.senderCurrency ?? record.currency,
+    owed: 0n,
+    left: 0n,
+    isOverpaid: false,
+  };
+  const pay = getCurrency(owed.currency);
+  const reach = pay.minimumWithdrawalAmount + (terms.feePaidBy === "customer" ? pay.networkFee : 0n);
+  const amount = resolveRefundAmount({ invoiceId: record.id, owed, amount: terms.amount, reach });
+  const rate = storedRate(record.invoice.rateNumerator, record.invoice.rateDenominator) ?? IDENTITY_RATE;
+  const paymentValue = convert(amount, rate, "down", getCurrency(record.currency).precision);
+  const price = (currency: string) =>
+    priceRefundPayout(db, {
+      merchantId: record.merchantId,
+      invoiceCurrency: record.currency,
+      payCurrency: owed.currency,
+      owedAmount: amount,
+      paymentValue,
+      rateBasis: terms.rateBasis,
+      feePaidBy: terms.feePaidBy,
+      currency,
+    });
+  const options: RefundPayoutPrice[] = [];
+  // One after the other: `db` may be a transaction, which runs one statement at a time.
+  for (const currency of refundCurrencies(owed.currency, terms.currencies))
+    options.push(await price(currency));
+  const paid = options[0]!;
+  let alternatives: RefundPreview["alternatives"] = null;
+  if (paid.isUnderMinimum) {
+    const otherCurrencies: string[] = [];
+    for (const currency of refundableCurrencies()) {
+      if (currency === owed.currency) continue;
+      const option = await price(currency).catch(() => null);
+      if (option && !option.isUnderMinimum) otherCurrencies.push(currency);
+    }
+    alternatives = { largerAmount: reach, otherCurrencies };
+  }
+  return {
+    invoiceId: record.id,
+    currency: owed.currency,
+    owed: owed.owed,
+    left: owed.left,
+    amount,
+    paymentValue,
+    options: options.map(({ withdrawal: _, ...option }) => option),
+    isUnderMinimum: options.every((option) => option.isUnderMinimum),
+    alternatives,
+  };
+}

@@ -1,0 +1,28 @@
+import "server-only";
+
+import { eq } from "drizzle-orm";
+import type { Tx } from "@/lib/db/client";
+import { transactionEvents, transactions } from "@/lib/db/schema";
+
+export type RefundEvent = "refund_issued" | "refund_claimed" | "refund_cancelled" | "refund_expired";
+
+/**
+ * A refund's step on its invoice's timeline: an event that keeps the invoice's status and names the
+ * step as its reason. The payout's own steps (approved, sent, confirmed) are its own events.
+ */
+export async function recordRefundEvent(
+  tx: Tx,
+  input: { invoiceId: number; merchantId: number; event: RefundEvent },
+): Promise<void> {
+  const [invoice] = await tx
+    .select({ status: transactions.status })
+    .from(transactions)
+    .where(eq(transactions.id, input.invoiceId));
+  await tx.insert(transactionEvents).values({
+    transactionId: input.invoiceId,
+    merchantId: input.merchantId,
+    fromStatus: invoice!.status,
+    toStatus: invoice!.status,
+    reason: input.event,
+  });
+}
