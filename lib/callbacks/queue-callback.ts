@@ -2,12 +2,11 @@ import "server-only";
 
 import { eq } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import { callbacks, transactions } from "@/lib/db/schema";
-import { enqueueJob } from "@/lib/jobs/enqueue-job";
-import { CALLBACK_QUEUE } from "@/lib/jobs/queues";
+import { transactions } from "@/lib/db/schema";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { buildInvoiceCallback } from "./build-invoice-callback";
 import { findCallbackDestination } from "./find-callback-destination";
+import { storeCallback } from "./store-callback";
 
 /** The status changes merchants act on, per kind of transaction (issue: callbacks). */
 const EVENTS: Record<string, readonly string[]> = {
@@ -48,16 +47,11 @@ export async function queueCallback(
       ? await buildInvoiceCallback(tx, input.transactionId)
       : await describeTransaction(tx, input.transactionId),
   );
-  const [created] = await tx
-    .insert(callbacks)
-    .values({
-      merchantId: row.merchantId,
-      transactionId: input.transactionId,
-      event: input.event ?? `${row.type}.${input.status}`,
-      url,
-      body,
-    })
-    .returning({ id: callbacks.id });
-  await enqueueJob(tx, { queue: CALLBACK_QUEUE, payload: { callbackId: created!.id }, maxAttempts: 50 });
-  return created!.id;
+  return storeCallback(tx, {
+    merchantId: row.merchantId,
+    transactionId: input.transactionId,
+    event: input.event ?? `${row.type}.${input.status}`,
+    url,
+    body,
+  });
 }

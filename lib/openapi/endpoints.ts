@@ -13,6 +13,12 @@ import {
 } from "@/lib/schemas/exchange";
 import { cancelInvoiceEndpoint, createInvoiceEndpoint } from "@/lib/schemas/invoices";
 import { accountsListEndpoint, currenciesListEndpoint, pingEndpoint } from "@/lib/schemas/platform";
+import {
+  cancelRefundEndpoint,
+  createRefundEndpoint,
+  listRefundsEndpoint,
+  previewRefundEndpoint,
+} from "@/lib/schemas/refunds";
 import { sandboxBlocksEndpoint, sandboxPaymentEndpoint } from "@/lib/schemas/sandbox";
 import { transactionInfoEndpoint } from "@/lib/schemas/transactions";
 import { instantWithdrawalEndpoint, withdrawalEndpoint } from "@/lib/schemas/withdrawals";
@@ -24,6 +30,10 @@ export const ENDPOINTS: Endpoint[] = [
   accountsListEndpoint,
   createInvoiceEndpoint,
   cancelInvoiceEndpoint,
+  previewRefundEndpoint,
+  createRefundEndpoint,
+  listRefundsEndpoint,
+  cancelRefundEndpoint,
   takeAddressEndpoint,
   withdrawalEndpoint,
   instantWithdrawalEndpoint,

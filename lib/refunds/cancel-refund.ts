@@ -41,6 +41,7 @@ export async function cancelRefund(
       .set({ status: "cancelled", endedAt: clock.now() })
       .where(eq(refundClaims.id, c.id));
     await recordRefundEvent(tx, {
+      refundId: c.id,
       invoiceId: c.invoiceId,
       merchantId: c.merchantId,
       event: "refund_cancelled",

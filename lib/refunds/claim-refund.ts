@@ -90,6 +90,7 @@ export async function claimRefund(
       })
       .where(eq(refundClaims.id, refund.id));
     await recordRefundEvent(tx, {
+      refundId: refund.id,
       invoiceId: refund.invoiceId,
       merchantId: refund.merchantId,
       event: "refund_claimed",

@@ -26,6 +26,7 @@ export async function expireRefund(db: Db, input: { refundId: number; clock?: Cl
       .set({ status: "expired", endedAt: now })
       .where(and(eq(refundClaims.id, claim.id), eq(refundClaims.status, "offered")));
     await recordRefundEvent(tx, {
+      refundId: claim.id,
       invoiceId: claim.invoiceId,
       merchantId: claim.merchantId,
       event: "refund_expired",

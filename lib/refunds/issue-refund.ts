@@ -89,6 +89,7 @@ export async function issueRefund(
       .returning({ id: refundClaims.id });
     const refundId = row!.id;
     await recordRefundEvent(tx, {
+      refundId,
       invoiceId: record.id,
       merchantId: record.merchantId,
       event: "refund_issued",

@@ -1,6 +1,7 @@
 import "server-only";
 
 import { eq } from "drizzle-orm";
+import { queueRefundCallback } from "@/lib/callbacks/queue-refund-callback";
 import type { Tx } from "@/lib/db/client";
 import { transactionEvents, transactions } from "@/lib/db/schema";
 
@@ -8,11 +9,12 @@ export type RefundEvent = "refund_issued" | "refund_claimed" | "refund_cancelled
 
 /**
  * A refund's step on its invoice's timeline: an event that keeps the invoice's status and names the
- * step as its reason. The payout's own steps (approved, sent, confirmed) are its own events.
+ * step as its reason, and its `refund.<status>` callback. Called after the refund's row has its new
+ * status. The payout's own steps (approved, sent, confirmed) are its own events and callbacks.
  */
 export async function recordRefundEvent(
   tx: Tx,
-  input: { invoiceId: number; merchantId: number; event: RefundEvent },
+  input: { refundId: number; invoiceId: number; merchantId: number; event: RefundEvent },
 ): Promise<void> {
   const [invoice] = await tx
     .select({ status: transactions.status })
@@ -25,4 +27,5 @@ export async function recordRefundEvent(
     toStatus: invoice!.status,
     reason: input.event,
   });
+  await queueRefundCallback(tx, { merchantId: input.merchantId, refundId: input.refundId });
 }

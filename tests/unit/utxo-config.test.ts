@@ -40,12 +40,13 @@ describe("KASSA_BTC_* and KASSA_LTC_* settings", () => {
 describe("the node's RPC client", () => {
   it("never puts the credentials in what it shows or throws", async () => {
     expect(redactRpcUrl(`http://kassa:${PASSWORD}@127.0.0.1:19443`)).toBe("http://127.0.0.1:19443");
-    // A port nothing listens on: the error names the method and the redacted URL only.
+    // A port nothing listens on: refused at once (the timeout is far off, so a loaded machine cannot turn
+    // the refusal into a timeout); the error names the method and the redacted URL only.
     const server = net.createServer();
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as net.AddressInfo;
     await new Promise((resolve) => server.close(resolve));
-    const rpc = utxoRpc(`http://kassa:${PASSWORD}@127.0.0.1:${port}`, { timeoutMs: 500 });
+    const rpc = utxoRpc(`http://kassa:${PASSWORD}@127.0.0.1:${port}`, { timeoutMs: 10_000 });
     expect(rpc.label).toBe(`http://127.0.0.1:${port}`);
     const error = (await rpc.call("getblockchaininfo").catch((e: Error) => e)) as Error;
     expect(error.message).toBe(`getblockchaininfo at http://127.0.0.1:${port}: unreachable`);
