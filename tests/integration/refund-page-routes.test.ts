@@ -48,6 +48,7 @@ describe(`refund page endpoints on ${testDriver}`, () => {
       terms: { amount: { kind: "full" }, rateBasis: "payment", feePaidBy: "merchant" },
       actor: { actor: { kind: "user", userId: owner!.id, email: owner!.email } },
       spreadPpm: 5_000,
+      box: database.box,
     });
     return { token, invoiceId: invoice.id };
   }
@@ -86,7 +87,11 @@ describe(`refund page endpoints on ${testDriver}`, () => {
       [token, JSON.stringify({ currency: "BTC", address: "x".repeat(5000) }), 400],
       [token, JSON.stringify({ currency: "BTC", address: "bc1\u0000q" }), 400],
       [token, JSON.stringify({ currency: "DOGE", address: BTC_ADDRESS }), 400],
-      [token, JSON.stringify({ currency: "BTC", address: "ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh" }), 400],
+      [
+        token,
+        JSON.stringify({ currency: "BTC", address: "ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh" }),
+        400,
+      ],
     ] as const) {
       const response = await api(path, body);
       expect([path.slice(0, 8), body.slice(0, 40), response.status]).toEqual([

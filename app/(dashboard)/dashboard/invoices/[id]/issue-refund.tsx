@@ -29,6 +29,8 @@ export type RefundRow = {
   amount: string;
   currency: string;
   expiresAt: string;
+  /** The claim link, while it is open (re-derived, never stored). */
+  link: string | null;
   claim: { currency: string; address: string; tag: string | null } | null;
   payout: { id: number; status: string; amount: string; currency: string; txid: string | null } | null;
 };
@@ -185,6 +187,7 @@ export function IssueRefund({
               {row.payout?.txid && (
                 <span className="block break-all font-mono text-xs">txid {row.payout.txid}</span>
               )}
+              {row.link && <CopyField label={`Link of refund ${row.id}`} value={row.link} />}
               {row.status === "offered" && canIssue && (
                 <button
                   type="button"
@@ -198,7 +201,7 @@ export function IssueRefund({
           ))}
         </ul>
       )}
-      {link && <CopyField label="Refund link (shown once)" value={link} />}
+      {link && rows.every((row) => row.link !== link) && <CopyField label="Refund link" value={link} />}
       {isOwed && canIssue && (
         <fieldset className="mt-3 space-y-3 text-sm">
           <legend className="font-medium">Issue refund</legend>

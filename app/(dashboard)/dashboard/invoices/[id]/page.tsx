@@ -18,7 +18,8 @@ import { formatDateTime } from "@/lib/format-date-time";
 import { checkoutUrl } from "@/lib/invoices/to-invoice-response";
 import { formatAmountShort, parseDecimal } from "@/lib/money";
 import { refundableCurrencies } from "@/lib/refunds/check-refund-currencies";
-import { getConfig } from "@/lib/runtime";
+import { openRefundLinks } from "@/lib/refunds/open-refund-links";
+import { getConfig, getSecretBox } from "@/lib/runtime";
 import { can } from "@/lib/team/permissions";
 import { refundedAmount } from "@/lib/withdrawals/list-refunds";
 import { ResendButton } from "../../transactions/[id]/resend-button";
@@ -53,6 +54,13 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
   if (!data) notFound();
   const { record, detail, owed, owedBack, otherCoinCredits, exchanges, exceptions, refunds } = data;
   const { refundClaims, refundLeft } = data;
+  const origin = requestPublicOrigin(await headers());
+  const links = new Map(
+    (await openRefundLinks(getDb(), { invoiceId: record.id, box: getSecretBox() })).map((l) => [
+      l.id,
+      l.path,
+    ]),
+  );
   const { invoice } = record;
   const url = checkoutUrl(requestPublicOrigin(await headers()), invoice.token);
   const pay = invoice.senderCurrency;
@@ -259,6 +267,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
                   amount: formatAmountShort(claim.owedAmount),
                   currency: claim.payCurrency,
                   expiresAt: claim.expiresAt.toISOString(),
+                  link: links.has(claim.id) ? `${origin}${links.get(claim.id)}` : null,
                   claim: claim.claim,
                   payout: claim.payout && { ...claim.payout, amount: formatAmountShort(claim.payout.amount) },
                 }))}

@@ -22,7 +22,8 @@ export const POST = withSession(
       terms: refundTermsOf(body),
       actor: sessionSource(session, request),
       spreadPpm: getConfig().spreadPpm,
-      mail: { baseUrl, box: getSecretBox() },
+      box: getSecretBox(),
+      mail: { baseUrl },
     });
     return { ...refundJson(refund), link: `${baseUrl}${refundPath(token)}` };
   },
