@@ -80,7 +80,8 @@ export function RefundSection({
         </ul>
       )}
       {issue}
-      {refund && isOwed && !issue && (
+      {/* The payout form prefilled: sending it yourself to an address you already have stays possible. */}
+      {refund && isOwed && (
         <a href={refund.href} className={`mt-2 inline-block ${secondaryButtonClass}`}>
           Refund {dashboardAmount(refund.left, currency)}
         </a>
