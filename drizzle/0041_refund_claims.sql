@@ -1,11 +1,12 @@
 -- Refunds the customer claims on a hosted page (/refund/<token>): the merchant fixes the terms, the
 -- customer picks the coin and address, and the payout goes through the withdrawal engine. Only the
--- link token's SHA-256 is stored.
+-- link token's SHA-256 is stored, and the nonce it is derived from under the master key.
 CREATE TABLE "refund_claims" (
 	"id" bigserial PRIMARY KEY NOT NULL,
 	"merchant_id" bigint NOT NULL,
 	"invoice_id" bigint NOT NULL,
 	"token_hash" text NOT NULL,
+	"token_nonce" text NOT NULL,
 	"status" text NOT NULL,
 	"pay_currency" text NOT NULL,
 	"owed_amount" numeric(38, 8) NOT NULL,

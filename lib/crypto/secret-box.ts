@@ -1,6 +1,6 @@
 import "server-only";
 
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
 
 /**
  * AES-256-GCM for secrets at rest (API secrets, HD seeds). The associated data binds a
@@ -34,5 +34,15 @@ export class SecretBox {
     decipher.setAAD(Buffer.from(associatedData, "utf8"));
     decipher.setAuthTag(raw.subarray(12, 28));
     return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
+  }
+
+  /**
+   * A secret the server can give out again without keeping it: HMAC-SHA256 of `data` under a key
+   * derived (HKDF) from the master key for `purpose`, never the sealing key itself. A copy of the
+   * database holds `data` but not the key, so it cannot make the secret (a refund link's token).
+   */
+  derive(purpose: string, data: string): string {
+    const key = Buffer.from(hkdfSync("sha256", this.#key, Buffer.alloc(0), `kassa:${purpose}`, 32));
+    return createHmac("sha256", key).update(data, "utf8").digest("base64url");
   }
 }

@@ -39,7 +39,7 @@ export function underpaidEmail(facts: InvoiceFacts) {
       `We received ${received(facts)}, but the invoice asked for ${asked(facts)}, ` +
       "so the payment could not complete it.\n\n" +
       `You are entitled to a full refund of the ${amount(facts.paid, facts.currency)} you sent. ` +
-      `Reply to ${facts.merchantName} with the address the refund should go to; do not send the missing amount to the old address.` +
+      `${facts.merchantName} will send you a link to claim it, where you choose the coin and the address; do not send the missing amount to the old address.` +
       footer(facts),
   };
 }
@@ -48,9 +48,9 @@ export function overpaidEmail(facts: InvoiceFacts) {
   const extra = amount(facts.paid - facts.due, facts.currency);
   const refund = facts.worth
     ? `The extra, worth ${amount(facts.worth.paid - facts.worth.due, facts.worth.currency)}, will be refunded to you.\n\n` +
-      `Reply to ${facts.merchantName} with the address the refund should go to.`
+      `${facts.merchantName} will send you a link to claim it, where you choose the coin and the address to receive it.`
     : `The extra ${extra} will be refunded to you.\n\n` +
-      `Reply to ${facts.merchantName} with the address the ${extra} should go to.`;
+      `${facts.merchantName} will send you a link to claim the ${extra}, where you choose the address to receive it.`;
   return {
     subject: `You paid ${facts.merchantName} more than the amount due`,
     body: `Your payment of ${received(facts)} completed the invoice for ${asked(facts)}. ${refund}${footer(facts)}`,
@@ -63,7 +63,7 @@ export function partiallyPaidEmail(facts: InvoiceFacts) {
     body:
       `The invoice expired after receiving ${received(facts)} of ${asked(facts)}.\n\n` +
       `You are entitled to a full refund of the ${amount(facts.paid, facts.currency)} you sent. ` +
-      `Reply to ${facts.merchantName} with the address the refund should go to.` +
+      `${facts.merchantName} will send you a link to claim it, where you choose the coin and the address to receive it.` +
       footer(facts),
   };
 }

@@ -23,7 +23,7 @@ import {
   MIN_REFUND_SECONDS,
   type RefundTerms,
 } from "./refund-terms";
-import { hashRefundToken, newRefundToken, refundPath } from "./refund-token";
+import { hashRefundToken, newRefundNonce, refundPath, refundToken } from "./refund-token";
 
 /**
  * Offers the customer a refund on the merchant's terms. Under the invoice's row lock it settles
@@ -41,8 +41,10 @@ export async function issueRefund(
     terms: RefundTerms;
     actor: AuditSource;
     spreadPpm: number;
+    /** The master key's box: the link's token is derived under it (lib/refunds/refund-token.ts). */
+    box: SecretBox;
     /** The e-mail to the invoice's customer: the link is `${baseUrl}/refund/<token>`. */
-    mail?: { baseUrl: string; box: SecretBox };
+    mail?: { baseUrl: string };
     clock?: Clock;
   },
 ): Promise<{ refund: RefundView; token: string }> {
@@ -50,7 +52,8 @@ export async function issueRefund(
   const seconds = input.terms.expiresInSeconds ?? DEFAULT_REFUND_SECONDS;
   if (!Number.isInteger(seconds) || seconds < MIN_REFUND_SECONDS || seconds > MAX_REFUND_SECONDS)
     throw fieldError({ expires_in: "A refund link works between an hour and 90 days." });
-  const token = newRefundToken();
+  const nonce = newRefundNonce();
+  const token = refundToken(input.box, nonce);
   const id = await inTransaction(db, async (tx) => {
     const record = await loadInvoiceById(tx, input.invoiceId, true);
     if (!record || record.merchantId !== input.merchantId)
@@ -74,6 +77,7 @@ export async function issueRefund(
         merchantId: record.merchantId,
         invoiceId: record.id,
         tokenHash: hashRefundToken(token),
+        tokenNonce: nonce,
         status: "offered",
         payCurrency: preview.currency,
         owedAmount: preview.amount,
@@ -123,7 +127,7 @@ export async function issueRefund(
         kind: "refund_ready",
         recipient: record.invoice.emailUser,
         ...message,
-        secret: { token, box: input.mail.box },
+        secret: { token, box: input.box },
       });
     }
     return refundId;

@@ -2,55 +2,76 @@ import "server-only";
 
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/api/endpoint";
+import type { RefundTerms } from "@/lib/refunds/refund-terms";
 import { amount, wireAmount } from "./amount";
 import { cryptoCurrencyCode } from "./fields";
+import "./messages";
+
+/** POST /api/refund/<token>: the customer's claim. The coin and address are checked against the refund and the network. */
+export const claimRefundRequest = z.object({
+  currency: z.string().trim().min(1).max(16),
+  address: z.string().trim().min(1).max(200),
+  tag: z.string().trim().max(100).optional(),
+});
 
 /**
- * The merchant's terms for a refund the customer claims (Kassa's extension of the public API): the
- * same choices the dashboard offers. `amount` is in the coin the customer paid.
+ * A refund's terms as a request gives them (the dashboard's "Issue refund", and the public API's
+ * refund endpoints): `amount` full / excess / custom (with `custom_amount` in the coin paid), the
+ * rate a refund in another coin is valued at, who pays the network fee, the other coins allowed,
+ * and how many days the link works.
  */
 export const refundTermsRequest = z
   .object({
-    amount_kind: z
-      .enum(["full", "excess", "custom"])
-      .default("full")
-      .meta({
-        description:
-          "`full`: everything the invoice still owes back; `excess`: only what an overpaid invoice received beyond " +
-          "its amount; `custom`: `amount`, up to what is owed.",
-      }),
-    amount: amount.optional().meta({ description: "Only with `amount_kind: custom`, in the coin paid." }),
-    rate_basis: z.enum(["payment", "now"]).default("payment").meta({
+    amount: z.enum(["full", "excess", "custom"]).meta({
       description:
-        "For a refund the customer takes in another coin: its worth at the payment's rate or at today's.",
+        "`full`: everything the invoice still owes back; `excess`: only what an overpaid invoice received beyond " +
+        "its amount; `custom`: `custom_amount`, up to what is owed.",
     }),
-    fee_paid_by: z.enum(["merchant", "customer"]).default("merchant").meta({
+    custom_amount: amount.optional().meta({ description: "Only with `amount: custom`, in the coin paid." }),
+    rate: z.enum(["payment", "now"]).default("payment").meta({
+      description:
+        "A refund the customer takes in another coin is worth the coin paid at the payment's rate or today's.",
+    }),
+    network_fee: z.enum(["merchant", "customer"]).default("merchant").meta({
       description: "Who pays the network fee: your balance, or it comes off what the customer receives.",
     }),
-    currencies: z.array(cryptoCurrencyCode).max(20).default([]).meta({
-      description: "Coins the customer may choose besides the one they paid with.",
-    }),
-    expires_in: z
+    currencies: z
+      .array(cryptoCurrencyCode)
+      .max(12)
+      .default([])
+      .meta({ description: "Coins the customer may choose besides the one they paid with." }),
+    expires_in_days: z
+      .number()
       .int()
+      .min(1)
+      .max(90)
       .optional()
-      .meta({ description: "Seconds the claim link works: 3600 to 7776000 (90 days); 30 days if absent." }),
+      .meta({ description: "Days the claim link works, 1 to 90; 30 if absent." }),
   })
-  .superRefine((terms, ctx) => {
-    if (terms.amount_kind === "custom" && terms.amount === undefined)
+  .superRefine((body, ctx) => {
+    if (body.amount === "custom" && body.custom_amount === undefined)
+      ctx.addIssue({ code: "custom", path: ["custom_amount"], message: "Enter the amount to refund." });
+    if (body.amount !== "custom" && body.custom_amount !== undefined)
       ctx.addIssue({
         code: "custom",
-        path: ["amount"],
-        message: "The amount field is required for a custom refund.",
-      });
-    if (terms.amount_kind !== "custom" && terms.amount !== undefined)
-      ctx.addIssue({
-        code: "custom",
-        path: ["amount"],
-        message: "The amount field is only for a custom refund.",
+        path: ["custom_amount"],
+        message: "An amount is only for a custom refund.",
       });
   })
   .meta({ id: "RefundTerms" });
+
 export type RefundTermsRequest = z.output<typeof refundTermsRequest>;
+
+/** The terms lib/refunds takes, from the request. */
+export function refundTermsOf(body: RefundTermsRequest): RefundTerms {
+  return {
+    amount: body.amount === "custom" ? { kind: "custom", units: body.custom_amount! } : { kind: body.amount },
+    rateBasis: body.rate,
+    feePaidBy: body.network_fee,
+    currencies: body.currencies,
+    expiresInSeconds: body.expires_in_days === undefined ? undefined : body.expires_in_days * 24 * 3600,
+  };
+}
 
 const payoutOption = z.object({
   currency: z.string(),
@@ -85,20 +106,17 @@ export const refundPreviewResponse = z
 export const refundResponse = z
   .object({
     id: z.int(),
+    invoice_id: z.int(),
     invoice_foreign_id: z.string(),
     status: z.enum(["offered", "claimed", "cancelled", "expired"]),
     currency: z.string().meta({ description: "The coin the customer paid." }),
     amount: wireAmount.meta({ description: "What this refund settles, in the coin paid." }),
     amount_kind: z.enum(["full", "excess", "custom"]),
-    rate_basis: z.enum(["payment", "now"]),
-    fee_paid_by: z.enum(["merchant", "customer"]),
+    rate: z.enum(["payment", "now"]),
+    network_fee: z.enum(["merchant", "customer"]),
     currencies: z
       .array(z.string())
       .meta({ description: "The coins the customer may choose, the one paid first." }),
-    claim_url: z.string().nullable().meta({
-      description:
-        "The customer's claim page. Only in the answer that creates the refund: Kassa keeps only a hash of its token.",
-    }),
     claim: z
       .object({ currency: z.string(), address: z.string(), tag: z.string().nullable() })
       .nullable()
@@ -115,8 +133,11 @@ export const refundResponse = z
       .meta({ description: "The payout sending it, once claimed: a withdrawal with its own callbacks." }),
     expires_at: z.string(),
     created_at: z.string(),
-    claimed_at: z.string().nullable(),
-    ended_at: z.string().nullable(),
+    created_by: z.string().meta({ description: "Who offered it: a team member's e-mail or an API key." }),
+    claim_url: z.string().nullable().meta({
+      description:
+        "The customer's claim page: in the answer that creates the refund (the checkout links to it too).",
+    }),
   })
   .meta({ id: "Refund" });
 export type RefundResponse = z.output<typeof refundResponse>;

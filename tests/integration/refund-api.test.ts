@@ -144,7 +144,7 @@ describe(`the refund API on ${testDriver}`, () => {
   it("previews what the customer receives, with the fee on either side, and offers nothing", async () => {
     const extra = 50_000n;
     const { foreignId, invoiceId } = await overpaid(extra);
-    const merchantPays = await preview(foreignId, { amount_kind: "excess" });
+    const merchantPays = await preview(foreignId, { amount: "excess" });
     expect(merchantPays.status).toBe(200);
     expect(merchantPays.json.data).toMatchObject({
       invoice_foreign_id: foreignId,
@@ -161,7 +161,7 @@ describe(`the refund API on ${testDriver}`, () => {
       minimum: wire(BTC_MINIMUM),
       is_under_minimum: false,
     });
-    const customerPays = await preview(foreignId, { amount_kind: "excess", fee_paid_by: "customer" });
+    const customerPays = await preview(foreignId, { amount: "excess", network_fee: "customer" });
     expect(customerPays.json.data.options[0].receives).toBe(wire(extra - BTC_FEE));
     expect(await list(foreignId)).toEqual({ status: 200, json: { data: [] } });
     expect(await refundCallbacks(invoiceId)).toEqual([]);
@@ -170,7 +170,7 @@ describe(`the refund API on ${testDriver}`, () => {
   it("offers a refund with its claim link once, lists it without the link, and calls back refund.offered", async () => {
     const extra = 40_000n;
     const { foreignId, invoiceId } = await overpaid(extra);
-    const created = await create(foreignId, { amount_kind: "full" });
+    const created = await create(foreignId, { amount: "full" });
     expect(created.status).toBe(201);
     const refund = created.json.data;
     expect(refund).toMatchObject({
@@ -179,8 +179,8 @@ describe(`the refund API on ${testDriver}`, () => {
       currency: "BTC",
       amount: wire(extra),
       amount_kind: "full",
-      rate_basis: "payment",
-      fee_paid_by: "merchant",
+      rate: "payment",
+      network_fee: "merchant",
       currencies: ["BTC"],
       claim: null,
       payout: null,
@@ -225,7 +225,7 @@ describe(`the refund API on ${testDriver}`, () => {
 
   it("cancels an unclaimed refund, answers a repeat as it is, and refuses to cancel a claimed one", async () => {
     const first = await overpaid(30_000n);
-    const offered = (await create(first.foreignId, {})).json.data;
+    const offered = (await create(first.foreignId, { amount: "full" })).json.data;
     const cancelled = await cancel(first.foreignId, String(offered.id));
     expect(cancelled.status).toBe(200);
     expect(cancelled.json.data).toMatchObject({ id: offered.id, status: "cancelled" });
@@ -236,7 +236,7 @@ describe(`the refund API on ${testDriver}`, () => {
     ]);
 
     const second = await overpaid(30_000n);
-    const claimed = (await create(second.foreignId, {})).json.data;
+    const claimed = (await create(second.foreignId, { amount: "full" })).json.data;
     await claimRefund(database.db, {
       token: claimed.claim_url.split("/refund/")[1],
       currency: "BTC",
@@ -254,20 +254,20 @@ describe(`the refund API on ${testDriver}`, () => {
 
   it("answers bad terms, unknown invoices and other merchants' refunds with a 4xx and offers nothing", async () => {
     const { foreignId, invoiceId } = await overpaid(20_000n);
-    const noAmount = await create(foreignId, { amount_kind: "custom" });
+    const noAmount = await create(foreignId, { amount: "custom" });
     expect(noAmount.status).toBe(400);
-    expect(JSON.stringify(noAmount.json)).toContain("amount");
-    expect((await create(foreignId, { amount_kind: "excess", amount: "0.001" })).status).toBe(400);
-    expect((await create(foreignId, { amount_kind: "custom", amount: "-1" })).status).toBe(400);
-    expect((await create(foreignId, { amount_kind: "custom", amount: "0.5" })).status).toBe(400);
-    expect((await create(foreignId, { rate_basis: "yesterday" })).status).toBe(400);
-    expect((await create(foreignId, { currencies: ["NOPE"] })).status).toBe(400);
-    expect((await create(foreignId, { expires_in: 60 })).status).toBe(400);
-    expect((await create("no-such-order", {})).status).toBe(404);
-    expect((await create(foreignId, {}, other)).status).toBe(404);
+    expect(JSON.stringify(noAmount.json)).toContain("custom_amount");
+    expect((await create(foreignId, { amount: "excess", custom_amount: "0.001" })).status).toBe(400);
+    expect((await create(foreignId, { amount: "custom", custom_amount: "-1" })).status).toBe(400);
+    expect((await create(foreignId, { amount: "custom", custom_amount: "0.5" })).status).toBe(400);
+    expect((await create(foreignId, { amount: "full", rate: "yesterday" })).status).toBe(400);
+    expect((await create(foreignId, { amount: "full", currencies: ["NOPE"] })).status).toBe(400);
+    expect((await create(foreignId, { amount: "full", expires_in_days: 0 })).status).toBe(400);
+    expect((await create("no-such-order", { amount: "full" })).status).toBe(404);
+    expect((await create(foreignId, { amount: "full" }, other)).status).toBe(404);
     expect(await refundCallbacks(invoiceId)).toEqual([]);
 
-    const offered = (await create(foreignId, {})).json.data;
+    const offered = (await create(foreignId, { amount: "full" })).json.data;
     expect((await cancel(foreignId, String(offered.id), other)).status).toBe(404);
     expect((await cancel(foreignId, "1e3")).status).toBe(404);
     const elsewhere = await overpaid(20_000n);

@@ -11,6 +11,7 @@ import { parseDecimal } from "@/lib/money";
 import { cancelRefund } from "@/lib/refunds/cancel-refund";
 import { claimRefund } from "@/lib/refunds/claim-refund";
 import { issueRefund } from "@/lib/refunds/issue-refund";
+import { openRefundLinks } from "@/lib/refunds/open-refund-links";
 import { previewRefund } from "@/lib/refunds/preview-refund";
 import { readRefund } from "@/lib/refunds/read-refund";
 import type { RefundTerms } from "@/lib/refunds/refund-terms";
@@ -113,7 +114,8 @@ describe(`refund claims on ${testDriver}`, () => {
       terms: FULL,
       actor,
       spreadPpm: SPREAD,
-      mail: { baseUrl: "https://kassa.example", box: database.box },
+      box: database.box,
+      mail: { baseUrl: "https://kassa.example" },
     });
     expect([refund.status, refund.owedAmount, refund.payCurrency, refund.currencies]).toEqual([
       "offered",
@@ -133,8 +135,14 @@ describe(`refund claims on ${testDriver}`, () => {
     expect(mail!.bodySealed).not.toContain(token);
     expect(mail!.body).toContain("https://kassa.example/refund/");
 
+    // The checkout's link is the same token, re-derived under the master key.
+    expect(await openRefundLinks(database.db, { invoiceId: invoice.id, box: database.box })).toEqual([
+      { id: refund.id, path: `/refund/${token}` },
+    ]);
+
     const claimed = await claim(token);
     expect(claimed.status).toBe("claimed");
+    expect(await openRefundLinks(database.db, { invoiceId: invoice.id, box: database.box })).toEqual([]);
     expect(claimed.claim).toEqual({ currency: "BTC", address: BTC_ADDRESS, tag: null });
     expect(claimed.payout).toMatchObject({ amount: extra, currency: "BTC", status: "processing" });
     expect(await refundPayouts(invoice.id)).toEqual([{ id: claimed.payout!.id, sent: extra, target: "BTC" }]);
@@ -155,6 +163,7 @@ describe(`refund claims on ${testDriver}`, () => {
             terms: FULL,
             actor,
             spreadPpm: SPREAD,
+            box: database.box,
           }),
         )
       ).amount,
@@ -170,6 +179,7 @@ describe(`refund claims on ${testDriver}`, () => {
       terms: FULL,
       actor,
       spreadPpm: SPREAD,
+      box: database.box,
     });
     const results = await Promise.allSettled([claim(token), claim(token)]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
@@ -190,6 +200,7 @@ describe(`refund claims on ${testDriver}`, () => {
         terms: FULL,
         actor,
         spreadPpm: SPREAD,
+        box: database.box,
       });
       const [claimed, cancelled] = await Promise.allSettled([
         claim(token),
@@ -215,6 +226,7 @@ describe(`refund claims on ${testDriver}`, () => {
           terms: FULL,
           actor,
           spreadPpm: SPREAD,
+          box: database.box,
         });
         expect(again.refund.owedAmount).toBe(25_000n);
       }
@@ -230,6 +242,7 @@ describe(`refund claims on ${testDriver}`, () => {
       terms: { ...FULL, expiresInSeconds: 3600 },
       actor,
       spreadPpm: SPREAD,
+      box: database.box,
       clock,
     });
     clock.advance(3601);
@@ -267,6 +280,7 @@ describe(`refund claims on ${testDriver}`, () => {
       terms: { ...FULL, expiresInSeconds: 3600 },
       actor,
       spreadPpm: SPREAD,
+      box: database.box,
       clock,
     });
     clock.advance(3601);
@@ -293,6 +307,7 @@ describe(`refund claims on ${testDriver}`, () => {
       terms: FULL,
       actor: await ownerOf(limited),
       spreadPpm: SPREAD,
+      box: database.box,
     });
     const claimed = await claim(token);
     expect(claimed.status).toBe("claimed");
@@ -307,6 +322,7 @@ describe(`refund claims on ${testDriver}`, () => {
       terms: { ...FULL, amount: { kind: "custom", units: 20_000n } },
       actor,
       spreadPpm: SPREAD,
+      box: database.box,
     });
     const plain = (amountTo: bigint) =>
       createWithdrawal(database.db, {
@@ -339,6 +355,7 @@ describe(`refund claims on ${testDriver}`, () => {
             terms: FULL,
             actor,
             spreadPpm: SPREAD,
+            box: database.box,
           }),
         )
       ).amount,
@@ -367,6 +384,7 @@ describe(`refund claims on ${testDriver}`, () => {
       terms,
       actor,
       spreadPpm: SPREAD,
+      box: database.box,
     });
     const wrongNetwork = await fieldsOf(claim(token, { currency: "LTC", address: BTC_ADDRESS }));
     expect(Object.keys(wrongNetwork)).toEqual(["address"]);
@@ -405,6 +423,7 @@ describe(`refund claims on ${testDriver}`, () => {
             terms: FULL,
             actor,
             spreadPpm: SPREAD,
+            box: database.box,
           }),
         )
       ).amount,
@@ -429,6 +448,7 @@ describe(`refund claims on ${testDriver}`, () => {
             terms: { ...FULL, amount: { kind: "custom", units: BTC_MINIMUM + 1n } },
             actor,
             spreadPpm: SPREAD,
+            box: database.box,
           }),
         )
       ).amount,
@@ -439,6 +459,7 @@ describe(`refund claims on ${testDriver}`, () => {
       terms: { ...FULL, amount: { kind: "custom", units: BTC_MINIMUM } },
       actor,
       spreadPpm: SPREAD,
+      box: database.box,
     });
     expect(larger.refund.owedAmount).toBe(BTC_MINIMUM);
     // Another coin instead, for the amount owed.
@@ -449,6 +470,7 @@ describe(`refund claims on ${testDriver}`, () => {
       terms: { ...FULL, rateBasis: "now", currencies: ["LTC"] },
       actor,
       spreadPpm: SPREAD,
+      box: database.box,
     });
     await expect(claim(other.token)).rejects.toMatchObject({ status: 400 });
     const claimed = await claim(other.token, { currency: "LTC", address: LTC_ADDRESS });
@@ -469,6 +491,7 @@ describe(`refund claims on ${testDriver}`, () => {
             terms: { ...FULL, amount: { kind: "excess" } },
             actor,
             spreadPpm: SPREAD,
+            box: database.box,
           }),
         )
       ).amount,
@@ -481,6 +504,7 @@ describe(`refund claims on ${testDriver}`, () => {
         terms: FULL,
         actor,
         spreadPpm: SPREAD,
+        box: database.box,
       }),
     ).rejects.toMatchObject({ status: 404 });
     const { refund } = await issueRefund(database.db, {
@@ -489,6 +513,7 @@ describe(`refund claims on ${testDriver}`, () => {
       terms: FULL,
       actor,
       spreadPpm: SPREAD,
+      box: database.box,
     });
     expect(refund.owedAmount).toBe(half);
     expect(await readRefund(database.db, { merchantId, foreignId: invoice.foreignId })).toMatchObject({

@@ -293,7 +293,8 @@ describe(`no live secret at rest in plain text on ${testDriver}`, () => {
       terms: { amount: { kind: "full" }, rateBasis: "payment", feePaidBy: "merchant" },
       actor: audit,
       spreadPpm: 5_000,
-      mail: { baseUrl: BASE, box: database.box },
+      box: database.box,
+      mail: { baseUrl: BASE },
     });
     hand("refund link", refund.token);
     await expectNoSecretAtRest();

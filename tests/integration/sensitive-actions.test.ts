@@ -17,7 +17,7 @@ import {
   signInCookie,
 } from "../support/dashboard-routes";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { confirm as confirmBlocks, testKeys } from "../support/invoices";
+import { confirm as confirmBlocks, createFixedInvoice, testKeys } from "../support/invoices";
 import { createTestMerchant } from "../support/merchants";
 import { addMembers } from "../support/team-races";
 
@@ -68,6 +68,7 @@ const SENSITIVE_ROUTES: Record<string, SensitiveActionName> = {
   "POST reviews/[id]/release": "review.release",
   "POST reviews/[id]/reject": "review.reject",
   "POST reviews/threshold": "review.threshold",
+  "POST invoices/[id]/refunds": "refund.issue",
 };
 
 /** The routes that change something yet are not sensitive actions, each with why. */
@@ -76,6 +77,8 @@ const NOT_SENSITIVE: Record<string, string> = {
   "POST totp/setup": "hands out a new secret to scan; nothing changes until totp/enable",
   "POST invoices": "asks for money to come in; moves none out",
   "POST invoices/[id]/cancel": "stops an invoice from being paid; moves no money",
+  "POST invoices/[id]/refunds/preview": "a refund's figures, computed; changes nothing",
+  "POST refunds/[id]/cancel": "withdraws an unclaimed refund offer; moves no money (audited by the engine)",
   "POST quote": "a price, computed; changes nothing",
   "POST callbacks/[id]/resend": "delivers an already signed callback again to the URL already set",
   "POST callbacks/retry-pending": "delivers pending callbacks now to the URL already set",
@@ -310,6 +313,22 @@ describe(`every sensitive dashboard route asks its permission, its confirmation 
     const [memberId] = await addMembers(database, { merchantId, prefix: "member", roles: ["viewer"] });
     await drive("PUT team/members/[id]/role", { cookie: owner, id: memberId!, body: { role: "developer" } });
     await drive("POST team/members/[id]/remove", { cookie: owner, id: memberId! });
+  });
+
+  it("drives issuing a refund the customer claims", async () => {
+    const invoice = await createFixedInvoice(database.db, merchantId, "BTC", { timer: false });
+    await sendSandboxPayment(database.db, {
+      currency: "BTC",
+      address: invoice.address!.address,
+      amount: invoice.invoice.senderAmount! + 20_000n,
+    });
+    await confirmBlocks(database.db, "BTC");
+    const issued = await drive("POST invoices/[id]/refunds", {
+      cookie: owner,
+      id: invoice.id,
+      body: { amount: "full" },
+    });
+    expect(issued).toMatchObject({ status: "offered", amount: "0.0002", currency: "BTC" });
   });
 
   it("drives the compliance decisions on held payments", async () => {

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { CheckoutClient } from "@/components/checkout/checkout-client";
+import { Notice } from "@/components/checkout/notice";
 import { hasUnstorableText } from "@/lib/api/read-body";
 import { accountKeys, invoiceSettings } from "@/lib/api/runtime-values";
 import { isOnSandboxChain } from "@/lib/chain/sandbox/address-nets";
@@ -10,6 +11,8 @@ import { CURRENCIES } from "@/lib/currencies/registry";
 import { getDb } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
 import { loadInvoiceByToken } from "@/lib/invoices/load-invoice";
+import { openRefundLinks } from "@/lib/refunds/open-refund-links";
+import { getSecretBox } from "@/lib/runtime";
 
 type Props = {
   params: Promise<{ token: string }>;
@@ -43,6 +46,7 @@ export default async function PayPage({ params, searchParams }: Props) {
     throw error;
   }
   const view = await checkoutView(db, record, settings);
+  const [refund] = await openRefundLinks(db, { invoiceId: record.id, box: getSecretBox() });
   return (
     <main id="main" className="mx-auto w-full max-w-md px-4 py-6 sm:py-10">
       <p className="text-sm font-medium text-slate-600 dark:text-slate-400">{view.merchant_name}</p>
@@ -51,6 +55,16 @@ export default async function PayPage({ params, searchParams }: Props) {
         <p className="mt-2 whitespace-pre-line break-words text-slate-700 dark:text-slate-300">
           {view.description}
         </p>
+      )}
+      {refund && (
+        <Notice tone="info" title={`${view.merchant_name} has a refund ready for you`}>
+          <p>
+            <a href={refund.path} className="font-medium underline">
+              Claim your refund
+            </a>
+            : choose the coin and the address to receive it.
+          </p>
+        </Notice>
       )}
       <CheckoutClient
         initial={view}

@@ -17,8 +17,8 @@ import { transactions } from "./transactions";
 /**
  * A refund the merchant offered and the customer claims on the hosted page (/refund/<token>): the
  * terms fixed when it was issued, what it takes off what the invoice owes back (`owed_amount`, in the
- * coin paid), and once claimed, where it goes and the payout that sends it. Only the token's hash is
- * kept. `offered` → `claimed` (then the payout's own states) / `cancelled` / `expired`.
+ * coin paid), and once claimed, where it goes and the payout that sends it. Only the token's hash and
+ * the nonce it is derived from under the master key are kept. `offered` → `claimed` (then the payout's own states) / `cancelled` / `expired`.
  */
 export const refundClaims = pgTable(
   "refund_claims",
@@ -29,6 +29,8 @@ export const refundClaims = pgTable(
       .notNull()
       .references(() => transactions.id),
     tokenHash: text("token_hash").notNull(),
+    /** What the link's token is derived from under the master key; useless without it. */
+    tokenNonce: text("token_nonce").notNull(),
     status: text("status", { enum: ["offered", "claimed", "cancelled", "expired"] }).notNull(),
     /** The coin the customer paid, and how much of what is owed in it this refund settles. */
     payCurrency: text("pay_currency")

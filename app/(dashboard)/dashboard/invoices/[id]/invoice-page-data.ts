@@ -7,6 +7,8 @@ import type { Db } from "@/lib/db/client";
 import { deposits } from "@/lib/db/schema";
 import { listOtherCoinCredits } from "@/lib/invoices/list-other-coin-credits";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
+import { owedBack } from "@/lib/refunds/owed-back";
+import { listInvoiceRefundClaims } from "@/lib/refunds/read-refund";
 import { listInvoiceExchanges } from "@/lib/transactions/list-invoice-exchanges";
 import { transactionDetail } from "@/lib/transactions/transaction-detail";
 import { listRefunds } from "@/lib/withdrawals/list-refunds";
@@ -39,6 +41,9 @@ export async function invoicePageData(db: Db, input: { merchantId: number; id: n
     /** Per coin paid (other than the invoice currency): its sum and its gross worth, as the API's exchange entries. */
     exchanges: await listInvoiceExchanges(db, record),
     refunds: await listRefunds(db, { merchantId: input.merchantId, invoiceId: input.id }),
+    /** Refunds offered to the customer to claim (lib/refunds), and what no refund covers yet. */
+    refundClaims: await listInvoiceRefundClaims(db, { merchantId: input.merchantId, invoiceId: input.id }),
+    refundLeft: await owedBack(db, record, { spreadPpm: input.spreadPpm }),
     exceptions: invoiceExceptions({ status: record.status, reason, hasLatePayment: late.length > 0 }),
   };
 }

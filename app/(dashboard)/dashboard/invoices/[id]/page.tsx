@@ -16,13 +16,16 @@ import { requireSession } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { formatDateTime } from "@/lib/format-date-time";
 import { checkoutUrl } from "@/lib/invoices/to-invoice-response";
-import { parseDecimal } from "@/lib/money";
-import { getConfig } from "@/lib/runtime";
+import { formatAmountShort, parseDecimal } from "@/lib/money";
+import { refundableCurrencies } from "@/lib/refunds/check-refund-currencies";
+import { openRefundLinks } from "@/lib/refunds/open-refund-links";
+import { getConfig, getSecretBox } from "@/lib/runtime";
 import { can } from "@/lib/team/permissions";
 import { refundedAmount } from "@/lib/withdrawals/list-refunds";
 import { ResendButton } from "../../transactions/[id]/resend-button";
 import { CancelButton } from "./cancel-button";
 import { invoicePageData } from "./invoice-page-data";
+import { IssueRefund } from "./issue-refund";
 import { refundOwed } from "./refund-owed";
 import { RefundSection } from "./refund-section";
 
@@ -50,6 +53,14 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
     : undefined;
   if (!data) notFound();
   const { record, detail, owed, owedBack, otherCoinCredits, exchanges, exceptions, refunds } = data;
+  const { refundClaims, refundLeft } = data;
+  const origin = requestPublicOrigin(await headers());
+  const links = new Map(
+    (await openRefundLinks(getDb(), { invoiceId: record.id, box: getSecretBox() })).map((l) => [
+      l.id,
+      l.path,
+    ]),
+  );
   const { invoice } = record;
   const url = checkoutUrl(requestPublicOrigin(await headers()), invoice.token);
   const pay = invoice.senderCurrency;
@@ -237,8 +248,35 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           />
         </div>
       </section>
-      {(refund || refunds.length > 0) && (
-        <RefundSection refund={refund} refunds={refunds} currency={pay} className={`mt-4 ${sectionClass}`} />
+      {(refund || refunds.length > 0 || refundClaims.length > 0) && (
+        <RefundSection
+          refund={refund && refundLeft ? { ...refund, left: refundLeft.left } : refund}
+          refunds={refunds.filter((item) => item.claimId === null)}
+          currency={pay}
+          issue={
+            pay ? (
+              <IssueRefund
+                invoiceId={record.id}
+                payCurrency={pay}
+                isOverpaid={refundLeft?.isOverpaid ?? false}
+                isOwed={(refundLeft?.left ?? 0n) > 0n}
+                otherCoins={refundableCurrencies().filter((coin) => coin !== pay)}
+                rows={refundClaims.map((claim) => ({
+                  id: claim.id,
+                  status: claim.status,
+                  amount: formatAmountShort(claim.owedAmount),
+                  currency: claim.payCurrency,
+                  expiresAt: claim.expiresAt.toISOString(),
+                  link: links.has(claim.id) ? `${origin}${links.get(claim.id)}` : null,
+                  claim: claim.claim,
+                  payout: claim.payout && { ...claim.payout, amount: formatAmountShort(claim.payout.amount) },
+                }))}
+                canIssue={can(session.role, "payouts.create")}
+              />
+            ) : undefined
+          }
+          className={`mt-4 ${sectionClass}`}
+        />
       )}
       {otherCoinRefunds.map((other) => (
         <RefundSection

@@ -24,12 +24,15 @@ export function RefundSection({
   refunds,
   currency,
   isOtherCoin = false,
+  issue,
   className,
 }: {
   refund: ReturnType<typeof refundOwed>;
   refunds: readonly Refund[];
   currency: string | null;
   isOtherCoin?: boolean;
+  /** "Issue refund" (the customer claims it): in place of the payout form's link. */
+  issue?: React.ReactNode;
   className: string;
 }) {
   const isOwed = refund !== null && refund.left > 0n;
@@ -57,7 +60,9 @@ export function RefundSection({
             : isOtherCoin
               ? "."
               : isOwed
-                ? ". The customer was e-mailed to reply with a refund address: put it in the payout."
+                ? issue
+                  ? ". Issue a refund: the customer is e-mailed a link to claim it with their own address."
+                  : ". The customer was e-mailed to reply with a refund address: put it in the payout."
                 : ". The refunds below cover it."}
         </p>
       )}
@@ -74,6 +79,8 @@ export function RefundSection({
           ))}
         </ul>
       )}
+      {issue}
+      {/* The payout form prefilled: sending it yourself to an address you already have stays possible. */}
       {refund && isOwed && (
         <a href={refund.href} className={`mt-2 inline-block ${secondaryButtonClass}`}>
           Refund {dashboardAmount(refund.left, currency)}

@@ -2,9 +2,9 @@ import { baseUrlFor, invoiceSettings } from "@/lib/api/runtime-values";
 import { withMerchantSignature } from "@/lib/api/with-merchant-signature";
 import { findInvoiceId } from "@/lib/invoices/find-invoice-id";
 import { issueRefund } from "@/lib/refunds/issue-refund";
-import { toRefundResponse, toRefundTerms } from "@/lib/refunds/to-refund-response";
+import { toRefundResponse } from "@/lib/refunds/to-refund-response";
 import { getSecretBox } from "@/lib/runtime";
-import { createRefundEndpoint } from "@/lib/schemas/refunds";
+import { createRefundEndpoint, refundTermsOf } from "@/lib/schemas/refunds";
 
 /** Offers the refund and e-mails the customer its link; the link is in this answer only. */
 export const POST = withMerchantSignature(
@@ -14,10 +14,11 @@ export const POST = withMerchantSignature(
     const { refund, token } = await issueRefund(db, {
       merchantId,
       invoiceId: await findInvoiceId(db, merchantId, params.foreign_id ?? ""),
-      terms: toRefundTerms(body),
+      terms: refundTermsOf(body),
       actor: { actor: { kind: "api_key", key: apiKey }, address: clientAddress },
       spreadPpm: invoiceSettings().spreadPpm,
-      mail: { baseUrl, box: getSecretBox() },
+      box: getSecretBox(),
+      mail: { baseUrl },
     });
     return toRefundResponse(refund, { baseUrl, token });
   },
