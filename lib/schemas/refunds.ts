@@ -143,8 +143,7 @@ export const refundResponse = z
 export type RefundResponse = z.output<typeof refundResponse>;
 
 const REFUND_DESCRIPTION =
-  "Kassa extension. An invoice owes its customer money when it failed short, was overpaid, was paid late or after " +
-  "a cancel, or had a payment rejected by review. A refund offers it on your terms; the customer claims it on a " +
+  "Kassa extension. An invoice owes its customer money when it failed short or was overpaid. A refund offers it on your terms; the customer claims it on a " +
   "hosted page (`claim_url`) with their own address, and the payout goes through the withdrawal engine (limits, " +
   "approvals, callbacks). Each change of a refund is a `refund.<status>` callback (`refund.offered`, " +
   "`refund.claimed`, `refund.cancelled`, `refund.expired`) on the invoice's transaction, its body the refund object.";
