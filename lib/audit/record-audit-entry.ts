@@ -37,6 +37,9 @@ export const AUDIT_ACTIONS = [
   "review_rejected",
   "review_threshold_changed",
   "review_refunded",
+  "invoice_resolved",
+  "underpayment_tolerance_changed",
+  "support_email_changed",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
