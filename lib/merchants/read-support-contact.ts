@@ -3,7 +3,6 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { merchants } from "@/lib/db/schema";
-import { formatTolerancePercent } from "./tolerance-percent";
 
 /** The merchant's support address, for customer-facing pages (checkout, refund) and mail; null when none is set. */
 export async function readSupportContact(db: Executor, merchantId: number): Promise<string | null> {
@@ -12,16 +11,4 @@ export async function readSupportContact(db: Executor, merchantId: number): Prom
     .from(merchants)
     .where(eq(merchants.id, merchantId));
   return row?.email ?? null;
-}
-
-/** The Settings page's figures: the support address ("" when none) and the tolerance as a percentage. */
-export async function readCustomerSettings(db: Executor, merchantId: number) {
-  const [row] = await db
-    .select({ email: merchants.supportEmail, toleranceBp: merchants.underpaymentToleranceBp })
-    .from(merchants)
-    .where(eq(merchants.id, merchantId));
-  return {
-    supportEmail: row?.email ?? "",
-    tolerancePercent: formatTolerancePercent(row?.toleranceBp ?? 0),
-  };
 }
