@@ -1,7 +1,7 @@
 -- A merchant's underpayment tolerance (basis points: exact, 0 to 10 %) and support e-mail address.
 ALTER TABLE "merchants" ADD COLUMN "underpayment_tolerance_bp" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "merchants" ADD COLUMN "support_email" text;--> statement-breakpoint
-ALTER TABLE "merchants" ADD CONSTRAINT "merchants_underpayment_tolerance_check" CHECK ("merchants"."underpayment_tolerance_bp" between 0 and 1000);--> statement-breakpoint
+ALTER TABLE "merchants" ADD CONSTRAINT "merchants_underpayment_tolerance_check" CHECK ("merchants"."underpayment_tolerance_bp" >= 0 and "merchants"."underpayment_tolerance_bp" <= 1000);--> statement-breakpoint
 -- An invoice's exception closed without a refund: one row per invoice, never updated (one-way).
 CREATE TABLE "invoice_resolutions" (
 	"transaction_id" bigint PRIMARY KEY NOT NULL,

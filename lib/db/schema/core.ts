@@ -45,7 +45,10 @@ export const merchants = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    check("merchants_underpayment_tolerance_check", sql`${t.underpaymentToleranceBp} between 0 and 1000`),
+    check(
+      "merchants_underpayment_tolerance_check",
+      sql`${t.underpaymentToleranceBp} >= 0 and ${t.underpaymentToleranceBp} <= 1000`,
+    ),
   ],
 );
 
