@@ -13,6 +13,7 @@ const LABELS: Record<string, string> = {
   "processing:payment_seen": "Payment seen, confirming",
   "confirmed:paid": "Paid",
   "confirmed:overpaid": "Paid (more than asked)",
+  "confirmed:paid_within_tolerance": "Paid (short, within your underpayment tolerance)",
   "failed:expired": "Expired unpaid",
   "failed:underpaid": "Failed: underpaid",
   "failed:partially_paid": "Failed: partially paid",

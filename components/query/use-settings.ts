@@ -35,3 +35,23 @@ export function useDisableTotp() {
       dashboardFetch("/api/dashboard/totp/disable", { body }),
   });
 }
+
+export function useSaveSupportEmail() {
+  return useMutation({
+    mutationFn: (body: { support_email: string }) =>
+      dashboardFetch<{ support_email: string | null }>("/api/dashboard/support-email", {
+        method: "PUT",
+        body,
+      }),
+  });
+}
+
+export function useSaveUnderpaymentTolerance() {
+  return useMutation({
+    mutationFn: (body: { tolerance_percent: string }) =>
+      dashboardFetch<{ tolerance_percent: string }>("/api/dashboard/underpayment-tolerance", {
+        method: "PUT",
+        body,
+      }),
+  });
+}

@@ -132,6 +132,9 @@ for (const width of [1280, 375]) {
     await expect(page.getByRole("region", { name: "Timeline" })).toContainText("Payment seen, confirming");
     // Paid invoices cannot be cancelled, so the page does not offer it.
     await expect(page.getByRole("button", { name: "Cancel invoice" })).toHaveCount(0);
+    // A closed invoice takes no payment: its link and QR are no longer offered.
+    await expect(page.getByRole("region", { name: "Payment link" })).toHaveCount(0);
+    await expect(page.getByText("This invoice is closed: it takes no more payments.")).toBeVisible();
     await expectAccessible(page);
     await shoot(page, testInfo, `invoice-overpaid-${width}`);
 
@@ -178,6 +181,9 @@ for (const width of [1280, 375]) {
     await expect(page.getByText("Invoice cancelled.")).toBeVisible();
     await expect(page.getByText("Cancelled", { exact: true }).first()).toBeVisible();
     await expect(page.getByRole("button", { name: "Cancel invoice" })).toHaveCount(0);
+    // A closed invoice takes no payment: its link and QR are no longer offered.
+    await expect(page.getByRole("region", { name: "Payment link" })).toHaveCount(0);
+    await expect(page.getByText("This invoice is closed: it takes no more payments.")).toBeVisible();
     // The same state the public API reports.
     const info = await client.send("POST", "/transactions/info", JSON.stringify({ id: open.id }));
     expect((await info.json()).status).toBe("cancelled");

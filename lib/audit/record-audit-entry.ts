@@ -39,6 +39,9 @@ export const AUDIT_ACTIONS = [
   "review_refunded",
   "refund_issued",
   "refund_cancelled",
+  "invoice_resolved",
+  "underpayment_tolerance_changed",
+  "support_email_changed",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -77,6 +77,8 @@ export async function checkoutView(
     is_final: TERMINAL_INVOICE_STATUSES.includes(record.status),
     is_awaiting_currency: isAwaitingCurrency,
     merchant_name: record.merchantName,
+    /** Where the customer can write to the merchant (Settings); null when none is set. */
+    support_email: record.supportEmail,
     title: invoice.title,
     description: invoice.description,
     type: invoice.type,

@@ -134,6 +134,8 @@ export async function createInvoice(
       id: string | number;
       created_at: string | Date;
       merchant_name: string;
+      tolerance_bp: number;
+      support_email: string | null;
     }>(
       executor,
       sql`with customer as (select ${customerIdentitySql(customer)} as is_checked),
@@ -163,8 +165,9 @@ export async function createInvoice(
                    'invoice-expiry:' || id || ':' || ${String(expiresAt?.getTime() ?? "")}, ${JOB_MAX_ATTEMPTS}
             from created where ${expiresAt !== null}::boolean
             ${QUEUED_DEDUPE_CONFLICT})
-          select id, created_at, (select name from merchants where id = ${merchantId}) as merchant_name
-          from created`,
+          select c.id, c.created_at, m.name as merchant_name, m.underpayment_tolerance_bp as tolerance_bp,
+                 m.support_email
+          from created c, merchants m where m.id = ${merchantId}`,
     );
     return row!;
   };
@@ -196,6 +199,8 @@ export async function createInvoice(
       id,
       merchantId,
       merchantName: row.merchant_name,
+      underpaymentToleranceBp: Number(row.tolerance_bp),
+      supportEmail: row.support_email,
       status,
       foreignId: request.foreign_id,
       endUserReference: request.end_user_reference,

@@ -84,14 +84,22 @@ async function partsAtRateOfNow(db: Executor, record: InvoiceRecord, row: typeof
  * the pay currency against the amount due. Otherwise part of the money converted at a later rate,
  * so it is judged by value: the payments' gross worth in the invoice currency against the invoice
  * amount. So is an invoice paid partly to an address shown before the customer switched coins (each
- * payment at its own rates). Either way a difference within one smallest unit counts as exact.
+ * payment at its own rates). Either way a difference within one smallest unit counts as exact, and a
+ * shortfall within the merchant's underpayment tolerance (a share of what is asked) counts as paid.
  */
 export type PaymentJudgement = {
   isComplete: boolean;
   isOverpaid: boolean;
+  /** Complete only thanks to the merchant's underpayment tolerance. */
+  isWithinTolerance: boolean;
   /** Set when judged by value: what was paid and asked, in the invoice currency. */
   worth: { paid: bigint; due: bigint; currency: string } | null;
 };
+
+/** The share of `due` the merchant forgives, rounded down: a tolerance never forgives more than it says. */
+export function toleratedShortfall(due: bigint, toleranceBp: number): bigint {
+  return (due * BigInt(toleranceBp)) / 10_000n;
+}
 
 export function judgePayments(
   record: InvoiceRecord,
@@ -105,15 +113,23 @@ export function judgePayments(
   // Money in another coin cannot be summed with the pay currency's: such an invoice is judged by value.
   if (isUnderLock && !payments.hasOtherCurrency) {
     return {
-      isComplete: paid + payTolerance >= due,
-      isOverpaid: paid > due + payTolerance,
+      ...judge(paid, due, payTolerance, record.underpaymentToleranceBp),
       worth: null,
     };
   }
-  const tolerance = paymentTolerance(record.currency);
   return {
-    isComplete: payments.worth + tolerance >= record.amount,
-    isOverpaid: payments.worth > record.amount + tolerance,
+    ...judge(
+      payments.worth,
+      record.amount,
+      paymentTolerance(record.currency),
+      record.underpaymentToleranceBp,
+    ),
     worth: { paid: payments.worth, due: record.amount, currency: record.currency },
   };
+}
+
+function judge(paid: bigint, due: bigint, unit: bigint, toleranceBp: number) {
+  const isExact = paid + unit >= due;
+  const isComplete = isExact || paid + unit + toleratedShortfall(due, toleranceBp) >= due;
+  return { isComplete, isOverpaid: paid > due + unit, isWithinTolerance: isComplete && !isExact };
 }

@@ -11,6 +11,10 @@ export type InvoiceRecord = {
   id: number;
   merchantId: number;
   merchantName: string;
+  /** The merchant's underpayment tolerance in force, in basis points (lib/invoices/judge-payments.ts). */
+  underpaymentToleranceBp: number;
+  /** Where the merchant's customers write (lib/merchants/read-support-contact.ts); null when none is set. */
+  supportEmail: string | null;
   status: InvoiceStatus;
   foreignId: string;
   endUserReference: string;
@@ -27,7 +31,14 @@ const address = alias(depositAddresses, "invoice_address");
 
 async function loadBy(db: Executor, where: SQL, lock = false): Promise<InvoiceRecord | undefined> {
   const query = db
-    .select({ t: transactions, i: invoices, a: address, merchantName: merchants.name })
+    .select({
+      t: transactions,
+      i: invoices,
+      a: address,
+      merchantName: merchants.name,
+      toleranceBp: merchants.underpaymentToleranceBp,
+      supportEmail: merchants.supportEmail,
+    })
     .from(transactions)
     .innerJoin(invoices, eq(invoices.transactionId, transactions.id))
     .innerJoin(merchants, eq(merchants.id, transactions.merchantId))
@@ -40,6 +51,8 @@ async function loadBy(db: Executor, where: SQL, lock = false): Promise<InvoiceRe
     id: row.t.id,
     merchantId: row.t.merchantId,
     merchantName: row.merchantName,
+    underpaymentToleranceBp: row.toleranceBp,
+    supportEmail: row.supportEmail,
     status: row.t.status as InvoiceStatus,
     foreignId: row.t.foreignId ?? "",
     endUserReference: row.t.endUserReference ?? "",

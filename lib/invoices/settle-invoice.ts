@@ -33,6 +33,7 @@ function facts(record: InvoiceRecord, paid: bigint, worth: PaymentJudgement["wor
     due: record.invoice.senderAmount!,
     paid,
     worth,
+    supportEmail: record.supportEmail,
   };
 }
 
@@ -120,7 +121,7 @@ async function judgeCredited(tx: Tx, record: InvoiceRecord, clock: Clock = syste
     // The life cycle confirms from `processing` only (DESIGN.md section 6): an invoice paid in full
     // that an earlier review rejection left `pending` passes through it at its deadline.
     if (record.status === "pending") await setInvoiceStatus(tx, record.id, "processing", "payment_seen");
-    await setInvoiceStatus(tx, record.id, "confirmed", judgement.isOverpaid ? "overpaid" : "paid");
+    await setInvoiceStatus(tx, record.id, "confirmed", confirmedReason(judgement));
     await mail(tx, record, "receipt", receiptEmail(figures));
     if (judgement.isOverpaid) await mail(tx, record, "refund_overpaid", overpaidEmail(figures));
     return;
@@ -134,6 +135,12 @@ async function judgeCredited(tx: Tx, record: InvoiceRecord, clock: Clock = syste
     return;
   }
   await failShort(tx, record, figures);
+}
+
+/** Why a complete invoice is confirmed: the reason records a short payment forgiven by the tolerance. */
+function confirmedReason(judgement: PaymentJudgement) {
+  if (judgement.isOverpaid) return "overpaid";
+  return judgement.isWithinTolerance ? "paid_within_tolerance" : "paid";
 }
 
 /**

@@ -4,7 +4,7 @@ import { and, eq, sql } from "drizzle-orm";
 import nodemailer, { type Transporter } from "nodemailer";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Db } from "@/lib/db/client";
-import { emails } from "@/lib/db/schema";
+import { emails, merchants } from "@/lib/db/schema";
 import { sealedBodyContext } from "./queue-email";
 
 export type MailSettings = {
@@ -54,6 +54,20 @@ function printedMessage(message: Message, text: string): string {
 }
 
 /**
+ * Where a customer's reply goes: the merchant's support address, for messages about one of their
+ * transactions (the customer's receipts, refunds, late payments). Kassa's own mail to merchant
+ * teams (sign-in, invitations) has none. Read when sent, so a retried message follows the setting.
+ */
+async function replyToOf(db: Db, message: Message): Promise<string | undefined> {
+  if (message.merchantId === null || message.transactionId === null) return undefined;
+  const [row] = await db
+    .select({ email: merchants.supportEmail })
+    .from(merchants)
+    .where(eq(merchants.id, message.merchantId));
+  return row?.email ?? undefined;
+}
+
+/**
  * The e-mail job: sends a queued message over SMTP when SMTP_URL is set; without it the message is
  * kept as `stored` (and printed to the log in sandbox mode). A failed send throws,
  * so the job runner retries it with backoff. Sending twice after a crash is possible (at least once);
@@ -70,6 +84,7 @@ export async function sendQueuedEmail(db: Db, emailId: number, settings: MailSet
     return;
   }
   const text = openBody(message, settings);
+  const replyTo = await replyToOf(db, message);
   await db
     .update(emails)
     .set({ attempts: sql`${emails.attempts} + 1` })
@@ -80,6 +95,7 @@ export async function sendQueuedEmail(db: Db, emailId: number, settings: MailSet
       to: message.recipient,
       subject: message.subject,
       text,
+      ...(replyTo && { replyTo }),
       headers: { "X-Kassa-Email-Id": String(message.id) },
     });
   } catch (error) {

@@ -18,6 +18,8 @@ type InvoiceFacts = {
    * expired): what they were worth and what was invoiced, in the invoice currency.
    */
   worth?: { paid: bigint; due: bigint; currency: string } | null;
+  /** The merchant's support address: the message's Reply-To (lib/mail/send-email.ts); null when none is set. */
+  supportEmail?: string | null;
 };
 
 const amount = (value: bigint, currency: string) => `${formatAmountShort(value)} ${currency}`;
@@ -29,8 +31,16 @@ const received = (facts: InvoiceFacts) =>
 /** What the invoice asked: the amount due, or, judged by value, the invoice amount. */
 const asked = (facts: InvoiceFacts) =>
   facts.worth ? amount(facts.worth.due, facts.worth.currency) : amount(facts.due, facts.currency);
+/**
+ * Who reads a reply: the merchant's support address when they set one (it is the Reply-To), else
+ * nobody, and the customer is told so rather than left waiting for an answer.
+ */
+const contact = (facts: InvoiceFacts) =>
+  facts.supportEmail
+    ? `Questions? Reply to this message or write to ${facts.supportEmail}: it reaches ${facts.merchantName}.`
+    : `Replies to this message are not read: contact ${facts.merchantName} through their shop.`;
 const footer = (facts: InvoiceFacts) =>
-  `\n\nInvoice: ${facts.title} (#${facts.invoiceId}) from ${facts.merchantName}.\nThis message was sent by Kassa on behalf of ${facts.merchantName}.`;
+  `\n\nInvoice: ${facts.title} (#${facts.invoiceId}) from ${facts.merchantName}.\n${contact(facts)}\nThis message was sent by Kassa on behalf of ${facts.merchantName}.`;
 
 export function underpaidEmail(facts: InvoiceFacts) {
   return {

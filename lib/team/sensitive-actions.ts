@@ -80,6 +80,20 @@ export const SENSITIVE_ACTIONS = {
     confirmation: STEP_UP,
     audit: "review_threshold_changed",
   },
+  /** Closing an invoice that owes its customer money without a refund: the money is kept. */
+  "invoice.resolve": { permission: "payouts.create", confirmation: STEP_UP, audit: "invoice_resolved" },
+  /** A short payment within it counts as paid: the merchant forgoes the difference. */
+  "settings.tolerance": {
+    permission: "settings.manage",
+    confirmation: STEP_UP,
+    audit: "underpayment_tolerance_changed",
+  },
+  /** Where customers' replies go: a stolen session must not redirect them. */
+  "settings.support_email": {
+    permission: "settings.manage",
+    confirmation: STEP_UP,
+    audit: "support_email_changed",
+  },
 } as const satisfies Record<string, SensitiveAction>;
 
 export type SensitiveActionName = keyof typeof SENSITIVE_ACTIONS;

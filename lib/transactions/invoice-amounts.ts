@@ -21,7 +21,7 @@ export type InvoiceAmounts = {
  *   arrived, before and after the deposit fee: exactly what was credited for confirmed payments, and
  *   what will be for those still unconfirmed (at the rates fixed when they were seen), so a
  *   `processing` callback already says what is coming. Before any payment it is the invoice amount,
- *   what an exact payment brings.
+ *   what an exact payment brings, and so it stays while an exact payment confirms.
  */
 export async function invoiceAmounts(db: Executor, record: InvoiceRecord): Promise<InvoiceAmounts | null> {
   const { invoice } = record;
@@ -43,6 +43,17 @@ export async function invoiceAmounts(db: Executor, record: InvoiceRecord): Promi
     payCurrency: invoice.senderCurrency,
     creditCurrency: record.currency,
   });
+  // An exact payment still confirming brings the invoice amount, as the public API reports it (35 for
+  // a 35 EUR invoice): the amount due was rounded up to the coin's precision, and that rounding shows
+  // only once the payment is credited, at what the ledger books.
+  const isExactUnconfirmed =
+    received !== null &&
+    record.status === "processing" &&
+    invoice.confirmedAmount === 0n &&
+    invoice.paidAmount === invoice.senderAmount &&
+    received.isAllLocked &&
+    !received.hasOtherCurrency;
+  const reported = received && !isExactUnconfirmed ? received : null;
   return {
     currency_sent: {
       currency: invoice.senderCurrency,
@@ -51,8 +62,8 @@ export async function invoiceAmounts(db: Executor, record: InvoiceRecord): Promi
     },
     currency_received: {
       currency: record.currency,
-      amount: formatAmount(received ? received.worth : expected.gross),
-      amount_minus_fee: formatAmount(received ? received.net : expected.net),
+      amount: formatAmount(reported ? reported.worth : expected.gross),
+      amount_minus_fee: formatAmount(reported ? reported.net : expected.net),
     },
   };
 }

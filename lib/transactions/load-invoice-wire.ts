@@ -2,6 +2,7 @@ import "server-only";
 
 import type { Executor } from "@/lib/db/client";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
+import { loadInvoiceResolution } from "@/lib/invoices/resolve-invoice-exception";
 import { formatAmount } from "@/lib/money";
 import { formatStoredRate } from "@/lib/rates/rate";
 import { spreadPercent, type TransactionEntry } from "./info-fields";
@@ -23,6 +24,7 @@ export async function loadInvoiceWire(db: Executor, id: number) {
   const transactions: TransactionEntry[] = [...payments, ...(await listInvoiceExchanges(db, record))];
   const due = invoice.senderAmount;
   const amounts = await invoiceAmounts(db, record);
+  const resolution = await loadInvoiceResolution(db, id);
   return {
     record,
     /** The invoice's deposit address; `convert_to` when the payments convert into another currency. */
@@ -60,6 +62,12 @@ export async function loadInvoiceWire(db: Executor, id: number) {
       spread_percent: spreadPercent(invoice.spreadPpm),
       expires_at: invoice.expiresAt?.toISOString() ?? null,
       payments: paymentRates.map((p) => p.details),
+      // Set once the merchant closed what the invoice owed without a refund ("Mark resolved"); null before.
+      resolution: resolution && {
+        reason: resolution.reason,
+        note: resolution.note,
+        resolved_at: resolution.resolvedAt.toISOString(),
+      },
     },
   };
 }

@@ -70,6 +70,8 @@ export const TERMINAL_INVOICE_STATUSES: readonly InvoiceStatus[] = ["confirmed",
 /** Why an invoice ended as it did; shown to merchants and (in words) to customers. */
 export type InvoiceReason =
   | "paid"
+  // short, but within the merchant's underpayment tolerance (lib/invoices/judge-payments.ts)
+  | "paid_within_tolerance"
   | "overpaid"
   | "underpaid"
   | "expired"

@@ -9,6 +9,7 @@ import { runDueJobs } from "@/lib/jobs/runner";
 import { listBalances } from "@/lib/ledger/list-balances";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { formatAmount, parseDecimal } from "@/lib/money";
+import { describeInvoice } from "@/lib/transactions/describe-invoice";
 import { testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { confirm, createFixedInvoice, handlers, pay, settings } from "../support/invoices";
@@ -113,18 +114,20 @@ describe(`invoice callbacks, step by step, on ${testDriver}`, () => {
     const { txid } = await pay(database.db, invoice, due);
     const after = nowSeconds();
     const gross = grossAtLock(invoice, due);
-    expect(gross >= parseDecimal("100")).toBe(true); // the amount due was rounded up, never short
+    // The amount due was rounded up, never short: the coins are worth a little more than 100 EUR.
+    expect(gross > parseDecimal("100")).toBe(true);
     const processing = (await callbacksOf(invoice.id))[1]!;
     expect(processing.event).toBe("invoice.processing");
     expect(processing.body).toMatchObject({
       status: "processing",
       error: "",
       currency_sent: { currency: "BTC", amount: formatAmount(due), remaining_amount: "0.00000000" },
-      // The expected amount while the payment confirms (it was 0.00000000 before this change).
+      // While the exact payment confirms: the invoice amount, as the public API reports it (not the
+      // coins' converted worth, whose rounding shows once credited).
       currency_received: {
         currency: "EUR",
-        amount: formatAmount(gross),
-        amount_minus_fee: formatAmount(gross - feeOn(gross, "BTC")),
+        amount: "100.00000000",
+        amount_minus_fee: formatAmount(parseDecimal("100") - expectedFee),
       },
       transactions: [
         {
@@ -140,6 +143,10 @@ describe(`invoice callbacks, step by step, on ${testDriver}`, () => {
       fees: [],
       fixed_at: unix(invoice.invoice.fixedAt),
     });
+    // transactions/info says the same of the same moment.
+    expect((await describeInvoice(database.db, invoice.id)).currency_received).toEqual(
+      processing.body.currency_received,
+    );
     // While processing, the deadline in force is the 24-hour processing timer, as the public API's is.
     expect(processing.body.expires_at).toBeGreaterThanOrEqual(before + 24 * 3600);
     expect(processing.body.expires_at).toBeLessThanOrEqual(after + 24 * 3600);

@@ -17,7 +17,7 @@ import {
   signInCookie,
 } from "../support/dashboard-routes";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { confirm as confirmBlocks, createFixedInvoice, testKeys } from "../support/invoices";
+import { confirm as confirmBlocks, createFixedInvoice, pay, testKeys } from "../support/invoices";
 import { createTestMerchant } from "../support/merchants";
 import { addMembers } from "../support/team-races";
 
@@ -69,6 +69,9 @@ const SENSITIVE_ROUTES: Record<string, SensitiveActionName> = {
   "POST reviews/[id]/reject": "review.reject",
   "POST reviews/threshold": "review.threshold",
   "POST invoices/[id]/refunds": "refund.issue",
+  "POST invoices/[id]/resolve": "invoice.resolve",
+  "PUT underpayment-tolerance": "settings.tolerance",
+  "PUT support-email": "settings.support_email",
 };
 
 /** The routes that change something yet are not sensitive actions, each with why. */
@@ -253,6 +256,19 @@ describe(`every sensitive dashboard route asks its permission, its confirmation 
     });
     await drive("PUT callback-key", { cookie: owner, body: { key_id: signer.id } });
     await drive("POST reviews/threshold", { cookie: owner, body: { threshold: "90" } });
+    await drive("PUT underpayment-tolerance", { cookie: owner, body: { tolerance_percent: "0.5" } });
+    await drive("PUT support-email", { cookie: owner, body: { support_email: "help@sensitive.example" } });
+  });
+
+  it("drives Mark resolved on an invoice that owes its customer money", async () => {
+    const invoice = await createFixedInvoice(database.db, merchantId, "LTC");
+    await pay(database.db, invoice, invoice.invoice.senderAmount! * 2n);
+    await confirmBlocks(database.db, "LTC");
+    await drive("POST invoices/[id]/resolve", {
+      cookie: owner,
+      id: invoice.id,
+      body: { reason: "too_small", note: "" },
+    });
   });
 
   it("drives payouts of every kind, their approval and decline, and the limits that hold them", async () => {

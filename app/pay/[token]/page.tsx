@@ -73,7 +73,21 @@ export default async function PayPage({ params, searchParams }: Props) {
         }
         sandboxCurrencies={CURRENCIES.filter((c) => isOnSandboxChain(c.code)).map((c) => c.code)}
       />
-      <p className="mt-10 text-center text-xs text-slate-500 dark:text-slate-400">
+      {view.support_email && (
+        <p className="mt-10 text-center text-sm" data-testid="support-contact">
+          Questions about this payment? Write to {view.merchant_name} at{" "}
+          <a
+            href={`mailto:${view.support_email}`}
+            className="break-all font-medium text-indigo-700 underline hover:text-indigo-900 dark:text-indigo-300"
+          >
+            {view.support_email}
+          </a>
+          .
+        </p>
+      )}
+      <p
+        className={`${view.support_email ? "mt-4" : "mt-10"} text-center text-xs text-slate-500 dark:text-slate-400`}
+      >
         Invoice {record.id} · payments processed by Kassa
         {view.type === "good_until_expired" ? " · partial payments accepted" : ""}
       </p>

@@ -16,25 +16,41 @@ import {
 import { ROLES } from "@/lib/team/permissions";
 import { createdAt, money } from "./columns";
 
-export const merchants = pgTable("merchants", {
-  id: bigserial("id", { mode: "number" }).primaryKey(),
-  name: text("name").notNull(),
-  email: text("email").notNull(),
-  callbackUrl: text("callback_url"),
-  /** The public API's optional callback for deposits below the currency's minimum (off by default). */
-  isBelowMinimumCallbackOn: boolean("is_below_minimum_callback_on").notNull().default(false),
-  /** Set when the merchant finished onboarding in the dashboard (sign-ups go there first). */
-  onboardedAt: timestamp("onboarded_at", { withTimezone: true }),
-  /** Payments the screening provider scores at or above this (0 to 100, decimal) wait in the review queue. */
-  reviewThreshold: text("review_threshold").notNull().default("80"),
-  /**
-   * The designated callback key: it signs callbacks of transactions made in the dashboard or by
-   * Kassa, and of those whose own key is gone (lib/callbacks/resolve-signing-keys.ts). An owner
-   * chooses it; null: none chosen yet.
-   */
-  callbackKeyId: bigint("callback_key_id", { mode: "number" }).references((): AnyPgColumn => apiKeys.id),
-  createdAt: createdAt(),
-});
+export const merchants = pgTable(
+  "merchants",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    callbackUrl: text("callback_url"),
+    /** The public API's optional callback for deposits below the currency's minimum (off by default). */
+    isBelowMinimumCallbackOn: boolean("is_below_minimum_callback_on").notNull().default(false),
+    /** Set when the merchant finished onboarding in the dashboard (sign-ups go there first). */
+    onboardedAt: timestamp("onboarded_at", { withTimezone: true }),
+    /** Payments the screening provider scores at or above this (0 to 100, decimal) wait in the review queue. */
+    reviewThreshold: text("review_threshold").notNull().default("80"),
+    /**
+     * The designated callback key: it signs callbacks of transactions made in the dashboard or by
+     * Kassa, and of those whose own key is gone (lib/callbacks/resolve-signing-keys.ts). An owner
+     * chooses it; null: none chosen yet.
+     */
+    callbackKeyId: bigint("callback_key_id", { mode: "number" }).references((): AnyPgColumn => apiKeys.id),
+    /**
+     * A short payment within this share of the amount due counts as paid, in basis points (100 = 1 %,
+     * 0 to 1000): integers, so the judgement stays exact. Applied when a payment is judged, not fixed per invoice.
+     */
+    underpaymentToleranceBp: integer("underpayment_tolerance_bp").notNull().default(0),
+    /** Where customers' replies go (Reply-To of their e-mails) and the contact the checkout shows; null: none. */
+    supportEmail: text("support_email"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check(
+      "merchants_underpayment_tolerance_check",
+      sql`${t.underpaymentToleranceBp} >= 0 and ${t.underpaymentToleranceBp} <= 1000`,
+    ),
+  ],
+);
 
 /** A non-null reference to the owning merchant: every merchant-owned row carries one. */
 export const merchantRef = () =>

@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -11,6 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import { RESOLUTION_REASONS } from "@/lib/schemas/invoice-resolution";
 import { createdAt, money, wholeNumber } from "./columns";
 import { currencies, merchantRef } from "./core";
 import { transactions } from "./transactions";
@@ -64,6 +66,31 @@ export const invoices = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("invoices_token_key").on(t.token), index("invoices_merchant_idx").on(t.merchantId)],
+);
+
+/**
+ * An invoice whose exception (money owed back, a late or rejected payment) the merchant closed
+ * without a refund: one row per invoice, never updated, so resolving is one-way.
+ */
+export const invoiceResolutions = pgTable(
+  "invoice_resolutions",
+  {
+    transactionId: bigint("transaction_id", { mode: "number" })
+      .primaryKey()
+      .references(() => transactions.id),
+    merchantId: merchantRef(),
+    reason: text("reason", { enum: RESOLUTION_REASONS }).notNull(),
+    note: text("note").notNull().default(""),
+    /** Who resolved it, as the audit trail names actors (an e-mail address, an API key, the CLI). */
+    resolvedBy: text("resolved_by").notNull(),
+    resolvedAt: timestamp("resolved_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check(
+      "invoice_resolutions_reason_check",
+      sql`${t.reason} in ('paid_outside', 'customer_declined', 'too_small', 'other')`,
+    ),
+  ],
 );
 
 /** Every status change of every transaction, in order: the timeline a merchant and support read. */

@@ -8,6 +8,7 @@ import { NewPasswordField } from "@/components/forms/new-password-field";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { useChangePassword } from "@/components/query/use-settings";
 import type { passwordRequest } from "@/lib/schemas/dashboard";
+import { CustomerSettings } from "./customer-settings";
 import { ReviewThreshold } from "./review-threshold";
 import { TwoFactor } from "./two-factor";
 
@@ -56,16 +57,20 @@ function PasswordForm() {
 export function SettingsClient({
   hasTotp,
   reviewThreshold,
+  customerSettings,
 }: {
   hasTotp: boolean;
   /** Null for a role that may not change it (settings.manage). */
   reviewThreshold: string | null;
+  /** Null for a role that may not change them (settings.manage). */
+  customerSettings: { supportEmail: string; tolerancePercent: string } | null;
 }) {
   return (
     <>
       <h1 className="mb-4 text-2xl font-bold tracking-tight">Settings</h1>
       <PasswordForm />
       <TwoFactor hasTotp={hasTotp} />
+      {customerSettings !== null && <CustomerSettings {...customerSettings} />}
       {reviewThreshold !== null && <ReviewThreshold threshold={reviewThreshold} />}
     </>
   );

@@ -5,10 +5,12 @@ import { invoiceExceptions } from "@/components/dashboard/invoice-status";
 import { amountsDue } from "@/lib/checkout/amounts-due";
 import type { Db } from "@/lib/db/client";
 import { deposits } from "@/lib/db/schema";
+import { listOpenExceptions } from "@/lib/invoices/list-open-exceptions";
 import { listOtherCoinCredits } from "@/lib/invoices/list-other-coin-credits";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { owedBack } from "@/lib/refunds/owed-back";
 import { listInvoiceRefundClaims } from "@/lib/refunds/read-refund";
+import { loadInvoiceResolution } from "@/lib/invoices/resolve-invoice-exception";
 import { listInvoiceExchanges } from "@/lib/transactions/list-invoice-exchanges";
 import { transactionDetail } from "@/lib/transactions/transaction-detail";
 import { listRefunds } from "@/lib/withdrawals/list-refunds";
@@ -45,5 +47,9 @@ export async function invoicePageData(db: Db, input: { merchantId: number; id: n
     refundClaims: await listInvoiceRefundClaims(db, { merchantId: input.merchantId, invoiceId: input.id }),
     refundLeft: await owedBack(db, record, { spreadPpm: input.spreadPpm }),
     exceptions: invoiceExceptions({ status: record.status, reason, hasLatePayment: late.length > 0 }),
+    hasLatePayment: late.length > 0,
+    /** What the invoice owes its customer: "Mark resolved" is offered while this is not empty and it is not resolved. */
+    openExceptions: await listOpenExceptions(db, record),
+    resolution: await loadInvoiceResolution(db, record.id),
   };
 }

@@ -4,17 +4,15 @@ import { notFound } from "next/navigation";
 import { CopyField } from "@/components/checkout/copy-field";
 import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { InvoiceBadges } from "@/components/dashboard/invoice-badges";
-import {
-  EXCEPTION_ADVICE,
-  EXCEPTION_LABELS,
-  invoiceStatusLabel,
-} from "@/components/dashboard/invoice-status";
+import { EXCEPTION_ADVICE, EXCEPTION_LABELS } from "@/components/dashboard/invoice-status";
+import { invoiceHeadline, timelineEventText } from "@/components/dashboard/invoice-timeline";
 import { secondaryButtonClass } from "@/components/forms/control-classes";
 import { Money } from "@/components/ui/money";
 import { requestPublicOrigin } from "@/lib/api/request-public-origin";
 import { requireSession } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { formatDateTime } from "@/lib/format-date-time";
+import { RESOLUTION_REASON_LABELS } from "@/lib/invoices/resolve-invoice-exception";
 import { checkoutUrl } from "@/lib/invoices/to-invoice-response";
 import { formatAmountShort, parseDecimal } from "@/lib/money";
 import { refundableCurrencies } from "@/lib/refunds/check-refund-currencies";
@@ -28,6 +26,7 @@ import { invoicePageData } from "./invoice-page-data";
 import { IssueRefund } from "./issue-refund";
 import { refundOwed } from "./refund-owed";
 import { RefundSection } from "./refund-section";
+import { ResolveSection } from "./resolve-section";
 
 export const metadata: Metadata = { title: "Invoice" };
 
@@ -61,6 +60,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
       l.path,
     ]),
   );
+  const { resolution, openExceptions, hasLatePayment } = data;
   const { invoice } = record;
   const url = checkoutUrl(requestPublicOrigin(await headers()), invoice.token);
   const pay = invoice.senderCurrency;
@@ -102,6 +102,28 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
     });
     return owedInCoin ? [{ currency: credit.currency, refund: owedInCoin }] : [];
   });
+  // Status changes, refunds and the resolution, in words and in order of time.
+  const timeline = [
+    ...detail.timeline.map((event, index) => ({
+      key: `event-${index}`,
+      at: event.at,
+      text: timelineEventText(event.to, event.reason),
+    })),
+    ...refunds.map((r) => ({
+      key: `refund-${r.id}`,
+      at: r.createdAt.toISOString(),
+      text: `Refund of ${dashboardAmount(r.amount, r.currency)} issued (${r.isReturned ? "returned unsent" : r.status === "confirmed" ? "sent" : r.status})`,
+    })),
+    ...(resolution
+      ? [
+          {
+            key: "resolution",
+            at: resolution.resolvedAt.toISOString(),
+            text: `Resolved without a refund by ${resolution.resolvedBy}: ${RESOLUTION_REASON_LABELS[resolution.reason]}`,
+          },
+        ]
+      : []),
+  ].sort((a, b) => a.at.localeCompare(b.at));
   return (
     <>
       <p className="text-sm">
@@ -114,7 +136,14 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
       <p className="mt-1 flex flex-wrap items-center gap-2">
         <span>
           Invoice {record.id} · your id <span className="font-mono">{record.foreignId}</span> ·{" "}
-          <strong>{invoiceStatusLabel(record.status, invoice.statusReason)}</strong>
+          <strong>
+            {invoiceHeadline({
+              status: record.status,
+              reason: invoice.statusReason,
+              hasLatePayment,
+              isResolved: resolution !== null,
+            })}
+          </strong>
         </span>
         <InvoiceBadges exceptions={exceptions} />
       </p>
@@ -222,32 +251,70 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           </dl>
         </section>
       </div>
-      <section aria-labelledby="link" className={`mt-4 ${sectionClass}`}>
-        <h2 id="link" className="font-semibold">
-          Payment link
-        </h2>
-        <div className="flex flex-wrap items-start gap-4">
-          <div className="min-w-64 flex-1">
-            <CopyField label="Payment link" value={url} />
-            <div className="mt-3 flex flex-wrap gap-2">
-              <a href={url} target="_blank" rel="noreferrer" className={secondaryButtonClass}>
-                Open checkout
-              </a>
-              <a href={`/dashboard/transactions/${record.id}`} className={secondaryButtonClass}>
-                Payments and ledger
-              </a>
+      {/* A closed invoice (paid, expired, failed, cancelled, resolved) takes no payment: its link is not offered. */}
+      {isOpen && resolution === null ? (
+        <section aria-labelledby="link" className={`mt-4 ${sectionClass}`}>
+          <h2 id="link" className="font-semibold">
+            Payment link
+          </h2>
+          <div className="flex flex-wrap items-start gap-4">
+            <div className="min-w-64 flex-1">
+              <CopyField label="Payment link" value={url} />
+              <div className="mt-3 flex flex-wrap gap-2">
+                <a href={url} target="_blank" rel="noreferrer" className={secondaryButtonClass}>
+                  Open checkout
+                </a>
+                <a href={`/dashboard/transactions/${record.id}`} className={secondaryButtonClass}>
+                  Payments and ledger
+                </a>
+              </div>
             </div>
+            {/* biome-ignore lint/performance/noImgElement: a server-drawn SVG */}
+            <img
+              src={`/api/checkout/${invoice.token}/link.svg`}
+              alt="QR code of the payment link"
+              width={144}
+              height={144}
+              className="rounded-md bg-white p-1"
+            />
           </div>
-          {/* biome-ignore lint/performance/noImgElement: a server-drawn SVG */}
-          <img
-            src={`/api/checkout/${invoice.token}/link.svg`}
-            alt="QR code of the payment link"
-            width={144}
-            height={144}
-            className="rounded-md bg-white p-1"
-          />
-        </div>
-      </section>
+        </section>
+      ) : (
+        <p className="mt-4 text-sm">
+          This invoice is closed: it takes no more payments.{" "}
+          <a href={`/dashboard/transactions/${record.id}`} className="underline">
+            Payments and ledger
+          </a>
+        </p>
+      )}
+      {resolution && (
+        <section aria-labelledby="resolution" className={`mt-4 ${sectionClass}`} data-testid="resolution">
+          <h2 id="resolution" className="font-semibold">
+            Resolved without a refund
+          </h2>
+          <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+            <dt>Reason</dt>
+            <dd>{RESOLUTION_REASON_LABELS[resolution.reason]}</dd>
+            {resolution.note && (
+              <>
+                <dt>Note</dt>
+                <dd className="break-words">{resolution.note}</dd>
+              </>
+            )}
+            <dt>By</dt>
+            <dd className="break-all">{resolution.resolvedBy}</dd>
+            <dt>When</dt>
+            <dd>
+              <time dateTime={resolution.resolvedAt.toISOString()}>
+                {formatDateTime(resolution.resolvedAt)}
+              </time>
+            </dd>
+          </dl>
+        </section>
+      )}
+      {!resolution && openExceptions.length > 0 && can(session.role, "payouts.create") && (
+        <ResolveSection invoiceId={record.id} className={`mt-4 ${sectionClass}`} />
+      )}
       {(refund || refunds.length > 0 || refundClaims.length > 0) && (
         <RefundSection
           refund={refund && refundLeft ? { ...refund, left: refundLeft.left } : refund}
@@ -300,10 +367,9 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           <li>
             <time dateTime={record.createdAt.toISOString()}>{formatDateTime(record.createdAt)}</time>: Created
           </li>
-          {detail.timeline.map((event) => (
-            <li key={event.at + event.to}>
-              <time dateTime={event.at}>{formatDateTime(event.at)}</time>:{" "}
-              {invoiceStatusLabel(event.to, event.reason)}
+          {timeline.map((event) => (
+            <li key={event.key}>
+              <time dateTime={event.at}>{formatDateTime(event.at)}</time>: {event.text}
             </li>
           ))}
         </ol>

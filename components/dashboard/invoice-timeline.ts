@@ -1,0 +1,58 @@
+import { invoiceStatusLabel } from "./invoice-status";
+
+/**
+ * What each kind of event on an invoice's timeline says, by the status it led to and its reason
+ * (lib/transactions/transition-status.ts and the events written beside it). A kind not listed reads
+ * as its status label with its reason in words, never as a bare code.
+ */
+const EVENT_TEXTS: Record<string, string> = {
+  "created:": "Created, awaiting the customer's choice of currency",
+  "pending:timer_started": "Created, awaiting payment",
+  "pending:currency_fixed": "Currency fixed: awaiting payment",
+  "pending:currency_switched": "Customer switched to another currency",
+  "processing:payment_seen": "Payment seen on the network, confirming",
+  "pending:awaiting_remainder": "Payment confirmed but short: awaiting the rest",
+  "pending:payment_removed": "A payment was dropped by the network: awaiting payment",
+  "pending:payment_rejected": "A payment was rejected in compliance review: awaiting payment",
+  "confirmed:paid": "Payment confirmed: paid",
+  "confirmed:overpaid": "Payment confirmed: paid more than asked",
+  "confirmed:paid_within_tolerance": "Payment confirmed: paid within your underpayment tolerance",
+  "failed:expired": "Expired unpaid",
+  "failed:underpaid": "Failed: paid less than asked by the deadline",
+  "failed:partially_paid": "Failed: partly paid by the deadline",
+  "failed:processing_expired": "Failed: the payment was not confirmed within 24 hours",
+  "cancelled:cancelled_by_merchant": "Cancelled by you",
+};
+
+/** A code such as `refund_claimed` in words: "refund claimed". */
+const words = (code: string) => code.replaceAll("_", " ");
+
+export function timelineEventText(status: string, reason: string | null): string {
+  const known = EVENT_TEXTS[`${status}:${reason ?? ""}`];
+  if (known) return known;
+  const label = invoiceStatusLabel(status, reason);
+  return reason && !label.toLowerCase().includes(words(reason)) ? `${label} (${words(reason)})` : label;
+}
+
+/**
+ * The invoice's heading state: its status in words, except that a payment after it closed is the
+ * news (it is no longer "Expired unpaid"), and a closed exception says it was resolved.
+ */
+export function invoiceHeadline(input: {
+  status: string;
+  reason: string | null;
+  hasLatePayment: boolean;
+  isResolved: boolean;
+}): string {
+  const base = input.hasLatePayment
+    ? lateHeadline(input.status, input.reason)
+    : invoiceStatusLabel(input.status, input.reason);
+  return input.isResolved ? `${base} · resolved without a refund` : base;
+}
+
+function lateHeadline(status: string, reason: string | null): string {
+  if (status === "cancelled") return "Paid after it was cancelled";
+  if (status === "failed" && reason === "expired") return "Paid late (after it expired)";
+  if (status === "failed") return `${invoiceStatusLabel(status, reason)}, then paid late`;
+  return `${invoiceStatusLabel(status, reason)}, and paid again late`;
+}

@@ -1,0 +1,92 @@
+import "server-only";
+
+import { eq } from "drizzle-orm";
+import { type AuditSource, actorText, recordAuditEntry } from "@/lib/audit/record-audit-entry";
+import type { Db, Executor } from "@/lib/db/client";
+import { invoiceResolutions } from "@/lib/db/schema";
+import { inTransaction } from "@/lib/db/transaction";
+import { KassaError, notFound } from "@/lib/errors";
+import type { RESOLUTION_REASONS } from "@/lib/schemas/invoice-resolution";
+import { listOpenExceptions } from "./list-open-exceptions";
+import { loadInvoiceById } from "./load-invoice";
+
+export type ResolutionReason = (typeof RESOLUTION_REASONS)[number];
+
+/** How each reason reads on the invoice page and in the audit trail. */
+export const RESOLUTION_REASON_LABELS: Record<ResolutionReason, string> = {
+  paid_outside: "Paid outside Kassa",
+  customer_declined: "Customer declined a refund",
+  too_small: "Too small to refund",
+  other: "Other",
+};
+
+export type InvoiceResolution = typeof invoiceResolutions.$inferSelect;
+
+/** The resolution of an invoice, or null when its exception was never closed. */
+export async function loadInvoiceResolution(
+  db: Executor,
+  invoiceId: number,
+): Promise<InvoiceResolution | null> {
+  const [row] = await db
+    .select()
+    .from(invoiceResolutions)
+    .where(eq(invoiceResolutions.transactionId, invoiceId));
+  return row ?? null;
+}
+
+/** Whether the merchant closed the invoice's exception without a refund: no refund may follow. */
+export async function isExceptionResolved(db: Executor, invoiceId: number): Promise<boolean> {
+  return (await loadInvoiceResolution(db, invoiceId)) !== null;
+}
+
+/**
+ * "Mark resolved": the merchant closes an invoice that owes its customer money (lib/invoices/list-open-exceptions.ts)
+ * without a refund, saying why. One-way: a resolved invoice stays resolved (its row is never
+ * updated) and no refund is issued for it afterwards. The invoice is locked while it is decided, so
+ * a second resolve (or a refund deciding at the same time) waits and then sees this one. The money
+ * stays where it is: resolving moves nothing in the ledger. Recorded in the audit trail in the same
+ * transaction. For the dashboard and, by foreign_id resolved to an id, the API.
+ */
+export async function resolveInvoiceException(
+  db: Db,
+  input: {
+    merchantId: number;
+    invoiceId: number;
+    reason: ResolutionReason;
+    note: string;
+    audit: AuditSource;
+  },
+): Promise<InvoiceResolution> {
+  return inTransaction(db, async (tx) => {
+    const record = await loadInvoiceById(tx, input.invoiceId, true);
+    if (!record || record.merchantId !== input.merchantId) throw notFound("No such invoice.");
+    if (await loadInvoiceResolution(tx, record.id))
+      throw new KassaError("conflict", "This invoice is already resolved.");
+    if ((await listOpenExceptions(tx, record)).length === 0)
+      throw new KassaError(
+        "validation_failed",
+        "This invoice owes its customer nothing: there is nothing to resolve.",
+        { code: "nothing_to_resolve" },
+      );
+    const note = input.note.trim();
+    if (input.reason === "other" && note === "")
+      throw new KassaError("validation_failed", "Say why in the note.", { note: "Say why in the note." });
+    const [resolution] = await tx
+      .insert(invoiceResolutions)
+      .values({
+        transactionId: record.id,
+        merchantId: record.merchantId,
+        reason: input.reason,
+        note,
+        resolvedBy: actorText(input.audit.actor),
+      })
+      .returning();
+    await recordAuditEntry(tx, {
+      merchantId: record.merchantId,
+      ...input.audit,
+      action: "invoice_resolved",
+      detail: `Invoice ${record.id} (${record.foreignId}) resolved without a refund: ${RESOLUTION_REASON_LABELS[input.reason]}${note ? ` (${note})` : ""}`,
+    });
+    return resolution!;
+  });
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { invoiceHeadline, timelineEventText } from "@/components/dashboard/invoice-timeline";
+import { formatTolerancePercent, toleranceBasisPoints } from "@/lib/merchants/tolerance-percent";
+import { underpaymentToleranceRequest } from "@/lib/schemas/merchant-settings";
+
+describe("the invoice page's words", () => {
+  it("heads a late-paid expired invoice as paid late, not expired unpaid", () => {
+    expect(
+      invoiceHeadline({ status: "failed", reason: "expired", hasLatePayment: false, isResolved: false }),
+    ).toBe("Expired unpaid");
+    expect(
+      invoiceHeadline({ status: "failed", reason: "expired", hasLatePayment: true, isResolved: false }),
+    ).toBe("Paid late (after it expired)");
+    expect(
+      invoiceHeadline({
+        status: "cancelled",
+        reason: "cancelled_by_merchant",
+        hasLatePayment: true,
+        isResolved: true,
+      }),
+    ).toBe("Paid after it was cancelled · resolved without a refund");
+  });
+
+  it("names every event kind in words, and an unknown one readably", () => {
+    expect(timelineEventText("pending", "currency_fixed")).toBe("Currency fixed: awaiting payment");
+    expect(timelineEventText("pending", "currency_switched")).toBe("Customer switched to another currency");
+    expect(timelineEventText("processing", "payment_seen")).toBe("Payment seen on the network, confirming");
+    expect(timelineEventText("confirmed", "paid")).toBe("Payment confirmed: paid");
+    expect(timelineEventText("confirmed", "refund_claimed")).toBe("Paid (refund claimed)");
+    expect(timelineEventText("settled", null)).toBe("settled");
+  });
+});
+
+describe("the underpayment tolerance as typed", () => {
+  it("takes 0 to 10 percent with two decimals at most, as whole basis points", () => {
+    for (const [typed, bp] of [
+      ["0", 0],
+      ["0.5", 50],
+      ["1.25", 125],
+      ["10", 1000],
+      ["10.00", 1000],
+    ] as const) {
+      expect(underpaymentToleranceRequest.safeParse({ tolerance_percent: typed }).success).toBe(true);
+      expect(toleranceBasisPoints(typed)).toBe(bp);
+    }
+    for (const typed of ["10.01", "11", "1.255", "-1", "1,5", "", ".5"])
+      expect(underpaymentToleranceRequest.safeParse({ tolerance_percent: typed }).success).toBe(false);
+    expect(formatTolerancePercent(50)).toBe("0.5");
+    expect(formatTolerancePercent(1000)).toBe("10");
+  });
+});
