@@ -24,11 +24,19 @@ const EVENT_TEXTS: Record<string, string> = {
   "cancelled:cancelled_by_merchant": "Cancelled by you",
 };
 
+/** Steps that keep the invoice's status (lib/refunds/record-refund-event.ts): named by their reason alone. */
+const REASON_TEXTS: Record<string, string> = {
+  refund_issued: "Refund offered to the customer",
+  refund_claimed: "Refund claimed by the customer: the payout is on its way",
+  refund_cancelled: "Refund offer cancelled",
+  refund_expired: "Refund offer expired unclaimed",
+};
+
 /** A code such as `refund_claimed` in words: "refund claimed". */
 const words = (code: string) => code.replaceAll("_", " ");
 
 export function timelineEventText(status: string, reason: string | null): string {
-  const known = EVENT_TEXTS[`${status}:${reason ?? ""}`];
+  const known = (reason && REASON_TEXTS[reason]) || EVENT_TEXTS[`${status}:${reason ?? ""}`];
   if (known) return known;
   const label = invoiceStatusLabel(status, reason);
   return reason && !label.toLowerCase().includes(words(reason)) ? `${label} (${words(reason)})` : label;

@@ -8,6 +8,7 @@ import { refundClaims } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { fieldError, notFound } from "@/lib/errors";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
+import { isExceptionResolved } from "@/lib/invoices/resolve-invoice-exception";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import { REFUND_EXPIRY_QUEUE } from "@/lib/jobs/queues";
 import { queueEmail } from "@/lib/mail/queue-email";
@@ -58,6 +59,10 @@ export async function issueRefund(
     const record = await loadInvoiceById(tx, input.invoiceId, true);
     if (!record || record.merchantId !== input.merchantId)
       throw notFound(`There is no invoice ${input.invoiceId} in your account.`);
+    if (await isExceptionResolved(tx, record.id))
+      throw fieldError({
+        refund_of: `Invoice ${record.id} was marked resolved without a refund: it offers no refund any more.`,
+      });
     const owed = await owedBack(tx, record, { spreadPpm: input.spreadPpm, clock });
     if (!owed)
       throw fieldError({

@@ -12,6 +12,7 @@ import { SecretBox } from "@/lib/crypto/secret-box";
 import { registerDatabase, unregisterDatabase } from "@/lib/db/client";
 import { callbacks } from "@/lib/db/schema";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
+import { resolveInvoiceException } from "@/lib/invoices/resolve-invoice-exception";
 import { runDueJobs } from "@/lib/jobs/runner";
 import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
 import { createMerchant } from "@/lib/merchants/create-merchant";
@@ -273,5 +274,20 @@ describe(`the refund API on ${testDriver}`, () => {
     const elsewhere = await overpaid(20_000n);
     expect((await cancel(elsewhere.foreignId, String(offered.id))).status).toBe(404);
     expect((await list(foreignId)).json.data[0].status).toBe("offered");
+  });
+
+  it("offers no refund on an invoice the merchant marked resolved", async () => {
+    const { foreignId, invoiceId } = await overpaid(20_000n);
+    await resolveInvoiceException(database.db, {
+      merchantId: shop.merchantId,
+      invoiceId,
+      reason: "customer_declined",
+      note: "",
+      audit: { actor: { kind: "cli" } },
+    });
+    const refused = await create(foreignId, { amount: "full" });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.json)).toContain("marked resolved");
+    expect((await list(foreignId)).json.data).toEqual([]);
   });
 });

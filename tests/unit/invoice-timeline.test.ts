@@ -26,7 +26,12 @@ describe("the invoice page's words", () => {
     expect(timelineEventText("pending", "currency_switched")).toBe("Customer switched to another currency");
     expect(timelineEventText("processing", "payment_seen")).toBe("Payment seen on the network, confirming");
     expect(timelineEventText("confirmed", "paid")).toBe("Payment confirmed: paid");
-    expect(timelineEventText("confirmed", "refund_claimed")).toBe("Paid (refund claimed)");
+    expect(timelineEventText("confirmed", "refund_issued")).toBe("Refund offered to the customer");
+    expect(timelineEventText("failed", "refund_claimed")).toBe(
+      "Refund claimed by the customer: the payout is on its way",
+    );
+    expect(timelineEventText("confirmed", "refund_expired")).toBe("Refund offer expired unclaimed");
+    expect(timelineEventText("confirmed", "some_new_step")).toBe("Paid (some new step)");
     expect(timelineEventText("settled", null)).toBe("settled");
   });
 });
