@@ -103,28 +103,30 @@ test("signing up with a taken address looks the same, and its owner is told by e
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
   // This server has a mail server: nothing points at a log.
-  await expect(page.getByText("printed in the log")).toHaveCount(0);
+  await expect(page.getByText(/dev mailbox/)).toHaveCount(0);
   const mail = mailText(await mailTo(merchant.email, "You already have a Kassa account"));
   expect(mail).toContain(`${baseURL}/forgot-password`);
 });
 
 test("a sandbox without a mail server says where the sign-up and reset links went", async ({ page }) => {
-  // The default e2e server has no SMTP_URL (playwright.config.ts): its messages go to its log.
+  // The default e2e server has no SMTP_URL (playwright.config.ts): its messages go to its dev mailbox and log.
   await page.goto("/signup");
   await page.getByLabel("Business name").fill("Log Reader");
   await page.getByLabel("E-mail").fill(`log-reader-${Date.now()}@example.com`);
   await page.getByLabel("Password").fill("a long enough password");
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
+  await expect(page.getByText(/nothing was e-mailed: read the message in the dev mailbox/)).toBeVisible();
+  await expect(page.getByRole("link", { name: "dev mailbox" })).toHaveAttribute("href", "/dev/mailbox");
   await expect(
-    page.getByText(/nothing was e-mailed: the message, link included, is printed in the log/),
+    page.getByText(/printed, link included, in the log of the terminal running Kassa/),
   ).toBeVisible();
   await expectAccessible(page);
   await page.goto("/forgot-password");
   await page.getByLabel("E-mail").fill("someone@example.com");
   await page.getByRole("button", { name: "Send the link" }).click();
   await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
-  await expect(page.getByText(/is printed in the log of the terminal running Kassa/)).toBeVisible();
+  await expect(page.getByRole("link", { name: "dev mailbox" })).toBeVisible();
 });
 
 for (const viewport of [
