@@ -6,6 +6,8 @@ import "./globals.css";
 export const metadata: Metadata = {
   title: { default: "Kassa", template: "%s · Kassa" },
   description: "Crypto payment processing for merchants: invoices, payouts and a hosted checkout.",
+  // Static files live in public/ and are served as they are, at the root (public/icon.svg is /icon.svg).
+  icons: { icon: { url: "/icon.svg", type: "image/svg+xml" } },
 };
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1 };

@@ -14,6 +14,14 @@ import { useAuthForm } from "./use-auth-form";
 export type LinkPasswordValues = { token: string; password: string };
 
 /**
+ * What a link is for, asked of the server before the password is (`check`): the heading and
+ * introduction to show, or why the link no longer works.
+ */
+export type LinkCheck =
+  | { isUsable: true; title: string; intro: ReactNode }
+  | { isUsable: false; reason: string };
+
+/**
  * A password chosen from an e-mailed link (a password reset, a team invitation): the form holds the
  * link's token, taken out of the address bar; once the password is set, the way to sign in with it.
  * A link without a token says so (`incomplete`) instead of asking for a password it cannot set; a
@@ -30,6 +38,7 @@ export function LinkPasswordForm({
   done,
   incomplete,
   tokenAdvice,
+  check,
 }: {
   schema: FormSchema<LinkPasswordValues>;
   path: string;
@@ -41,6 +50,7 @@ export function LinkPasswordForm({
   done: { title: string; text: string };
   incomplete: ReactNode;
   tokenAdvice?: ReactNode;
+  check?: (token: string) => Promise<LinkCheck>;
 }) {
   const {
     form,
@@ -52,11 +62,13 @@ export function LinkPasswordForm({
     options: { defaultValues: { token: "", password: "" } },
   });
   const [hasToken, setHasToken] = useState<boolean | null>(null);
+  const [checked, setChecked] = useState<LinkCheck | null>(null);
   useEffect(() => {
     const token = takeLinkToken();
     form.setValue("token", token);
     setHasToken(token !== "");
-  }, [form.setValue]);
+    if (token && check) check(token).then(setChecked);
+  }, [form.setValue, check]);
   const { errors, isSubmitting } = form.formState;
   if (isDone)
     return (
@@ -75,11 +87,23 @@ export function LinkPasswordForm({
         <p className="mt-4">{incomplete}</p>
       </AuthNotice>
     );
+  if (checked?.isUsable === false)
+    return (
+      <AuthNotice title="This link no longer works" isLive={false}>
+        <p className="mt-4">{checked.reason}</p>
+      </AuthNotice>
+    );
+  if (check && hasToken && !checked)
+    return (
+      <p role="status" aria-busy="true" className="mt-6 text-sm">
+        Checking the link…
+      </p>
+    );
   const tokenError = errors.token?.message;
   return (
     <form onSubmit={submit} className="mt-6" noValidate>
-      <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
-      {intro && <p className="mt-2 text-sm">{intro}</p>}
+      <h1 className="text-2xl font-bold tracking-tight">{checked?.title ?? title}</h1>
+      {(checked?.intro ?? intro) && <p className="mt-2 text-sm">{checked?.intro ?? intro}</p>}
       <input type="hidden" {...form.register("token")} />
       <NewPasswordField
         label={passwordLabel}

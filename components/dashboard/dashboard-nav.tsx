@@ -5,6 +5,7 @@ import { usePathname } from "next/navigation";
 import { useRef, useState } from "react";
 import { currentHref, navEntries } from "@/components/dashboard/nav-entries";
 import { listLinkClass, NavGroup } from "@/components/dashboard/nav-group";
+import { LinkPending, NavigationProgress } from "@/components/dashboard/navigation-progress";
 import type { Role } from "@/lib/team/permissions";
 
 /** The phone menu's own name among the open menus (a group's is its label). */
@@ -45,84 +46,89 @@ export function DashboardNav({
   const current = currentHref(entries, pathname);
   const isPagesOpen = openMenu === PAGES_MENU;
   return (
-    <header className="border-b border-slate-200 dark:border-slate-800">
-      <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3">
-        <div className="min-w-0">
-          <Link href="/dashboard" className="text-lg font-semibold tracking-tight">
-            Kassa
-          </Link>
-          <span className="ml-2 break-words text-sm text-slate-600 dark:text-slate-400">{merchantName}</span>
+    <NavigationProgress>
+      <header className="border-b border-slate-200 dark:border-slate-800">
+        <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3">
+          <div className="min-w-0">
+            <Link href="/dashboard" className="text-lg font-semibold tracking-tight">
+              Kassa
+            </Link>
+            <span className="ml-2 break-words text-sm text-slate-600 dark:text-slate-400">
+              {merchantName}
+            </span>
+          </div>
+          <div className="flex shrink-0 items-center gap-3 text-sm">
+            <span className="hidden text-slate-600 sm:inline dark:text-slate-400">{email}</span>
+            <button type="button" onClick={signOut} disabled={isSigningOut} className="underline">
+              {isSigningOut ? "Signing out…" : "Sign out"}
+            </button>
+          </div>
         </div>
-        <div className="flex shrink-0 items-center gap-3 text-sm">
-          <span className="hidden text-slate-600 sm:inline dark:text-slate-400">{email}</span>
-          <button type="button" onClick={signOut} disabled={isSigningOut} className="underline">
-            {isSigningOut ? "Signing out…" : "Sign out"}
-          </button>
-        </div>
-      </div>
-      {/* One row from 1024 px, the rarer pages in groups; narrower, every page in one menu that
+        {/* One row from 1024 px, the rarer pages in groups; narrower, every page in one menu that
           pushes the page down, so nothing hides off the edge of the screen. */}
-      <nav
-        aria-label="Dashboard"
-        className="mx-auto max-w-6xl px-4 pb-2 text-sm lg:pb-0"
-        onKeyDown={(event) => {
-          if (event.key !== "Escape" || !isPagesOpen) return;
-          close();
-          menuButton.current?.focus();
-        }}
-      >
-        <button
-          ref={menuButton}
-          type="button"
-          aria-expanded={isPagesOpen}
-          aria-controls="dashboard-pages"
-          onClick={() => toggle(PAGES_MENU)}
-          className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-3 py-1.5 font-medium lg:hidden dark:border-slate-600"
+        <nav
+          aria-label="Dashboard"
+          className="mx-auto max-w-6xl px-4 pb-2 text-sm lg:pb-0"
+          onKeyDown={(event) => {
+            if (event.key !== "Escape" || !isPagesOpen) return;
+            close();
+            menuButton.current?.focus();
+          }}
         >
-          <svg aria-hidden="true" viewBox="0 0 16 16" className="size-4 fill-current">
-            <path
-              d={
-                isPagesOpen
-                  ? "M3.5 2.5l10 10-1 1-10-10zM12.5 2.5l1 1-10 10-1-1z"
-                  : "M2 3h12v2H2zM2 7h12v2H2zM2 11h12v2H2z"
-              }
-            />
-          </svg>
-          Menu
-        </button>
-        <ul
-          id="dashboard-pages"
-          className={`${isPagesOpen ? "block" : "hidden"} mt-2 lg:mt-0 lg:flex lg:items-center lg:gap-1 lg:whitespace-nowrap`}
-        >
-          {entries.map((entry) => {
-            if (entry.kind === "group")
+          <button
+            ref={menuButton}
+            type="button"
+            aria-expanded={isPagesOpen}
+            aria-controls="dashboard-pages"
+            onClick={() => toggle(PAGES_MENU)}
+            className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-3 py-1.5 font-medium lg:hidden dark:border-slate-600"
+          >
+            <svg aria-hidden="true" viewBox="0 0 16 16" className="size-4 fill-current">
+              <path
+                d={
+                  isPagesOpen
+                    ? "M3.5 2.5l10 10-1 1-10-10zM12.5 2.5l1 1-10 10-1-1z"
+                    : "M2 3h12v2H2zM2 7h12v2H2zM2 11h12v2H2z"
+                }
+              />
+            </svg>
+            Menu
+          </button>
+          <ul
+            id="dashboard-pages"
+            className={`${isPagesOpen ? "block" : "hidden"} mt-2 lg:mt-0 lg:flex lg:items-center lg:gap-1 lg:whitespace-nowrap`}
+          >
+            {entries.map((entry) => {
+              if (entry.kind === "group")
+                return (
+                  <NavGroup
+                    key={entry.label}
+                    label={entry.label}
+                    links={entry.links}
+                    current={current}
+                    isOpen={openMenu === entry.label}
+                    onToggle={() => toggle(entry.label)}
+                    onClose={close}
+                  />
+                );
+              const isActive = entry.link.href === current;
               return (
-                <NavGroup
-                  key={entry.label}
-                  label={entry.label}
-                  links={entry.links}
-                  current={current}
-                  isOpen={openMenu === entry.label}
-                  onToggle={() => toggle(entry.label)}
-                  onClose={close}
-                />
+                <li key={entry.link.href}>
+                  <Link
+                    href={entry.link.href}
+                    aria-current={isActive ? "page" : undefined}
+                    onClick={close}
+                    className={`${listLinkClass(isActive)} lg:inline-block lg:border-b-2 lg:border-l-0`}
+                  >
+                    {entry.link.label}
+                    <LinkPending />
+                  </Link>
+                </li>
               );
-            const isActive = entry.link.href === current;
-            return (
-              <li key={entry.link.href}>
-                <Link
-                  href={entry.link.href}
-                  aria-current={isActive ? "page" : undefined}
-                  onClick={close}
-                  className={`${listLinkClass(isActive)} lg:inline-block lg:border-b-2 lg:border-l-0`}
-                >
-                  {entry.link.label}
-                </Link>
-              </li>
-            );
-          })}
-        </ul>
-      </nav>
-    </header>
+            })}
+          </ul>
+        </nav>
+      </header>
+    </NavigationProgress>
   );
 }

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useId, useRef } from "react";
 import type { NavLink } from "@/components/dashboard/nav-entries";
+import { LinkPending } from "@/components/dashboard/navigation-progress";
 
 /** The look of a link in a list: marked on its left edge, as in the phone menu. */
 export function listLinkClass(isActive: boolean): string {
@@ -82,6 +83,7 @@ export function NavGroup({
               className={listLinkClass(link.href === current)}
             >
               {link.label}
+              <LinkPending />
             </Link>
           </li>
         ))}

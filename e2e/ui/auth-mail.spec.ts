@@ -103,28 +103,30 @@ test("signing up with a taken address looks the same, and its owner is told by e
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
   // This server has a mail server: nothing points at a log.
-  await expect(page.getByText("printed in the log")).toHaveCount(0);
+  await expect(page.getByText(/dev mailbox/)).toHaveCount(0);
   const mail = mailText(await mailTo(merchant.email, "You already have a Kassa account"));
   expect(mail).toContain(`${baseURL}/forgot-password`);
 });
 
 test("a sandbox without a mail server says where the sign-up and reset links went", async ({ page }) => {
-  // The default e2e server has no SMTP_URL (playwright.config.ts): its messages go to its log.
+  // The default e2e server has no SMTP_URL (playwright.config.ts): its messages go to its dev mailbox and log.
   await page.goto("/signup");
   await page.getByLabel("Business name").fill("Log Reader");
   await page.getByLabel("E-mail").fill(`log-reader-${Date.now()}@example.com`);
   await page.getByLabel("Password").fill("a long enough password");
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
+  await expect(page.getByText(/nothing was e-mailed: read the message in the dev mailbox/)).toBeVisible();
+  await expect(page.getByRole("link", { name: "dev mailbox" })).toHaveAttribute("href", "/dev/mailbox");
   await expect(
-    page.getByText(/nothing was e-mailed: the message, link included, is printed in the log/),
+    page.getByText(/printed, link included, in the log of the terminal running Kassa/),
   ).toBeVisible();
   await expectAccessible(page);
   await page.goto("/forgot-password");
   await page.getByLabel("E-mail").fill("someone@example.com");
   await page.getByRole("button", { name: "Send the link" }).click();
   await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
-  await expect(page.getByText(/is printed in the log of the terminal running Kassa/)).toBeVisible();
+  await expect(page.getByRole("link", { name: "dev mailbox" })).toBeVisible();
 });
 
 for (const viewport of [
@@ -193,6 +195,22 @@ test("a reset asked for an address without an account looks the same and sends n
   expect(smtp.received.filter((mail) => mail.to === email)).toEqual([]);
 });
 
+for (const viewport of [
+  { name: "phone", width: 375, height: 800 },
+  { name: "desktop", width: 1280, height: 900 },
+]) {
+  test(`a bad invitation link says it does not work and names no team, at ${viewport.width}px`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(viewport);
+    await page.goto(`${baseURL}/join#token=${"x".repeat(43)}`);
+    await expect(page.getByRole("heading", { name: "This link no longer works" })).toBeVisible();
+    await expect(page.getByText(/^This invitation link does not work/)).toBeVisible();
+    await expect(page.getByLabel("Password")).toHaveCount(0);
+    await expectAccessible(page);
+  });
+}
+
 /** Screenshots of the team screens for review (the task asks for them in /tmp/shots-team). */
 async function shoot(page: Page, name: string) {
   await page.screenshot({ path: `/tmp/shots-team/${name}.png`, fullPage: true });
@@ -244,7 +262,11 @@ for (const viewport of [
     const inviteeContext = await browser.newContext({ viewport });
     const invitee = await inviteeContext.newPage();
     await invitee.goto(link);
-    await expect(invitee.getByRole("heading", { name: "Join your team" })).toBeVisible();
+    // The page names the team, the role (in words) and the address invited.
+    await expect(invitee.getByRole("heading", { name: `Join Team ${viewport.name}` })).toBeVisible();
+    await expect(invitee.getByRole("main")).toContainText(
+      `You are invited to Team ${viewport.name} on Kassa as developer (API keys, callbacks, invoices, the sandbox), with the address ${email}.`,
+    );
     // The page takes the token out of the address bar once it has read it.
     await expect(invitee).toHaveURL(`${baseURL}/join`);
     await expectAccessible(invitee);
@@ -252,6 +274,14 @@ for (const viewport of [
     await invitee.getByLabel("Password").fill("the developer's password");
     await invitee.getByRole("button", { name: "Join" }).click();
     await expect(invitee.getByRole("heading", { name: "You joined the team" })).toBeVisible();
+
+    // The same link again: used up, and it says so without naming the team.
+    await invitee.goto(link);
+    await expect(invitee.getByRole("heading", { name: "This link no longer works" })).toBeVisible();
+    await expect(invitee.getByText("This invitation was already used.")).toBeVisible();
+    await expect(invitee.getByRole("main")).not.toContainText(`Team ${viewport.name}`);
+    await expectAccessible(invitee);
+    await shoot(invitee, `team-join-used-${viewport.name}`);
 
     // The developer's dashboard offers keys and callbacks, and no payouts, approvals, team or audit trail.
     await signInAt(invitee, email, "the developer's password");

@@ -1,9 +1,10 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import { type Page, request as playwrightRequest } from "@playwright/test";
 import { generate } from "otplib";
 import { startReceiver } from "../../tests/support/receiver";
 import { cli, createMerchant, expect, type SignedClient, signedClient, test } from "../fixtures";
+import { navLink } from "./dashboard-nav";
 import { signIn } from "./sign-in";
 import { confirmStepUp } from "./step-up";
 
@@ -216,6 +217,106 @@ for (const viewport of VIEWPORTS) {
       await expectNoSidewaysScroll(page);
       await shoot(page, `overview-chart-${viewport.name}`);
     });
+
+    test("the chart speaks the merchant's own fiat: EUR for a merchant invoicing in EUR", async ({
+      page,
+      request,
+    }) => {
+      const merchant = await createMerchant(`Euro Chart ${viewport.name}`);
+      // One invoice in EUR makes EUR the merchant's main fiat (it is never paid: it moves no money).
+      await createInvoice(signedClient(request, merchant));
+      // Sandbox credits at the seeded prices (EUR 1.08 USD, USDC 1 USD), by hand in EUR:
+      // 10 EUR + 10.8 USDC × 1/1.08 = 10 + 10 = 20.00 EUR in, and nothing out.
+      const id = String(merchant.merchantId);
+      await cli("sandbox", "credit", "--merchant", id, "--currency", "EUR", "--amount", "10");
+      await cli("sandbox", "credit", "--merchant", id, "--currency", "USDC", "--amount", "10.8");
+      await signIn(page, merchant);
+      const figure = page.getByRole("figure");
+      await expect(figure).toContainText("every currency valued in EUR");
+      const legend = figure.getByRole("list", { name: "Legend and 14-day totals" });
+      await expect(legend.getByRole("listitem").filter({ hasText: /\bIn\b/ })).toContainText("20.00 EUR");
+      await expect(legend.getByRole("listitem").filter({ hasText: /\bOut\b/ })).toContainText("0.00 EUR");
+      await expect(legend.getByRole("listitem").filter({ hasText: /\bNet\b/ })).toContainText("20.00 EUR");
+      await figure.getByText("Day by day").click();
+      const today = figure.getByRole("row", { name: new RegExp(`^${utcDay(new Date())}`) });
+      await expect(today.getByRole("cell")).toHaveText(["20.00 EUR", "0.00 EUR", "20.00 EUR"]);
+      await expect(figure).not.toContainText("USD");
+      await expectAccessible(page);
+      await expectNoSidewaysScroll(page);
+      await shoot(page, `overview-chart-eur-${viewport.name}`);
+    });
+  });
+}
+
+/**
+ * The first hour on a fresh installation, as `npm start` gives it: the default e2e server starts on
+ * an emptied data directory in sandbox mode with no SMTP_URL (playwright.config.ts), so it is that
+ * installation; a server of its own would cost another build-and-start for nothing the default one
+ * lacks. Everything is done in the browser, or with the API key the browser was shown: nothing reads
+ * the database.
+ */
+for (const viewport of VIEWPORTS) {
+  test(`a first run without SMTP: sign-up through the dev mailbox to a paid sandbox invoice, at ${viewport.width}px`, async ({
+    page,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize(viewport);
+    const email = `first-run-${viewport.name}-${Date.now()}@example.com`;
+    const password = "a long enough password";
+    await page.goto("/signup");
+    await page.getByLabel("Business name").fill(`First Run ${viewport.name}`);
+    await page.getByLabel("E-mail").fill(email);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
+
+    // No mail server: the page sends the merchant to the dev mailbox, which has the message.
+    await page.getByRole("link", { name: "dev mailbox" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Dev mailbox" })).toBeVisible();
+    const entry = page.getByRole("listitem").filter({ hasText: email });
+    await expect(entry).toHaveCount(1);
+    await expectAccessible(page);
+    await expectNoSidewaysScroll(page);
+    await shoot(page, `dev-mailbox-${viewport.name}`);
+    await entry.getByRole("link", { name: "Finish creating your Kassa account" }).click();
+    await expect(
+      page.getByRole("heading", { level: 1, name: "Finish creating your Kassa account" }),
+    ).toBeVisible();
+    await expect(page.getByText(email)).toBeVisible();
+    await expectAccessible(page);
+    await expectNoSidewaysScroll(page);
+    await shoot(page, `dev-mail-${viewport.name}`);
+    await page.getByRole("link", { name: /\/signup\/finish#token=/ }).click();
+
+    await expect(page.getByRole("heading", { name: "Your account is ready" })).toBeVisible();
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Sign in and continue" }).click();
+    await expect(page).toHaveURL(/\/onboarding$/);
+    await page.getByLabel("Name of your first API key").fill("Till");
+    await page.getByRole("button", { name: "Finish and create the key" }).click();
+    await confirmStepUp(page, password);
+    await expect(page.getByText("Copy the secret now: it will not be shown again.")).toBeVisible();
+    const key = (await page.locator("output").nth(0).textContent())!.trim();
+    const secret = (await page.locator("output").nth(1).textContent())!.trim();
+
+    // The shop's first invoice, with the key the merchant was just shown.
+    const api = await playwrightRequest.newContext({ baseURL: testInfo.project.use.baseURL });
+    const client = signedClient(api, { merchantId: 0, apiKey: key, apiSecret: secret, email, password });
+    const invoice = await createInvoice(client, { sender_currency: "LTC", timer: true });
+
+    // Paid from the dashboard's sandbox panel, as a merchant trying Kassa would.
+    await page.goto("/dashboard");
+    await (await navLink(page, "Sandbox")).click();
+    await page.getByLabel("Open invoice").selectOption(String(invoice.id));
+    await page.getByRole("button", { name: "Pay exact" }).click();
+    await expect(page.getByText(`Invoice ${invoice.id} is now: Paid.`)).toBeVisible({ timeout: 60_000 });
+    await shoot(page, `first-run-paid-${viewport.name}`);
+
+    // The API agrees: the invoice is paid.
+    const info = await client.post("/transactions/info", { id: invoice.id });
+    expect(info.status()).toBe(200);
+    expect(await info.json()).toMatchObject({ id: invoice.id, status: "confirmed" });
+    await api.dispose();
   });
 }
 

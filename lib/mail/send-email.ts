@@ -13,11 +13,14 @@ export type MailSettings = {
   /** Opens messages kept sealed (those with a live link); the job fails without it rather than send a redacted link. */
   box?: SecretBox;
   /**
-   * Sandbox mode without SMTP: the message, its link included, is printed to this process's log, so
-   * that someone trying Kassa can finish a sign-up, a reset or an invitation. Never in production,
-   * where a link in a log would be a live credential in the wrong hands.
+   * Sandbox mode without SMTP: the message, its link included, is printed to this process's log, and
+   * a sealed copy is kept for the dev mailbox (/dev/mailbox, lib/mail/read-dev-mailbox.ts), so that
+   * someone trying Kassa can finish a sign-up, a reset or an invitation. Never in production, where
+   * a link in a log would be a live credential in the wrong hands.
    */
   isPrintedWithoutSmtp?: boolean;
+  /** Where the dev mailbox is served, named in the printed message (sandbox without SMTP only). */
+  mailboxUrl?: string;
 };
 
 const transports = new Map<string, Transporter>();
@@ -40,11 +43,12 @@ function openBody(message: Message, settings: MailSettings): string {
   return settings.box.open(message.bodySealed, sealedBodyContext(message.id));
 }
 
-function printedMessage(message: Message, text: string): string {
+function printedMessage(message: Message, text: string, mailboxUrl: string | undefined): string {
   const rule = "─".repeat(72);
   return [
     rule,
     `[mail] no SMTP_URL in this sandbox, so the message is printed here instead of sent`,
+    ...(mailboxUrl ? [`[mail] read it in a browser too: ${mailboxUrl}`] : []),
     `To: ${message.recipient}`,
     `Subject: ${message.subject}`,
     "",
@@ -73,14 +77,19 @@ async function replyToOf(db: Db, message: Message): Promise<string | undefined> 
  * so the job runner retries it with backoff. Sending twice after a crash is possible (at least once);
  * the status check keeps a finished message from being sent again. A message kept sealed (it
  * carries a live link) is opened only to be sent; the sealed copy is dropped once it is sent, or
- * at once without SMTP (nobody will deliver it), so only the redacted body stays at rest.
+ * at once without SMTP (nobody will deliver it), so only the redacted body stays at rest. A sandbox
+ * without SMTP keeps the sealed copy instead: the dev mailbox opens it with the master key.
  */
 export async function sendQueuedEmail(db: Db, emailId: number, settings: MailSettings): Promise<void> {
   const [message] = await db.select().from(emails).where(eq(emails.id, emailId));
   if (!message || message.status === "sent" || message.status === "stored") return;
   if (!settings.smtpUrl) {
-    if (settings.isPrintedWithoutSmtp) console.log(printedMessage(message, openBody(message, settings)));
-    await db.update(emails).set({ status: "stored", bodySealed: null }).where(eq(emails.id, emailId));
+    const isKept = settings.isPrintedWithoutSmtp === true;
+    if (isKept) console.log(printedMessage(message, openBody(message, settings), settings.mailboxUrl));
+    await db
+      .update(emails)
+      .set({ status: "stored", ...(isKept ? {} : { bodySealed: null }) })
+      .where(eq(emails.id, emailId));
     return;
   }
   const text = openBody(message, settings);

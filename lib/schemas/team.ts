@@ -16,3 +16,6 @@ export const removeMemberRequest = z.object({});
 
 /** Public: accept an invitation from its link, choosing a password: what a reset link asks, too. */
 export const acceptInvitationRequest = passwordResetConfirm;
+
+/** Public: what an invitation link invites to, asked by the join page before a password is chosen. */
+export const invitationDetailsRequest = z.object({ token: z.string().min(1).max(200) });

@@ -6,7 +6,7 @@ import { mineDueSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
 import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { startJobRunner } from "@/lib/jobs/runner";
-import { isMailPrintedToLog } from "@/lib/mail/is-mail-printed-to-log";
+import { mailSettingsFor } from "@/lib/mail/mail-settings-for";
 import { getSecretBox } from "@/lib/runtime";
 import { callbackHandlers, jobHandlers, jobTasks, payoutAdapter } from "./job-handlers";
 
@@ -30,12 +30,7 @@ export function startBackground(db: Db, config: Config): Background {
     db,
     handlers: jobHandlers({
       spreadPpm: config.spreadPpm,
-      mail: {
-        smtpUrl: config.smtpUrl,
-        from: config.mailFrom,
-        box: getSecretBox(),
-        isPrintedWithoutSmtp: isMailPrintedToLog(config),
-      },
+      mail: mailSettingsFor(config, getSecretBox()),
       chain: payoutAdapter({
         mode: config.mode,
         evm: config.evm,

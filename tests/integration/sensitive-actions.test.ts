@@ -96,6 +96,7 @@ const NOT_SENSITIVE: Record<string, string> = {
   "POST password-reset": "public: sends a link to the account's own address",
   "POST password-reset/confirm": "public: the e-mailed link is the proof",
   "POST team/join": "public: the invitation link is the proof",
+  "POST team/join/invitation": "public: only reads what the invitation link invites to",
 };
 
 const PASSWORD = "long password 1";

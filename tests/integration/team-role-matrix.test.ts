@@ -33,6 +33,7 @@ const PUBLIC_ROUTES = new Set([
   "POST password-reset",
   "POST password-reset/confirm",
   "POST team/join",
+  "POST team/join/invitation",
 ]);
 
 /**

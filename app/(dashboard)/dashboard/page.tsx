@@ -6,24 +6,21 @@ import { findCurrency } from "@/lib/currencies/registry";
 import { getDb } from "@/lib/db/client";
 import { listBalances } from "@/lib/ledger/list-balances";
 import { valueDailyVolume } from "@/lib/ledger/value-daily-volume";
+import { findMainFiat } from "@/lib/merchants/find-main-fiat";
 import { loadGettingStarted } from "@/lib/merchants/load-getting-started";
 import { getConfig } from "@/lib/runtime";
-
-/**
- * The chart's one display currency. USD because the rates table prices every currency in USD, so
- * each conversion is one exact ratio with nothing in between (docs/dashboard.md).
- */
-const DISPLAY_CURRENCY = "USD";
 
 export default async function OverviewPage() {
   const session = await requireSession({ permission: "dashboard.view" });
   const db = getDb();
   const progress = await loadGettingStarted(db, session.merchantId);
   const balances = await listBalances(db, session.merchantId);
+  // The chart speaks the merchant's own fiat: the one they invoice in most (USD before any invoice).
+  const displayCurrency = await findMainFiat(db, session.merchantId);
   const volume = await valueDailyVolume(db, {
     merchantId: session.merchantId,
-    currency: DISPLAY_CURRENCY,
-    minorUnit: findCurrency(DISPLAY_CURRENCY)?.minorUnit ?? 2,
+    currency: displayCurrency,
+    minorUnit: findCurrency(displayCurrency)?.minorUnit ?? 2,
   });
   const hasMoved = volume.days.some((d) => d.incoming !== 0n || d.outgoing !== 0n);
   return (
@@ -54,7 +51,7 @@ export default async function OverviewPage() {
       )}
       {volume.unpriced.length > 0 && (
         <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
-          Not in the chart, because there is no {DISPLAY_CURRENCY} rate for them now:{" "}
+          Not in the chart, because there is no {displayCurrency} rate for them now:{" "}
           {volume.unpriced.join(", ")}.
         </p>
       )}

@@ -122,7 +122,8 @@ export const emails = pgTable(
     body: text("body").notNull(),
     /**
      * The message as it is sent, when it carries a live link: sealed under the master key
-     * (lib/mail/queue-email.ts), and dropped once sent or kept without SMTP, so no usable link stays at rest.
+     * (lib/mail/queue-email.ts), and dropped once sent or kept without SMTP, so no usable link stays at rest
+     * in clear (a sandbox without SMTP keeps it sealed for the dev mailbox, lib/mail/read-dev-mailbox.ts).
      */
     bodySealed: text("body_sealed"),
     status: text("status", { enum: ["queued", "sent", "stored", "failed"] })

@@ -1,0 +1,108 @@
+import { mkdirSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page, TestInfo } from "@playwright/test";
+import { createMerchant, expect, test } from "../fixtures";
+import { navLink } from "./dashboard-nav";
+import { signIn } from "./sign-in";
+
+/** What a merchant meets in the first hour besides signing up: page loads, the API reference, static files. */
+
+const VIEWPORTS = [
+  { name: "phone", width: 375, height: 800 },
+  { name: "desktop", width: 1280, height: 900 },
+];
+
+async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes[0]?.target})`)).toEqual([]);
+}
+
+const pageOverflow = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+async function shoot(page: Page, testInfo: TestInfo, name: string) {
+  mkdirSync("/tmp/shots-firstrun", { recursive: true });
+  const body = await page.screenshot({ path: `/tmp/shots-firstrun/${name}.png`, fullPage: true });
+  await testInfo.attach(name, { body, contentType: "image/png" });
+}
+
+for (const viewport of VIEWPORTS) {
+  test.describe(`at ${viewport.width}px`, () => {
+    test.beforeEach(async ({ page }) => {
+      await page.setViewportSize(viewport);
+    });
+
+    test("a dashboard page opened from the navigation shows a progress bar until it is there", async ({
+      page,
+    }, testInfo) => {
+      const merchant = await createMerchant(`Slow Network ${viewport.name}`);
+      await signIn(page, merchant);
+      // The next page's data is held back until the bar has been seen: a slow network, on demand.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(
+        (url) => url.pathname === "/dashboard/audit",
+        async (route) => {
+          const headers = route.request().headers();
+          if (headers.rsc === "1" && !headers["next-router-prefetch"]) await held;
+          await route.continue();
+        },
+      );
+      await (await navLink(page, "Audit trail")).click();
+      const bar = page.getByRole("progressbar", { name: "Loading the page" });
+      await expect(bar).toBeVisible();
+      const box = await bar.boundingBox();
+      expect(box!.y).toBe(0);
+      expect(Math.round(box!.width)).toBe(viewport.width);
+      await expectAccessible(page);
+      await shoot(page, testInfo, `loading-bar-${viewport.name}`);
+      release();
+      await expect(page.getByRole("heading", { level: 1, name: "Audit trail" })).toBeVisible();
+      await expect(bar).toHaveCount(0);
+    });
+
+    test("the API reference's code blocks scroll inside their own labelled, focusable box", async ({
+      page,
+    }, testInfo) => {
+      await page.goto("/docs/api");
+      await expect(page.getByRole("heading", { level: 1, name: "API reference" })).toBeVisible();
+      expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+      for (const label of ["Signing example in JavaScript", "Verifying a callback in JavaScript"]) {
+        const region = page.getByRole("region", { name: label });
+        const box = (await region.boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+        // Keyboard: Tab reaches the box, and the arrow keys scroll it where it is wider than the screen.
+        await region.focus();
+        await expect(region).toBeFocused();
+        const widths = await region.evaluate((node) => ({
+          scroll: node.scrollWidth,
+          client: node.clientWidth,
+        }));
+        if (widths.scroll > widths.client) {
+          await page.keyboard.press("ArrowRight");
+          await expect.poll(() => region.evaluate((node) => node.scrollLeft)).toBeGreaterThan(0);
+        }
+      }
+      await expectAccessible(page);
+      await shoot(page, testInfo, `api-reference-${viewport.name}`);
+    });
+  });
+}
+
+test("static files come from public/: the icon and robots.txt", async ({ page, request }) => {
+  await page.goto("/");
+  const icon = await page.locator('link[rel="icon"]').getAttribute("href");
+  expect(icon).toBe("/icon.svg");
+  const svg = await request.get(icon!);
+  expect(svg.status()).toBe(200);
+  expect(svg.headers()["content-type"]).toContain("image/svg+xml");
+  expect(await svg.text()).toContain("<title>Kassa</title>");
+  const robots = await request.get("/robots.txt");
+  expect(robots.status()).toBe(200);
+  expect(robots.headers()["content-type"]).toContain("text/plain");
+  expect(await robots.text()).toContain("Disallow: /dashboard");
+});
