@@ -6,6 +6,7 @@ import { customerAmount, isHttpUrl, isStillOwed } from "@/lib/checkout/present";
 import { AmountHeader } from "./amount-header";
 import { CurrencyPicker } from "./currency-picker";
 import { CurrencySwitch } from "./currency-switch";
+import { CustomerDetails } from "./customer-details";
 import { PaymentInstructions } from "./payment-instructions";
 import { Receipt } from "./receipt";
 import { StatusNotice } from "./status-notice";
@@ -65,10 +66,13 @@ export function CheckoutClient({
   initial,
   sandboxCurrencies,
   choiceError = null,
+  detailsError = null,
 }: {
   initial: CheckoutView;
   sandboxCurrencies: readonly string[];
   choiceError?: string | null;
+  /** A refusal of the no-JavaScript details form, shown after its redirect. */
+  detailsError?: string | null;
 }) {
   const [view, setView] = useLiveInvoice(initial);
   const [isSwitching, setIsSwitching] = useState(false);
@@ -124,7 +128,10 @@ export function CheckoutClient({
         )}
         <StatusNotice view={view} />
       </div>
-      {view.is_awaiting_currency && (
+      {view.needs_customer_details && (
+        <CustomerDetails view={view} onGiven={setView} initialError={detailsError} />
+      )}
+      {view.is_awaiting_currency && !view.needs_customer_details && (
         <CurrencyPicker view={view} onFixed={setView} initialError={choiceError} />
       )}
       {isChoosing && <CurrencySwitch view={view} onSwitched={onSwitched} onClose={closeSwitch} />}

@@ -104,6 +104,12 @@ export function CurrencyPicker({
           {error}
         </p>
       )}
+      {view.expires_at === null && view.rate_lock_seconds !== null && (
+        <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">
+          No deadline to pay. The price you choose holds for {Math.round(view.rate_lock_seconds / 60)}{" "}
+          minutes.
+        </p>
+      )}
       {view.expires_at !== null && (
         <Countdown
           expiresAt={view.expires_at}

@@ -50,6 +50,19 @@ export function PaymentInstructions({ view, isSandbox }: { view: CheckoutView; i
       {view.expires_at !== null && (
         <Countdown expiresAt={view.expires_at} serverTime={view.server_time} label="Time left to pay:" />
       )}
+      {view.price_holds_until !== null && (
+        <>
+          <Countdown
+            expiresAt={view.price_holds_until}
+            serverTime={view.server_time}
+            label="This price holds for:"
+          />
+          <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+            No deadline to pay. If nothing has arrived by then, the amount is worked out again at the rate of
+            that moment.
+          </p>
+        </>
+      )}
     </>
   );
 }

@@ -24,6 +24,7 @@ export function PartyFields({
   errors,
   allowSelf = false,
   title,
+  emptyOption,
 }: {
   side: "sender" | "receiver";
   type: string | undefined;
@@ -33,6 +34,8 @@ export function PartyFields({
   allowSelf?: boolean;
   /** The fieldset's legend, where the default ("Sender (your customer)") is not who sends. */
   title?: string;
+  /** A first choice that gives no details at all (the invoice form: the customer gives them). */
+  emptyOption?: string;
 }) {
   const data = `${side}_data`;
   const legend = title ?? (side === "sender" ? "Sender (your customer)" : "Receiver");
@@ -45,6 +48,7 @@ export function PartyFields({
         errors={errors}
       >
         <select id={`field-${side}_type`} className={selectClass} {...typeField}>
+          {emptyOption !== undefined && <option value="">{emptyOption}</option>}
           <option value="natural">A person</option>
           <option value="legal">A company</option>
           {allowSelf && <option value="self">Your own wallet (self)</option>}

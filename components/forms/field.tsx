@@ -18,6 +18,7 @@ export function Field({
   type = "text",
   hint,
   idPrefix = "field",
+  isRequired = false,
   children,
   ...rest
 }: {
@@ -29,6 +30,11 @@ export function Field({
   hint?: string;
   /** Several forms on one page with the same field names need their own ids. */
   idPrefix?: string;
+  /**
+   * Marked before anything is submitted: a star beside the label (the form says what it means) and
+   * `aria-required` on the input. A select passed as `children` sets its own `aria-required`.
+   */
+  isRequired?: boolean;
   children?: ReactNode;
 } & Omit<React.InputHTMLAttributes<HTMLInputElement>, "name">) {
   const id = `${idPrefix}-${name.replace(/\./g, "-")}`;
@@ -41,6 +47,7 @@ export function Field({
     <div className="mt-3">
       <label htmlFor={id} className="block text-sm font-medium">
         {label}
+        {isRequired && <RequiredMark />}
       </label>
       {children ? (
         <div className="mt-1">{children}</div>
@@ -49,6 +56,7 @@ export function Field({
           id={id}
           type={type}
           aria-invalid={error ? true : undefined}
+          aria-required={isRequired || undefined}
           aria-describedby={describedBy}
           className={inputClass}
           {...register}
@@ -66,6 +74,16 @@ export function Field({
         </p>
       )}
     </div>
+  );
+}
+
+/** The star beside a required field's label; screen readers hear `aria-required` instead. */
+export function RequiredMark() {
+  return (
+    <span aria-hidden="true" className="text-red-700 dark:text-red-300" data-required-mark="">
+      {" "}
+      *
+    </span>
   );
 }
 

@@ -3,7 +3,7 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import { withoutEmpty } from "@/components/forms/without-empty";
-import type { createInvoiceRequest } from "@/lib/schemas/invoices";
+import type { dashboardInvoiceRequest } from "@/lib/schemas/invoices";
 import type { TransactionRow } from "@/lib/transactions/list-transactions";
 import { dashboardFetch } from "./dashboard-fetch";
 import { queryKeys } from "./keys";
@@ -27,7 +27,7 @@ export function useTransactionPages(filterQuery: string) {
 export function useCreateInvoice() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (values: z.input<typeof createInvoiceRequest>) =>
+    mutationFn: (values: z.input<typeof dashboardInvoiceRequest>) =>
       dashboardFetch<CreatedInvoice>("/api/dashboard/invoices", { body: withoutEmpty(values) }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.transactions }),
   });

@@ -6,14 +6,24 @@ import { cli, createMerchant, expect, signedClient, test } from "../fixtures";
 import { signIn } from "./sign-in";
 import { confirmStepUp } from "./step-up";
 
-/** Fills the invoice form as a merchant would, for a natural-person sender. */
+/** Opens a folded section of the invoice form ("Customer details (optional)", "More options") unless open. */
+async function unfold(page: Page, section: string) {
+  const details = page.locator("details", { has: page.getByText(section, { exact: true }) });
+  if (!(await details.evaluate((element) => (element as HTMLDetailsElement).open)))
+    await page.getByText(section, { exact: true }).click();
+}
+
+/** Fills every field of the invoice form as a merchant would, for a natural-person sender. */
 async function fillInvoiceForm(
   page: Page,
   invoice: { title: string; foreignId: string; amount: string; reference: string },
 ) {
   await page.getByLabel("Title").fill(invoice.title);
-  await page.getByLabel("Your order id").fill(invoice.foreignId);
   await page.getByLabel("Amount").fill(invoice.amount);
+  await unfold(page, "More options");
+  await page.getByLabel("Your order id").fill(invoice.foreignId);
+  await unfold(page, "Customer details (optional)");
+  await page.getByLabel("Sender type").selectOption("natural");
   await page.getByLabel("Customer's e-mail").fill("buyer@example.com");
   await page.getByLabel("Customer reference").fill(invoice.reference);
   await page.getByLabel("Return address after payment").fill("https://shop.example/ok");
@@ -59,6 +69,11 @@ test.describe("merchant dashboard", () => {
     const merchant = await createMerchant("Switch Shop");
     await signIn(page, merchant);
     await page.goto("/dashboard/invoices/new");
+    await page.getByText("Customer details (optional)", { exact: true }).click();
+    // Left to the customer by default: no fields until the merchant says who pays.
+    await expect(page.getByLabel("Sender type")).toHaveValue("");
+    await expect(page.getByLabel("First name")).toHaveCount(0);
+    await page.getByLabel("Sender type").selectOption("natural");
     await expect(page.getByLabel("First name")).toBeVisible();
     await page.getByLabel("Sender type").selectOption("legal");
     await expect(page.getByLabel("First name")).toHaveCount(0);

@@ -81,22 +81,27 @@ for (const width of [1280, 375]) {
     await expect(page.getByText("The “Title” field is required.")).toBeVisible();
     await title.fill("Espresso beans");
 
-    await page.getByLabel("Amount", { exact: true }).fill("12,50");
+    await page.getByRole("textbox", { name: "Amount", exact: true }).fill("12,50");
+    await page.getByText("Customer details (optional)", { exact: true }).click();
+    await page.getByLabel("Sender type").selectOption("natural");
     await page.getByLabel("Customer's e-mail").fill("buyer@example.com");
     await page.getByLabel("Customer reference").fill("cust-9");
-    await page.getByLabel("Return address after payment").fill("https://shop.example/ok");
-    await page.getByLabel("Return address if the payment fails").fill("https://shop.example/failed");
     await page.getByLabel("First name").fill("Ada");
     await page.getByLabel("Last name").fill("Lovelace");
     await page.getByLabel("Date of birth").fill("1990-12-10");
     // The timer says when the clock starts: at creation (15 minutes on this server), not at a choice.
-    const timer = page.getByRole("checkbox", { name: "Expire 15 minutes after the invoice is created" });
+    await expect(
+      page.getByText(/counted from when you create the invoice \(not from when they open/),
+    ).toBeVisible();
+    await page.getByText("More options", { exact: true }).click();
+    await page.getByLabel("Return address after payment").fill("https://shop.example/ok");
+    await page.getByLabel("Return address if the payment fails").fill("https://shop.example/failed");
+    const timer = page.getByRole("checkbox", { name: "Give the customer 15 minutes to pay, from now" });
     await expect(timer).toBeChecked();
-    await expect(timer).toHaveAccessibleDescription(
-      /The clock starts now, not when the customer opens the page/,
-    );
+    await expect(timer).toHaveAccessibleDescription(/The clock starts when you create the invoice/);
     await timer.uncheck();
     await expect(timer).toHaveAccessibleDescription(/stays open; its price holds for 15 minutes at a time/);
+    await expect(page.getByText(/^No deadline to pay\. Once the customer chooses a coin/)).toBeVisible();
     await timer.check();
     await expectAccessible(page);
     await shoot(page, testInfo, `invoice-form-${width}`);

@@ -7,5 +7,6 @@ export async function signIn(page: Page, merchant: Merchant) {
   await page.getByLabel("E-mail").fill(merchant.email);
   await page.getByLabel("Password").fill(merchant.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  // argon2id takes its time on purpose; on a busy two-core machine a sign-in can outlast 5 s.
+  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 20_000 });
 }

@@ -9,6 +9,7 @@ import { chainTips, chainTransactions, deposits } from "@/lib/db/schema";
 import { KassaError } from "@/lib/errors";
 import type { InvoiceRecord } from "@/lib/invoices/load-invoice";
 import { priceInvoice } from "@/lib/invoices/price-invoice";
+import { lockExpiry } from "@/lib/invoices/rate-lock";
 import { secondsLeft } from "@/lib/invoices/to-invoice-response";
 import { formatAmount } from "@/lib/money";
 import { formatStoredRate } from "@/lib/rates/rate";
@@ -27,7 +28,13 @@ const seconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000)
 export async function checkoutView(
   db: Executor,
   record: InvoiceRecord,
-  options: { spreadPpm: number; clock?: Clock },
+  options: {
+    spreadPpm: number;
+    clock?: Clock;
+    /** How long a price holds without a timer (InvoiceSettings); unknown: the view says nothing of it. */
+    rateLockSeconds?: number;
+    timerSeconds?: number;
+  },
 ) {
   const now = (options.clock ?? systemClock).now();
   const { invoice } = record;
@@ -62,7 +69,20 @@ export async function checkoutView(
     (record.status === "created" || record.status === "pending") &&
     !invoice.senderCurrency &&
     !record.address;
-  const currencies = isAwaitingCurrency ? await currencyChoices(db, record, options.spreadPpm) : [];
+  // A dashboard invoice made without the customer's details asks for them first: no address, no
+  // currencies to choose from, until they are given (POST /api/checkout/<token>/customer).
+  const needsCustomerDetails =
+    invoice.senderType === null && !TERMINAL_INVOICE_STATUSES.includes(record.status);
+  const shownAddress = needsCustomerDetails ? null : record.address;
+  const currencies =
+    isAwaitingCurrency && !needsCustomerDetails ? await currencyChoices(db, record, options.spreadPpm) : [];
+  const rateLockSeconds = options.rateLockSeconds ?? options.timerSeconds ?? null;
+  // Without a timer a price holds for a while only; the page says until when, rather than showing a
+  // new price unannounced once it lapses (lib/checkout/open-checkout.ts re-prices it then).
+  const priceHoldsUntil =
+    invoice.expiresAt === null && rateLockSeconds !== null && invoice.rateNumerator !== null
+      ? lockExpiry(record, rateLockSeconds)
+      : null;
   // "Pay with another currency": only the customer's own choice, and only before anything was paid.
   const canSwitchCurrency =
     record.status === "pending" &&
@@ -76,6 +96,7 @@ export async function checkoutView(
     status_reason: invoice.statusReason,
     is_final: TERMINAL_INVOICE_STATUSES.includes(record.status),
     is_awaiting_currency: isAwaitingCurrency,
+    needs_customer_details: needsCustomerDetails,
     merchant_name: record.merchantName,
     /** Where the customer can write to the merchant (Settings); null when none is set. */
     support_email: record.supportEmail,
@@ -89,15 +110,15 @@ export async function checkoutView(
     can_switch_currency: canSwitchCurrency,
     sender_amount: due === null ? null : formatAmount(due),
     rate: formatStoredRate(invoice.rateNumerator, invoice.rateDenominator),
-    address: record.address?.address ?? null,
-    tag: record.address?.tag || null,
+    address: shownAddress?.address ?? null,
+    tag: shownAddress?.tag || null,
     tag_name: payCurrency?.tagName ?? null,
     payment_uri:
-      record.address && due !== null && payCurrency
+      shownAddress && due !== null && payCurrency
         ? paymentUri({
             currency: payCurrency.code,
-            address: record.address.address,
-            tag: record.address.tag,
+            address: shownAddress.address,
+            tag: shownAddress.tag,
             amount: owed && owed.remaining > 0n ? owed.remaining : due,
           })
         : null,
@@ -127,10 +148,13 @@ export async function checkoutView(
     currencies,
     fixed_at: seconds(invoice.fixedAt),
     expires_at: seconds(invoice.expiresAt),
+    price_holds_until: seconds(priceHoldsUntil),
+    rate_lock_seconds: rateLockSeconds,
     seconds_left: secondsLeft(record, now),
     server_time: Math.floor(now.getTime() / 1000),
-    url_success: invoice.urlSuccess,
-    url_failed: invoice.urlFailed,
+    // "" when the merchant gave none: no return link is shown.
+    url_success: invoice.urlSuccess ?? "",
+    url_failed: invoice.urlFailed ?? "",
   };
 }
 

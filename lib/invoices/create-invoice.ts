@@ -21,7 +21,7 @@ import { fieldError } from "@/lib/errors";
 import { JOB_MAX_ATTEMPTS, QUEUED_DEDUPE_CONFLICT } from "@/lib/jobs/enqueue-job";
 import { INVOICE_EXPIRY_QUEUE } from "@/lib/jobs/queues";
 import { formatAmountShort } from "@/lib/money";
-import type { CreateInvoiceRequest } from "@/lib/schemas/invoices";
+import type { DashboardInvoiceRequest } from "@/lib/schemas/invoices";
 import type { InvoiceRecord } from "./load-invoice";
 import { priceInvoice } from "./price-invoice";
 
@@ -42,6 +42,15 @@ export function rateLockSecondsOf(settings: InvoiceSettings): number {
   return settings.rateLockSeconds ?? settings.timerSeconds;
 }
 
+/**
+ * What an invoice is created from: the API's request (spec 2.2), or the dashboard's, which may leave
+ * the customer's details, the return addresses and the refund e-mail out (null in the database).
+ */
+export type InvoiceRequest = Omit<DashboardInvoiceRequest, "foreign_id" | "timer"> & {
+  foreign_id: string;
+  timer: boolean;
+};
+
 export const FOREIGN_ID_TAKEN = { foreign_id: "The foreign id has already been taken." };
 
 /**
@@ -58,7 +67,7 @@ export async function createInvoice(
   db: Db,
   input: {
     merchantId: number;
-    request: CreateInvoiceRequest;
+    request: InvoiceRequest;
     settings: InvoiceSettings;
     keys?: AccountKeys;
     /** The API key whose request creates it (it signs the invoice's callbacks); absent: the dashboard. */
@@ -73,12 +82,18 @@ export async function createInvoice(
     throw fieldError({ amount: `The amount must be at least ${formatAmountShort(currency.minimumAmount)}.` });
   }
 
-  const customer = {
-    merchantId,
-    endUserReference: request.end_user_reference,
-    sender_type: request.sender_type,
-    sender_data: request.sender_data,
-  } as CustomerInput;
+  // Spec 2.1's identity rule needs both a reference and the details; a dashboard invoice may have
+  // neither yet (the customer's details are then checked when given on the checkout).
+  const customer =
+    request.end_user_reference && request.sender_type
+      ? ({
+          merchantId,
+          endUserReference: request.end_user_reference ?? "",
+          sender_type: request.sender_type,
+          sender_data: request.sender_data,
+        } as CustomerInput)
+      : null;
+  const customerCheck = customer ? customerIdentitySql(customer) : sql`true`;
   const price = request.sender_currency
     ? await priceInvoice(db, {
         merchantId,
@@ -104,12 +119,12 @@ export async function createInvoice(
     description: request.description || null,
     type: request.type ?? "fill_or_kill",
     hasTimer: request.timer,
-    urlSuccess: request.url_success,
-    urlFailed: request.url_failed,
-    emailUser: request.email_user,
+    urlSuccess: request.url_success ?? null,
+    urlFailed: request.url_failed ?? null,
+    emailUser: request.email_user ?? null,
     callbackUrl: request.callback_url || null,
-    senderType: request.sender_type,
-    senderData: request.sender_data,
+    senderType: request.sender_type ?? null,
+    senderData: request.sender_data ?? null,
     senderCurrency: request.sender_currency ?? null,
     senderAmount: price?.senderAmount ?? null,
     rateNumerator: price?.rate.numerator ?? null,
@@ -138,10 +153,10 @@ export async function createInvoice(
       support_email: string | null;
     }>(
       executor,
-      sql`with customer as (select ${customerIdentitySql(customer)} as is_checked),
+      sql`with customer as (select ${customerCheck} as is_checked),
           created as (
             insert into transactions (merchant_id, type, status, foreign_id, end_user_reference, currency, amount, api_key_id)
-            select ${merchantId}, 'invoice', ${status}, ${request.foreign_id}, ${request.end_user_reference},
+            select ${merchantId}, 'invoice', ${status}, ${request.foreign_id}, ${request.end_user_reference ?? null},
                    ${currency.code}, ${amountSql(request.amount)}, ${input.apiKeyId ?? null}::bigint
             from customer
             returning id, created_at),
@@ -151,7 +166,7 @@ export async function createInvoice(
                                   sender_currency, sender_amount, rate_numerator, rate_denominator, spread_ppm, fixed_at, expires_at, created_at)
             select id, ${merchantId}, ${fields.token}, ${fields.title}, ${fields.description}, ${fields.type},
                    ${fields.hasTimer}, ${fields.urlSuccess}, ${fields.urlFailed}, ${fields.emailUser},
-                   ${fields.callbackUrl}, ${fields.senderType}, ${JSON.stringify(fields.senderData)}::jsonb,
+                   ${fields.callbackUrl}, ${fields.senderType}, ${fields.senderData === null ? null : JSON.stringify(fields.senderData)}::jsonb,
                    ${fields.senderCurrency}, ${optionalAmountSql(fields.senderAmount)}, ${optionalWholeSql(fields.rateNumerator)}, ${optionalWholeSql(fields.rateDenominator)},
                    ${fields.spreadPpm}::integer, ${fields.fixedAt?.toISOString() ?? null}::timestamptz,
                    ${expiresAt?.toISOString() ?? null}::timestamptz, created_at
@@ -203,7 +218,7 @@ export async function createInvoice(
       supportEmail: row.support_email,
       status,
       foreignId: request.foreign_id,
-      endUserReference: request.end_user_reference,
+      endUserReference: request.end_user_reference ?? "",
       currency: currency.code,
       amount: request.amount,
       createdAt,

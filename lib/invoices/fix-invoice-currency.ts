@@ -61,6 +61,9 @@ export async function fixInvoiceCurrency(
     // returns the invoice's new row but the joined address as the statement first saw it (none).
     const record = (await loadInvoiceById(tx, locked.id))!;
     const { invoice } = record;
+    // The customer's details come before any address (lib/invoices/give-customer-details.ts).
+    if (invoice.senderType === null)
+      throw fieldError({ currency: "Please give your details first; the address is shown after them." });
     if (record.address) {
       // Already fixed with this currency (a second tab, a reload): answered as it is, re-priced if
       // its lock expired unpaid. Another one: the customer switches coins, while that is allowed.

@@ -37,12 +37,23 @@ function facts(record: InvoiceRecord, paid: bigint, worth: PaymentJudgement["wor
   };
 }
 
+/**
+ * The merchant's `email_user`, else the e-mail the customer gave with their details on the checkout
+ * (a dashboard invoice may have neither: then nobody is written to).
+ */
+function recipientOf(record: InvoiceRecord): string | null {
+  const given = (record.invoice.senderData as { email?: unknown } | null)?.email;
+  return record.invoice.emailUser ?? (typeof given === "string" ? given : null);
+}
+
 async function mail(tx: Tx, record: InvoiceRecord, kind: string, message: { subject: string; body: string }) {
+  const recipient = recipientOf(record);
+  if (!recipient) return;
   await queueEmail(tx, {
     merchantId: record.merchantId,
     transactionId: record.id,
     kind,
-    recipient: record.invoice.emailUser,
+    recipient,
     ...message,
   });
 }

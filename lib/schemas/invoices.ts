@@ -4,39 +4,71 @@ import { amount, refinePrecision, wireAmount } from "./amount";
 import { endUserReference, sender } from "./common";
 import { callbackUrl, cryptoCurrencyCode, currencyCode, foreignId, httpUrl } from "./fields";
 
+/** Spec 2.2's fields, each as the API validates it; the dashboard's form relaxes some (below). */
+const invoiceFields = z.object({
+  end_user_reference: endUserReference,
+  timer: z.boolean().meta({
+    description: "true: the invoice expires 15 minutes after it is created (its clock starts then).",
+  }),
+  title: z.string().trim().min(1).max(50).meta({ description: "Shown to the customer." }),
+  foreign_id: foreignId,
+  currency: currencyCode.meta({ description: "The currency the merchant's balance receives." }),
+  amount,
+  url_success: httpUrl,
+  url_failed: httpUrl,
+  email_user: z
+    .email()
+    .max(254)
+    .meta({ description: "Where refund instructions go if the customer pays a different amount." }),
+  type: z.enum(["fill_or_kill", "good_until_expired"]).optional().meta({
+    description: "good_until_expired accepts several partial payments until the amount is reached.",
+  }),
+  description: z.string().trim().max(1000).optional(),
+  callback_url: callbackUrl.optional().meta({
+    description:
+      "Kassa addition: send this invoice's callbacks here instead of to your account's callback URL.",
+  }),
+  sender_currency: cryptoCurrencyCode
+    .optional()
+    .meta({ description: "Fixes the currency the customer pays in (with its rate) at creation." }),
+});
+
 /** Spec 2.2. The sender fields are the discriminated union of spec 2.1, shared with every endpoint. */
-export const createInvoiceRequest = z
-  .object({
-    end_user_reference: endUserReference,
-    timer: z
-      .boolean()
-      .meta({ description: "true: the invoice expires 15 minutes after its currency is fixed." }),
-    title: z.string().trim().min(1).max(50).meta({ description: "Shown to the customer." }),
-    foreign_id: foreignId,
-    currency: currencyCode.meta({ description: "The currency the merchant's balance receives." }),
-    amount,
-    url_success: httpUrl,
-    url_failed: httpUrl,
-    email_user: z
-      .email()
-      .max(254)
-      .meta({ description: "Where refund instructions go if the customer pays a different amount." }),
-    type: z.enum(["fill_or_kill", "good_until_expired"]).optional().meta({
-      description: "good_until_expired accepts several partial payments until the amount is reached.",
-    }),
-    description: z.string().trim().max(1000).optional(),
-    callback_url: callbackUrl.optional().meta({
-      description:
-        "Kassa addition: send this invoice's callbacks here instead of to your account's callback URL.",
-    }),
-    sender_currency: cryptoCurrencyCode
-      .optional()
-      .meta({ description: "Fixes the currency the customer pays in (with its rate) at creation." }),
-  })
+export const createInvoiceRequest = invoiceFields
   .and(sender)
   .superRefine(refinePrecision({ amount: "currency" }))
   .meta({ id: "CreateInvoiceRequest" });
 export type CreateInvoiceRequest = z.output<typeof createInvoiceRequest>;
+
+/** Customer details left out: the customer gives them on the checkout, before the address is shown. */
+const senderOrNone = z.discriminatedUnion("sender_type", [
+  ...sender.options,
+  z.object({
+    sender_type: z.undefined().optional(),
+    sender_data: z
+      .never({ error: "The :attribute field is prohibited unless sender type is given." })
+      .optional(),
+  }),
+]);
+
+/**
+ * The dashboard's invoice form: an amount, a currency and a title; every other field of spec 2.2
+ * optional but validated as the API validates it when given. The customer's details may be left to
+ * the customer (see senderOrNone); an absent `foreign_id` is made up by the endpoint, an absent
+ * `timer` is on.
+ */
+export const dashboardInvoiceRequest = invoiceFields
+  .partial({
+    end_user_reference: true,
+    timer: true,
+    foreign_id: true,
+    url_success: true,
+    url_failed: true,
+    email_user: true,
+  })
+  .and(senderOrNone)
+  .superRefine(refinePrecision({ amount: "currency" }));
+export type DashboardInvoiceRequest = z.output<typeof dashboardInvoiceRequest>;
 
 /** Spec 2.3, field for field. */
 export const invoiceResponse = z

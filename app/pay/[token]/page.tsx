@@ -16,7 +16,7 @@ import { getSecretBox } from "@/lib/runtime";
 
 type Props = {
   params: Promise<{ token: string }>;
-  searchParams: Promise<{ choice?: string | string[] }>;
+  searchParams: Promise<{ choice?: string | string[]; details?: string | string[] }>;
 };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
@@ -34,7 +34,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
  */
 export default async function PayPage({ params, searchParams }: Props) {
   const { token } = await params;
-  const { choice } = await searchParams;
+  const { choice, details } = await searchParams;
   if (hasUnstorableText(token)) notFound(); // NUL: a token no invoice has, and text PostgreSQL refuses
   const db = getDb();
   const settings = invoiceSettings();
@@ -70,6 +70,11 @@ export default async function PayPage({ params, searchParams }: Props) {
         initial={view}
         choiceError={
           choice === "refused" ? "That currency could not be chosen just now. Please choose again." : null
+        }
+        detailsError={
+          details === "refused"
+            ? "Those details could not be saved. Please check each field (a date of birth as YYYY-MM-DD) and try again."
+            : null
         }
         sandboxCurrencies={CURRENCIES.filter((c) => isOnSandboxChain(c.code)).map((c) => c.code)}
       />

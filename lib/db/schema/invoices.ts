@@ -36,13 +36,15 @@ export const invoices = pgTable(
     description: text("description"),
     type: text("type", { enum: ["fill_or_kill", "good_until_expired"] }).notNull(),
     hasTimer: boolean("has_timer").notNull(),
-    urlSuccess: text("url_success").notNull(),
-    urlFailed: text("url_failed").notNull(),
-    emailUser: text("email_user").notNull(),
+    /** Null on a dashboard invoice made without them (drizzle/0044), as are the next two. */
+    urlSuccess: text("url_success"),
+    urlFailed: text("url_failed"),
+    emailUser: text("email_user"),
     /** Overrides the merchant's callback URL for this invoice's events. */
     callbackUrl: text("callback_url"),
-    senderType: text("sender_type", { enum: ["natural", "legal"] }).notNull(),
-    senderData: jsonb("sender_data").notNull(),
+    /** Null until given: a dashboard invoice may leave them to the customer, asked on the checkout. */
+    senderType: text("sender_type", { enum: ["natural", "legal"] }),
+    senderData: jsonb("sender_data"),
     /** Fixed when the customer (or the merchant, via sender_currency) chooses how to pay. */
     senderCurrency: text("sender_currency").references(() => currencies.code),
     senderAmount: money("sender_amount"),

@@ -36,7 +36,7 @@ const sectionClass = "rounded-md border border-slate-200 p-3 dark:border-slate-8
 
 function customerName(data: unknown): string {
   const d = (data ?? {}) as Record<string, unknown>;
-  if (typeof d.company_name === "string") return d.company_name;
+  if (typeof d.legal_name === "string") return d.legal_name;
   return [d.first_name, d.last_name].filter((part) => typeof part === "string").join(" ");
 }
 
@@ -234,11 +234,13 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           </h2>
           <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
             <dt>Name</dt>
-            <dd>{customerName(invoice.senderData) || "not given"}</dd>
+            <dd>{customerName(invoice.senderData) || "not given yet: asked on the payment page"}</dd>
             <dt>E-mail</dt>
-            <dd className="break-all">{invoice.emailUser}</dd>
+            <dd className="break-all">
+              {invoice.emailUser ?? (invoice.senderData as { email?: string } | null)?.email ?? "not given"}
+            </dd>
             <dt>Reference</dt>
-            <dd className="break-all font-mono">{record.endUserReference}</dd>
+            <dd className="break-all font-mono">{record.endUserReference || "not given"}</dd>
             {record.address && (
               <>
                 <dt>Pays to</dt>

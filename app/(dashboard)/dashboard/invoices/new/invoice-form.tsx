@@ -14,12 +14,9 @@ import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { type CreatedInvoice, useCreateInvoice } from "@/components/query/use-transactions";
 import { CURRENCIES, findCurrency } from "@/lib/currencies/registry";
 import { formatAmountShort } from "@/lib/money";
-import type { createInvoiceRequest } from "@/lib/schemas/invoices";
+import type { dashboardInvoiceRequest } from "@/lib/schemas/invoices";
 
-type Values = z.input<typeof createInvoiceRequest>;
-
-const newForeignId = () =>
-  `inv-${new Date().toISOString().slice(0, 10).replace(/-/g, "")}-${Math.random().toString(36).slice(2, 8)}`;
+type Values = z.input<typeof dashboardInvoiceRequest>;
 
 function defaults(): DefaultValues<Values> {
   return {
@@ -27,7 +24,7 @@ function defaults(): DefaultValues<Values> {
     description: "",
     currency: "EUR",
     amount: "",
-    foreign_id: newForeignId(),
+    foreign_id: "",
     end_user_reference: "",
     email_user: "",
     url_success: "",
@@ -35,12 +32,30 @@ function defaults(): DefaultValues<Values> {
     timer: true,
     type: "fill_or_kill",
     sender_currency: "",
-    sender_type: "natural",
+    sender_type: undefined,
   };
 }
 
-/** The invoice form: every field of spec 2.2, validated by the API's own schema, with the API's messages. */
-const schema = formSchema(() => import("@/lib/schemas/invoices").then((m) => m.createInvoiceRequest));
+/**
+ * The invoice form: an amount, a currency and a title; the rest of spec 2.2 folded away and optional,
+ * validated by the dashboard endpoint's schema (the API's, relaxed), with the API's messages. The
+ * customer's details are left to the customer unless the merchant gives them.
+ */
+const schema = formSchema(() => import("@/lib/schemas/invoices").then((m) => m.dashboardInvoiceRequest));
+
+/** Fields of each folded section: a section with an error opens, so the message is seen. */
+const CUSTOMER_FIELDS = ["email_user", "end_user_reference", "sender_type", "sender_data"] as const;
+const MORE_FIELDS = [
+  "foreign_id",
+  "description",
+  "type",
+  "sender_currency",
+  "url_success",
+  "url_failed",
+  "timer",
+] as const;
+
+const summaryClass = "cursor-pointer select-none py-2 font-semibold text-indigo-800 dark:text-indigo-300";
 
 /** The API's limit on a title (lib/schemas/invoices.ts), counted as the merchant types. */
 const TITLE_MAX = 50;
@@ -74,6 +89,8 @@ export function InvoiceForm({
   });
   const createInvoice = useCreateInvoice();
   const [created, setCreated] = useState<CreatedInvoice | null>(null);
+  const [isCustomerShown, setIsCustomerShown] = useState(false);
+  const [isMoreShown, setIsMoreShown] = useState(false);
   const submit = form.submitWith(async (values) => {
     setCreated(await createInvoice.mutateAsync(values));
   });
@@ -126,35 +143,38 @@ export function InvoiceForm({
     );
   }
 
+  const hasErrorIn = (fields: readonly string[]) => fields.some((field) => field in errors);
+  const isCustomerOpen = isCustomerShown || hasErrorIn(CUSTOMER_FIELDS);
+  const isMoreOpen = isMoreShown || hasErrorIn(MORE_FIELDS);
+  const isTimed = form.watch("timer") !== false;
   return (
     <form onSubmit={submit} noValidate className="max-w-3xl">
       <h1 className="text-2xl font-bold tracking-tight">New invoice</h1>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+        Fields marked <span aria-hidden="true">*</span>
+        <span className="sr-only">with a star</span> are required; everything else can stay empty.
+      </p>
+      <Field
+        label="Title"
+        name="title"
+        isRequired
+        errors={errors}
+        register={register("title")}
+        hint={`Shown to the customer. ${titleLength} of ${TITLE_MAX} characters.`}
+      />
       <div className="grid gap-x-4 sm:grid-cols-2">
-        <Field
-          label="Title"
-          name="title"
-          errors={errors}
-          register={register("title")}
-          hint={`Shown to the customer. ${titleLength} of ${TITLE_MAX} characters.`}
-        />
-        <Field
-          label="Your order id"
-          name="foreign_id"
-          errors={errors}
-          register={register("foreign_id")}
-          hint="Unique per invoice; callbacks carry it back as foreign_id."
-        />
         <Field
           label="Amount"
           name="amount"
+          isRequired
           inputMode="decimal"
           autoComplete="off"
           errors={errors}
           register={register("amount", { setValueAs: decimalFromInput })}
           hint={amountHint(String(form.watch("currency") ?? ""))}
         />
-        <Field label="Currency you receive" name="currency" errors={errors}>
-          <select id="field-currency" className={selectClass} {...register("currency")}>
+        <Field label="Currency you receive" name="currency" isRequired errors={errors}>
+          <select id="field-currency" aria-required="true" className={selectClass} {...register("currency")}>
             {CURRENCIES.map((c) => (
               <option key={c.code} value={c.code}>
                 {c.code} · {c.name}
@@ -162,81 +182,121 @@ export function InvoiceForm({
             ))}
           </select>
         </Field>
-        <Field
-          label="Customer's e-mail"
-          name="email_user"
-          type="email"
-          errors={errors}
-          register={register("email_user")}
-          hint="For refund instructions if the amount paid differs."
-        />
-        <Field
-          label="Customer reference"
-          name="end_user_reference"
-          errors={errors}
-          register={register("end_user_reference")}
-          hint="Your internal id for the customer (end_user_reference); no names or e-mail addresses."
-        />
-        <Field
-          label="Return address after payment"
-          name="url_success"
-          type="url"
-          errors={errors}
-          register={register("url_success")}
-        />
-        <Field
-          label="Return address if the payment fails"
-          name="url_failed"
-          type="url"
-          errors={errors}
-          register={register("url_failed")}
-        />
-        <Field label="Kind" name="type" errors={errors}>
-          <select id="field-type" className={selectClass} {...register("type")}>
-            <option value="fill_or_kill">Pay in one go (fill_or_kill)</option>
-            <option value="good_until_expired">Allow partial payments (good_until_expired)</option>
-          </select>
-        </Field>
-        <Field label="Customer pays in (optional)" name="sender_currency" errors={errors}>
-          <select id="field-sender_currency" className={selectClass} {...register("sender_currency")}>
-            <option value="">Customer chooses</option>
-            {CURRENCIES.filter((c) => c.kind === "crypto").map((c) => (
-              <option key={c.code} value={c.code}>
-                {c.code}
-              </option>
-            ))}
-          </select>
-        </Field>
       </div>
-      <Field label="Description (optional)" name="description" errors={errors}>
-        <textarea id="field-description" rows={3} className={selectClass} {...register("description")} />
-      </Field>
-      <div className="mt-3 flex items-start gap-2">
-        <input
-          id="field-timer"
-          type="checkbox"
-          {...register("timer")}
-          aria-describedby="field-timer-hint"
-          className="mt-0.5 h-4 w-4"
+      <p className="mt-3 text-sm text-slate-700 dark:text-slate-300">
+        {isTimed
+          ? `The customer has ${spokenDuration(timerSeconds)} to pay, counted from when you create the invoice (not from when they open the link or choose a coin).`
+          : `No deadline to pay. Once the customer chooses a coin its price holds for ${spokenDuration(rateLockSeconds)}; after that, what is still due is priced again.`}{" "}
+        Change it under More options.
+      </p>
+      <details
+        open={isCustomerOpen}
+        onToggle={(event) => setIsCustomerShown(event.currentTarget.open)}
+        className="mt-4 rounded-md border border-slate-200 px-3 dark:border-slate-800"
+      >
+        <summary className={summaryClass}>Customer details (optional)</summary>
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          Payment rules require the payer&apos;s name and date of birth (or a company&apos;s name and
+          country). Leave them out and the customer gives them on the payment page, before the address is
+          shown.
+        </p>
+        <PartyFields
+          side="sender"
+          title="Who pays"
+          emptyOption="The customer fills them in on the payment page"
+          type={form.watch("sender_type")}
+          typeField={register("sender_type")}
+          dataField={(key) => register(`sender_data.${key}`)}
+          errors={errors}
         />
-        <div>
-          <label htmlFor="field-timer" className="text-sm">
-            Expire {spokenDuration(timerSeconds)} after the invoice is created
-          </label>
-          <p id="field-timer-hint" className="text-sm text-slate-600 dark:text-slate-400">
-            {form.watch("timer")
-              ? "The clock starts now, not when the customer opens the page; the price holds until it runs out."
-              : `Without it the invoice stays open; its price holds for ${spokenDuration(rateLockSeconds)} at a time, then the customer is shown a new one.`}
-          </p>
+        <div className="grid gap-x-4 pb-3 sm:grid-cols-2">
+          <Field
+            label="Customer's e-mail"
+            name="email_user"
+            type="email"
+            errors={errors}
+            register={register("email_user")}
+            hint="For refund instructions if the amount paid differs."
+          />
+          <Field
+            label="Customer reference"
+            name="end_user_reference"
+            errors={errors}
+            register={register("end_user_reference")}
+            hint="Your internal id for this customer, the same on all their invoices; no names or e-mail addresses."
+          />
         </div>
-      </div>
-      <PartyFields
-        side="sender"
-        type={form.watch("sender_type")}
-        typeField={register("sender_type")}
-        dataField={(key) => register(`sender_data.${key}`)}
-        errors={errors}
-      />
+      </details>
+      <details
+        open={isMoreOpen}
+        onToggle={(event) => setIsMoreShown(event.currentTarget.open)}
+        className="mt-3 rounded-md border border-slate-200 px-3 dark:border-slate-800"
+      >
+        <summary className={summaryClass}>More options</summary>
+        <div className="mt-1 flex items-start gap-2">
+          <input
+            id="field-timer"
+            type="checkbox"
+            {...register("timer")}
+            aria-describedby="field-timer-hint"
+            className="mt-0.5 h-4 w-4"
+          />
+          <div>
+            <label htmlFor="field-timer" className="text-sm">
+              Give the customer {spokenDuration(timerSeconds)} to pay, from now
+            </label>
+            <p id="field-timer-hint" className="text-sm text-slate-600 dark:text-slate-400">
+              {isTimed
+                ? "The clock starts when you create the invoice; the price holds until it runs out, then the invoice expires."
+                : `Without it the invoice stays open; its price holds for ${spokenDuration(rateLockSeconds)} at a time, and the payment page shows until when.`}
+            </p>
+          </div>
+        </div>
+        <div className="grid gap-x-4 sm:grid-cols-2">
+          <Field label="If the customer pays less" name="type" errors={errors}>
+            <select id="field-type" className={selectClass} {...register("type")}>
+              <option value="fill_or_kill">The full amount in one payment, or the invoice fails</option>
+              <option value="good_until_expired">Several payments may add up to the amount</option>
+            </select>
+          </Field>
+          <Field label="Customer pays in" name="sender_currency" errors={errors}>
+            <select id="field-sender_currency" className={selectClass} {...register("sender_currency")}>
+              <option value="">The customer chooses</option>
+              {CURRENCIES.filter((c) => c.kind === "crypto").map((c) => (
+                <option key={c.code} value={c.code}>
+                  {c.code} · {c.name}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field
+            label="Your order id"
+            name="foreign_id"
+            errors={errors}
+            register={register("foreign_id")}
+            hint="Unique per invoice; callbacks carry it back. Made up for you if empty."
+          />
+          <Field
+            label="Return address after payment"
+            name="url_success"
+            type="url"
+            errors={errors}
+            register={register("url_success")}
+          />
+          <Field
+            label="Return address if the payment fails"
+            name="url_failed"
+            type="url"
+            errors={errors}
+            register={register("url_failed")}
+          />
+        </div>
+        <div className="pb-3">
+          <Field label="Description" name="description" errors={errors}>
+            <textarea id="field-description" rows={3} className={selectClass} {...register("description")} />
+          </Field>
+        </div>
+      </details>
       <FormError message={form.formError} />
       <button type="submit" disabled={isSubmitting} className={`mt-4 ${buttonClass}`}>
         {isSubmitting ? "Creating the invoice…" : "Create invoice"}
