@@ -1,6 +1,8 @@
+import { execFile } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { promisify } from "node:util";
 import {
   type APIRequestContext,
   type APIResponse,
@@ -10,6 +12,7 @@ import {
 } from "@playwright/test";
 import { parseCliArgs, sendToServer } from "../cli/command";
 import { baseURL, e2eDataDir } from "../playwright.config";
+import { TSX_FLAGS } from "../scripts/tsx-flags.mjs";
 import { startReceiver } from "../tests/support/receiver";
 
 /**
@@ -46,6 +49,19 @@ export async function cliOn(dataDir: string, ...args: string[]): Promise<Record<
   const output = await sendToServer(holder.port, holder.token, command);
   if (!output.ok) throw new Error(`cli ${args.join(" ")}: ${output.error.code}: ${output.error.message}`);
   return output.result;
+}
+
+const run = promisify(execFile);
+
+/**
+ * The ops CLI as a process, exactly as an operator runs it, for tests whose subject is the CLI: what
+ * it prints and how it fails (it rejects with the process's `stdout`, the CLI's `--json` error).
+ */
+export async function cliProcess(...args: string[]): Promise<Record<string, unknown>> {
+  const { stdout } = await run(process.execPath, [...TSX_FLAGS, "cli/index.ts", ...args, "--json"], {
+    env: { ...process.env, KASSA_DATA_DIR: projectDataDir(), KASSA_MODE: "sandbox" },
+  });
+  return JSON.parse(stdout) as Record<string, unknown>;
 }
 
 /**
