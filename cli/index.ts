@@ -1,10 +1,9 @@
-import { parseArgs } from "node:util";
 import { ConfigError } from "@/lib/config";
 import { MasterKeyError } from "@/lib/crypto/master-key";
 import { DataDirLockedError, readLiveLock } from "@/lib/db/data-dir-lock";
 import { KassaError } from "@/lib/errors";
 import { getConfig } from "@/lib/runtime";
-import { CLI_BRIDGE_PATH } from "@/server/engine-contract";
+import { type CliCommand, type CliOutput, parseCliArgs, sendToServer } from "./command";
 import { KNOWN_COMMANDS, USAGE } from "./usage";
 
 /**
@@ -16,31 +15,9 @@ import { KNOWN_COMMANDS, USAGE } from "./usage";
  * server holds the data directory, the command is sent to that server; otherwise it opens the
  * directory itself, holding the same lock a server would.
  */
-type Output =
-  | { ok: true; result: Record<string, unknown> }
-  | { ok: false; error: { code: string; message: string; fields?: Record<string, string> } };
-
-function toCommand(positionals: string[], values: Record<string, string | boolean | undefined>) {
-  const [group, action] = positionals;
-  const name = `${group}.${action}`;
-  const args = Object.fromEntries(
-    Object.entries(values).filter(([key, value]) => key !== "json" && value !== undefined),
-  );
-  return { name, args };
-}
-
-async function viaServer(port: number, token: string, command: unknown): Promise<Output> {
-  const response = await fetch(`http://127.0.0.1:${port}${CLI_BRIDGE_PATH}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-kassa-cli-token": token },
-    body: JSON.stringify(command),
-  });
-  if (response.status === 404) throw new Error("the running server refused the CLI token");
-  return (await response.json()) as Output;
-}
 
 /** Without a running server: the CLI opens the database itself, and so loads the engine. */
-async function direct(command: unknown): Promise<Output> {
+async function direct(command: CliCommand): Promise<CliOutput> {
   const [{ runCliCommand }, { bootDatabase }] = await Promise.all([
     import("@/lib/cli/commands"),
     import("@/lib/server/boot"),
@@ -68,49 +45,24 @@ async function direct(command: unknown): Promise<Output> {
 }
 
 async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: {
-      name: { type: "string" },
-      email: { type: "string" },
-      password: { type: "string" },
-      merchant: { type: "string" },
-      currency: { type: "string" },
-      amount: { type: "string" },
-      label: { type: "string" },
-      key: { type: "string" },
-      id: { type: "string" },
-      reason: { type: "string" },
-      url: { type: "string" },
-      "per-withdrawal": { type: "string" },
-      "per-day": { type: "string" },
-      txid: { type: "string" },
-      set: { type: "string" },
-      score: { type: "string" },
-      review: { type: "string" },
-      fee: { type: "string" },
-      gas: { type: "string" },
-      json: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-  if (values.help || positionals.length !== 2) {
+  const { command, positionals, isJson, isHelp } = parseCliArgs(process.argv.slice(2));
+  if (isHelp || positionals.length !== 2) {
     console.error(USAGE);
-    return values.help ? 0 : 64;
+    return isHelp ? 0 : 64;
   }
-  const command = toCommand(positionals, values);
   if (!KNOWN_COMMANDS.has(command.name)) {
     console.error(`unknown command "${positionals.join(" ")}"\n${USAGE}`);
     return 64;
   }
   const config = getConfig();
   const holder = config.databaseUrl ? undefined : readLiveLock(config.dataDir);
-  let output: Output;
-  if (holder?.port && holder.role === "server") output = await viaServer(holder.port, holder.token, command);
+  let output: CliOutput;
+  if (holder?.port && holder.role === "server")
+    output = await sendToServer(holder.port, holder.token, command);
   else output = await direct(command);
 
   if (!output.ok) {
-    if (values.json)
+    if (isJson)
       console.log(
         JSON.stringify({ error: output.error.message, code: output.error.code, errors: output.error.fields }),
       );
@@ -121,7 +73,7 @@ async function main(): Promise<number> {
     }
     return 1;
   }
-  if (values.json) console.log(JSON.stringify(output.result));
+  if (isJson) console.log(JSON.stringify(output.result));
   else
     for (const [key, value] of Object.entries(output.result))
       console.log(`${key}: ${typeof value === "object" ? JSON.stringify(value) : value}`);

@@ -1,5 +1,7 @@
 import { execFile } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { promisify } from "node:util";
 import {
   type APIRequestContext,
@@ -8,15 +10,18 @@ import {
   expect,
   request as playwrightRequest,
 } from "@playwright/test";
+import { parseCliArgs, sendToServer } from "../cli/command";
 import { baseURL, e2eDataDir } from "../playwright.config";
 import { TSX_FLAGS } from "../scripts/tsx-flags.mjs";
 import { startReceiver } from "../tests/support/receiver";
 
-const run = promisify(execFile);
-
 /**
- * Runs the ops CLI exactly as an operator would; with the e2e server running on the embedded
- * database, the CLI sends its command to that server (the path `npm run cli` takes in production).
+ * Sends an ops CLI command to the e2e server, the way the CLI does when a server holds the data
+ * directory (cli/index.ts): the command read from the same arguments by the CLI's own code
+ * (cli/command.ts), sent with the token from the server's lock file, answered by the server's CLI
+ * bridge. Without starting a Node process for each: that cost about 2 s of CPU a call, for setup
+ * every test needs. The CLI process itself runs against a live server in the system tests
+ * (tests/system/harness.ts).
  */
 export async function cli(...args: string[]): Promise<Record<string, unknown>> {
   return cliOn(projectDataDir(), ...args);
@@ -35,8 +40,26 @@ export function projectDataDir(): string {
 
 /** The CLI against a given server's data directory (the e2e servers each have their own). */
 export async function cliOn(dataDir: string, ...args: string[]): Promise<Record<string, unknown>> {
+  const { command } = parseCliArgs(args);
+  // The lock file the server holds (lib/db/data-dir-lock.ts): its port and the CLI's token.
+  const holder = JSON.parse(readFileSync(path.join(dataDir, "kassa.lock"), "utf8")) as {
+    port: number;
+    token: string;
+  };
+  const output = await sendToServer(holder.port, holder.token, command);
+  if (!output.ok) throw new Error(`cli ${args.join(" ")}: ${output.error.code}: ${output.error.message}`);
+  return output.result;
+}
+
+const run = promisify(execFile);
+
+/**
+ * The ops CLI as a process, exactly as an operator runs it, for tests whose subject is the CLI: what
+ * it prints and how it fails (it rejects with the process's `stdout`, the CLI's `--json` error).
+ */
+export async function cliProcess(...args: string[]): Promise<Record<string, unknown>> {
   const { stdout } = await run(process.execPath, [...TSX_FLAGS, "cli/index.ts", ...args, "--json"], {
-    env: { ...process.env, KASSA_DATA_DIR: dataDir, KASSA_MODE: "sandbox" },
+    env: { ...process.env, KASSA_DATA_DIR: projectDataDir(), KASSA_MODE: "sandbox" },
   });
   return JSON.parse(stdout) as Record<string, unknown>;
 }

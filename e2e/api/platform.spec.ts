@@ -1,4 +1,4 @@
-import { cli, expect, test } from "../fixtures";
+import { cli, cliProcess, expect, test } from "../fixtures";
 
 test("currencies/list describes the registry with limits, fees and tag rules", async ({ client }) => {
   const response = await client.post("/currencies/list");
@@ -111,7 +111,7 @@ test("accounts/list shows every currency and credited balances as 8-digit string
 
 test("the CLI refuses amounts finer than the currency's precision", async ({ client }) => {
   await expect(
-    cli(
+    cliProcess(
       "sandbox",
       "credit",
       "--merchant",

@@ -1,5 +1,6 @@
 import {
   cli,
+  cliProcess,
   createMerchant,
   dashboardSession,
   expect,
@@ -261,7 +262,7 @@ test.describe("withdrawal limits and approvals (DESIGN section 6)", () => {
   }) => {
     const merchant = String(client.merchant.merchantId);
     expect(
-      await cli(
+      await cliProcess(
         "merchants",
         "limits",
         "--merchant",
@@ -280,14 +281,23 @@ test.describe("withdrawal limits and approvals (DESIGN section 6)", () => {
       per_day: "0.20000000",
     });
     expect(
-      await cli("merchants", "limits", "--merchant", merchant, "--currency", "BTC", "--per-withdrawal", "1"),
+      await cliProcess(
+        "merchants",
+        "limits",
+        "--merchant",
+        merchant,
+        "--currency",
+        "BTC",
+        "--per-withdrawal",
+        "1",
+      ),
     ).toEqual({
       merchant_id: client.merchant.merchantId,
       currency: "BTC",
       per_withdrawal: "1.00000000",
       per_day: null,
     });
-    const refused = await cli(
+    const refused = await cliProcess(
       "merchants",
       "limits",
       "--merchant",

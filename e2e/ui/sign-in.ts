@@ -1,12 +1,17 @@
 import type { Page } from "@playwright/test";
-import { expect, type Merchant } from "../fixtures";
+import { dashboardSession, expect, type Merchant } from "../fixtures";
 
-/** Signs in through the login page, as a merchant would. */
+/**
+ * Signs the page in and opens the dashboard: the credentials go through next-auth's sign-in, as the
+ * login form sends them, and the browser gets the session cookie that answer sets. The login form
+ * itself is tested through the page where it is the subject (first-run, auth-mail, dashboard
+ * specs); going through it before every other test cost two page loads and a hydration each, and
+ * a click before hydration sometimes went nowhere on a busy machine.
+ */
 export async function signIn(page: Page, merchant: Merchant) {
-  await page.goto("/login");
-  await page.getByLabel("E-mail").fill(merchant.email);
-  await page.getByLabel("Password").fill(merchant.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  // argon2id takes its time on purpose; on a busy two-core machine a sign-in can outlast 5 s.
-  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 20_000 });
+  const session = await dashboardSession(merchant);
+  await page.context().addCookies((await session.storageState()).cookies);
+  await session.dispose();
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/dashboard$/);
 }
