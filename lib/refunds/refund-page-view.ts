@@ -3,6 +3,7 @@ import "server-only";
 import { type Clock, systemClock } from "@/lib/clock";
 import { getCurrency } from "@/lib/currencies/registry";
 import type { Executor } from "@/lib/db/client";
+import { readSupportContact } from "@/lib/merchants/read-support-contact";
 import { formatAmountShort } from "@/lib/money";
 import { priceRefundPayout } from "./price-refund-payout";
 import { readRefund } from "./read-refund";
@@ -22,6 +23,8 @@ export type RefundOptionView = {
 /** What the hosted refund page shows, as JSON-safe values (the page's client part polls it). */
 export type RefundPageView = {
   merchantName: string;
+  /** The merchant's support address (Settings), where the customer can ask about the refund. */
+  supportEmail: string | null;
   invoiceTitle: string;
   invoiceId: number;
   status: "offered" | "claimed" | "cancelled" | "expired";
@@ -72,6 +75,7 @@ export async function refundPageView(
   }
   return {
     merchantName: refund.merchantName,
+    supportEmail: await readSupportContact(db, refund.merchantId),
     invoiceTitle: refund.invoiceTitle,
     invoiceId: refund.invoiceId,
     status: refund.status,

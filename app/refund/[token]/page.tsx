@@ -71,6 +71,15 @@ export default async function RefundPage({ params, searchParams }: Props) {
           </p>
         </Notice>
       )}
+      {view.supportEmail && (
+        <p className="mt-8 text-sm text-slate-700 dark:text-slate-300" data-testid="support-contact">
+          Questions about this refund? Write to {view.merchantName} at{" "}
+          <a href={`mailto:${view.supportEmail}`} className="underline">
+            {view.supportEmail}
+          </a>
+          .
+        </p>
+      )}
       <p className="mt-10 text-center text-xs text-slate-500 dark:text-slate-400">
         Refunds processed by Kassa on behalf of {view.merchantName}
       </p>

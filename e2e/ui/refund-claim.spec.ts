@@ -1,0 +1,163 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { createMerchant, expect, type SignedClient, signedClient, test } from "../fixtures";
+
+const SHOTS = "/tmp/shots-refunds";
+const LTC_ADDRESS = "ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh";
+const BTC_ADDRESS = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu";
+
+async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes[0]?.target})`)).toEqual([]);
+}
+
+async function expectNoSidewaysScroll(page: Page) {
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+/** 10^-8 units from the API's decimal text, and back (no trailing zeros), written here on their own. */
+const units = (text: string) => {
+  const [whole, fraction = ""] = text.split(".");
+  return BigInt(whole!) * 100_000_000n + BigInt(fraction.padEnd(8, "0"));
+};
+const shown = (value: bigint) =>
+  `${value / 100_000_000n}.${(value % 100_000_000n).toString().padStart(8, "0")}`.replace(/\.?0+$/, "");
+
+/** A 40 EUR invoice the customer pays twice over in LTC on the sandbox chain, confirmed: it owes the excess. */
+async function overpaidInvoice(
+  client: SignedClient,
+  request: Parameters<typeof signedClient>[0],
+  name: string,
+) {
+  const foreignId = `refund-${name}-${Date.now()}`;
+  const created = await client.post("/invoices/create", {
+    end_user_reference: "cust-refund",
+    timer: false,
+    title: "Desk lamp",
+    foreign_id: foreignId,
+    currency: "EUR",
+    amount: "40",
+    url_success: "https://shop.example/ok",
+    url_failed: "https://shop.example/failed",
+    email_user: "ada@example.com",
+    sender_type: "natural",
+    sender_data: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1990-12-10" },
+  });
+  expect(created.status()).toBe(201);
+  const invoice = (await created.json()).data as { id: number; url: string };
+  const token = new URL(invoice.url).pathname.split("/pay/")[1];
+  const view = await (
+    await request.post(`/api/checkout/${token}/currency`, { data: { currency: "LTC" } })
+  ).json();
+  const due = units(view.sender_amount);
+  const paid = await client.post("/sandbox/payments", {
+    address: view.address,
+    currency: "LTC",
+    amount: shown(due * 2n),
+  });
+  expect(paid.status()).toBe(201);
+  await client.post("/sandbox/blocks", { currency: "LTC", count: 6 });
+  await expect
+    .poll(
+      async () =>
+        (await (await client.send("POST", "/transactions/info", JSON.stringify({ id: invoice.id }))).json())
+          .status,
+      { timeout: 20_000 },
+    )
+    .toBe("confirmed");
+  return { foreignId, excess: due };
+}
+
+for (const viewport of [
+  { name: "phone", width: 375, height: 800, coin: "LTC", address: LTC_ADDRESS },
+  { name: "desktop", width: 1280, height: 900, coin: "BTC", address: BTC_ADDRESS },
+]) {
+  test(`a customer claims the refund of an overpayment in ${viewport.coin} on the hosted page, at ${viewport.width}px`, async ({
+    page,
+    request,
+  }) => {
+    const shop = `Refunds ${viewport.name}`;
+    const merchant = await createMerchant(shop);
+    const client = signedClient(request, merchant);
+    const { foreignId, excess } = await overpaidInvoice(client, request, viewport.name);
+
+    // What the customer would get, before anything is offered: the excess, the fee on the merchant.
+    const preview = await client.post(`/invoices/${foreignId}/refunds/preview`, {
+      amount: "excess",
+      currencies: ["BTC"],
+    });
+    expect(preview.status()).toBe(200);
+    const previewed = (await preview.json()).data;
+    expect(previewed.options.map((o: { currency: string }) => o.currency)).toEqual(["LTC", "BTC"]);
+    expect(units(previewed.options[0].receives)).toBe(excess);
+
+    // Too small for the network: said before anything is offered, with what would work instead.
+    const tiny = await client.post(`/invoices/${foreignId}/refunds/preview`, {
+      amount: "custom",
+      custom_amount: "0.00000100",
+    });
+    const tinyPreview = (await tiny.json()).data;
+    expect(tinyPreview.is_under_minimum).toBe(true);
+    expect(units(tinyPreview.alternatives.larger_amount)).toBeGreaterThan(100n);
+    const refused = await client.post(`/invoices/${foreignId}/refunds/create`, {
+      amount: "custom",
+      custom_amount: "0.00000100",
+    });
+    expect(refused.status()).toBe(400);
+    expect(await refused.text()).toContain("minimum");
+
+    const offered = await client.post(`/invoices/${foreignId}/refunds/create`, {
+      amount: "excess",
+      currencies: ["BTC"],
+    });
+    expect(offered.status()).toBe(201);
+    const refund = (await offered.json()).data as { id: number; claim_url: string };
+
+    // The customer's page: no account, what is owed and by whom, then coin, address, check, confirm.
+    await page.setViewportSize(viewport);
+    await page.goto(new URL(refund.claim_url).pathname);
+    await expect(
+      page.getByRole("heading", { level: 1, name: `Your refund from ${shop}` }),
+    ).toBeVisible();
+    await expect(page.getByText(`${shown(excess)} LTC`).first()).toBeVisible();
+    await expectAccessible(page);
+    await expectNoSidewaysScroll(page);
+
+    await page.getByRole("radio", { name: new RegExp(`\\(${viewport.coin}\\)`) }).check();
+    const address = page.getByLabel(`Your ${viewport.coin} address`);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page.getByText(`Enter the ${viewport.coin} address to receive the refund.`)).toBeVisible();
+    await address.fill(viewport.address);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page.getByRole("heading", { name: "3. Check and confirm" })).toBeVisible();
+    await expect(page.getByText(viewport.address).first()).toBeVisible();
+    await expectAccessible(page);
+    await page.getByRole("button", { name: "Confirm and send the refund" }).click();
+    await expect(
+      page.getByText(/is on its way|Waiting for .* to approve|Sent: |Refund sent: /).first(),
+    ).toBeVisible({
+      timeout: 20_000,
+    });
+    await expectAccessible(page);
+    await expectNoSidewaysScroll(page);
+    await page.screenshot({ path: `${SHOTS}/claimed-${viewport.name}.png`, fullPage: true });
+
+    // The merchant's API sees it claimed, with its payout to the customer's address in the chosen coin.
+    const listed = (await (await client.post(`/invoices/${foreignId}/refunds/list`)).json()).data;
+    expect(listed[0]).toMatchObject({
+      id: refund.id,
+      status: "claimed",
+      claim: { currency: viewport.coin, address: viewport.address },
+      payout: { currency: viewport.coin },
+    });
+
+    // The link works once: opened again, it shows the payout, not the form.
+    await page.reload();
+    await expect(page.getByRole("button", { name: "Continue" })).toHaveCount(0);
+    await expect(page.getByText(viewport.address).first()).toBeVisible();
+  });
+}
