@@ -129,7 +129,7 @@ for (const width of [1280, 375]) {
       page.getByText("Overpaid: The customer sent more than asked.", { exact: false }),
     ).toBeVisible();
     await expect(page.getByRole("region", { name: "Customer" })).toContainText("Grace Hopper");
-    await expect(page.getByRole("region", { name: "Timeline" })).toContainText("Payment seen, confirming");
+    await expect(page.getByRole("region", { name: "Timeline" })).toContainText("Payment seen on the network, confirming");
     // Paid invoices cannot be cancelled, so the page does not offer it.
     await expect(page.getByRole("button", { name: "Cancel invoice" })).toHaveCount(0);
     // A closed invoice takes no payment: its link and QR are no longer offered.

@@ -366,9 +366,12 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           Timeline
         </h2>
         <ol className="mt-2 space-y-1 text-sm">
-          <li>
-            <time dateTime={record.createdAt.toISOString()}>{formatDateTime(record.createdAt)}</time>: Created
-          </li>
+          {/* Invoices record their creation as an event (from no status); older ones may not have it. */}
+          {!detail.timeline.some((event) => event.from === null) && (
+            <li>
+              <time dateTime={record.createdAt.toISOString()}>{formatDateTime(record.createdAt)}</time>: Created
+            </li>
+          )}
           {timeline.map((event) => (
             <li key={event.key}>
               <time dateTime={event.at}>{formatDateTime(event.at)}</time>: {event.text}
