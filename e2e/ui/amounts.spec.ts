@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
-import AxeBuilder from "@axe-core/playwright";
 import type { Page, TestInfo } from "@playwright/test";
 import { cli, createMerchant, expect, signedClient, test } from "../fixtures";
+import { expectAccessible } from "./page-checks";
 import { signIn } from "./sign-in";
 import { confirmStepUp } from "./step-up";
 
@@ -11,12 +11,6 @@ const DENIED = "LTCe2eDenied11111111111111111111111";
 const NNBSP = "\u202f";
 /** A whole part in groups of three ("12 345"), as every dashboard amount shows it. */
 const GROUPED = `\\d{1,3}(?:${NNBSP}\\d{3})+`;
-
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes[0]?.target})`)).toEqual([]);
-}
 
 async function shoot(page: Page, testInfo: TestInfo, name: string) {
   mkdirSync("/tmp/shots-ui", { recursive: true });

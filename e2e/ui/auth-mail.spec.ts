@@ -1,5 +1,4 @@
 import { mkdirSync } from "node:fs";
-import AxeBuilder from "@axe-core/playwright";
 import { type Page, request as playwrightRequest } from "@playwright/test";
 import { quiet } from "../../playwright.config";
 import { linkToken, mailText } from "../../tests/support/mail-text";
@@ -8,6 +7,7 @@ import { waitUntil } from "../../tests/support/wait";
 import { createMerchant, expect, signedClient, test } from "../fixtures";
 import { watchCsp } from "./csp-guard";
 import { dashboardNav, navLink } from "./dashboard-nav";
+import { expectAccessible } from "./page-checks";
 import { confirmStepUp } from "./step-up";
 
 /**
@@ -33,12 +33,6 @@ function mailTo(address: string, subject: string): Promise<Mail> {
     () => smtp.received.find((mail) => mail.to === address && mailText(mail).includes(`Subject: ${subject}`)),
     { what: `"${subject}" reaches ${address}`, timeoutMs: 20_000 },
   );
-}
-
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes[0]?.target})`)).toEqual([]);
 }
 
 for (const viewport of [

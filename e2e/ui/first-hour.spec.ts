@@ -1,8 +1,8 @@
 import { mkdirSync } from "node:fs";
-import AxeBuilder from "@axe-core/playwright";
 import type { Page, TestInfo } from "@playwright/test";
 import { createMerchant, expect, test } from "../fixtures";
 import { navLink } from "./dashboard-nav";
+import { expectAccessible } from "./page-checks";
 import { signIn } from "./sign-in";
 
 /** What a merchant meets in the first hour besides signing up: page loads, the API reference, static files. */
@@ -11,12 +11,6 @@ const VIEWPORTS = [
   { name: "phone", width: 375, height: 800 },
   { name: "desktop", width: 1280, height: 900 },
 ];
-
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes[0]?.target})`)).toEqual([]);
-}
 
 const pageOverflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync } from "node:fs";
-import AxeBuilder from "@axe-core/playwright";
 import { type Page, request as playwrightRequest } from "@playwright/test";
 import { generate } from "otplib";
 import { startReceiver } from "../../tests/support/receiver";
 import { cli, createMerchant, expect, type SignedClient, signedClient, test } from "../fixtures";
 import { navLink } from "./dashboard-nav";
+import { expectAccessible, expectNoSidewaysScroll } from "./page-checks";
 import { signIn } from "./sign-in";
 import { confirmStepUp } from "./step-up";
 
@@ -15,19 +15,6 @@ const VIEWPORTS = [
   { name: "phone", width: 375, height: 800 },
   { name: "desktop", width: 1280, height: 900 },
 ];
-
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes[0]?.target})`)).toEqual([]);
-}
-
-async function expectNoSidewaysScroll(page: Page) {
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
-  expect(overflow).toBeLessThanOrEqual(0);
-}
 
 async function shoot(page: Page, name: string) {
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
@@ -338,7 +325,10 @@ test.describe("one labelled clock in a browser far from UTC", () => {
     expect(listed).toMatch(stamp);
 
     await page.goto(`/dashboard/invoices/${invoice.id}`);
-    const created = page.getByRole("listitem").filter({ hasText: /: Created/ }).first();
+    const created = page
+      .getByRole("listitem")
+      .filter({ hasText: /: Created/ })
+      .first();
     await expect(created.locator("time")).toHaveText(listed);
     // The machine-readable moment agrees with the label.
     const iso = await created.locator("time").getAttribute("datetime");

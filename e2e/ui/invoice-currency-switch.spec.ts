@@ -1,7 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page, TestInfo } from "@playwright/test";
 import { costIn, decimal, feeOf, INVOICED, switchedAndPaidInBtc, worthOf } from "../currency-switch";
 import { createMerchant, expect, signedClient, test } from "../fixtures";
+import { expectAccessible } from "./page-checks";
 import { signIn } from "./sign-in";
 
 /**
@@ -32,12 +32,6 @@ const amountRow = (page: Page, label: string) =>
     .locator("dt")
     .filter({ hasText: new RegExp(`^${label}$`) })
     .locator("xpath=following-sibling::dd[1]");
-
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes[0]?.target})`)).toEqual([]);
-}
 
 async function shoot(page: Page, testInfo: TestInfo, name: string) {
   const body = await page.screenshot({ fullPage: true });

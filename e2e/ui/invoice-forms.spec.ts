@@ -1,18 +1,12 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page, TestInfo } from "@playwright/test";
 import { cli, createMerchant, expect, type SignedClient, signedClient, test } from "../fixtures";
+import { expectAccessible } from "./page-checks";
 import { signIn } from "./sign-in";
 import { confirmStepUp } from "./step-up";
 
 const SHOTS = "/tmp/shots-forms";
 /** The dashboard groups digits with U+202F (narrow no-break space). */
 const GROUP = "\u202f";
-
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes[0]?.target})`)).toEqual([]);
-}
 
 async function shoot(page: Page, testInfo: TestInfo, name: string) {
   const body = await page.screenshot({ fullPage: true, path: `${SHOTS}/${name}.png` });

@@ -1,16 +1,10 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page, TestInfo } from "@playwright/test";
 import { createMerchant, expect, type SignedClient, signedClient, test } from "../fixtures";
 import { navLink } from "./dashboard-nav";
+import { expectAccessible } from "./page-checks";
 import { signIn } from "./sign-in";
 
 const SHOTS = "/tmp/shots-invpage";
-
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes[0]?.target})`)).toEqual([]);
-}
 
 async function shoot(page: Page, testInfo: TestInfo, name: string) {
   const body = await page.screenshot({ fullPage: true, path: `${SHOTS}/${name}.png` });
@@ -129,7 +123,9 @@ for (const width of [1280, 375]) {
       page.getByText("Overpaid: The customer sent more than asked.", { exact: false }),
     ).toBeVisible();
     await expect(page.getByRole("region", { name: "Customer" })).toContainText("Grace Hopper");
-    await expect(page.getByRole("region", { name: "Timeline" })).toContainText("Payment seen on the network, confirming");
+    await expect(page.getByRole("region", { name: "Timeline" })).toContainText(
+      "Payment seen on the network, confirming",
+    );
     // Paid invoices cannot be cancelled, so the page does not offer it.
     await expect(page.getByRole("button", { name: "Cancel invoice" })).toHaveCount(0);
     // A closed invoice takes no payment: its link and QR are no longer offered.

@@ -1,15 +1,9 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page, TestInfo } from "@playwright/test";
 import { cli, createMerchant, expect, test } from "../fixtures";
+import { expectAccessible } from "./page-checks";
 import { signIn } from "./sign-in";
 
 const SHOTS = "/tmp/shots-invpage";
-
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes[0]?.target})`)).toEqual([]);
-}
 
 async function shoot(page: Page, testInfo: TestInfo, name: string) {
   const body = await page.screenshot({ fullPage: true, path: `${SHOTS}/${name}.png` });

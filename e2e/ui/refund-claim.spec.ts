@@ -1,23 +1,9 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
 import { createMerchant, expect, type SignedClient, signedClient, test } from "../fixtures";
+import { expectAccessible, expectNoSidewaysScroll } from "./page-checks";
 
 const SHOTS = "/tmp/shots-refunds";
 const LTC_ADDRESS = "ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh";
 const BTC_ADDRESS = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu";
-
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes[0]?.target})`)).toEqual([]);
-}
-
-async function expectNoSidewaysScroll(page: Page) {
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
-  expect(overflow).toBeLessThanOrEqual(0);
-}
 
 /** 10^-8 units from the API's decimal text, and back (no trailing zeros), written here on their own. */
 const units = (text: string) => {
@@ -120,9 +106,7 @@ for (const viewport of [
     // The customer's page: no account, what is owed and by whom, then coin, address, check, confirm.
     await page.setViewportSize(viewport);
     await page.goto(new URL(refund.claim_url).pathname);
-    await expect(
-      page.getByRole("heading", { level: 1, name: `Your refund from ${shop}` }),
-    ).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: `Your refund from ${shop}` })).toBeVisible();
     await expect(page.getByText(`${shown(excess)} LTC`).first()).toBeVisible();
     await expectAccessible(page);
     await expectNoSidewaysScroll(page);

@@ -1,27 +1,13 @@
 import { mkdirSync } from "node:fs";
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
 import { startReceiver } from "../../tests/support/receiver";
 import { cli, createMerchant, expect, signedClient, test } from "../fixtures";
+import { expectAccessible, expectNoSidewaysScroll } from "./page-checks";
 import { signIn } from "./sign-in";
 import { confirmStepUp, stepUpDialog } from "./step-up";
 
 /** On e2e/screening-denylist.txt, which the test servers load (playwright.config.ts). */
 const DENIED = "LTCe2eDenied11111111111111111111111";
 const SHOTS = "/tmp/shots-screen";
-
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes[0]?.target})`)).toEqual([]);
-}
-
-async function expectNoSidewaysScroll(page: Page) {
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-  );
-  expect(overflow).toBeLessThanOrEqual(0);
-}
 
 type Callback = {
   event: string;
