@@ -369,7 +369,8 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
           {/* Invoices record their creation as an event (from no status); older ones may not have it. */}
           {!detail.timeline.some((event) => event.from === null) && (
             <li>
-              <time dateTime={record.createdAt.toISOString()}>{formatDateTime(record.createdAt)}</time>: Created
+              <time dateTime={record.createdAt.toISOString()}>{formatDateTime(record.createdAt)}</time>:
+              Created
             </li>
           )}
           {timeline.map((event) => (
