@@ -212,6 +212,8 @@ describe(`Idempotency-Key on ${testDriver}`, () => {
         "/exchange/now",
         "/invoices/create",
         "/invoices/{foreign_id}/cancel",
+        "/invoices/{foreign_id}/refunds/create",
+        "/invoices/{foreign_id}/refunds/{refund_id}/cancel",
         "/withdrawal/crypto",
       ].sort(),
     );
