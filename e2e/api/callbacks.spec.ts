@@ -149,18 +149,24 @@ test.describe("invoice callbacks against the production server, captured by a re
         { transaction_type: "blockchain", txid, amount: fixed.sender_amount, confirmations: "0" },
       ],
     });
-    // The expected amount while processing (never 0.00000000): at least the invoice amount, the due was rounded up.
-    expect(units(processing!.body.currency_received.amount) >= units("50.00000000")).toBe(true);
+    // While an exact payment confirms, the invoice amount, as the public API's callbacks show.
+    expect(processing!.body.currency_received).toEqual({
+      currency: "EUR",
+      amount: "50.00000000",
+      amount_minus_fee: "49.75000000",
+    });
     // The 24-hour processing deadline, as the public API's timer.
     expect(processing!.body.expires_at! - processing!.body.fixed_at).toBeGreaterThanOrEqual(24 * 3600);
     expect(confirmed!.body).toMatchObject({
       status: "confirmed",
       error: "",
-      currency_received: processing!.body.currency_received,
+      currency_received: { currency: "EUR" },
       fees: [{ type: "fee_crypto_deposit", currency: "EUR" }],
       fixed_at: pending!.body.fixed_at,
     });
+    // Once credited, what the ledger booked: at least the invoice amount (the amount asked was rounded up).
     const { currency_received: received, fees } = confirmed!.body;
+    expect(units(received.amount) >= units("50.00000000")).toBe(true);
     expect(decimal(units(received.amount) - units(fees[0]!.amount))).toBe(received.amount_minus_fee);
   });
 

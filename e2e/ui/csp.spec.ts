@@ -71,6 +71,8 @@ test("every dashboard page, an invoice and a transaction, and the authenticator'
   client,
   merchant,
 }) => {
+  // Every dashboard page in turn, with the second factor set up at the end: over a minute on a busy machine.
+  test.slow();
   const invoice = await createInvoice(client, "http://shop.example");
   // Money that moved, so the overview draws its 14-day chart (bars were once style attributes).
   await cli(
