@@ -10,7 +10,7 @@ import { formatAmountShort } from "@/lib/money";
 import type { Sender } from "@/lib/schemas/common";
 import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { expireRefund } from "./expire-refund";
-import { priceRefundPayout } from "./price-refund-payout";
+import { priceIssuedRefund } from "./price-issued-refund";
 import { type RefundView, readRefund } from "./read-refund";
 import { recordRefundEvent } from "./record-refund-event";
 import { refundClosed } from "./refund-closed";
@@ -51,16 +51,7 @@ export async function claimRefund(
   const tag = input.tag?.trim() || undefined;
 
   const record = (await loadInvoiceById(db, refund.invoiceId))!;
-  const price = await priceRefundPayout(db, {
-    merchantId: refund.merchantId,
-    invoiceCurrency: refund.invoiceCurrency,
-    payCurrency: refund.payCurrency,
-    owedAmount: refund.owedAmount,
-    paymentValue: refund.paymentValue,
-    rateBasis: refund.terms.rateBasis,
-    feePaidBy: refund.terms.feePaidBy,
-    currency,
-  });
+  const price = await priceIssuedRefund(db, refund, currency);
   if (price.isUnderMinimum)
     throw fieldError({
       currency: `In ${currency} this refund would be under the network's minimum of ${formatAmountShort(price.minimum)} ${currency}; choose another coin.`,

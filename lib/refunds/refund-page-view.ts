@@ -5,7 +5,7 @@ import { getCurrency } from "@/lib/currencies/registry";
 import type { Executor } from "@/lib/db/client";
 import { readSupportContact } from "@/lib/merchants/read-support-contact";
 import { formatAmountShort } from "@/lib/money";
-import { priceRefundPayout } from "./price-refund-payout";
+import { priceIssuedRefund } from "./price-issued-refund";
 import { readRefund } from "./read-refund";
 
 /** One coin the customer may choose on the refund page, with what they would receive in it. */
@@ -49,16 +49,7 @@ export async function refundPageView(
   if (refund.status === "offered") {
     for (const code of refund.currencies) {
       const currency = getCurrency(code);
-      const price = await priceRefundPayout(db, {
-        merchantId: refund.merchantId,
-        invoiceCurrency: refund.invoiceCurrency,
-        payCurrency: refund.payCurrency,
-        owedAmount: refund.owedAmount,
-        paymentValue: refund.paymentValue,
-        rateBasis: refund.terms.rateBasis,
-        feePaidBy: refund.terms.feePaidBy,
-        currency: code,
-      }).catch(() => null);
+      const price = await priceIssuedRefund(db, refund, code).catch(() => null);
       options.push({
         currency: code,
         name: currency.name,
