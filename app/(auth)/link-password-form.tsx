@@ -93,7 +93,9 @@ export function LinkPasswordForm({
         <p className="mt-4">{checked.reason}</p>
       </AuthNotice>
     );
-  if (check && hasToken && !checked)
+  // Before the page runs (the token is read from the address bar then), and while the link is
+  // checked: a form shown now would be replaced, and a password typed into it lost.
+  if (hasToken === null || (check && !checked))
     return (
       <p role="status" aria-busy="true" className="mt-6 text-sm">
         Checking the link…
