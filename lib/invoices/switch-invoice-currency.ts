@@ -14,7 +14,7 @@ import { type InvoiceRecord, loadInvoiceById } from "./load-invoice";
 import { priceInvoice } from "./price-invoice";
 
 /**
- * "Pay with another currency" (issue 19): a customer who chose a coin picks another before paying.
+ * "Pay with another currency": a customer who chose a coin picks another before paying.
  * In the caller's transaction, on the invoice row it holds locked (FOR UPDATE), so two tabs
  * switching at once take turns and the second switches from what the first left: one current
  * address, never a half-written invoice. A payment seen meanwhile holds the same row lock, so it is

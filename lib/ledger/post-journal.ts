@@ -31,7 +31,7 @@ export class UnbalancedJournalError extends Error {}
 
 /**
  * A credit would take a merchant balance past the amount cap (lib/money.ts MAX_AMOUNT): such a
- * balance could no longer be read or spent, so the posting is refused (issue 15).
+ * balance could no longer be read or spent, so the posting is refused.
  */
 export class BalanceCapError extends Error {
   constructor(readonly currency: string) {

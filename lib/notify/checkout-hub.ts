@@ -52,7 +52,7 @@ const event = (view: CheckoutView) => encoder.encode(`event: invoice\ndata: ${JS
 const HEARTBEAT = encoder.encode(": heartbeat\n\n");
 
 /**
- * The checkout streams of one process, fed by pushes (DESIGN.md section 1, issue 18): the database
+ * The checkout streams of one process, fed by pushes (DESIGN.md section 1): the database
  * announces each change (drizzle/0031_checkout_notify.sql) to one listening session, and the hub
  * computes the invoice's view once per change for all of its open streams, however many there are.
  * An open stream costs no query of its own: a new viewer of a watched invoice gets the view already
