@@ -125,7 +125,7 @@ export default defineConfig({
         "headers.spec.ts",
         "idempotency.spec.ts",
         "key-controls.spec.ts",
-        "platform.spec.ts",
+        "currencies-and-accounts.spec.ts",
         "real-clients.spec.ts",
         "signature.spec.ts",
       ],

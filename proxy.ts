@@ -1,16 +1,9 @@
 import { type NextRequest, NextResponse } from "next/server";
 
 /**
- * The Content-Security-Policy of every page (Next 16's Proxy, the renamed middleware; the recipe of
- * Next's "Content Security Policy" guide). Each request gets a fresh nonce: Next reads it from the
- * `Content-Security-Policy` request header while rendering and puts it on its own inline scripts
- * and the page's script tags, so `script-src` needs neither `'unsafe-inline'` nor `'unsafe-eval'`,
- * and `'strict-dynamic'` lets those scripts load the chunks they import. Pages must therefore be
- * rendered per request (app/layout.tsx awaits `connection()`): a page prerendered at build time
- * would carry no nonce and its scripts would be refused.
- *
- * Route handlers (`/api/*`, `/metrics`) answer JSON, SVG or text: they get `default-src 'none'`
- * from server/response-headers.json instead, on both of their paths (Next.js and the /api/v2 fast path).
+ * The Content-Security-Policy of every page, with a fresh nonce per request (Next 16's Proxy), so
+ * pages render per request; route handlers get theirs from server/response-headers.json.
+ * docs/decisions/content-security-policy.md.
  */
 export function contentSecurityPolicy(nonce: string, isDev: boolean): string {
   return [

@@ -23,7 +23,7 @@ import { startAnvil } from "../scripts/anvil.mjs";
 import { startPostgres } from "../scripts/postgres.mjs";
 
 /**
- * The EVM watcher's catch-up (issue 21): a backlog of BLOCKS blocks on a real anvil holding DEPOSITS
+ * The EVM watcher's catch-up: a backlog of BLOCKS blocks on a real anvil holding DEPOSITS
  * token payments among WATCHED watched addresses, processed from the cursor to the tip in one pass.
  * Records blocks per second, RPC calls per block, and the time a pass at the tip takes to move a
  * fresh payment to `processing` (the watcher polls every 2 s, so add up to that in production).

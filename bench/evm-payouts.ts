@@ -23,7 +23,7 @@ import { startAnvil } from "../scripts/anvil.mjs";
 import { startPostgres } from "../scripts/postgres.mjs";
 
 /**
- * Payouts from one hot wallet (issue 22): QUEUED ETH withdrawals accepted (the API's 201: committed,
+ * Payouts from one hot wallet: QUEUED ETH withdrawals accepted (the API's 201: committed,
  * their broadcast jobs queued) before the job runner starts, then the runner (the production one,
  * 4 jobs at once) signs and sends them all; payouts per second is QUEUED over the time from the
  * runner's start to the last broadcast. Then, with the runner idle and polling (every 250 ms), 20

@@ -18,7 +18,7 @@ import { startServer, stopServer } from "./server";
 import { signIn } from "./session";
 
 /**
- * The explorer and the lookups at scale (issue 9): seeds one merchant with `transactions` rows
+ * The explorer and the lookups at scale: seeds one merchant with `transactions` rows
  * (npm run seed:bulk), records the EXPLAIN ANALYZE plan of every query behind each scenario
  * (captured from the engine functions themselves), then measures each scenario over HTTP on the
  * production server: the dashboard's explorer API with a signed-in session, and

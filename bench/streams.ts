@@ -10,7 +10,7 @@ import { recordRun } from "./record-run";
 import { startServer, stopServer } from "./server";
 
 /**
- * The checkout's event streams at scale (issue 18), against the production server on loopback:
+ * The checkout's event streams at scale, against the production server on loopback:
  * `ping` p50/p99 with no stream open (the baseline, same run), then with 10 and with 10,000 open
  * checkout streams spread over a few invoices, and the database statements per second while the
  * invoices receive one sandbox payment a second in all (read from the server's own counter,

@@ -1,14 +1,7 @@
 /**
- * Money for people, the one rule every page uses (the API and CSV exports keep their 8-digit
- * strings): fiat to its minor unit ("1 297.87 EUR"), crypto to the digits it really has
- * ("0.0015 BTC"), rates to significant digits ("59 884.3"), the whole part grouped in threes.
- * Every step works on the bigint 10^-8 units or their digit text, never on a float, so a figure of
- * any size shows its exact digits. When the text shown is rounded, `exact` holds the full amount
- * for a title or a detail view: money a merchant reconciles is never rounded silently.
- *
- * Server and client components both call it and render the same text, so hydration never
- * disagrees: the separators come from a locale only when the caller passes one (no page knows a
- * merchant's locale yet), otherwise from the locale-neutral default (docs/dashboard.md).
+ * Money for people, the one rule every page uses: fiat to its minor unit, crypto to the digits it
+ * really has, rates to significant digits, on bigint units, never floats; `exact` holds a rounded
+ * figure's full amount. docs/decisions/money-display.md.
  */
 import { findCurrency } from "@/lib/currencies/registry";
 import { withoutTrailingZeros } from "@/lib/digits";

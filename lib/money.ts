@@ -69,7 +69,7 @@ function parseExponentForm(text: string, precision: number): bigint {
 
 /**
  * Reads an amount Kassa stored itself (a NUMERIC column's text): exact, of any size, never refused
- * for the input cap, so that reading a stored value never throws (issue 15). Input goes through
+ * for the input cap, so that reading a stored value never throws. Input goes through
  * parseDecimal; this is for the database's own output only.
  */
 export function parseStoredAmount(text: string): bigint {

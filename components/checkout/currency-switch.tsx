@@ -8,7 +8,7 @@ import { CurrencyPicker } from "./currency-picker";
 type Choices = CheckoutView["currencies"];
 
 /**
- * "Pay with another currency" (issue 19): the list of coins, fetched when asked for (the live view
+ * "Pay with another currency": the list of coins, fetched when asked for (the live view
  * does not carry prices in every coin), without the one being paid with. Focus moves to the list's
  * heading when it opens and back to the button that opened it when the customer keeps their coin;
  * after a switch the parent moves it to the new amount.

@@ -13,7 +13,7 @@ import {
 } from "../fixtures";
 
 /**
- * The checkout's event stream on the production server (issue 18): what the database announces
+ * The checkout's event stream on the production server: what the database announces
  * reaches open pages, an expired invoice's page still shows a late payment, and the streams of one
  * invoice are capped with a clear 429 (the page then polls GET /api/checkout/<token>).
  */

@@ -1,7 +1,7 @@
 import { cli, expect, type SignedClient, test } from "../fixtures";
 
 /**
- * The request bytes real clients of the public API send (issue 17, "Inputs real clients send"):
+ * The request bytes real clients of the public API send:
  * the public documentation's own examples, Python's json.dumps exponent forms, and the nulls of
  * clients that send every field. The server runs in sandbox mode, whose chain uses testnet formats.
  */

@@ -1,7 +1,7 @@
 import { expect, test, UNMINED } from "../fixtures";
 
 /**
- * The checkout page when its event stream is refused (issue 18): over the cap of live pages per
+ * The checkout page when its event stream is refused: over the cap of live pages per
  * invoice the stream answers 429, and the page falls back to polling GET /api/checkout/<token>, so
  * the customer still sees the payment arrive without reloading. Invoices are paid in a currency no
  * test mines: on BTC, another test's blocks could confirm the payment before the page polled, and it

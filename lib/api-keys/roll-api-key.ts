@@ -13,14 +13,9 @@ import { type CreatedApiKey, createApiKey } from "./create-api-key";
 export const MAX_ROLL_OVERLAP_SECONDS = 7 * 24 * 60 * 60;
 
 /**
- * Rolls a key: a new key (new `pk_…` and secret, the same label and allowlist) is created, and the
- * old one keeps working until the overlap ends, then answers like a revoked key. A new key id
- * rather than a new secret for the same id, so every request during the overlap still says which
- * secret signed it, and a leaked pair stops at a known time. Rolling the old key again is refused
- * (it is already on its way out); roll the new one. The new key keeps the old one's scope, so a
- * key that moves money is rolled only by a member who may create one (`mayMoveMoney`). The old key
- * names its replacement: during the overlap callbacks carry both keys' signatures, after it the new
- * key signs what the old one did (docs/decisions/callback-signing-key.md).
+ * Rolls a key: a new key (new `pk_…` and secret, the same label, allowlist and scope) is created, and
+ * the old one works until the overlap ends, then answers like a revoked key.
+ * docs/decisions/api-key-rolls.md.
  */
 export async function rollApiKey(
   db: Db,

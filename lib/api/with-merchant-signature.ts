@@ -28,7 +28,7 @@ export const MONEY_SCOPE_MESSAGE =
 /**
  * One limiter per process. A module variable is enough: this module is loaded only in Next's
  * compiled route graph, which the /api/v2 fast path calls into too (server/load-compiled-route.ts),
- * so every merchant request counts against the same buckets (tests/system/one-engine.test.ts).
+ * so every merchant request counts against the same buckets (tests/system/fast-path-shares-engine.test.ts).
  */
 function rateLimiter(config: Config): TokenBuckets {
   limiter ??= new TokenBuckets(config.rateLimitPerSecond, config.rateLimitBurst);

@@ -15,7 +15,7 @@ export type CallbackDestination = {
 /**
  * Where a transaction's callbacks go at this moment: the invoice's own `callback_url` when it was
  * created with one, otherwise the merchant's callback URL as it is now, so fixing the URL in the
- * dashboard redirects every pending retry (issue 19: retries kept going to the old URL).
+ * dashboard redirects every pending retry (instead of retrying to the old URL).
  */
 export async function findCallbackDestination(
   db: Executor,

@@ -6,14 +6,9 @@ import ipaddr from "ipaddr.js";
 import { fieldError } from "@/lib/errors";
 
 /**
- * Where callbacks may go (DESIGN.md section 7). Only unicast public addresses, by ipaddr.js's
- * maintained list of special-purpose ranges (IANA's registries) rather than a hand list. IPv6 forms
- * that carry an IPv4 address (mapped, compatible, NAT64's well-known prefix, 6to4) are judged by
- * that IPv4 address, so `::ffff:10.0.0.1` or `2002:a00:1::` is as private as 10.0.0.1. Sandbox mode
- * also allows loopback, for local development, and nothing else that is not public: link-local
- * (cloud metadata), private, shared and unique-local addresses stay refused, since a sandbox with
- * open sign-up faces the internet too. Checked when a URL is saved and again for the address each
- * delivery actually connects to, since a name's DNS answer can change in between.
+ * Where callbacks may go (DESIGN.md section 7): public unicast addresses only (ipaddr.js's ranges,
+ * IPv4-in-IPv6 forms judged by their IPv4), plus loopback in sandbox mode; checked on save and on
+ * each delivery. docs/decisions/callback-url-policy.md.
  */
 export type CallbackMode = "sandbox" | "production";
 

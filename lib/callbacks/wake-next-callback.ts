@@ -8,7 +8,7 @@ import { scheduleCallback } from "./schedule-callback";
 /**
  * When a status callback stops being queued (delivered, or failed for good), the next one of its
  * transaction that was waiting for it goes now, in the same transaction, rather than at a retry
- * time of its own that would lie on the page (issue 19: "next try" in the past behind a failing one).
+ * time of its own that would lie on the page (a "next try" in the past, behind a failing one).
  */
 export async function wakeNextCallback(tx: Executor, input: { transactionId: number; afterId: number }) {
   const [next] = await tx

@@ -34,17 +34,10 @@ export type BroadcastLookup =
   | { isBroadcast: false };
 
 /**
- * What Kassa needs from a chain (DESIGN.md section 5). Deposit addresses come from the HD wallet
- * (lib/chain/derivation.ts); incoming payments are reported to recordIncomingPayment() and
- * confirmations counted by scanConfirmations(), whoever feeds them.
- *
- * Payouts (lib/withdrawals/process-withdrawal.ts): Kassa commits a `sending` claim, then calls
- * `broadcast`, then records the txid. Broadcasting must be idempotent per `reference`, so a retry
- * never pays twice. When a claim has no txid (the process died or the call timed out), Kassa asks
- * `lookUpBroadcast` first: an adapter that stores the signed transaction before sending it (the
- * EVM hot wallet) answers with that transaction's hash (and may resend the stored bytes); an
- * adapter that never made a transaction for the reference answers `isBroadcast: false`, and Kassa
- * calls `broadcast` again with the same reference.
+ * What Kassa needs from a chain (DESIGN.md section 5): addresses come from the HD wallet
+ * (lib/chain/derivation.ts), payments go to recordIncomingPayment(). `broadcast` must be idempotent
+ * per `reference`, and `lookUpBroadcast` finds what a crashed claim sent:
+ * docs/decisions/payout-broadcast-claims.md.
  */
 export type ChainAdapter = {
   broadcast: (

@@ -3,7 +3,7 @@ import { bech32 } from "@scure/base";
 /**
  * CashAddr (Bitcoin Cash): base32 with a 40-bit BCH polymod checksum over the prefix. No maintained
  * package in the registry covers it with types, and the spec is short; the BIP44 test vector in
- * tests/unit/addresses.test.ts pins the result.
+ * tests/unit/address-derivation-and-validation.test.ts pins the result.
  */
 const CHARSET = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
 const GENERATORS = [0x98f2bc8e61n, 0x79b76d99e2n, 0xf33e5fb3c4n, 0xae2eabe2a8n, 0x1e4f43e470n];

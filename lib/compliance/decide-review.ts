@@ -17,14 +17,10 @@ export type ReviewDecision = "release" | "reject";
 export type DecidedReview = { id: number; status: "released" | "rejected"; transactionId: number };
 
 /**
- * A member's decision on a held payment, in one transaction: the review's `held → released|rejected`
- * is a conditional update, so of two clicks (or a release and a reject racing) exactly one decides
- * and the other is told it was already decided. A deciding user must still be a member whose role
- * may review, read and share-locked in the transaction (lib/team/lock-acting-member.ts). Release
- * books the payment as its confirmation would have (ledger entries, the invoice's settlement or the
- * deposit's `confirmed`, with the callback); reject books it to platform:compliance_held
- * (reject-held-deposit.ts). A payment whose block a reorganisation removed cannot be released;
- * rejecting it books nothing and leaves its deposit `unwound`. The audit entry commits with it.
+ * A member's decision on a held payment, in one transaction with its audit entry: a conditional
+ * update `held → released|rejected`, so exactly one of two racing clicks decides. The deciding user
+ * is re-read and share-locked (lib/team/lock-acting-member.ts). Release books it as its confirmation
+ * would have; reject books it to platform:compliance_held (docs/compliance.md).
  */
 export async function decideReview(
   db: Db,

@@ -15,14 +15,10 @@ import { isAtOrAbove } from "./risk-score";
 import type { ScreeningProvider } from "./screening-provider";
 
 /**
- * Screens a confirmed payment its caller has just claimed (still `seen`, its row locked in the same
- * transaction, lib/deposits/credit-deposit.ts), before anything decides its fate, and records the
- * score on its chain transaction (`riskscore` in transactions/info). At or above the merchant's
- * review threshold the payment is held instead of credited: the deposit goes from `seen` to `held`,
- * a review enters the queue, and a permanent-address deposit moves to `verifying` (`not_confirmed`
- * on the wire, with its callback); an invoice stays `processing` and waits. Nothing is booked to the
- * ledger until a member decides (release-review.ts, reject-review.ts). Returns whether it was held.
- * A deposit below the currency's minimum is never credited anyway (it is held in suspense) and is not screened.
+ * Screens a confirmed payment its caller has just claimed (still `seen`, locked), records the score
+ * on its chain transaction, and at or above the merchant's review threshold holds it for review
+ * instead of crediting it (nothing booked until a member decides). Returns whether it was held.
+ * docs/compliance.md, docs/decisions/payment-rates-and-crediting.md.
  */
 export async function holdForReview(
   tx: Tx,

@@ -12,13 +12,9 @@ import { transitionStatus } from "@/lib/transactions/transition-status";
 
 /**
  * Books a payment a reviewer rejected (its deposit already `rejected` by the caller, same
- * transaction): the coins did reach Kassa's address, so they leave `platform:chain` as any deposit,
- * into `platform:compliance_held` instead of the merchant's balance, where they stay until the
- * operator refunds them (docs/OPERATIONS.md, "Rejected payments"); the ledger sums to zero. A
- * permanent-address deposit ends `rejected` (`cancelled` on the wire) with its callback. An invoice
- * no longer counts the payment: with nothing else in flight (seen or held) its credited payments are
- * judged as a settlement would (paid in full: `confirmed`); with none it waits for payment again
- * (`pending`), or fails at once when its time ran out, as when a reorganisation takes a payment back.
+ * transaction) from platform:chain into platform:compliance_held until the operator refunds it; a
+ * permanent-address deposit ends `rejected`, and an invoice no longer counts the payment (judged
+ * again as a settlement would). docs/compliance.md.
  */
 export async function rejectHeldDeposit(
   tx: Tx,

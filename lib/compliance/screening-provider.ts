@@ -1,6 +1,6 @@
 import "server-only";
 
-/** What a screening provider is told about one incoming payment (issue 20, "Compliance review"). */
+/** What a screening provider is told about one incoming payment (compliance review, docs/compliance.md). */
 export type ScreeningInput = {
   merchantId: number;
   /** The sending address(es) the chain names; empty when it names none (a sandbox payment without one). */

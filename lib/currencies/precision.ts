@@ -3,7 +3,7 @@ import { roundToPrecision } from "@/lib/money";
 import { type Currency, getCurrency } from "./registry";
 
 /**
- * The one "fits the currency's precision" rule (issue 15): an amount in minor units (10^-8) has no
+ * The one "fits the currency's precision" rule: an amount in minor units (10^-8) has no
  * more fraction digits than the currency allows (6 for USDT, 8 for BTC and for fiat). The request schemas check
  * it with refinePrecision (lib/schemas/amount.ts); the engine functions check it again with
  * assertFitsPrecision for callers that do not come through a schema (the CLI, tests, jobs).

@@ -49,7 +49,7 @@ async function grossOf(db: Executor, payment: Payment): Promise<bigint> {
 /**
  * Refuses (field error on `amount`) a payment whose credit, with the merchant's balance and the
  * payments seen but not yet credited into the same currency, would pass the amount cap: a balance
- * above the cap could no longer be read or spent (issue 15). Used where the client chooses the
+ * above the cap could no longer be read or spent. Used where the client chooses the
  * payment (the sandbox chain); a real chain's payment cannot be refused.
  */
 export async function assertCreditFits(db: Executor, input: Payment & { merchantId: number }): Promise<void> {

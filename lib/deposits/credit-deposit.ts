@@ -11,18 +11,10 @@ import { inTransaction } from "@/lib/db/transaction";
 import { bookDeposit } from "./book-deposit";
 
 /**
- * Credits a confirmed deposit to the merchant, exactly once. The deposit is claimed first: read
- * `seen` and locked (FOR UPDATE) in this transaction, so a job that runs twice (or two workers
- * racing) waits on the lock and then finds it no longer `seen`, and credits nothing. A deposit whose
- * chain transaction a reorganisation removed is never claimed: it can only be unwound
- * (lib/chain/evm/settle-removed-payment.ts). Then the decision, before anything is written: screened
- * (lib/compliance), one scoring at or above its merchant's review threshold becomes `held` for review
- * (true is returned all the same: it is no longer waiting for confirmations); every other one becomes
- * `credited`, in the same transaction as its ledger entries, converted at the rates recorded when the
- * payment was seen (lib/deposits/rate-payment.ts): an invoice's locked rate for the part its live lock
- * covered, the rate of that moment for the rest and for payments to permanent addresses. So no
- * transaction writes a `credited` it then takes back. A deposit below the currency's minimum is held
- * in a platform suspense account instead of credited (lib/deposits/hold-below-minimum.ts).
+ * Credits a confirmed deposit to the merchant, exactly once: claimed `seen` under FOR UPDATE, then
+ * held for review, held below the minimum, or credited at the rates recorded when it was seen, in
+ * one transaction with its ledger entries. Returns true once it no longer waits for confirmations.
+ * docs/decisions/payment-rates-and-crediting.md.
  */
 export async function creditDeposit(
   db: Db,

@@ -34,20 +34,11 @@ export type IncomingPayment = {
 export type RecordedPayment = { depositId: number; transactionId: number; isLate: boolean };
 
 /**
- * The watcher's entry point: a chain adapter (the sandbox chain, or a real one) reports a payment
- * it saw to an address, usually still in the mempool. If the address is ours, the payment is
- * recorded once (the chain transaction is unique) and its invoice moves to `processing`, which
- * stops the timer; a payment to a permanent address becomes a `deposit` transaction. A payment to
- * an invoice that has already closed is recorded as late, to be credited all the same. A payment to
- * a permanent address below the currency's minimum deposit is held, not credited: its `deposit`
- * transaction is `below_minimum` from the start (lib/deposits/hold-below-minimum.ts).
- *
- * The rates that will credit it are fixed here, at the moment it is seen (lib/deposits/rate-payment.ts):
- * its block's time when the chain adapter gives it, so a watcher that catches up after downtime
- * applies the rate lock as it stood when the customer paid.
- * `isCapEnforced` (the sandbox, whose payments a client chooses) refuses a payment that would take
- * the invoice's paid sum or the merchant's balance past the amount cap with a field error on `amount`;
- * a real chain's payment is recorded whatever it is.
+ * The watcher's entry point: a chain adapter reports a payment it saw to an address. If the address
+ * is ours, the payment is recorded once with the rates that will credit it (fixed now), and its
+ * invoice moves to `processing` (a permanent address's becomes a `deposit`; one below the minimum is
+ * held). `isCapEnforced` (the sandbox) refuses one past the amount cap.
+ * docs/decisions/payment-rates-and-crediting.md.
  */
 export async function recordIncomingPayment(
   tx: Tx,

@@ -44,18 +44,8 @@ type StoredRow = { request_hash: string; status_code: number; body: string };
 
 /**
  * Runs a merchant request at most once per Idempotency-Key and answers every retry with the first
- * answer, for IDEMPOTENCY_WINDOW_HOURS.
- *
- * Crash safety: the operation runs on the same database transaction that then stores its answer, so
- * they commit together or not at all. A process that dies before the commit leaves nothing (the
- * retry runs the operation); one that dies after it leaves the answer (the retry replays it). The
- * operation runs inside a savepoint, so a client error (4xx) undoes whatever it had written and its
- * answer is still stored. A fault (5xx) rolls everything back and stores nothing.
- *
- * Concurrency: the database decides, never process memory, so it holds across app instances. The
- * first request takes a transaction-scoped advisory lock on the key; a request that finds it taken
- * is answered 409 at once instead of queueing behind it. (On PGlite one transaction runs at a time,
- * so a second request starts only after the first committed, and replays it.)
+ * answer, for IDEMPOTENCY_WINDOW_HOURS. The answer commits with the work; a retry while the first
+ * runs gets 409 (an advisory lock): docs/decisions/idempotency-key.md.
  */
 export async function runIdempotent(db: Db, input: RunIdempotentInput): Promise<IdempotentOutcome> {
   return inTransaction(db, async (tx) => {

@@ -14,22 +14,9 @@ import { type InvoiceRecord, loadInvoiceById } from "./load-invoice";
 import { priceInvoice } from "./price-invoice";
 
 /**
- * "Pay with another currency" (issue 19): a customer who chose a coin picks another before paying.
- * In the caller's transaction, on the invoice row it holds locked (FOR UPDATE), so two tabs
- * switching at once take turns and the second switches from what the first left: one current
- * address, never a half-written invoice. A payment seen meanwhile holds the same row lock, so it is
- * either recorded first (and the switch is refused) or after (and counted as a payment to an
- * address shown before, lib/deposits/record-incoming-payment.ts).
- *
- * The invoice is priced afresh in the new coin (a fresh rate, and without a timer a fresh lock from
- * now); a timer invoice keeps its deadline and `fixed_at`, so its clock never restarts. A coin new
- * to the invoice gets a new, never-used address; the previous ones stay tied to the invoice, so money
- * already on its way to them is still credited. The merchant hears of it as of any invoice becoming payable:
- * an `invoice.pending` callback with the new address.
- *
- * Anyone holding the checkout link may switch, so switching is bounded: a coin the invoice was
- * already shown in gets its earlier address back (it is watched anyway; flipping A->B->A derives
- * nothing new), and after MAX_CURRENCY_SWITCHES switches the currency stays as it is.
+ * "Pay with another currency": a customer who chose a coin picks another before paying, in the
+ * caller's transaction on the invoice row it holds locked (FOR UPDATE). Priced afresh, a timer's
+ * deadline kept, bounded by MAX_CURRENCY_SWITCHES: docs/decisions/currency-switch.md.
  */
 /** Switches one invoice may make: plenty for a customer comparing coins, few callbacks for a flipper. */
 export const MAX_CURRENCY_SWITCHES = 10;

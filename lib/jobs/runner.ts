@@ -1,28 +1,8 @@
 import "server-only";
 
 /*
- * Kassa's job runner: a transactional outbox (the `jobs` table) claimed with FOR UPDATE SKIP LOCKED.
- *
- * Why not pg-boss (DESIGN.md section 1 prefers a maintained library where it fits)? We looked at
- * pg-boss 10.4.2, the newest release for Node 20, and kept the outbox:
- * - The API's writes are single SQL statements: creating an invoice or a withdrawal inserts its
- *   job inside the same data-modifying WITH as the transaction, the journal and the debit
- *   (lib/invoices/create-invoice.ts, lib/withdrawals/create-withdrawal.ts), one round trip per
- *   request (docs/BENCHMARKS.md). pg-boss queues a job through its own call (`send`); the only way
- *   to keep one statement would be to insert into its internal tables (in 10.x `pgboss.job`,
- *   partitioned per queue, created by `createQueue`, with policy-specific indexes), a private
- *   schema its migrations change between majors. Giving up the one-statement writes costs a round
- *   trip and a lock held across it on every API write.
- * - On PGlite it needs an executor that runs its multi-statement scripts inside a transaction
- *   (DESIGN.md section 9), plus its own maintenance and monitoring loops in the web process.
- * - It would not close the gaps below by itself: an active job simply expires after its
- *   `expireInSeconds` (no renewal while a handler runs; heartbeats are pg-boss issue #436), and
- *   completing a job names the job, not the attempt that holds it.
- * So the outbox stays, with the gaps closed here: every claim mints a lease token, and only its
- * holder renews the lease (a heartbeat) or records the outcome (lib/jobs/run-job.ts); a handler
- * learns through an AbortSignal that its lease was lost; finished jobs are purged after a
- * retention period (lib/jobs/purge-jobs.ts); one failing item never blocks its batch
- * (lib/jobs/run-each.ts).
+ * Kassa's job runner: a transactional outbox (the `jobs` table) claimed with FOR UPDATE SKIP LOCKED,
+ * with leases only their holder renews or completes. Why not pg-boss: docs/decisions/job-outbox.md.
  */
 import { hostname } from "node:os";
 import type { Clock } from "@/lib/clock";

@@ -31,7 +31,7 @@ export class UnbalancedJournalError extends Error {}
 
 /**
  * A credit would take a merchant balance past the amount cap (lib/money.ts MAX_AMOUNT): such a
- * balance could no longer be read or spent, so the posting is refused (issue 15).
+ * balance could no longer be read or spent, so the posting is refused.
  */
 export class BalanceCapError extends Error {
   constructor(readonly currency: string) {
@@ -63,14 +63,9 @@ export function journalJson(input: JournalInput): string {
 export const postJournalsSql = (journals: SQL): SQL => sql`kassa_post_journals(${journals})`;
 
 /**
- * Posts one balanced journal in the caller's transaction (so the status change that causes it
- * commits or rolls back with it), in one round trip: kassa_post_journals() checks that it balances,
- * creates accounts on first use, writes the journal and its entries, and moves the balances in
- * account-id order, a merchant's only when it covers the debit (exact under any concurrency; the
- * CHECK constraint on the table is the backstop). The same function posts the withdrawal debit
- * inside the withdrawal's one-statement write, so there is one implementation of these rules.
- *
- * A refusal aborts the caller's transaction, as any database error does: nothing of it commits.
+ * Posts one balanced journal in the caller's transaction, in one round trip, through
+ * kassa_post_journals() (drizzle/0010), which debits a merchant only when the balance covers it.
+ * A refusal aborts the caller's transaction. docs/decisions/ledger-posting-in-sql.md.
  */
 export async function postJournal(tx: Tx, input: JournalInput): Promise<{ journalId: number }> {
   try {

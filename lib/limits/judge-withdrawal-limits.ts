@@ -57,18 +57,8 @@ export function exchangeLegs(price: {
 
 /**
  * Whether a movement of money (a withdrawal of any kind, a refund, an exchange) is within the
- * merchant's limits of every currency it touches: each leg at most the currency's per-withdrawal
- * limit, and at most what is left of its per-day limit. The day is the UTC day; it counts every
- * withdrawal and exchange of that merchant created since midnight UTC that touched the currency and
- * went or is going through (`processing`, `sending`, `confirmed`, approved withdrawals included),
- * by the same legs. Pending withdrawals are not counted (an approver decides each, and once approved
- * it counts), nor declined, failed or rejected ones.
- *
- * Call it inside the transaction that writes the movement and debits the balance: it locks the
- * limit rows of the currencies touched (in currency order), so concurrent movements of one merchant
- * touching a limited currency are judged one after the other, each seeing the ones committed before
- * it (READ COMMITTED: each statement sees what committed before it began), and several together can
- * never get more past a daily limit than the limit.
+ * merchant's per-withdrawal and per-UTC-day limits of every currency it touches. Call it inside the
+ * transaction that writes the movement: it locks the limit rows. docs/decisions/withdrawal-limits.md.
  */
 export async function judgeWithdrawalLimits(
   tx: Executor,

@@ -52,14 +52,9 @@ const event = (view: CheckoutView) => encoder.encode(`event: invoice\ndata: ${JS
 const HEARTBEAT = encoder.encode(": heartbeat\n\n");
 
 /**
- * The checkout streams of one process, fed by pushes (DESIGN.md section 1, issue 18): the database
- * announces each change (drizzle/0031_checkout_notify.sql) to one listening session, and the hub
- * computes the invoice's view once per change for all of its open streams, however many there are.
- * An open stream costs no query of its own: a new viewer of a watched invoice gets the view already
- * computed, with its clock fields brought up to now. Timers, not polls, do the rest: the re-price
- * at the end of a rate lock (one per invoice), and one heartbeat timer that beats each stream on its
- * own schedule and ends those open longer than the cap. A stream ends when its invoice is paid; an expired or cancelled
- * invoice stays watched, so a late payment is shown as it arrives.
+ * The checkout streams of one process (DESIGN.md section 1): the database announces each change to
+ * one listening session, and the view is computed once per change for all open streams; timers
+ * re-price at the end of a rate lock and beat heartbeats. docs/decisions/checkout-streams.md.
  */
 export function createCheckoutHub(options: CheckoutHubOptions) {
   const { db, settings } = options;

@@ -106,7 +106,7 @@ export async function seedRates(db: Executor): Promise<void> {
 }
 
 /**
- * Bounds on a USD price, so that no rate is zero or absurd (issue 15): at least 0.00000001 USD (one
+ * Bounds on a USD price, so that no rate is zero or absurd: at least 0.00000001 USD (one
  * minor unit: a smaller price would round to zero) and at most 10^9 USD per unit, and the dearest
  * currency at most 10^14 times the cheapest. With those bounds every rate is an exact positive
  * ratio, and a conversion whose result would pass the amount cap is refused by its own check.

@@ -3,15 +3,9 @@ import "server-only";
 import type { z } from "zod";
 
 /**
- * Optional fields sent as `null` mean absent (DESIGN.md section 8): clients generated from the public
- * API's types (Go structs without `omitempty`, Python dicts built with `.get()`) send `"tag": null`,
- * `"convert_to": null` for what they do not use, and the public API accepts that. Rather than make
- * every optional field of every schema nullable (and every handler tell null from undefined), the
- * request is cleaned once, before parsing, by walking the endpoint's own schema beside the value:
- * a `null` under a key that the schema marks optional, and that does not itself accept null, is
- * removed. A required field sent as null is left alone, so it stays the schema's field error.
- * Values the schema does not describe field by field (a withdrawal's any-JSON `foreign_id`, a record)
- * are kept exactly as sent.
+ * Optional fields sent as `null` mean absent (DESIGN.md section 8): before parsing, a `null` under a
+ * key the endpoint's schema marks optional (and not nullable) is removed; required fields and
+ * values the schema does not describe stay as sent. docs/decisions/optional-nulls.md.
  */
 export function withoutNullOptionals(schema: z.ZodType, value: unknown): unknown {
   if (!isPlainObject(value)) return value;

@@ -10,13 +10,8 @@ type Member = { id: number; email: string; role: Role };
 
 /**
  * Locks, in one statement and in id order, the acting member, the member being changed and every
- * owner of the team, and answers their current rows (`ownerIds`: the owners, for the "at least one
- * owner" rule). Every team change takes all its locks here, in the same order, so concurrent
- * changes queue instead of deadlocking: locking actor and member first and the owners later let two
- * owners stepping down at once (or two pairs of owners) each hold a row the other then waited for.
- * The actor's role is the one in the database now, not the one their session was issued with: an
- * admin demoted or removed a moment ago cannot still manage the team. A 404 when the member is not
- * in the team, a 403 when the actor no longer may manage it.
+ * owner of the team, and answers their current rows (`ownerIds`). A 404 when the member is not in
+ * the team, a 403 when the actor no longer may manage it. docs/decisions/team-change-locks.md.
  */
 export async function lockActorAndMember(
   tx: Executor,

@@ -40,14 +40,10 @@ async function readyPayouts(db: Db, currency: string, clock: Clock) {
 }
 
 /**
- * A batching currency's broadcast job (DESIGN.md section 8, KASSA_PAYOUT_BATCH_SECONDS): until the
- * oldest ready payout of the currency has waited the batch's seconds, the job is deferred to that
- * moment (its attempt given back). Then the adapter checks that Kassa's coins cover the whole
- * batch (if not, every payout stays `processing` and the job is retried), each ready payout is
- * claimed on its own (a payout another worker or an operator took is left out), and the claimed
- * ones leave in one call; each answer is recorded as the single-payout path records it. The other
- * payouts' jobs then find theirs sent. A crash between the claims and the answers leaves claims
- * without a txid, which their own jobs resume one by one (lib/withdrawals/process-withdrawal.ts).
+ * A batching currency's broadcast job (KASSA_PAYOUT_BATCH_SECONDS): deferred until the oldest ready
+ * payout has waited the window, then each ready payout is claimed on its own and the claimed ones
+ * leave in one call; a crash in between leaves claims their own jobs resume one by one.
+ * docs/chains.md, "Bitcoin and Litecoin payouts"; docs/decisions/payout-broadcast-claims.md.
  */
 export async function broadcastBatch(
   db: Db,

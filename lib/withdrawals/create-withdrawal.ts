@@ -151,20 +151,8 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
   });
 
   // One statement: the customer check, the transaction, the withdrawal, its first event, the
-  // broadcast job, and the debit posted by kassa_post_journals() (drizzle/0010), the one ledger
-  // posting implementation, which debits the merchant's balance only if it covers amount plus fees.
-  // A refusal (another customer under the reference, insufficient funds) aborts the statement, so
-  // nothing of a refused request is written.
-  //
-  // Order: PostgreSQL runs the sub-statements of a WITH concurrently with each other and with the
-  // main query, in an unpredictable order; what one produces reaches another only through RETURNING
-  // (manual, "WITH Queries", "Data-Modifying Statements in WITH"). So the order comes from data
-  // dependencies alone: the transaction is inserted from the customer check's row, and the posting
-  // reads every other insert's RETURNING rows (a count needs them all), so it runs after all of
-  // them. That keeps the balance row, where all of a merchant's withdrawals queue, locked for the
-  // least time: from the posting to the commit that ends this statement, never across a round trip.
-  // The two functions read only tables no sibling sub-statement writes (customers; the ledger), so
-  // what they see does not depend on that order either.
+  // broadcast job, and the debit (kassa_post_journals, drizzle/0010); a refusal writes nothing.
+  // Sub-statements are ordered by their RETURNING data alone: docs/decisions/one-statement-writes.md.
   const write = async (executor: Executor, status: CreatedWithdrawal["status"], expiresAt?: Date) => {
     const isPending = status === "pending";
     // Raw: the measured withdrawal/crypto write, one data-modifying WITH statement (docs/BENCHMARKS.md).

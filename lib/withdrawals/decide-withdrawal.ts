@@ -28,14 +28,10 @@ const DECIDED: Record<string, string> = {
 };
 
 /**
- * An approver's decision on a `pending` withdrawal (one over a limit), in one transaction under the
- * withdrawal's row lock: of an approval and a decline racing, or two approvers, exactly one
- * decides; the other is told what happened. The approver must be a current member of the merchant
- * whose role may approve (read and share-locked in the transaction: a member removed or demoted
- * while their request was in flight is refused), other than the one who asked for it (a withdrawal
- * made through the API has no such user, so any may approve).
- * Approving queues the payout as any accepted withdrawal; declining returns the funds by new ledger
- * entries. Either change queues its callback in the same transaction.
+ * An approver's decision on a `pending` withdrawal, in one transaction under its row lock, so
+ * exactly one of two racing decisions wins. The approver is re-read and share-locked, and is never
+ * the one who asked (docs/team-and-roles.md). Approving queues the payout; declining refunds by new
+ * ledger entries; either queues its callback in the same transaction.
  */
 export async function decideWithdrawal(
   db: Db,

@@ -20,14 +20,9 @@ import { STUCK_CLAIM_SECONDS } from "./sweep-withdrawals";
 import { withdrawalReference } from "./withdrawal-reference";
 
 /**
- * The broadcast job: a withdrawal is either sent or refunded, never both. First the `sending`
- * claim commits (from then on no operator can reject it); then the network call, outside any
- * transaction (it may be slow); then the txid and the settlement journal, or the refusal with the
- * funds returned, in one transaction. A claim left without an answer by an earlier attempt (the
- * process died, the call timed out) is settled by asking the adapter whether that reference was
- * broadcast: its txid is recorded if so, and otherwise it is broadcast again under the same
- * reference, which the adapter sends at most once. Never a second payout, never a refund of a
- * payout that left.
+ * The broadcast job: a withdrawal is either sent or refunded, never both. The `sending` claim
+ * commits, the network call runs outside any transaction, then the txid or the refund commits; a
+ * claim left without an answer asks the adapter first. docs/decisions/payout-broadcast-claims.md.
  */
 export async function broadcastWithdrawal(
   db: Db,

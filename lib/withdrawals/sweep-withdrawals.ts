@@ -10,15 +10,9 @@ import { broadcastDedupeKeySql } from "./create-withdrawal";
 export const STUCK_CLAIM_SECONDS = 300;
 
 /**
- * The reconciliation sweep, run periodically by every job runner: each claim (`sending`) still
- * without a txid, older than `olderThanSeconds`, gets its broadcast job queued again, and that job
- * settles it (lib/withdrawals/process-withdrawal.ts: the adapter is asked whether the reference was
- * broadcast before anything is sent again). Normally the withdrawal's own job is still queued (it
- * is retried after a crash or a timeout), and then the dedupe key makes this a no-op; the sweep
- * matters once that job has run out of attempts or was purged. A withdrawal still `processing`
- * after as long (waiting for a hot wallet to be funded, its job out of attempts) is queued again
- * the same way. One statement, idempotent, so any
- * number of workers may run it at once. Answers the withdrawals whose job it queued.
+ * The reconciliation sweep, run by every job runner: a claim without a txid, or a withdrawal still
+ * `processing`, older than `olderThanSeconds` gets its broadcast job queued again (a no-op while it
+ * is queued). One idempotent statement. docs/decisions/payout-broadcast-claims.md.
  */
 export async function sweepWithdrawalClaims(
   db: Db,

@@ -18,7 +18,7 @@ import { confirm, createFixedInvoice, invoiceRequest, pay, settings, testKeys } 
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 
 /**
- * No amount Kassa derives can become unreadable (issue 15, finding 4): each request that would
+ * No amount Kassa derives can become unreadable: each request that would
  * derive an amount past the cap (10^20 whole units) is refused with a field error, and a value
  * already stored above it still reads.
  */

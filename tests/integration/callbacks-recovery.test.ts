@@ -17,7 +17,7 @@ import { confirm, createFixedInvoice, pay } from "../support/invoices";
 import { startReceiver } from "../support/receiver";
 
 /**
- * Issue 19's walk-through: the callback URL points at a failing endpoint, an invoice is paid, the
+ * A merchant recovers from a broken callback URL: the callback URL points at a failing endpoint, an invoice is paid, the
  * merchant fixes the URL and asks for the callbacks again. Two real receivers play the broken and
  * the fixed endpoint. Retries are an hour apart, so anything delivered here was sent because of
  * the URL change, a resend or a retry-all, never because a backoff ran out.

@@ -24,7 +24,7 @@ import { waitUntil } from "../support/wait";
 const CAPS = { perToken: 3, perAddress: 5, max: 8 };
 const decoder = new TextDecoder();
 
-/** The checkout's event stream (issue 18): pushed by the database, one view per change, capped. */
+/** The checkout's event stream: pushed by the database, one view per change, capped. */
 describe(`checkout event stream on ${testDriver}`, () => {
   let database: TestDatabase;
   let merchantId: number;

@@ -18,7 +18,7 @@ import { createTestMerchant } from "../support/merchants";
 import { startReceiver } from "../support/receiver";
 
 /**
- * The money of an invoice paid in two coins (issue 19, "pay with another currency"): the customer
+ * The money of an invoice paid in two coins ("pay with another currency"): the customer
  * chose one coin, switched to another, paid part to the address shown first and the rest to the new
  * one. transactions/info, the callbacks and the ledger must each pair every coin's received sum with
  * its own converted value, and add up. Expected figures are computed here from the sandbox's USD

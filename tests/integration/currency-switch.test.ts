@@ -27,7 +27,7 @@ import { createTestMerchant, fieldsOf } from "../support/merchants";
 import { startReceiver } from "../support/receiver";
 
 /**
- * "Pay with another currency" on the checkout (issue 19): a customer who chose a coin switches to
+ * "Pay with another currency" on the checkout: a customer who chose a coin switches to
  * another before paying; a merchant-fixed currency never switches; a payment seen stops switching;
  * money sent to the address shown before the switch is still credited to the invoice, judged by its
  * worth at the rate of its own moment; two tabs switching at once leave one consistent invoice.

@@ -16,7 +16,7 @@ import { confirm, createFixedInvoice, invoiceRequest, pay, settings, testKeys } 
 import { createTestMerchant } from "../support/merchants";
 
 /**
- * Rate locks expire (DESIGN.md section 3, issue 15): the locked rate covers the invoiced amount
+ * Rate locks expire (DESIGN.md section 3): the locked rate covers the invoiced amount
  * while the lock lives; an excess, a payment to a closed invoice and a payment after the lock
  * expired convert at the rate of the moment the payment was seen. Expected credits are computed
  * here from the prices and the spread, independently of the conversion code.

@@ -18,14 +18,10 @@ export type RemovedPayment = {
 };
 
 /**
- * Settles one payment whose block a reorganisation removed: a deposit that was only seen is unwound;
- * one whose coins were booked (credited to the merchant, or rejected in review into
- * platform:compliance_held) changes no balance and becomes an incident row and a loud log line; one
- * held for review waits for its reviewer, who can only reject it (lib/compliance/decide-review.ts).
- * The status read with the removed rows was not locked, and that statement's snapshot predates a
- * decision or credit that committed while it waited for the row: the deposit's status is read again
- * here, so a credit or a rejection that slipped in is recorded as an incident like any other, never
- * dropped silently.
+ * Settles one payment whose block a reorganisation removed: only seen, it is unwound; booked
+ * (credited, or rejected in review) it becomes an incident; held, it waits for its reviewer. The
+ * status is read again under the lock, so a credit that slipped in is an incident, never dropped.
+ * docs/chains.md, "Ethereum: the watcher, confirmations and reorganisations".
  */
 export async function settleRemovedPayment(
   tx: Tx,

@@ -77,19 +77,9 @@ async function isOnChain(network: EvmNetwork, cursor: Cursor, tip: bigint): Prom
 }
 
 /**
- * One pass of the EVM watcher (DESIGN.md section 5): from the durable cursor up to the node's tip,
- * blocks in order, never skipping one. Each range is read (fetchRange), checked to continue the
- * cursor's block, and stored with the cursor in one transaction (storeRange), so a watcher killed
- * at any moment resumes from its cursor with nothing missed and nothing twice. A cursor block that
- * left the chain means a reorganisation: unwindReorg walks back to the fork point. The range grows
- * on success and halves on an RPC error (a node refusing a wide eth_getLogs); a one-block range
- * that keeps failing is retried with backoff and then fails the pass, which the next pass repeats.
- * Finally, deposits that reached their confirmations are credited.
- *
- * A range is read with the watched addresses known before it was read: when an address was handed
- * out meanwhile, the range is read again with it. A block can only pay an address that existed when
- * it was mined, so no payment is missed, even in blocks a reorganisation mined during a long pass
- * (below the tip this pass read at its start).
+ * One pass of the EVM watcher (DESIGN.md section 5): ranges from the durable cursor to the tip, each
+ * checked to continue the cursor and stored with it in one transaction (a reorganisation unwound
+ * first), then confirmed deposits credited. docs/decisions/chain-watcher-passes.md.
  */
 export async function watchEvmChain(db: Db, options: WatchOptions): Promise<WatchResult> {
   const { network } = options;

@@ -89,14 +89,10 @@ export async function removeUtxoPayment(
 export type UtxoUnwound = { forkPoint: Cursor; unconfirmed: number; unwound: number; incidents: number };
 
 /**
- * A reorganisation replaced blocks the watcher had processed: the cursor goes back to the fork point
- * and each payment in the removed blocks is settled. One the node still has (back in its mempool, or
- * mined again in the new chain) returns to unconfirmed (its deposit stays seen, with no confirmations
- * until its new block is read) unless its coins were already booked;
- * every other one is removed (removeUtxoPayment): unwound, or an incident when it had been credited.
- * A funding of the hot wallet is settled likewise (hot-wallet/unwind-hot-wallet-funding.ts).
- * The next pass reads the blocks after the fork point again, so a payment mined again is found again.
- * Returns null when another worker handled it first.
+ * A reorganisation replaced processed blocks: the cursor goes back to the fork point, a payment the
+ * node still has returns to unconfirmed (unless booked), every other one is removed (unwound, or an
+ * incident when credited), and the next pass reads the new blocks. Returns null when another worker
+ * handled it first. docs/decisions/chain-watcher-passes.md.
  */
 export async function unwindUtxoReorg(
   db: Db,

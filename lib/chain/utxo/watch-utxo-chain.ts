@@ -105,20 +105,9 @@ async function loadUnmined(db: Db, network: string): Promise<{ id: number; txid:
 }
 
 /**
- * One pass of the UTXO watcher (DESIGN.md section 5), in an order that lets nothing slip:
- * 1. the payments known only from the mempool are listed, then the node's mempool is read;
- * 2. blocks from the durable cursor up to the node's tip, one `getblock` (verbosity 2) each, each
- *    checked to follow the cursor and stored with it in one transaction (a cursor block that left the
- *    chain means a reorganisation: unwindUtxoReorg walks back to the fork point first);
- * 3. mempool transactions not looked into yet are read, and their outputs to Kassa recorded, so the
- *    invoice turns `processing` within one pass of the payment reaching the node;
- * 4. a payment listed in step 1 that is still in no block and was not in the mempool read in step 1
- *    has left the node for good (a double spend replaced it, or the mempool dropped it): a payment
- *    that left the mempool by being mined is in a block at or below the tip read after it;
- * 5. confirmations are counted from the cursor, and deposits (and fundings of the hot wallet) that
- *    reached them credited.
- * Two workers may run passes together: the cursor's conditional update and the unique chain
- * transaction keep them from recording anything twice.
+ * One pass of the UTXO watcher (DESIGN.md section 5): mempool payments listed, mempool read, blocks
+ * stored with the cursor up to the tip, new mempool outputs recorded, payments that left the node
+ * marked, confirmations counted. Why this order: docs/decisions/chain-watcher-passes.md.
  */
 export async function watchUtxoChain(db: Db, options: UtxoWatchOptions): Promise<UtxoWatchResult> {
   const { network } = options;

@@ -15,7 +15,7 @@ import { createdAt } from "./columns";
 import { merchantRef, users } from "./core";
 
 /**
- * A payment the screening provider scored at or above its merchant's review threshold (issue 20):
+ * A payment the screening provider scored at or above its merchant's review threshold:
  * held (`verifying`), never credited, until a member releases it (credited) or rejects it (booked to
  * platform:compliance_held for the operator's refund process, docs/OPERATIONS.md). One per deposit;
  * the decision is a conditional update `held → released|rejected`, so it is taken once.

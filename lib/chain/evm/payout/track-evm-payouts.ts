@@ -36,16 +36,10 @@ type MinedPayout = {
 };
 
 /**
- * Follows the hot wallet's open payouts to the configured confirmations. Not yet mined: its stored
- * bytes are sent again (a node may have dropped them), or, once the current attempt has waited past
- * the replacement threshold, it is replaced with higher fees (replace-stuck-payout.ts). Every
- * attempt's hash is looked up, since whichever is mined settles the payout, and its hash becomes the
- * withdrawal's txid. Mined and confirmed: the payout row and the withdrawal become `confirmed` (the
- * callback is queued with the status change) and the fee really paid is booked against the one
- * charged. Mined but reverted: the withdrawal ends `error` and the merchant is refunded by new
- * entries. A withdrawal whose claim has not recorded its txid yet is left for the broadcast job (or
- * the claim sweep) to record first. Safe in several workers at once: each change is made under the
- * withdrawal's row lock and only from `signed`.
+ * Follows the hot wallet's open payouts to the configured confirmations: every attempt looked up,
+ * resent or replaced with higher fees when unmined, confirmed with the fee really paid booked, or
+ * refunded when reverted; only from `signed` under the withdrawal's row lock.
+ * docs/decisions/payout-tracking.md.
  */
 export async function trackEvmPayouts(
   db: Db,

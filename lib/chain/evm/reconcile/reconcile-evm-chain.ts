@@ -20,18 +20,8 @@ import {
 } from "./read-kassa-movements";
 
 /**
- * Why on-chain holdings and the ledger differ, each as on-chain minus ledger:
- * - dust: payments credited rounded down to 10^-8 (the wei below stay on chain), and payouts whose
- *   base units differ from the 10^-8 amount the ledger sent;
- * - payments_not_credited: transfers seen on chain not credited (yet): awaiting confirmations, or in
- *   a currency their address was not handed out for (an incident); negative for a credited payment a
- *   reorganisation removed;
- * - payouts_in_flight: payouts the ledger sent that have not left on chain yet (broadcast, not mined
- *   at the reconciled block, or reverted and not yet refunded); negative for one mined before the
- *   ledger recorded its broadcast; likewise a booked compliance refund not mined at that block;
- * - gas_not_booked: gas paid on chain (payouts, sweeps, gas top-ups) not booked yet (booked with
- *   the confirmations), or booked (a compliance refund's) and not paid at that block;
- * - gas_rounding: booked gas is rounded up to 10^-8 ETH, so the chain keeps the difference.
+ * Why on-chain holdings and the ledger differ, each as on-chain minus ledger. Each field's meaning:
+ * docs/OPERATIONS.md, "The hot wallet", Reconciliation.
  */
 export const EXPLANATIONS = [
   "dust",

@@ -79,17 +79,10 @@ export async function findMinedVersion(network: UtxoNetwork, payout: StoredUtxoP
 }
 
 /**
- * Follows Kassa's open payouts on a UTXO network to the required confirmations. Every version of a
- * payout (the current one and those it replaced by fee) is looked up, since whichever is mined
- * settles it. None known to the node (dropped from its mempool, a node restarted without it): the
- * current bytes are sent again; if the node refuses them because an input was spent elsewhere, the
- * payout is an incident (record-payout-incident.ts), never paid again. Unmined past `replacement.afterSeconds`: replaced by fee
- * (replace-utxo-payout.ts). Mined deep enough: in one database transaction the payout takes the
- * mined version (its txid, fee and change), becomes `confirmed`, its change a spendable coin, and
- * each withdrawal it pays `confirmed` (its callback queued with the status change) with its share
- * of the fee booked against the network fee it was charged. Safe in several workers at once: each
- * change is made only from `signed`, under the withdrawal's row lock. A reorganisation before the
- * confirmations only delays this; the same bytes are mined again or resent.
+ * Follows Kassa's open payouts on a UTXO network to the required confirmations: every version looked
+ * up, resent when the node lost it (an incident if an input was spent elsewhere), replaced by fee when
+ * stuck, confirmed with its change and fee booked in one transaction, only from `signed` under the
+ * withdrawal's row lock. docs/decisions/payout-tracking.md.
  */
 export async function trackUtxoPayouts(
   db: Db,

@@ -12,16 +12,8 @@ import { type RecordedCoin, readRecordedCoins, readRecordedPayouts } from "./rea
 
 /**
  * Why the node's view of Kassa's coins and the ledger differ, each as on-chain minus ledger (base
- * units of BTC and LTC are the ledger's 10^-8, so nothing is rounded on these chains):
- * - dust: a booked payment, or a payout's payee, whose base units differ from the ledger's amount
- *   (0 on these chains; a change output too small to be worth spending is never made: its value is
- *   part of the transaction's fee, booked with it);
- * - payments_not_credited: coins paid to Kassa (deposits, fundings of the hot wallet) waiting for
- *   their confirmations; negative for a credited deposit a reorganisation removed (an incident);
- * - payouts_in_flight: payouts the ledger sent that the node does not have yet (signed and stored,
- *   not broadcast), whose coins are still unspent on the node;
- * - fees_not_booked: the fee of a payout on the node (its inputs less its outputs) not booked yet:
- *   a payout's fee is booked in full when it reaches its confirmations.
+ * units are the ledger's 10^-8 here, so `dust` stays 0). Each field's meaning: docs/OPERATIONS.md,
+ * "The hot wallet", Reconciliation.
  */
 export const UTXO_EXPLANATIONS = [
   "dust",
