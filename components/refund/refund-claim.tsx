@@ -79,7 +79,8 @@ export function RefundClaim({
       });
       const body = (await response.json().catch(() => ({}))) as {
         errors?: Record<string, string[] | string>;
-        message?: string;
+        /** A refusal without fields says why here (lib/api/error-response.ts, the API's shape). */
+        error?: string;
       } & Partial<RefundPageView>;
       if (response.ok) {
         setView(body as RefundPageView);
@@ -88,7 +89,7 @@ export function RefundClaim({
       const fields: Record<string, string> = {};
       for (const [name, messages] of Object.entries(body.errors ?? {}))
         fields[name] = Array.isArray(messages) ? messages.join(" ") : String(messages);
-      if (Object.keys(fields).length === 0) fields.form = body.message ?? ERROR_TEXT.unavailable!;
+      if (Object.keys(fields).length === 0) fields.form = body.error ?? ERROR_TEXT.unavailable!;
       setErrors(fields);
       setReviewing(false);
     } catch {

@@ -1,5 +1,7 @@
-import { createMerchant, expect, type SignedClient, signedClient, test } from "../fixtures";
+import { createMerchant, dashboardSession, expect, type SignedClient, signedClient, test } from "../fixtures";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks";
+import { signIn } from "./sign-in";
+import { confirmStepUp } from "./step-up";
 
 const SHOTS = "/tmp/shots-refunds";
 const LTC_ADDRESS = "ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh";
@@ -143,5 +145,115 @@ for (const viewport of [
     await page.reload();
     await expect(page.getByRole("button", { name: "Continue" })).toHaveCount(0);
     await expect(page.getByText(viewport.address).first()).toBeVisible();
+  });
+}
+
+for (const viewport of [
+  { name: "phone", width: 375, height: 800 },
+  { name: "desktop", width: 1280, height: 900 },
+]) {
+  test(`the merchant refunds a payment made after a cancel and the customer claims it, at ${viewport.width}px`, async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(150_000); // two signed-in pages and the refund page, each scanned by axe, and two claims
+    const shop = `Late refunds ${viewport.name}`;
+    const merchant = await createMerchant(shop);
+    const client = signedClient(request, merchant);
+    const foreignId = `late-${viewport.name}-${Date.now()}`;
+    const created = await client.post("/invoices/create", {
+      end_user_reference: "cust-late",
+      timer: false,
+      title: "Book shelf",
+      foreign_id: foreignId,
+      currency: "EUR",
+      amount: "40",
+      url_success: "https://shop.example/ok",
+      url_failed: "https://shop.example/failed",
+      email_user: "ada@example.com",
+      sender_type: "natural",
+      sender_data: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1990-12-10" },
+    });
+    expect(created.status()).toBe(201);
+    const invoice = (await created.json()).data as { id: number; url: string };
+    const token = new URL(invoice.url).pathname.split("/pay/")[1];
+    const view = await (
+      await request.post(`/api/checkout/${token}/currency`, { data: { currency: "LTC" } })
+    ).json();
+    const due = units(view.sender_amount);
+    // The shop cancels the order; the customer pays all the same.
+    expect((await client.post(`/invoices/${foreignId}/cancel`, {})).status()).toBe(200);
+    const paid = await client.post("/sandbox/payments", {
+      address: view.address,
+      currency: "LTC",
+      amount: shown(due),
+    });
+    expect(paid.status()).toBe(201);
+    await client.post("/sandbox/blocks", { currency: "LTC", count: 6 });
+    // Once credited, the late payment is owed back in full.
+    await expect
+      .poll(
+        async () => {
+          const answer = await client.post(`/invoices/${foreignId}/refunds/preview`, { amount: "full" });
+          return answer.status() === 200 ? units((await answer.json()).data.owed) : null;
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(due);
+
+    // The merchant's invoice page offers the refund, says why, previews it and issues it.
+    await page.setViewportSize(viewport);
+    await signIn(page, merchant);
+    await page.goto(`/dashboard/invoices/${invoice.id}`);
+    const owed = page.getByRole("region", { name: "Refund owed" });
+    await expect(owed).toContainText("A payment arrived after the invoice had closed");
+    await expect(owed).toContainText(`Owed back: ${shown(due)} LTC`);
+    await expect(page.getByRole("region", { name: "Close without a refund" })).toBeVisible();
+    await expectAccessible(page);
+    await expectNoSidewaysScroll(page);
+    await owed.getByRole("button", { name: "Issue refund" }).click();
+    await confirmStepUp(page, merchant.password);
+    const link = page.locator("output").filter({ hasText: "/refund/" }).first();
+    await expect(link).toBeVisible();
+    // Resolving now would cancel the open link, and the page says so.
+    await expect(page.getByRole("region", { name: "Close without a refund" })).toContainText(
+      "Resolving cancels the open refund link",
+    );
+    const claimPath = new URL((await link.textContent())!.trim()).pathname;
+
+    // The customer claims it in the coin they paid, to their own address.
+    await page.goto(claimPath);
+    await expect(page.getByRole("heading", { level: 1, name: `Your refund from ${shop}` })).toBeVisible();
+    await expect(page.getByText(`${shown(due)} LTC`).first()).toBeVisible();
+    await expectAccessible(page);
+    await expectNoSidewaysScroll(page);
+    await page.getByRole("radio", { name: /\(LTC\)/ }).check();
+    await page.getByLabel("Your LTC address").fill(LTC_ADDRESS);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page.getByRole("heading", { name: "3. Check and confirm" })).toBeVisible();
+    await page.getByRole("button", { name: "Confirm and send the refund" }).click();
+    // The late payment's credit, less its deposit fee, does not pay for sending all of it back: the
+    // customer is told the merchant cannot send it now, and nothing was sent.
+    await expect(page.getByText(`${shop} cannot send this refund right now. Nothing was sent`)).toBeVisible();
+    const session = await dashboardSession(merchant);
+    expect(
+      (
+        await session.post("/api/dashboard/sandbox/credit", { data: { currency: "EUR", amount: "100" } })
+      ).status(),
+    ).toBe(201);
+    await session.dispose();
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.getByRole("button", { name: "Confirm and send the refund" }).click();
+    await expect(
+      page.getByText(/is on its way|Waiting for .* to approve|Sent: |Refund sent: /).first(),
+    ).toBeVisible({ timeout: 20_000 });
+    await expectAccessible(page);
+    await expectNoSidewaysScroll(page);
+    await page.screenshot({ path: `${SHOTS}/late-claimed-${viewport.name}.png`, fullPage: true });
+
+    // Recorded against the invoice: the payout sends exactly what the late payment brought.
+    const listed = (await (await client.post(`/invoices/${foreignId}/refunds/list`)).json()).data;
+    expect(listed[0]).toMatchObject({ status: "claimed", claim: { currency: "LTC", address: LTC_ADDRESS } });
+    expect(units(listed[0].payout.amount)).toBe(due);
   });
 }

@@ -1,12 +1,15 @@
 import "server-only";
 
-import { eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { type AuditSource, actorText, recordAuditEntry } from "@/lib/audit/record-audit-entry";
+import { type Clock, systemClock } from "@/lib/clock";
 import type { Db, Executor } from "@/lib/db/client";
-import { invoiceResolutions } from "@/lib/db/schema";
+import { invoiceResolutions, refundClaims, transactions } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { KassaError, notFound } from "@/lib/errors";
+import { cancelRefundOffer } from "@/lib/refunds/cancel-refund-offer";
 import type { RESOLUTION_REASONS } from "@/lib/schemas/invoice-resolution";
+import { isPayoutUnderWay } from "@/lib/withdrawals/list-refunds";
 import { listOpenExceptions } from "./list-open-exceptions";
 import { loadInvoiceById } from "./load-invoice";
 
@@ -43,8 +46,10 @@ export async function isExceptionResolved(db: Executor, invoiceId: number): Prom
  * "Mark resolved": the merchant closes an invoice that owes its customer money (lib/invoices/list-open-exceptions.ts)
  * without a refund, saying why. One-way: a resolved invoice stays resolved (its row is never
  * updated) and no refund is issued for it afterwards. The invoice is locked while it is decided, so
- * a second resolve (or a refund deciding at the same time) waits and then sees this one. The money
- * stays where it is: resolving moves nothing in the ledger. Recorded in the audit trail in the same
+ * a second resolve (or a refund deciding at the same time) waits and then sees this one. Refunds
+ * offered and not yet claimed are cancelled with it (their links stop working, with their
+ * `refund.cancelled` callbacks); a refund claimed whose payout is still on its way refuses it. The
+ * money stays where it is: resolving moves nothing in the ledger. Recorded in the audit trail in the same
  * transaction. For the dashboard and, by foreign_id resolved to an id, the API.
  */
 export async function resolveInvoiceException(
@@ -55,8 +60,10 @@ export async function resolveInvoiceException(
     reason: ResolutionReason;
     note: string;
     audit: AuditSource;
+    clock?: Clock;
   },
 ): Promise<InvoiceResolution> {
+  const clock = input.clock ?? systemClock;
   return inTransaction(db, async (tx) => {
     const record = await loadInvoiceById(tx, input.invoiceId, true);
     if (!record || record.merchantId !== input.merchantId) throw notFound("No such invoice.");
@@ -71,6 +78,36 @@ export async function resolveInvoiceException(
     const note = input.note.trim();
     if (input.reason === "other" && note === "")
       throw new KassaError("validation_failed", "Say why in the note.", { note: "Say why in the note." });
+    // The refunds standing: one claimed whose payout is on its way cannot be taken back, so the
+    // invoice is not closed under it; the open offers are cancelled with the resolution.
+    const claims = await tx
+      .select({
+        id: refundClaims.id,
+        invoiceId: refundClaims.invoiceId,
+        merchantId: refundClaims.merchantId,
+        status: refundClaims.status,
+        expiresAt: refundClaims.expiresAt,
+        payoutStatus: transactions.status,
+      })
+      .from(refundClaims)
+      .leftJoin(transactions, eq(transactions.id, refundClaims.withdrawalId))
+      .where(and(eq(refundClaims.invoiceId, record.id), inArray(refundClaims.status, ["offered", "claimed"])))
+      .orderBy(asc(refundClaims.id))
+      .for("update", { of: refundClaims });
+    if (claims.some((c) => c.status === "claimed" && isPayoutUnderWay(c.payoutStatus)))
+      throw new KassaError(
+        "conflict",
+        "The customer claimed a refund of this invoice and its payout is on its way: resolve it once the payout is sent or returned.",
+      );
+    const now = clock.now().getTime();
+    for (const claim of claims)
+      if (claim.status === "offered" && claim.expiresAt.getTime() > now)
+        await cancelRefundOffer(tx, {
+          claim,
+          actor: input.audit,
+          clock,
+          why: "the invoice was resolved without a refund",
+        });
     const [resolution] = await tx
       .insert(invoiceResolutions)
       .values({

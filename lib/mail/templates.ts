@@ -84,7 +84,7 @@ export function latePaymentEmail(facts: InvoiceFacts & { received: bigint }) {
     body:
       `We received ${amount(facts.received, facts.currency)} after the invoice was no longer open. ` +
       `The funds are safe with ${facts.merchantName}, who will either complete your order or refund you.\n\n` +
-      `Reply to ${facts.merchantName} if you have not heard from them.` +
+      `To refund you, ${facts.merchantName} will send you a link to claim it, where you choose the coin and the address to receive it; you need not send them an address.` +
       footer(facts),
   };
 }

@@ -1,15 +1,15 @@
 import "server-only";
 
 import { and, eq } from "drizzle-orm";
-import { type AuditSource, recordAuditEntry } from "@/lib/audit/record-audit-entry";
+import type { AuditSource } from "@/lib/audit/record-audit-entry";
 import { type Clock, systemClock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { merchants, refundClaims } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { notFound } from "@/lib/errors";
+import { cancelRefundOffer } from "./cancel-refund-offer";
 import { expireRefund } from "./expire-refund";
 import { type RefundView, readRefund } from "./read-refund";
-import { recordRefundEvent } from "./record-refund-event";
 import { refundClosed } from "./refund-closed";
 
 /**
@@ -36,23 +36,7 @@ export async function cancelRefund(
     if (c.status === "offered" && c.expiresAt.getTime() <= clock.now().getTime()) return "lapsed";
     if (c.status !== "offered")
       throw refundClosed({ status: c.status, merchantName: claim.merchantName, expiresAt: c.expiresAt });
-    await tx
-      .update(refundClaims)
-      .set({ status: "cancelled", endedAt: clock.now() })
-      .where(eq(refundClaims.id, c.id));
-    await recordRefundEvent(tx, {
-      refundId: c.id,
-      invoiceId: c.invoiceId,
-      merchantId: c.merchantId,
-      event: "refund_cancelled",
-    });
-    await recordAuditEntry(tx, {
-      merchantId: c.merchantId,
-      actor: input.actor.actor,
-      address: input.actor.address,
-      action: "refund_cancelled",
-      detail: `refund ${c.id} of invoice ${c.invoiceId}`,
-    });
+    await cancelRefundOffer(tx, { claim: c, actor: input.actor, clock });
     return "done";
   });
   if (outcome === "lapsed") {

@@ -66,7 +66,7 @@ export async function issueRefund(
     const owed = await owedBack(tx, record, { spreadPpm: input.spreadPpm, clock });
     if (!owed)
       throw fieldError({
-        refund_of: `Invoice ${record.id} owes no refund: only an overpaid invoice, or one that failed short, does.`,
+        refund_of: `Invoice ${record.id} owes no refund: only an invoice that failed short, was overpaid, or was paid after it closed does.`,
       });
     const preview = await previewFor(tx, { record, owed, terms: input.terms });
     if (preview.isUnderMinimum) {

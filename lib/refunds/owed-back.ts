@@ -3,8 +3,9 @@ import "server-only";
 import { amountsDue } from "@/lib/checkout/amounts-due";
 import type { Clock } from "@/lib/clock";
 import type { Executor } from "@/lib/db/client";
+import { lateCredit } from "@/lib/invoices/late-credit";
 import type { InvoiceRecord } from "@/lib/invoices/load-invoice";
-import { owedRefund } from "@/lib/invoices/owed-refund";
+import { type OwedKind, owedRefund } from "@/lib/invoices/owed-refund";
 import { listRefunds, refundedAmount } from "@/lib/withdrawals/list-refunds";
 import { reservedByClaims } from "./reserved-by-claims";
 
@@ -16,11 +17,13 @@ export type OwedBack = {
   left: bigint;
   /** Overpaid: the whole of `owed` is excess. Failed short: everything paid goes back. */
   isOverpaid: boolean;
+  /** Why it is owed (lib/invoices/owed-refund.ts). */
+  kind: OwedKind;
 };
 
 /**
- * What an invoice owes its customer back and what of it no refund covers yet, counting confirmed
- * money only (as lib/withdrawals/assert-refund-fits.ts does). Null when it owes nothing. Read under
+ * What an invoice owes its customer back (the one rule, lib/invoices/owed-refund.ts) and what of it
+ * no refund covers yet, counting confirmed money only (as lib/withdrawals/assert-refund-fits.ts does). Null when it owes nothing. Read under
  * the invoice's row lock when the answer decides a write.
  */
 export async function owedBack(
@@ -37,6 +40,7 @@ export async function owedBack(
     payCurrency: currency,
     received: record.invoice.confirmedAmount,
     excess: due?.overpaid ?? 0n,
+    late: await lateCredit(db, record),
   });
   if (!owed) return null;
   const refunds = await listRefunds(db, { merchantId: record.merchantId, invoiceId: record.id });
@@ -47,6 +51,7 @@ export async function owedBack(
     currency,
     owed: owed.amount,
     left: owed.amount > standing ? owed.amount - standing : 0n,
-    isOverpaid: !owed.isShort,
+    isOverpaid: owed.kind === "overpaid",
+    kind: owed.kind,
   };
 }

@@ -58,6 +58,7 @@ export async function previewFor(
     owed: 0n,
     left: 0n,
     isOverpaid: false,
+    kind: "short",
   };
   const pay = getCurrency(owed.currency);
   const reach = pay.minimumWithdrawalAmount + (terms.feePaidBy === "customer" ? pay.networkFee : 0n);

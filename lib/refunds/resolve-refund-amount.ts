@@ -28,7 +28,7 @@ export function resolveRefundAmount(input: {
   if (input.amount.kind === "excess") {
     if (!owed.isOverpaid)
       throw fieldError({
-        amount: `Invoice ${invoiceId} was not overpaid, so it has no excess: it failed short, and all ${formatAmountShort(owed.owed)} ${coin} paid is owed back.`,
+        amount: `Invoice ${invoiceId} was not overpaid, so it has no excess: ${owed.kind === "late" ? "the payment that arrived after it closed" : "it failed short, and all"} ${formatAmountShort(owed.owed)} ${coin} ${owed.kind === "late" ? "is" : "paid is"} owed back.`,
       });
     return owed.left;
   }

@@ -1,12 +1,11 @@
 import "server-only";
 
-import { amountsDue } from "@/lib/checkout/amounts-due";
 import type { Executor } from "@/lib/db/client";
 import { fieldError } from "@/lib/errors";
 import { listOtherCoinCredits } from "@/lib/invoices/list-other-coin-credits";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
-import { owedRefund } from "@/lib/invoices/owed-refund";
 import { formatAmountShort } from "@/lib/money";
+import { owedBack } from "@/lib/refunds/owed-back";
 import { reservedByClaims } from "@/lib/refunds/reserved-by-claims";
 import { listRefunds, refundedAmount } from "./list-refunds";
 
@@ -35,38 +34,31 @@ export async function assertRefundFits(
   if (!record || record.merchantId !== input.merchantId) {
     throw fieldError({ refund_of: `There is no invoice ${input.invoiceId} in your account to refund.` });
   }
-  const pay = record.invoice.senderCurrency;
   const isShort =
     record.status === "failed" &&
     (record.invoice.statusReason === "underpaid" || record.invoice.statusReason === "partially_paid");
-  if (isShort && input.target !== pay) {
+  if (isShort && input.target !== record.invoice.senderCurrency) {
     const other = (await listOtherCoinCredits(tx, record)).find((credit) => credit.currency === input.target);
     if (other) {
       await assertLeft(tx, { ...input, invoiceId: record.id, owed: other.amount });
       return;
     }
   }
-  // The excess of confirmed money only: a payment still unconfirmed or held for review is not owed back.
-  const due = await amountsDue(tx, record, { spreadPpm: input.spreadPpm, isCreditedOnly: true });
-  const owed = owedRefund({
-    status: record.status,
-    reason: record.invoice.statusReason,
-    payCurrency: pay,
-    received: record.invoice.confirmedAmount,
-    excess: due?.overpaid ?? 0n,
-  });
-  if (!owed || !pay) {
+  // What is owed and left, of confirmed money only: a payment still unconfirmed or held for review is not owed back.
+  const owed = await owedBack(tx, record, { spreadPpm: input.spreadPpm });
+  if (!owed) {
     throw fieldError({
-      refund_of: `Invoice ${record.id} owes no refund: only an overpaid invoice, or one that failed short, does.`,
+      refund_of: `Invoice ${record.id} owes no refund: only an invoice that failed short, was overpaid, or was paid after it closed does.`,
     });
   }
-  if (input.target !== pay) {
+  if (input.target !== owed.currency) {
     throw fieldError({
       [input.fields.target]:
-        `A refund of invoice ${record.id} is sent in ${pay}, the currency the customer paid with.`,
+        `A refund of invoice ${record.id} is sent in ${owed.currency}, the currency the customer paid with.`,
     });
   }
-  await assertLeft(tx, { ...input, invoiceId: record.id, owed: owed.amount });
+  if (input.sent > owed.left)
+    throw tooMuch({ ...input, invoiceId: record.id, owed: owed.owed, left: owed.left });
 }
 
 /** Refuses a refund in `target` beyond what is `owed` in it less the refunds standing. */
@@ -87,7 +79,20 @@ async function assertLeft(
   const held = await reservedByClaims(tx, { invoiceId, currency: coin });
   const left = input.owed - refundedAmount(refunds, coin) - held;
   if (input.sent <= left) return;
-  throw fieldError({
+  throw tooMuch({ ...input, left });
+}
+
+/** The refusal of a payout beyond what is `left` of what the invoice `owed` in `target`. */
+function tooMuch(input: {
+  invoiceId: number;
+  target: string;
+  sent: bigint;
+  owed: bigint;
+  left: bigint;
+  fields: { amount: string };
+}) {
+  const { invoiceId, target: coin, left } = input;
+  return fieldError({
     [input.fields.amount]:
       left > 0n
         ? `Invoice ${invoiceId} has ${formatAmountShort(left)} ${coin} left to refund; this payout would send ${formatAmountShort(input.sent)} ${coin}.`

@@ -7,6 +7,14 @@ import { refundClaims, transactions, withdrawals } from "@/lib/db/schema";
 /** Statuses that return a withdrawal's funds: a refund in one of them sent nothing. */
 export const RETURNED_WITHDRAWAL_STATUSES: readonly string[] = ["error", "rejected", "declined"];
 
+/**
+ * Whether a payout (by its status) may still send: neither returned nor confirmed on its chain. A
+ * refund claimed with such a payout cannot be taken back.
+ */
+export function isPayoutUnderWay(status: string | null): boolean {
+  return status !== null && status !== "confirmed" && !RETURNED_WITHDRAWAL_STATUSES.includes(status);
+}
+
 export type Refund = {
   id: number;
   status: string;

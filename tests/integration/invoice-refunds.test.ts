@@ -110,7 +110,7 @@ describe(`refunds recorded against an invoice on ${testDriver}`, () => {
 
     const open = await createFixedInvoice(database.db, merchantId, "BTC");
     expect((await fieldsOf(refund(open.id, { amount: "0.0001" }))).refund_of).toBe(
-      `Invoice ${open.id} owes no refund: only an overpaid invoice, or one that failed short, does.`,
+      `Invoice ${open.id} owes no refund: only an invoice that failed short, was overpaid, or was paid after it closed does.`,
     );
 
     const stranger = await createFixedInvoice(database.db, otherId, "BTC");

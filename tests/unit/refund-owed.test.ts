@@ -8,6 +8,7 @@ const base = {
   payCurrency: "BTC",
   received: 300_000n,
   excess: 100_000n,
+  late: 0n,
   foreignId: "order-7",
 };
 
@@ -61,5 +62,26 @@ describe("refund owed on an invoice", () => {
       expect(refundOwed({ ...base, status: status!, reason: reason! })).toBeNull();
     }
     expect(refundOwed({ ...base, status: "failed", reason: "underpaid", received: 0n })).toBeNull();
+  });
+
+  it("owes what was paid after a paid, expired or cancelled invoice closed, and counts it once on a short or overpaid one", () => {
+    for (const [status, reason] of [
+      ["confirmed", "paid"],
+      ["failed", "expired"],
+      ["cancelled", "cancelled_by_merchant"],
+    ]) {
+      const refund = refundOwed({ ...base, status: status!, reason: reason!, late: 70_000n })!;
+      expect([refund.owed, refund.why]).toEqual([
+        70_000n,
+        expect.stringMatching(/after the invoice had closed/),
+      ]);
+    }
+    // The late coins are in `received` and the excess already.
+    expect(refundOwed({ ...base, status: "failed", reason: "underpaid", late: 70_000n })!.owed).toBe(
+      300_000n,
+    );
+    expect(refundOwed({ ...base, status: "confirmed", reason: "overpaid", late: 70_000n })!.owed).toBe(
+      100_000n,
+    );
   });
 });

@@ -41,7 +41,7 @@ describe("the invoice page's refund sections", () => {
       render({ refund: owed(150_000n, 150_000n), refunds: [], currency: "BTC", className: "" }).text,
     ).toBe(
       "Refund owed The invoice failed short: everything the customer paid goes back to them. Owed: 0.0015 BTC. " +
-        "The customer was e-mailed to reply with a refund address: put it in the payout. Refund 0.0015 BTC",
+        "Send it as a payout to the address the customer gives you. Refund 0.0015 BTC",
     );
     expect(
       render({ refund: owed(150_000n, 0n), refunds: [refund], currency: "BTC", className: "" }).text,

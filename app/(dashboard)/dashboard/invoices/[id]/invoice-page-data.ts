@@ -5,6 +5,7 @@ import { invoiceExceptions } from "@/components/dashboard/invoice-status";
 import { amountsDue } from "@/lib/checkout/amounts-due";
 import type { Db } from "@/lib/db/client";
 import { deposits } from "@/lib/db/schema";
+import { lateCredit } from "@/lib/invoices/late-credit";
 import { listOpenExceptions } from "@/lib/invoices/list-open-exceptions";
 import { listOtherCoinCredits } from "@/lib/invoices/list-other-coin-credits";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
@@ -38,6 +39,8 @@ export async function invoicePageData(db: Db, input: { merchantId: number; id: n
       record.status === "confirmed" && reason === "overpaid"
         ? await amountsDue(db, record, { spreadPpm: input.spreadPpm, isCreditedOnly: true })
         : null,
+    /** What payments after the invoice closed credited in the coin paid: owed back when nothing else is. */
+    lateCredit: await lateCredit(db, record),
     /** Money paid to an address shown before a switch of coins: a short invoice owes it back apart. */
     otherCoinCredits: await listOtherCoinCredits(db, record),
     /** Per coin paid (other than the invoice currency): its sum and its gross worth, as the API's exchange entries. */

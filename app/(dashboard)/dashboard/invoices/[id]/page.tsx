@@ -3,6 +3,7 @@ import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { CopyField } from "@/components/checkout/copy-field";
 import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
+import { feeLabel } from "@/components/dashboard/fee-label";
 import { InvoiceBadges } from "@/components/dashboard/invoice-badges";
 import { EXCEPTION_ADVICE, EXCEPTION_LABELS } from "@/components/dashboard/invoice-status";
 import { invoiceHeadline, timelineEventText } from "@/components/dashboard/invoice-timeline";
@@ -19,7 +20,7 @@ import { refundableCurrencies } from "@/lib/refunds/check-refund-currencies";
 import { openRefundLinks } from "@/lib/refunds/open-refund-links";
 import { getConfig, getSecretBox } from "@/lib/runtime";
 import { can } from "@/lib/team/permissions";
-import { refundedAmount } from "@/lib/withdrawals/list-refunds";
+import { isPayoutUnderWay, refundedAmount } from "@/lib/withdrawals/list-refunds";
 import { ResendButton } from "../../transactions/[id]/resend-button";
 import { CancelButton } from "./cancel-button";
 import { invoicePageData } from "./invoice-page-data";
@@ -84,6 +85,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
     payCurrency: pay,
     received: invoice.confirmedAmount,
     excess: owedBack?.overpaid ?? 0n,
+    late: data.lateCredit,
     refunded: pay ? refundedAmount(refunds, pay) : 0n,
     foreignId: record.foreignId,
   });
@@ -97,6 +99,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
       payCurrency: credit.currency,
       received: credit.amount,
       excess: 0n,
+      late: 0n,
       refunded: refundedAmount(refunds, credit.currency),
       foreignId: `${record.foreignId}-${credit.currency}`,
     });
@@ -218,7 +221,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
             )}
             {detail.transaction.fees.map((fee) => (
               <div key={`${fee.type}-${fee.currency}`} className="contents">
-                <dt>Fee ({fee.type})</dt>
+                <dt>{feeLabel(fee.type)}</dt>
                 <dd className="font-mono">{dashboardAmount(fee.amount, fee.currency)}</dd>
               </div>
             ))}
@@ -315,7 +318,14 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
         </section>
       )}
       {!resolution && openExceptions.length > 0 && can(session.role, "payouts.create") && (
-        <ResolveSection invoiceId={record.id} className={`mt-4 ${sectionClass}`} />
+        <ResolveSection
+          invoiceId={record.id}
+          openRefunds={refundClaims.filter((claim) => claim.status === "offered").length}
+          isPayoutUnderWay={refundClaims.some(
+            (claim) => claim.status === "claimed" && isPayoutUnderWay(claim.payout?.status ?? null),
+          )}
+          className={`mt-4 ${sectionClass}`}
+        />
       )}
       {(refund || refunds.length > 0 || refundClaims.length > 0) && (
         <RefundSection

@@ -1,5 +1,11 @@
-import { owedRefund } from "@/lib/invoices/owed-refund";
+import { type OwedKind, owedRefund } from "@/lib/invoices/owed-refund";
 import { formatAmountShort } from "@/lib/money";
+
+const WHY: Record<OwedKind, string> = {
+  short: "The invoice failed short: everything the customer paid goes back to them.",
+  overpaid: "The customer paid more than asked: the excess goes back to them.",
+  late: "A payment arrived after the invoice had closed: it was credited to you, and goes back to the customer.",
+};
 
 /**
  * What the merchant still owes the customer back (lib/invoices/owed-refund.ts, less the refunds
@@ -16,6 +22,7 @@ export function refundOwed(input: {
   payCurrency: string | null;
   received: bigint;
   excess: bigint;
+  late: bigint;
   refunded: bigint;
   foreignId: string;
 }): { owed: bigint; left: bigint; why: string; href: string } | null {
@@ -41,9 +48,7 @@ export function refundOwed(input: {
   return {
     owed: owed.amount,
     left,
-    why: owed.isShort
-      ? "The invoice failed short: everything the customer paid goes back to them."
-      : "The customer paid more than asked: the excess goes back to them.",
+    why: WHY[owed.kind],
     href: `/dashboard/payouts/new?${query}`,
   };
 }

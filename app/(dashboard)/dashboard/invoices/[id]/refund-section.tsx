@@ -62,7 +62,7 @@ export function RefundSection({
               : isOwed
                 ? issue
                   ? ". Issue a refund: the customer is e-mailed a link to claim it with their own address."
-                  : ". The customer was e-mailed to reply with a refund address: put it in the payout."
+                  : ". Send it as a payout to the address the customer gives you."
                 : ". The refunds below cover it."}
         </p>
       )}

@@ -15,9 +15,22 @@ const REASONS = [
 /**
  * "Mark resolved": closes what the invoice owes its customer without a refund. It cannot be undone
  * and no refund can follow, so the form asks once more, saying so; the server asks for the
- * step-up confirmation (a sensitive action) through dashboardFetch.
+ * step-up confirmation (a sensitive action) through dashboardFetch. Open refund links are cancelled
+ * with it, and it says so; while a claimed refund's payout is on its way it is not offered.
  */
-export function ResolveSection({ invoiceId, className }: { invoiceId: number; className: string }) {
+export function ResolveSection({
+  invoiceId,
+  openRefunds,
+  isPayoutUnderWay,
+  className,
+}: {
+  invoiceId: number;
+  /** Refund links offered and not claimed: resolving cancels them. */
+  openRefunds: number;
+  /** A claimed refund's payout is on its way: the invoice cannot be resolved under it. */
+  isPayoutUnderWay: boolean;
+  className: string;
+}) {
   const router = useRouter();
   const [reason, setReason] = useState<(typeof REASONS)[number]["value"]>("paid_outside");
   const [note, setNote] = useState("");
@@ -50,7 +63,15 @@ export function ResolveSection({ invoiceId, className }: { invoiceId: number; cl
       <p className="mt-1 text-sm">
         When the customer needs no refund (you settled it another way, they declined it, or it is too small to
         send), mark the invoice resolved. The money stays on your balance; this cannot be undone.
+        {openRefunds > 0 &&
+          ` Resolving cancels the open refund ${openRefunds === 1 ? "link" : `links (${openRefunds})`}: the customer can no longer claim it.`}
       </p>
+      {isPayoutUnderWay && (
+        <p className="mt-1 text-sm" data-testid="resolve-blocked">
+          The customer claimed a refund and its payout is on its way: you can resolve the invoice once the
+          payout is sent or returned.
+        </p>
+      )}
       <div className="mt-2 grid max-w-md gap-2 text-sm">
         <label htmlFor="resolve-reason" className="font-medium">
           Reason
@@ -81,7 +102,10 @@ export function ResolveSection({ invoiceId, className }: { invoiceId: number; cl
       </div>
       {isAsking ? (
         <div className="mt-2 rounded-md border border-amber-400 p-3 text-sm">
-          <p>Mark this invoice resolved? No refund can be issued for it afterwards.</p>
+          <p>
+            Mark this invoice resolved? No refund can be issued for it afterwards
+            {openRefunds > 0 ? ", and the open refund link stops working." : "."}
+          </p>
           <div className="mt-2 flex flex-wrap gap-2">
             <button type="button" className={secondaryButtonClass} disabled={isPending} onClick={resolve}>
               {isPending ? "Resolving…" : "Yes, mark resolved"}
@@ -91,7 +115,7 @@ export function ResolveSection({ invoiceId, className }: { invoiceId: number; cl
             </button>
           </div>
         </div>
-      ) : (
+      ) : isPayoutUnderWay ? null : (
         <button
           type="button"
           className={`mt-2 ${secondaryButtonClass}`}

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
+import { feeLabel } from "@/components/dashboard/fee-label";
 import { transactionStatus } from "@/components/dashboard/transaction-status";
 import { Shown } from "@/components/ui/money";
 import { SandboxBadge } from "@/components/ui/sandbox-badge";
@@ -132,7 +133,7 @@ export default async function TransactionPage({ params }: { params: Promise<{ id
             )}
             {t.fees.map((fee) => (
               <div key={`${fee.type}-${fee.currency}`} className="contents">
-                <dt>Fee ({fee.type})</dt>
+                <dt>{feeLabel(fee.type)}</dt>
                 <dd className="font-mono">{dashboardAmount(fee.amount, fee.currency)}</dd>
               </div>
             ))}
