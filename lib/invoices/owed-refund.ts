@@ -9,7 +9,8 @@ export type OwedKind = "short" | "overpaid" | "late";
  * or, for any other closed invoice, what the payments that arrived after it closed credited (paid
  * late, after a cancel, or again once paid). A late payment in the coin paid is in `received` and in
  * the excess already, so it is counted only when neither applies. Null when nothing is owed. Refunds
- * already sent are not subtracted here (lib/refunds/owed-back.ts does).
+ * already sent are not subtracted here (lib/refunds/owed-back.ts does). A payment rejected in review is
+ * never owed here: docs/decisions/rejected-payments-not-claimable.md.
  */
 export function owedRefund(input: {
   status: string;
