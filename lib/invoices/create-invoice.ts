@@ -16,7 +16,7 @@ import {
 import { type Db, type Executor, queryRowsPrepared } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { amountSql, invoices, optionalAmountSql, optionalWholeSql } from "@/lib/db/schema";
-import { inTransaction, withRetries } from "@/lib/db/transaction";
+import { inTransaction, retrySerializationFailures } from "@/lib/db/transaction";
 import { fieldError } from "@/lib/errors";
 import { JOB_MAX_ATTEMPTS, QUEUED_DEDUPE_CONFLICT } from "@/lib/jobs/enqueue-job";
 import { INVOICE_EXPIRY_QUEUE } from "@/lib/jobs/queues";
@@ -207,7 +207,7 @@ export async function createInvoice(
   try {
     const row = isAddressedNow
       ? await writeAddressed()
-      : { ...(await withRetries(() => write(db))), address: null };
+      : { ...(await retrySerializationFailures(() => write(db))), address: null };
     const id = Number(row.id);
     const createdAt = new Date(row.created_at);
     return {

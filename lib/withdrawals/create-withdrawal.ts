@@ -17,7 +17,7 @@ import {
 import { type Db, type Executor, queryRowsPrepared, type Tx } from "@/lib/db/client";
 import { isUniqueViolation, refusalReason } from "@/lib/db/errors";
 import { amountSql, optionalWholeSql } from "@/lib/db/schema";
-import { inTransaction, withRetries } from "@/lib/db/transaction";
+import { inTransaction, retrySerializationFailures } from "@/lib/db/transaction";
 import { fieldError } from "@/lib/errors";
 import { FOREIGN_ID_TAKEN } from "@/lib/invoices/create-invoice";
 import { enqueueJob, JOB_MAX_ATTEMPTS, QUEUED_DEDUPE_CONFLICT } from "@/lib/jobs/enqueue-job";
@@ -248,7 +248,12 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
     });
     const { refundOf, claim } = input;
     if (limits.size === 0 && refundOf === undefined && claim === undefined)
-      return { id: await withRetries(() => write(db, "processing")), price, tag, status: "processing" };
+      return {
+        id: await retrySerializationFailures(() => write(db, "processing")),
+        price,
+        tag,
+        status: "processing",
+      };
     return await inTransaction(db, async (tx) => {
       if (claim) await claim.before(tx);
       else if (refundOf !== undefined) {
