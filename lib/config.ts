@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { parseProxyRange } from "@/lib/auth/client-address";
+import { DEFAULT_APPROVAL_SECONDS } from "@/lib/withdrawals/approval-window";
 
 /**
  * PostgreSQL connections per process: twice the cores plus one, the usual starting point. More
@@ -71,7 +72,7 @@ const EnvSchema = z.object({
     .int()
     .min(60)
     .max(30 * 86_400)
-    .default(72 * 3600),
+    .default(DEFAULT_APPROVAL_SECONDS),
   KASSA_JOBS: z.enum(["on", "off"]).default("on"),
   KASSA_API_FAST_PATH: z.enum(["on", "off"]).default("on"),
   SMTP_URL: z

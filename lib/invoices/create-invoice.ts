@@ -14,7 +14,6 @@ import {
   customerIdentitySql,
 } from "@/lib/customers/assert-customer-identity";
 import { type Db, type Executor, queryRowsPrepared } from "@/lib/db/client";
-import { isUniqueViolation } from "@/lib/db/errors";
 import { amountSql, invoices, optionalAmountSql, optionalWholeSql } from "@/lib/db/schema";
 import { inTransaction, retrySerializationFailures } from "@/lib/db/transaction";
 import { fieldError } from "@/lib/errors";
@@ -22,6 +21,7 @@ import { JOB_MAX_ATTEMPTS, QUEUED_DEDUPE_CONFLICT } from "@/lib/jobs/enqueue-job
 import { INVOICE_EXPIRY_QUEUE } from "@/lib/jobs/queues";
 import { formatAmountShort } from "@/lib/money";
 import type { DashboardInvoiceRequest } from "@/lib/schemas/invoices";
+import { foreignIdTakenError } from "@/lib/transactions/foreign-id-taken";
 import type { InvoiceRecord } from "./load-invoice";
 import { priceInvoice } from "./price-invoice";
 
@@ -50,8 +50,6 @@ export type InvoiceRequest = Omit<DashboardInvoiceRequest, "foreign_id" | "timer
   foreign_id: string;
   timer: boolean;
 };
-
-export const FOREIGN_ID_TAKEN = { foreign_id: "The foreign id has already been taken." };
 
 /**
  * Creates an invoice (spec 2.2, DESIGN.md section 6). With `sender_currency`, the payment currency
@@ -235,7 +233,6 @@ export async function createInvoice(
       isCurrencyChosenByCustomer: false,
     };
   } catch (error) {
-    if (isUniqueViolation(error, "transactions_merchant_foreign_id_key")) throw fieldError(FOREIGN_ID_TAKEN);
-    throw customerIdentityError(error) ?? error;
+    throw foreignIdTakenError(error) ?? customerIdentityError(error) ?? error;
   }
 }
