@@ -12,6 +12,9 @@ import { DEFAULT_APPROVAL_SECONDS } from "@/lib/withdrawals/approval-window";
  * hot row (a merchant's balance) wake in no fair order; measured on 2 cores (docs/BENCHMARKS.md),
  * 5 instead of 10 cut withdrawal p99 from 35 to 20 ms at the same throughput.
  */
+/** KASSA_EVM_SWEEP_MINIMUMS when unset. */
+const DEFAULT_SWEEP_MINIMUMS_TEXT = "ETH=0.01,USDTE=10,USDC=10";
+
 function defaultPoolSize(): number {
   return Math.min(20, Math.max(4, os.availableParallelism() * 2 + 1));
 }
@@ -136,7 +139,7 @@ const EnvSchema = z.object({
       /^(ETH|USDTE|USDC)=\d{1,12}(\.\d{1,8})?(,(ETH|USDTE|USDC)=\d{1,12}(\.\d{1,8})?)*$/,
       "must be CODE=amount pairs of ETH, USDTE or USDC, e.g. ETH=0.05,USDTE=50",
     )
-    .default("ETH=0.01,USDTE=10,USDC=10"),
+    .default(DEFAULT_SWEEP_MINIMUMS_TEXT),
   KASSA_SCREENING_DENYLIST: z
     .string()
     .optional()
@@ -278,17 +281,21 @@ export type UtxoConfig = {
 };
 
 /** Sweep a deposit address from these balances on (KASSA_EVM_SWEEP_MINIMUMS): below them the gas would eat too much. */
-export const DEFAULT_SWEEP_MINIMUMS = parseSweepMinimums("ETH=0.01,USDTE=10,USDC=10");
+export const DEFAULT_SWEEP_MINIMUMS = parseAmountsPerCurrency(DEFAULT_SWEEP_MINIMUMS_TEXT);
 
-/** `ETH=0.05,USDTE=50` as ledger units per currency (10^-8). */
-export function parseSweepMinimums(value: string): Record<string, bigint> {
-  const minimums: Record<string, bigint> = {};
+/**
+ * `ETH=0.05,USDTE=50` (already checked by the schema) as ledger units per currency (10^-8): the sweep
+ * minimums and the screening limits. Absent or empty is none.
+ */
+export function parseAmountsPerCurrency(value: string | undefined): Record<string, bigint> {
+  const amounts: Record<string, bigint> = {};
+  if (!value) return amounts;
   for (const pair of value.split(",")) {
     const [code, amount] = pair.split("=") as [string, string];
     const [whole, fraction = ""] = amount.split(".");
-    minimums[code] = BigInt(whole!) * 10n ** 8n + BigInt(fraction.padEnd(8, "0"));
+    amounts[code] = BigInt(whole!) * 10n ** 8n + BigInt(fraction.padEnd(8, "0"));
   }
-  return minimums;
+  return amounts;
 }
 
 export class ConfigError extends Error {}
@@ -369,7 +376,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           confirmations: e.KASSA_EVM_CONFIRMATIONS,
           maxFeeGwei: e.KASSA_EVM_MAX_FEE_GWEI,
           replaceAfterSeconds: e.KASSA_EVM_REPLACE_AFTER_SECONDS,
-          sweepMinimums: parseSweepMinimums(e.KASSA_EVM_SWEEP_MINIMUMS),
+          sweepMinimums: parseAmountsPerCurrency(e.KASSA_EVM_SWEEP_MINIMUMS),
         }
       : undefined,
     utxo: {
@@ -401,12 +408,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     screening: {
       denylistPath: e.KASSA_SCREENING_DENYLIST && path.resolve(e.KASSA_SCREENING_DENYLIST),
       allowlistPath: e.KASSA_SCREENING_ALLOWLIST && path.resolve(e.KASSA_SCREENING_ALLOWLIST),
-      amountLimits: e.KASSA_SCREENING_AMOUNT_LIMITS
-        ? parseSweepMinimums(e.KASSA_SCREENING_AMOUNT_LIMITS)
-        : {},
-      newCustomerLimits: e.KASSA_SCREENING_NEW_CUSTOMER_LIMITS
-        ? parseSweepMinimums(e.KASSA_SCREENING_NEW_CUSTOMER_LIMITS)
-        : {},
+      amountLimits: parseAmountsPerCurrency(e.KASSA_SCREENING_AMOUNT_LIMITS),
+      newCustomerLimits: parseAmountsPerCurrency(e.KASSA_SCREENING_NEW_CUSTOMER_LIMITS),
     },
     metricsToken: e.KASSA_METRICS_TOKEN,
   };
