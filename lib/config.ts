@@ -168,66 +168,6 @@ const EnvSchema = z.object({
     .transform((v) => (v === undefined ? undefined : v === "1" || v === "true")),
 });
 
-export type Config = {
-  port: number;
-  host: string;
-  databaseUrl: string | undefined;
-  dataDir: string;
-  masterKey: string | undefined;
-  mode: "sandbox" | "production";
-  isSandbox: boolean;
-  publicUrl: string | undefined;
-  bodyLimitBytes: number;
-  poolSize: number;
-  seedDemo: boolean;
-  /** How long a customer has to choose a currency, and then to pay, on an invoice with `timer: true`. */
-  invoiceTimerSeconds: number;
-  /** How long an invoice's locked rate holds when it has no timer (KASSA_RATE_LOCK_SECONDS). */
-  rateLockSeconds: number;
-  /** Sandbox chain: mine a block this often on every currency with unconfirmed payments; 0 turns it off. */
-  sandboxBlockSeconds: number;
-  spreadPpm: number;
-  /** How long a withdrawal over a limit waits for an approver before it is declined as expired. */
-  withdrawalApprovalSeconds: number;
-  /** Run background jobs in this process (turn off on app servers when a separate worker runs them). */
-  runJobs: boolean;
-  /** Serve /api/v2 straight from the route handlers (server/serve-api-route.ts). */
-  apiFastPath: boolean;
-  smtpUrl: string | undefined;
-  mailFrom: string;
-  /** Signed API requests per second and key (per process); 0 turns the limit off. */
-  rateLimitPerSecond: number;
-  rateLimitBurst: number;
-  /** Open checkout event streams allowed per invoice, per client address, and in the whole process. */
-  checkoutStreams: { perToken: number; perAddress: number; max: number };
-  /** How long a claimed job stays invisible; a crashed worker's jobs run again after it. */
-  jobLeaseSeconds: number;
-  /**
-   * On SIGTERM, how long requests in flight and running jobs get to finish before they are cut
-   * (docs/OPERATIONS.md, "Stopping"). Under an orchestrator's own grace (Kubernetes gives 30 s).
-   */
-  shutdownGraceSeconds: number;
-  /** Finished jobs (done or failed) are deleted this many days after they finished. */
-  jobRetentionDays: number;
-  callbackTimeoutMs: number;
-  /** Seconds before each retry of a failed callback; the public API's schedule unless set (tests shorten it). */
-  callbackScheduleSeconds: number[] | undefined;
-  evm: EvmConfig | undefined;
-  /** The real Bitcoin and Litecoin nodes (KASSA_BTC_RPC_URL, KASSA_LTC_RPC_URL), by currency code. */
-  utxo: Partial<Record<UtxoCoin, UtxoConfig>>;
-  /** KASSA_PAYOUT_BATCH_SECONDS: how long UTXO payouts wait to leave together; 0 sends each alone. */
-  payoutBatchSeconds: number;
-  /**
-   * Proxies whose X-Forwarded-For is believed (addresses or CIDR ranges); none by default, so the
-   * address a sign-in counts against is the connection's own unless a configured proxy vouches.
-   */
-  trustedProxies: readonly string[];
-  /** The built-in screening provider's lists and rules (lib/compliance/list-screening-provider.ts). */
-  screening: ScreeningConfig;
-  /** With it, /metrics answers only `Authorization: Bearer <token>` (loopback included); without it, loopback only. */
-  metricsToken: string | undefined;
-};
-
 /**
  * Compliance screening (issue 20): operator list files (one address per line, `#` comments; read again
  * when they change) and rule thresholds in ledger units per currency.
@@ -311,7 +251,13 @@ function parseEvmTokens(value: string | undefined): Record<string, `0x${string}`
   return tokens;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * Kassa's configuration: its type is what loadConfig builds from the schema above (which says what
+ * each variable accepts and its default), so each setting is written in those two places only.
+ */
+export type Config = ReturnType<typeof loadConfig>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
@@ -333,6 +279,47 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       `Invalid environment:\n${orphan.map((name) => `  ${name}: needs KASSA_EVM_RPC_URL, the Ethereum node it applies to`).join("\n")}`,
     );
+  const evm: EvmConfig | undefined = e.KASSA_EVM_RPC_URL
+    ? {
+        rpcUrl: e.KASSA_EVM_RPC_URL,
+        mode: e.KASSA_MODE,
+        tokens: parseEvmTokens(e.KASSA_EVM_TOKENS),
+        confirmations: e.KASSA_EVM_CONFIRMATIONS,
+        maxFeeGwei: e.KASSA_EVM_MAX_FEE_GWEI,
+        replaceAfterSeconds: e.KASSA_EVM_REPLACE_AFTER_SECONDS,
+        sweepMinimums: parseAmountsPerCurrency(e.KASSA_EVM_SWEEP_MINIMUMS),
+      }
+    : undefined;
+  const utxo: Partial<Record<UtxoCoin, UtxoConfig>> = {
+    ...(e.KASSA_BTC_RPC_URL && {
+      BTC: {
+        rpcUrl: e.KASSA_BTC_RPC_URL,
+        confirmations: e.KASSA_BTC_CONFIRMATIONS,
+        fallbackFeeRate: e.KASSA_BTC_FALLBACK_FEE_RATE,
+        maxFeeRate: e.KASSA_BTC_MAX_FEE_RATE,
+        replaceAfterSeconds: e.KASSA_BTC_REPLACE_AFTER_SECONDS,
+        consolidateFeeRate: e.KASSA_BTC_CONSOLIDATE_FEE_RATE,
+        consolidateMinCoins: e.KASSA_BTC_CONSOLIDATE_MIN_COINS,
+      },
+    }),
+    ...(e.KASSA_LTC_RPC_URL && {
+      LTC: {
+        rpcUrl: e.KASSA_LTC_RPC_URL,
+        confirmations: e.KASSA_LTC_CONFIRMATIONS,
+        fallbackFeeRate: e.KASSA_LTC_FALLBACK_FEE_RATE,
+        maxFeeRate: e.KASSA_LTC_MAX_FEE_RATE,
+        replaceAfterSeconds: e.KASSA_LTC_REPLACE_AFTER_SECONDS,
+        consolidateFeeRate: e.KASSA_LTC_CONSOLIDATE_FEE_RATE,
+        consolidateMinCoins: e.KASSA_LTC_CONSOLIDATE_MIN_COINS,
+      },
+    }),
+  };
+  const screening: ScreeningConfig = {
+    denylistPath: e.KASSA_SCREENING_DENYLIST && path.resolve(e.KASSA_SCREENING_DENYLIST),
+    allowlistPath: e.KASSA_SCREENING_ALLOWLIST && path.resolve(e.KASSA_SCREENING_ALLOWLIST),
+    amountLimits: parseAmountsPerCurrency(e.KASSA_SCREENING_AMOUNT_LIMITS),
+    newCustomerLimits: parseAmountsPerCurrency(e.KASSA_SCREENING_NEW_CUSTOMER_LIMITS),
+  };
   return {
     port: e.PORT,
     host: e.HOST,
@@ -346,71 +333,55 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     poolSize: e.KASSA_DB_POOL_SIZE,
     // The demo merchant is a sandbox convenience: seeded by default only there.
     seedDemo: e.KASSA_SEED_DEMO ?? e.KASSA_MODE === "sandbox",
+    /** How long a customer has to choose a currency, and then to pay, on an invoice with `timer: true`. */
     invoiceTimerSeconds: e.KASSA_INVOICE_TIMER_SECONDS,
-    // How long a rate locked on an invoice without a timer holds; by default as long as a timer would.
+    /** How long an invoice's locked rate holds when it has no timer; by default as long as a timer would. */
     rateLockSeconds: e.KASSA_RATE_LOCK_SECONDS ?? e.KASSA_INVOICE_TIMER_SECONDS,
+    /** Sandbox chain: mine a block this often on every currency with unconfirmed payments; 0 turns it off. */
     sandboxBlockSeconds: e.KASSA_SANDBOX_BLOCK_SECONDS,
     spreadPpm: e.KASSA_EXCHANGE_SPREAD_PPM,
+    /** How long a withdrawal over a limit waits for an approver before it is declined as expired. */
     withdrawalApprovalSeconds: e.KASSA_WITHDRAWAL_APPROVAL_SECONDS,
+    /** Run background jobs in this process (turn off on app servers when a separate worker runs them). */
     runJobs: e.KASSA_JOBS === "on",
+    /** Serve /api/v2 straight from the route handlers (server/serve-api-route.ts). */
     apiFastPath: e.KASSA_API_FAST_PATH === "on",
     smtpUrl: e.SMTP_URL,
     mailFrom: e.KASSA_MAIL_FROM,
+    /** Signed API requests per second and key (per process); 0 turns the limit off. */
     rateLimitPerSecond: e.KASSA_RATE_LIMIT_PER_SECOND,
     rateLimitBurst: e.KASSA_RATE_LIMIT_BURST,
+    /** Open checkout event streams allowed per invoice, per client address, and in the whole process. */
     checkoutStreams: {
       perToken: e.KASSA_CHECKOUT_STREAMS_PER_TOKEN,
       perAddress: e.KASSA_CHECKOUT_STREAMS_PER_ADDRESS,
       max: e.KASSA_CHECKOUT_STREAMS_MAX,
     },
+    /** How long a claimed job stays invisible; a crashed worker's jobs run again after it. */
     jobLeaseSeconds: e.KASSA_JOB_LEASE_SECONDS,
+    /**
+     * On SIGTERM, how long requests in flight and running jobs get to finish before they are cut
+     * (docs/OPERATIONS.md, "Stopping"). Under an orchestrator's own grace (Kubernetes gives 30 s).
+     */
     shutdownGraceSeconds: e.KASSA_SHUTDOWN_GRACE_SECONDS,
+    /** Finished jobs (done or failed) are deleted this many days after they finished. */
     jobRetentionDays: e.KASSA_JOB_RETENTION_DAYS,
     callbackTimeoutMs: e.KASSA_CALLBACK_TIMEOUT_MS,
+    /** Seconds before each retry of a failed callback; the public API's schedule unless set (tests shorten it). */
     callbackScheduleSeconds: e.KASSA_CALLBACK_SCHEDULE?.split(",").map(Number),
-    evm: e.KASSA_EVM_RPC_URL
-      ? {
-          rpcUrl: e.KASSA_EVM_RPC_URL,
-          mode: e.KASSA_MODE,
-          tokens: parseEvmTokens(e.KASSA_EVM_TOKENS),
-          confirmations: e.KASSA_EVM_CONFIRMATIONS,
-          maxFeeGwei: e.KASSA_EVM_MAX_FEE_GWEI,
-          replaceAfterSeconds: e.KASSA_EVM_REPLACE_AFTER_SECONDS,
-          sweepMinimums: parseAmountsPerCurrency(e.KASSA_EVM_SWEEP_MINIMUMS),
-        }
-      : undefined,
-    utxo: {
-      ...(e.KASSA_BTC_RPC_URL && {
-        BTC: {
-          rpcUrl: e.KASSA_BTC_RPC_URL,
-          confirmations: e.KASSA_BTC_CONFIRMATIONS,
-          fallbackFeeRate: e.KASSA_BTC_FALLBACK_FEE_RATE,
-          maxFeeRate: e.KASSA_BTC_MAX_FEE_RATE,
-          replaceAfterSeconds: e.KASSA_BTC_REPLACE_AFTER_SECONDS,
-          consolidateFeeRate: e.KASSA_BTC_CONSOLIDATE_FEE_RATE,
-          consolidateMinCoins: e.KASSA_BTC_CONSOLIDATE_MIN_COINS,
-        },
-      }),
-      ...(e.KASSA_LTC_RPC_URL && {
-        LTC: {
-          rpcUrl: e.KASSA_LTC_RPC_URL,
-          confirmations: e.KASSA_LTC_CONFIRMATIONS,
-          fallbackFeeRate: e.KASSA_LTC_FALLBACK_FEE_RATE,
-          maxFeeRate: e.KASSA_LTC_MAX_FEE_RATE,
-          replaceAfterSeconds: e.KASSA_LTC_REPLACE_AFTER_SECONDS,
-          consolidateFeeRate: e.KASSA_LTC_CONSOLIDATE_FEE_RATE,
-          consolidateMinCoins: e.KASSA_LTC_CONSOLIDATE_MIN_COINS,
-        },
-      }),
-    },
+    evm,
+    /** The real Bitcoin and Litecoin nodes (KASSA_BTC_RPC_URL, KASSA_LTC_RPC_URL), by currency code. */
+    utxo,
+    /** KASSA_PAYOUT_BATCH_SECONDS: how long UTXO payouts wait to leave together; 0 sends each alone. */
     payoutBatchSeconds: e.KASSA_PAYOUT_BATCH_SECONDS ?? 0,
+    /**
+     * Proxies whose X-Forwarded-For is believed (addresses or CIDR ranges); none by default, so the
+     * address a sign-in counts against is the connection's own unless a configured proxy vouches.
+     */
     trustedProxies: e.KASSA_TRUSTED_PROXIES,
-    screening: {
-      denylistPath: e.KASSA_SCREENING_DENYLIST && path.resolve(e.KASSA_SCREENING_DENYLIST),
-      allowlistPath: e.KASSA_SCREENING_ALLOWLIST && path.resolve(e.KASSA_SCREENING_ALLOWLIST),
-      amountLimits: parseAmountsPerCurrency(e.KASSA_SCREENING_AMOUNT_LIMITS),
-      newCustomerLimits: parseAmountsPerCurrency(e.KASSA_SCREENING_NEW_CUSTOMER_LIMITS),
-    },
+    /** The built-in screening provider's lists and rules (lib/compliance/list-screening-provider.ts). */
+    screening,
+    /** With it, /metrics answers only `Authorization: Bearer <token>` (loopback included); without it, loopback only. */
     metricsToken: e.KASSA_METRICS_TOKEN,
   };
 }
