@@ -4,7 +4,7 @@ import { Server as NetServer, type Socket } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
-import type { EngineRefusal, EngineStarted } from "@/lib/server/engine-protocol";
+import type { EngineRefusal, EngineStarted } from "@/lib/host/engine-protocol";
 import { createApiRouter } from "@/server/api-routes";
 import { createRequestHandler } from "@/server/create-request-handler";
 import { compiledEngine, type EngineClient, loopbackEngine } from "@/server/engine-client";

@@ -1,9 +1,9 @@
 import { ConfigError } from "@/lib/config";
 import { MasterKeyError } from "@/lib/crypto/master-key";
 import { DataDirLockedError } from "@/lib/db/data-dir-lock";
+import { startBackground } from "@/lib/host/background";
+import { bootDatabase } from "@/lib/host/boot";
 import { getConfig } from "@/lib/runtime";
-import { startBackground } from "@/lib/server/background";
-import { bootDatabase } from "@/lib/server/boot";
 import { quietBrokenPipes } from "@/server/quiet-broken-pipes";
 
 /**

@@ -16,11 +16,11 @@ import { configureOffering } from "@/lib/currencies/offering";
 import { syncCurrencies } from "@/lib/currencies/sync-currencies";
 import { openDatabase, queryRows } from "@/lib/db/client";
 import { runMigrations } from "@/lib/db/migrate";
+import { jobHandlers, payoutAdapter } from "@/lib/host/job-handlers";
 import { startJobRunner } from "@/lib/jobs/runner";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { seedRates } from "@/lib/rates/rates";
 import { withdrawalRequest } from "@/lib/schemas/withdrawals";
-import { jobHandlers, payoutAdapter } from "@/lib/server/job-handlers";
 import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { withdrawalInput } from "@/lib/withdrawals/from-request";
 import {

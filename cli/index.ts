@@ -20,7 +20,7 @@ import { KNOWN_COMMANDS, USAGE } from "./usage";
 async function direct(command: CliCommand): Promise<CliOutput> {
   const [{ runCliCommand }, { bootDatabase }] = await Promise.all([
     import("@/lib/cli/commands"),
-    import("@/lib/server/boot"),
+    import("@/lib/host/boot"),
   ]);
   const config = getConfig();
   const { handle, box, lock } = await bootDatabase(config, "cli");

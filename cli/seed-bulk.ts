@@ -5,10 +5,10 @@ import { parseArgs } from "node:util";
 import { ConfigError } from "@/lib/config";
 import { MasterKeyError } from "@/lib/crypto/master-key";
 import { DataDirLockedError } from "@/lib/db/data-dir-lock";
+import { bootDatabase } from "@/lib/host/boot";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { getConfig } from "@/lib/runtime";
 import { seedBulk } from "@/lib/seed/seed-bulk";
-import { bootDatabase } from "@/lib/server/boot";
 
 /**
  * `npm run seed:bulk -- --transactions 1000000 [--merchant <id>] [--batch 20000]`: a year of

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { parseProxyRange } from "@/lib/auth/client-address";
+import { DEFAULT_APPROVAL_SECONDS } from "@/lib/withdrawals/approval-window";
 
 /**
  * PostgreSQL connections per process: twice the cores plus one, the usual starting point. More
@@ -11,6 +12,9 @@ import { parseProxyRange } from "@/lib/auth/client-address";
  * hot row (a merchant's balance) wake in no fair order; measured on 2 cores (docs/BENCHMARKS.md),
  * 5 instead of 10 cut withdrawal p99 from 35 to 20 ms at the same throughput.
  */
+/** KASSA_EVM_SWEEP_MINIMUMS when unset. */
+const DEFAULT_SWEEP_MINIMUMS_TEXT = "ETH=0.01,USDTE=10,USDC=10";
+
 function defaultPoolSize(): number {
   return Math.min(20, Math.max(4, os.availableParallelism() * 2 + 1));
 }
@@ -71,7 +75,7 @@ const EnvSchema = z.object({
     .int()
     .min(60)
     .max(30 * 86_400)
-    .default(72 * 3600),
+    .default(DEFAULT_APPROVAL_SECONDS),
   KASSA_JOBS: z.enum(["on", "off"]).default("on"),
   KASSA_API_FAST_PATH: z.enum(["on", "off"]).default("on"),
   SMTP_URL: z
@@ -135,7 +139,7 @@ const EnvSchema = z.object({
       /^(ETH|USDTE|USDC)=\d{1,12}(\.\d{1,8})?(,(ETH|USDTE|USDC)=\d{1,12}(\.\d{1,8})?)*$/,
       "must be CODE=amount pairs of ETH, USDTE or USDC, e.g. ETH=0.05,USDTE=50",
     )
-    .default("ETH=0.01,USDTE=10,USDC=10"),
+    .default(DEFAULT_SWEEP_MINIMUMS_TEXT),
   KASSA_SCREENING_DENYLIST: z
     .string()
     .optional()
@@ -163,66 +167,6 @@ const EnvSchema = z.object({
     .optional()
     .transform((v) => (v === undefined ? undefined : v === "1" || v === "true")),
 });
-
-export type Config = {
-  port: number;
-  host: string;
-  databaseUrl: string | undefined;
-  dataDir: string;
-  masterKey: string | undefined;
-  mode: "sandbox" | "production";
-  isSandbox: boolean;
-  publicUrl: string | undefined;
-  bodyLimitBytes: number;
-  poolSize: number;
-  seedDemo: boolean;
-  /** How long a customer has to choose a currency, and then to pay, on an invoice with `timer: true`. */
-  invoiceTimerSeconds: number;
-  /** How long an invoice's locked rate holds when it has no timer (KASSA_RATE_LOCK_SECONDS). */
-  rateLockSeconds: number;
-  /** Sandbox chain: mine a block this often on every currency with unconfirmed payments; 0 turns it off. */
-  sandboxBlockSeconds: number;
-  spreadPpm: number;
-  /** How long a withdrawal over a limit waits for an approver before it is declined as expired. */
-  withdrawalApprovalSeconds: number;
-  /** Run background jobs in this process (turn off on app servers when a separate worker runs them). */
-  runJobs: boolean;
-  /** Serve /api/v2 straight from the route handlers (server/serve-api-route.ts). */
-  apiFastPath: boolean;
-  smtpUrl: string | undefined;
-  mailFrom: string;
-  /** Signed API requests per second and key (per process); 0 turns the limit off. */
-  rateLimitPerSecond: number;
-  rateLimitBurst: number;
-  /** Open checkout event streams allowed per invoice, per client address, and in the whole process. */
-  checkoutStreams: { perToken: number; perAddress: number; max: number };
-  /** How long a claimed job stays invisible; a crashed worker's jobs run again after it. */
-  jobLeaseSeconds: number;
-  /**
-   * On SIGTERM, how long requests in flight and running jobs get to finish before they are cut
-   * (docs/OPERATIONS.md, "Stopping"). Under an orchestrator's own grace (Kubernetes gives 30 s).
-   */
-  shutdownGraceSeconds: number;
-  /** Finished jobs (done or failed) are deleted this many days after they finished. */
-  jobRetentionDays: number;
-  callbackTimeoutMs: number;
-  /** Seconds before each retry of a failed callback; the public API's schedule unless set (tests shorten it). */
-  callbackScheduleSeconds: number[] | undefined;
-  evm: EvmConfig | undefined;
-  /** The real Bitcoin and Litecoin nodes (KASSA_BTC_RPC_URL, KASSA_LTC_RPC_URL), by currency code. */
-  utxo: Partial<Record<UtxoCoin, UtxoConfig>>;
-  /** KASSA_PAYOUT_BATCH_SECONDS: how long UTXO payouts wait to leave together; 0 sends each alone. */
-  payoutBatchSeconds: number;
-  /**
-   * Proxies whose X-Forwarded-For is believed (addresses or CIDR ranges); none by default, so the
-   * address a sign-in counts against is the connection's own unless a configured proxy vouches.
-   */
-  trustedProxies: readonly string[];
-  /** The built-in screening provider's lists and rules (lib/compliance/list-screening-provider.ts). */
-  screening: ScreeningConfig;
-  /** With it, /metrics answers only `Authorization: Bearer <token>` (loopback included); without it, loopback only. */
-  metricsToken: string | undefined;
-};
 
 /**
  * Compliance screening (issue 20): operator list files (one address per line, `#` comments; read again
@@ -277,17 +221,21 @@ export type UtxoConfig = {
 };
 
 /** Sweep a deposit address from these balances on (KASSA_EVM_SWEEP_MINIMUMS): below them the gas would eat too much. */
-export const DEFAULT_SWEEP_MINIMUMS = parseSweepMinimums("ETH=0.01,USDTE=10,USDC=10");
+export const DEFAULT_SWEEP_MINIMUMS = parseAmountsPerCurrency(DEFAULT_SWEEP_MINIMUMS_TEXT);
 
-/** `ETH=0.05,USDTE=50` as ledger units per currency (10^-8). */
-export function parseSweepMinimums(value: string): Record<string, bigint> {
-  const minimums: Record<string, bigint> = {};
+/**
+ * `ETH=0.05,USDTE=50` (already checked by the schema) as ledger units per currency (10^-8): the sweep
+ * minimums and the screening limits. Absent or empty is none.
+ */
+export function parseAmountsPerCurrency(value: string | undefined): Record<string, bigint> {
+  const amounts: Record<string, bigint> = {};
+  if (!value) return amounts;
   for (const pair of value.split(",")) {
     const [code, amount] = pair.split("=") as [string, string];
     const [whole, fraction = ""] = amount.split(".");
-    minimums[code] = BigInt(whole!) * 10n ** 8n + BigInt(fraction.padEnd(8, "0"));
+    amounts[code] = BigInt(whole!) * 10n ** 8n + BigInt(fraction.padEnd(8, "0"));
   }
-  return minimums;
+  return amounts;
 }
 
 export class ConfigError extends Error {}
@@ -303,7 +251,13 @@ function parseEvmTokens(value: string | undefined): Record<string, `0x${string}`
   return tokens;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * Kassa's configuration: its type is what loadConfig builds from the schema above (which says what
+ * each variable accepts and its default), so each setting is written in those two places only.
+ */
+export type Config = ReturnType<typeof loadConfig>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
@@ -325,6 +279,47 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       `Invalid environment:\n${orphan.map((name) => `  ${name}: needs KASSA_EVM_RPC_URL, the Ethereum node it applies to`).join("\n")}`,
     );
+  const evm: EvmConfig | undefined = e.KASSA_EVM_RPC_URL
+    ? {
+        rpcUrl: e.KASSA_EVM_RPC_URL,
+        mode: e.KASSA_MODE,
+        tokens: parseEvmTokens(e.KASSA_EVM_TOKENS),
+        confirmations: e.KASSA_EVM_CONFIRMATIONS,
+        maxFeeGwei: e.KASSA_EVM_MAX_FEE_GWEI,
+        replaceAfterSeconds: e.KASSA_EVM_REPLACE_AFTER_SECONDS,
+        sweepMinimums: parseAmountsPerCurrency(e.KASSA_EVM_SWEEP_MINIMUMS),
+      }
+    : undefined;
+  const utxo: Partial<Record<UtxoCoin, UtxoConfig>> = {
+    ...(e.KASSA_BTC_RPC_URL && {
+      BTC: {
+        rpcUrl: e.KASSA_BTC_RPC_URL,
+        confirmations: e.KASSA_BTC_CONFIRMATIONS,
+        fallbackFeeRate: e.KASSA_BTC_FALLBACK_FEE_RATE,
+        maxFeeRate: e.KASSA_BTC_MAX_FEE_RATE,
+        replaceAfterSeconds: e.KASSA_BTC_REPLACE_AFTER_SECONDS,
+        consolidateFeeRate: e.KASSA_BTC_CONSOLIDATE_FEE_RATE,
+        consolidateMinCoins: e.KASSA_BTC_CONSOLIDATE_MIN_COINS,
+      },
+    }),
+    ...(e.KASSA_LTC_RPC_URL && {
+      LTC: {
+        rpcUrl: e.KASSA_LTC_RPC_URL,
+        confirmations: e.KASSA_LTC_CONFIRMATIONS,
+        fallbackFeeRate: e.KASSA_LTC_FALLBACK_FEE_RATE,
+        maxFeeRate: e.KASSA_LTC_MAX_FEE_RATE,
+        replaceAfterSeconds: e.KASSA_LTC_REPLACE_AFTER_SECONDS,
+        consolidateFeeRate: e.KASSA_LTC_CONSOLIDATE_FEE_RATE,
+        consolidateMinCoins: e.KASSA_LTC_CONSOLIDATE_MIN_COINS,
+      },
+    }),
+  };
+  const screening: ScreeningConfig = {
+    denylistPath: e.KASSA_SCREENING_DENYLIST && path.resolve(e.KASSA_SCREENING_DENYLIST),
+    allowlistPath: e.KASSA_SCREENING_ALLOWLIST && path.resolve(e.KASSA_SCREENING_ALLOWLIST),
+    amountLimits: parseAmountsPerCurrency(e.KASSA_SCREENING_AMOUNT_LIMITS),
+    newCustomerLimits: parseAmountsPerCurrency(e.KASSA_SCREENING_NEW_CUSTOMER_LIMITS),
+  };
   return {
     port: e.PORT,
     host: e.HOST,
@@ -338,75 +333,55 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     poolSize: e.KASSA_DB_POOL_SIZE,
     // The demo merchant is a sandbox convenience: seeded by default only there.
     seedDemo: e.KASSA_SEED_DEMO ?? e.KASSA_MODE === "sandbox",
+    /** How long a customer has to choose a currency, and then to pay, on an invoice with `timer: true`. */
     invoiceTimerSeconds: e.KASSA_INVOICE_TIMER_SECONDS,
-    // How long a rate locked on an invoice without a timer holds; by default as long as a timer would.
+    /** How long an invoice's locked rate holds when it has no timer; by default as long as a timer would. */
     rateLockSeconds: e.KASSA_RATE_LOCK_SECONDS ?? e.KASSA_INVOICE_TIMER_SECONDS,
+    /** Sandbox chain: mine a block this often on every currency with unconfirmed payments; 0 turns it off. */
     sandboxBlockSeconds: e.KASSA_SANDBOX_BLOCK_SECONDS,
     spreadPpm: e.KASSA_EXCHANGE_SPREAD_PPM,
+    /** How long a withdrawal over a limit waits for an approver before it is declined as expired. */
     withdrawalApprovalSeconds: e.KASSA_WITHDRAWAL_APPROVAL_SECONDS,
+    /** Run background jobs in this process (turn off on app servers when a separate worker runs them). */
     runJobs: e.KASSA_JOBS === "on",
+    /** Serve /api/v2 straight from the route handlers (server/serve-api-route.ts). */
     apiFastPath: e.KASSA_API_FAST_PATH === "on",
     smtpUrl: e.SMTP_URL,
     mailFrom: e.KASSA_MAIL_FROM,
+    /** Signed API requests per second and key (per process); 0 turns the limit off. */
     rateLimitPerSecond: e.KASSA_RATE_LIMIT_PER_SECOND,
     rateLimitBurst: e.KASSA_RATE_LIMIT_BURST,
+    /** Open checkout event streams allowed per invoice, per client address, and in the whole process. */
     checkoutStreams: {
       perToken: e.KASSA_CHECKOUT_STREAMS_PER_TOKEN,
       perAddress: e.KASSA_CHECKOUT_STREAMS_PER_ADDRESS,
       max: e.KASSA_CHECKOUT_STREAMS_MAX,
     },
+    /** How long a claimed job stays invisible; a crashed worker's jobs run again after it. */
     jobLeaseSeconds: e.KASSA_JOB_LEASE_SECONDS,
+    /**
+     * On SIGTERM, how long requests in flight and running jobs get to finish before they are cut
+     * (docs/OPERATIONS.md, "Stopping"). Under an orchestrator's own grace (Kubernetes gives 30 s).
+     */
     shutdownGraceSeconds: e.KASSA_SHUTDOWN_GRACE_SECONDS,
+    /** Finished jobs (done or failed) are deleted this many days after they finished. */
     jobRetentionDays: e.KASSA_JOB_RETENTION_DAYS,
     callbackTimeoutMs: e.KASSA_CALLBACK_TIMEOUT_MS,
+    /** Seconds before each retry of a failed callback; the public API's schedule unless set (tests shorten it). */
     callbackScheduleSeconds: e.KASSA_CALLBACK_SCHEDULE?.split(",").map(Number),
-    evm: e.KASSA_EVM_RPC_URL
-      ? {
-          rpcUrl: e.KASSA_EVM_RPC_URL,
-          mode: e.KASSA_MODE,
-          tokens: parseEvmTokens(e.KASSA_EVM_TOKENS),
-          confirmations: e.KASSA_EVM_CONFIRMATIONS,
-          maxFeeGwei: e.KASSA_EVM_MAX_FEE_GWEI,
-          replaceAfterSeconds: e.KASSA_EVM_REPLACE_AFTER_SECONDS,
-          sweepMinimums: parseSweepMinimums(e.KASSA_EVM_SWEEP_MINIMUMS),
-        }
-      : undefined,
-    utxo: {
-      ...(e.KASSA_BTC_RPC_URL && {
-        BTC: {
-          rpcUrl: e.KASSA_BTC_RPC_URL,
-          confirmations: e.KASSA_BTC_CONFIRMATIONS,
-          fallbackFeeRate: e.KASSA_BTC_FALLBACK_FEE_RATE,
-          maxFeeRate: e.KASSA_BTC_MAX_FEE_RATE,
-          replaceAfterSeconds: e.KASSA_BTC_REPLACE_AFTER_SECONDS,
-          consolidateFeeRate: e.KASSA_BTC_CONSOLIDATE_FEE_RATE,
-          consolidateMinCoins: e.KASSA_BTC_CONSOLIDATE_MIN_COINS,
-        },
-      }),
-      ...(e.KASSA_LTC_RPC_URL && {
-        LTC: {
-          rpcUrl: e.KASSA_LTC_RPC_URL,
-          confirmations: e.KASSA_LTC_CONFIRMATIONS,
-          fallbackFeeRate: e.KASSA_LTC_FALLBACK_FEE_RATE,
-          maxFeeRate: e.KASSA_LTC_MAX_FEE_RATE,
-          replaceAfterSeconds: e.KASSA_LTC_REPLACE_AFTER_SECONDS,
-          consolidateFeeRate: e.KASSA_LTC_CONSOLIDATE_FEE_RATE,
-          consolidateMinCoins: e.KASSA_LTC_CONSOLIDATE_MIN_COINS,
-        },
-      }),
-    },
+    evm,
+    /** The real Bitcoin and Litecoin nodes (KASSA_BTC_RPC_URL, KASSA_LTC_RPC_URL), by currency code. */
+    utxo,
+    /** KASSA_PAYOUT_BATCH_SECONDS: how long UTXO payouts wait to leave together; 0 sends each alone. */
     payoutBatchSeconds: e.KASSA_PAYOUT_BATCH_SECONDS ?? 0,
+    /**
+     * Proxies whose X-Forwarded-For is believed (addresses or CIDR ranges); none by default, so the
+     * address a sign-in counts against is the connection's own unless a configured proxy vouches.
+     */
     trustedProxies: e.KASSA_TRUSTED_PROXIES,
-    screening: {
-      denylistPath: e.KASSA_SCREENING_DENYLIST && path.resolve(e.KASSA_SCREENING_DENYLIST),
-      allowlistPath: e.KASSA_SCREENING_ALLOWLIST && path.resolve(e.KASSA_SCREENING_ALLOWLIST),
-      amountLimits: e.KASSA_SCREENING_AMOUNT_LIMITS
-        ? parseSweepMinimums(e.KASSA_SCREENING_AMOUNT_LIMITS)
-        : {},
-      newCustomerLimits: e.KASSA_SCREENING_NEW_CUSTOMER_LIMITS
-        ? parseSweepMinimums(e.KASSA_SCREENING_NEW_CUSTOMER_LIMITS)
-        : {},
-    },
+    /** The built-in screening provider's lists and rules (lib/compliance/list-screening-provider.ts). */
+    screening,
+    /** With it, /metrics answers only `Authorization: Bearer <token>` (loopback included); without it, loopback only. */
     metricsToken: e.KASSA_METRICS_TOKEN,
   };
 }

@@ -1,4 +1,5 @@
 import { withoutTrailingZeros } from "./digits";
+import { unstorableTextReason } from "./unstorable-text";
 
 /**
  * A strict JSON reader for request bodies. JSON.parse loses the text of numbers (Node 20 has no
@@ -99,8 +100,6 @@ function readNumber(literal: string): number | JsonExactNumber {
   return isSame ? value : new JsonExactNumber(literal);
 }
 
-const isPair = (high: number, low: number) => high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
-
 export function parseJson(text: string, maxDepth = MAX_DEPTH): JsonValue {
   let pos = 0;
 
@@ -122,12 +121,6 @@ export function parseJson(text: string, maxDepth = MAX_DEPTH): JsonValue {
       if (Number.isNaN(code)) fail("unterminated string");
       if (code === 0x22) break;
       if (code < 0x20) fail("control character in string");
-      if (code >= 0xd800 && code <= 0xdfff) {
-        // Only reachable from a string handed in directly (UTF-8 bytes cannot encode a lone surrogate).
-        if (!isPair(code, text.charCodeAt(pos + 1))) fail("lone surrogate in string");
-        pos += 2;
-        continue;
-      }
       if (code === 0x5c) {
         out += text.slice(start, pos);
         const escaped = text[pos + 1];
@@ -156,20 +149,9 @@ export function parseJson(text: string, maxDepth = MAX_DEPTH): JsonValue {
           case "u": {
             const hex = text.slice(pos, pos + 4);
             if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail("bad unicode escape");
-            const code = Number.parseInt(hex, 16);
-            // PostgreSQL text cannot hold NUL; refusing it here gives the client a clear 400.
-            if (code === 0) fail("NUL character (\\u0000) in string");
             pos += 4;
-            if (code >= 0xd800 && code <= 0xdfff) {
-              // A surrogate is only half a character: a high one must be followed at once by an
-              // escaped low one ("\\ud83d\\ude00"); anything else is text no database can store.
-              const low = /^\\u([dD][c-fC-F][0-9a-fA-F]{2})/.exec(text.slice(pos, pos + 6));
-              if (code >= 0xdc00 || !low) fail("lone surrogate escape in string");
-              out += String.fromCharCode(code, Number.parseInt(low![1]!, 16));
-              pos += 6;
-              break;
-            }
-            out += String.fromCharCode(code);
+            // A surrogate pair comes as two escapes ("\\ud83d\\ude00"): the string is checked whole.
+            out += String.fromCharCode(Number.parseInt(hex, 16));
             break;
           }
           default:
@@ -182,6 +164,8 @@ export function parseJson(text: string, maxDepth = MAX_DEPTH): JsonValue {
     }
     out += text.slice(start, pos);
     pos++;
+    const unstorable = unstorableTextReason(out);
+    if (unstorable) fail(`${unstorable} in string`);
     return out;
   };
 

@@ -1,5 +1,6 @@
 // `npm test`: the whole suite, in the order that fails fastest.
-//   1. lint (Biome, with the import rules: no cycles, the layers of lib/ and components/) and typecheck (tsc)
+//   1. lint (Biome), the import rules (dependency-cruiser: no cycles, the layers of lib/ and components/)
+//      and typecheck (tsc)
 //   2. unit and integration tests on PGlite (in memory)
 //   3. the integration and chain tests on PostgreSQL: KASSA_TEST_DATABASE_URL if set, else a throwaway server
 //      started here from the installed PostgreSQL binaries
@@ -83,6 +84,7 @@ function cleanup() {
 }
 
 step("lint", bin("biome"), ["check", "."]);
+step("import rules", "npm", ["run", "--silent", "lint:deps"]);
 step("typecheck", bin("tsc"), ["--noEmit"]);
 step("schema drift", process.execPath, [path.join(root, "scripts", "check-schema-drift.mjs")]);
 step("unit and integration tests on PGlite", bin("vitest"), ["run", ...vitestReport("vitest-pglite.json")], {

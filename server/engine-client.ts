@@ -1,4 +1,4 @@
-import type { EngineMessage } from "@/lib/server/engine-protocol";
+import type { EngineMessage } from "@/lib/host/engine-protocol";
 import type { RouteHandler } from "./api-routes";
 import { ENGINE_PATH, ENGINE_TOKEN_HEADER } from "./engine-contract";
 import { loadCompiledRoute } from "./load-compiled-route";

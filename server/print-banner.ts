@@ -1,4 +1,4 @@
-import type { EngineStarted } from "@/lib/server/engine-protocol";
+import type { EngineStarted } from "@/lib/host/engine-protocol";
 
 /** What an operator sees once Kassa serves: where, on which database, and the demo credentials. */
 export function printBanner({

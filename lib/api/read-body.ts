@@ -5,6 +5,7 @@ import { fieldError, KassaError, notFound } from "@/lib/errors";
 import { JsonExactNumber, JsonSyntaxError, type JsonValue, parseJson } from "@/lib/json";
 import { withoutNullOptionals } from "@/lib/schemas/absent-nulls";
 import { toFieldErrors } from "@/lib/schemas/messages";
+import { hasUnstorableText } from "@/lib/unstorable-text";
 import { currentRequestContext } from "./request-context";
 
 const tooLarge = (limit: number) =>
@@ -81,17 +82,10 @@ export function validate<Req extends z.ZodType>(
   return parsed.data;
 }
 
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
 /**
- * Text PostgreSQL refuses: NUL, and a lone UTF-16 surrogate (half a character, which no encoding
- * can store). No object's id or token contains either, so a path carrying one names nothing.
+ * Route parameters as plain strings (Next.js hands them over as a promise); unstorable text is a 404:
+ * no object's id or token contains it, so such a path names nothing.
  */
-export function hasUnstorableText(value: string): boolean {
-  return value.includes("\u0000") || LONE_SURROGATE.test(value);
-}
-
-/** Route parameters as plain strings (Next.js hands them over as a promise); unstorable text is a 404. */
 export async function routeParams(
   context: { params?: Promise<Record<string, string | string[]>> } | undefined,
 ) {

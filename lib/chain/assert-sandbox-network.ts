@@ -20,7 +20,7 @@ const EVM_MAIN_NETWORKS = new Set([1, 10, 56, 100, 137, 8453, 42161, 43114]);
 /**
  * A main network in sandbox mode: sandbox credits, the demo seed and prices any merchant can edit
  * would be paid out from a hot wallet holding real money. Extends ConfigError, so a start refuses
- * with this message (lib/server/run-engine-action.ts) rather than a stack trace.
+ * with this message (lib/host/run-engine-action.ts) rather than a stack trace.
  */
 export class MainNetworkInSandboxError extends ConfigError {}
 

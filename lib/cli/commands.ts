@@ -44,7 +44,7 @@ import { rejectWithdrawal } from "@/lib/withdrawals/process-withdrawal";
 /**
  * The ops CLI's commands (DESIGN.md section 8), as data. `cli/index.ts` runs them directly against
  * PostgreSQL or an idle embedded database; a running embedded server runs them for the CLI
- * (lib/server/cli-bridge.ts), since only one process may open the embedded database.
+ * (lib/host/cli-bridge.ts), since only one process may open the embedded database.
  */
 const merchantId = z.coerce.number().int().positive();
 

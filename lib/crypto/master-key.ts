@@ -11,7 +11,7 @@ export class MasterKeyError extends Error {}
 const FILE_NAME = "master.key";
 
 /**
- * Whether the data directory already holds an embedded database (lib/server/boot.ts opens it in
+ * Whether the data directory already holds an embedded database (lib/host/boot.ts opens it in
  * `pgdata`; PG_VERSION is the first file PostgreSQL's initdb writes and never removes).
  */
 function hasEmbeddedDatabase(dataDir: string): boolean {

@@ -12,14 +12,14 @@ import { PG, pgErrorCode } from "./errors";
  * touching it here would wait forever. Keep network calls and sleeps out of transactions.
  */
 export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, attempts = 4): Promise<T> {
-  return withRetries(() => db.transaction(work), attempts);
+  return retrySerializationFailures(() => db.transaction(work), attempts);
 }
 
 /**
  * Runs `work` (one transaction, or one statement on its own) again when PostgreSQL aborted it for a
  * serialization failure or a deadlock: nothing of the aborted attempt was committed.
  */
-export async function withRetries<T>(work: () => Promise<T>, attempts = 4): Promise<T> {
+export async function retrySerializationFailures<T>(work: () => Promise<T>, attempts = 4): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await work();

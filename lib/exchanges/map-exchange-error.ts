@@ -1,10 +1,9 @@
 import "server-only";
 
-import { isUniqueViolation } from "@/lib/db/errors";
 import { fieldError } from "@/lib/errors";
-import { FOREIGN_ID_TAKEN } from "@/lib/invoices/create-invoice";
 import { BalanceCapError, InsufficientFundsError } from "@/lib/ledger/post-journal";
 import { formatAmountShort } from "@/lib/money";
+import { foreignIdTakenError } from "@/lib/transactions/foreign-id-taken";
 
 /**
  * The field error a refused exchange write answers, or undefined for anything unexpected: a taken
@@ -15,7 +14,8 @@ export function mapExchangeError(
   error: unknown,
   input: { amountField: "sender_amount" | "receiver_amount"; senderCurrency: string; senderAmount: bigint },
 ): Error | undefined {
-  if (isUniqueViolation(error, "transactions_merchant_foreign_id_key")) return fieldError(FOREIGN_ID_TAKEN);
+  const taken = foreignIdTakenError(error);
+  if (taken) return taken;
   if (error instanceof InsufficientFundsError) {
     return fieldError({
       [input.amountField]: `Insufficient funds: this exchange needs ${formatAmountShort(input.senderAmount)} ${input.senderCurrency} from your balance.`,

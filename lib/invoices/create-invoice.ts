@@ -14,14 +14,14 @@ import {
   customerIdentitySql,
 } from "@/lib/customers/assert-customer-identity";
 import { type Db, type Executor, queryRowsPrepared } from "@/lib/db/client";
-import { isUniqueViolation } from "@/lib/db/errors";
 import { amountSql, invoices, optionalAmountSql, optionalWholeSql } from "@/lib/db/schema";
-import { inTransaction, withRetries } from "@/lib/db/transaction";
+import { inTransaction, retrySerializationFailures } from "@/lib/db/transaction";
 import { fieldError } from "@/lib/errors";
 import { JOB_MAX_ATTEMPTS, QUEUED_DEDUPE_CONFLICT } from "@/lib/jobs/enqueue-job";
 import { INVOICE_EXPIRY_QUEUE } from "@/lib/jobs/queues";
 import { formatAmountShort } from "@/lib/money";
 import type { DashboardInvoiceRequest } from "@/lib/schemas/invoices";
+import { foreignIdTakenError } from "@/lib/transactions/foreign-id-taken";
 import type { InvoiceRecord } from "./load-invoice";
 import { priceInvoice } from "./price-invoice";
 
@@ -50,8 +50,6 @@ export type InvoiceRequest = Omit<DashboardInvoiceRequest, "foreign_id" | "timer
   foreign_id: string;
   timer: boolean;
 };
-
-export const FOREIGN_ID_TAKEN = { foreign_id: "The foreign id has already been taken." };
 
 /**
  * Creates an invoice (spec 2.2, DESIGN.md section 6). With `sender_currency`, the payment currency
@@ -207,7 +205,7 @@ export async function createInvoice(
   try {
     const row = isAddressedNow
       ? await writeAddressed()
-      : { ...(await withRetries(() => write(db))), address: null };
+      : { ...(await retrySerializationFailures(() => write(db))), address: null };
     const id = Number(row.id);
     const createdAt = new Date(row.created_at);
     return {
@@ -235,7 +233,6 @@ export async function createInvoice(
       isCurrencyChosenByCustomer: false,
     };
   } catch (error) {
-    if (isUniqueViolation(error, "transactions_merchant_foreign_id_key")) throw fieldError(FOREIGN_ID_TAKEN);
-    throw customerIdentityError(error) ?? error;
+    throw foreignIdTakenError(error) ?? customerIdentityError(error) ?? error;
   }
 }

@@ -6,8 +6,8 @@ import type { Db } from "@/lib/db/client";
 import { invoices } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { fieldError, notFound } from "@/lib/errors";
+import { expireInvoice } from "./expire-invoice";
 import { loadInvoiceById } from "./load-invoice";
-import { expireInvoiceIn } from "./settle-invoice";
 
 /**
  * Sandbox: an open invoice's timer runs out now. Its deadline is moved to this moment and the
@@ -32,6 +32,6 @@ export async function expireInvoiceNow(
       throw fieldError({ invoice: "This invoice is already closed." });
     }
     await tx.update(invoices).set({ expiresAt: clock.now() }).where(eq(invoices.transactionId, record.id));
-    await expireInvoiceIn(tx, record.id, clock);
+    await expireInvoice(tx, record.id, clock);
   });
 }

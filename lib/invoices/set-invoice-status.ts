@@ -13,7 +13,7 @@ import { PROCESSING_TIMEOUT_SECONDS } from "./processing-deadline";
 /**
  * An invoice's status change through the state machine, with the reason kept on the invoice. Entering
  * `processing` starts the 24-hour processing timer: the expiry job looks again then
- * (lib/invoices/settle-invoice.ts, expireInvoiceIn) and fails the invoice if a payment is still unconfirmed.
+ * (lib/invoices/expire-invoice.ts) and fails the invoice if a payment is still unconfirmed.
  */
 export async function setInvoiceStatus(
   tx: Tx,

@@ -2,13 +2,9 @@ import "server-only";
 
 import { and, eq, inArray } from "drizzle-orm";
 import { queueCallback } from "@/lib/callbacks/queue-callback";
-import { loadSeenUntil } from "@/lib/chain/evm/load-seen-until";
 import { type Clock, systemClock } from "@/lib/clock";
-import { findCurrency } from "@/lib/currencies/registry";
 import type { Tx } from "@/lib/db/client";
 import { deposits } from "@/lib/db/schema";
-import { enqueueJob } from "@/lib/jobs/enqueue-job";
-import { INVOICE_EXPIRY_QUEUE } from "@/lib/jobs/queues";
 import { queueEmail } from "@/lib/mail/queue-email";
 import {
   latePaymentEmail,
@@ -20,7 +16,6 @@ import {
 import { TERMINAL_INVOICE_STATUSES } from "@/lib/transactions/statuses";
 import { judgePayments, type PaymentJudgement, paymentsWorth } from "./judge-payments";
 import { type InvoiceRecord, loadInvoiceById } from "./load-invoice";
-import { processingDeadline } from "./processing-deadline";
 import { setInvoiceStatus } from "./set-invoice-status";
 
 /** The figures of the customer's e-mails; `worth` when the payments were judged by value. */
@@ -122,8 +117,11 @@ export async function settleCreditedInvoice(tx: Tx, input: { invoiceId: number; 
   await judgeCredited(tx, record, input.clock);
 }
 
-/** The outcome of an invoice judged on its credited payments (settleInvoice's list, from "paid in full"). */
-async function judgeCredited(tx: Tx, record: InvoiceRecord, clock: Clock = systemClock) {
+/**
+ * The outcome of an invoice judged on its credited payments (settleInvoice's list, from "paid in full");
+ * also the expiry job's, for an invoice with something credited at its deadline.
+ */
+export async function judgeCredited(tx: Tx, record: InvoiceRecord, clock: Clock = systemClock) {
   const { invoice } = record;
   const paid = invoice.confirmedAmount;
   const judgement = judgePayments(record, await paymentsWorth(tx, record));
@@ -176,59 +174,4 @@ async function failShort(tx: Tx, record: InvoiceRecord, figures: ReturnType<type
   }
   await setInvoiceStatus(tx, record.id, "failed", "partially_paid");
   await mail(tx, record, "refund_partial", partiallyPaidEmail(figures));
-}
-
-/** How long the expiry job waits before looking again at an invoice whose network's watcher is behind. */
-export const EXPIRY_RECHECK_SECONDS = 30;
-
-/**
- * The expiry job: an invoice still waiting at its deadline fails, `expired` when nothing was paid;
- * when part was, `underpaid` (`fill_or_kill`) or `partially_paid` (`good_until_expired`), with refund
- * instructions. An invoice with a payment in flight is left to its settlement, unless that payment
- * stayed unconfirmed for 24 hours (the processing timer started by setInvoiceStatus): then it fails,
- * `processing_expired`, and the payment, should it confirm later, is credited as a late one. A
- * deadline that moved (the currency was fixed later) is left to its own job.
- * On a real network the watcher may not have read the chain up to the deadline yet (it was down, or
- * is catching up): a payment mined (or confirmed) before the deadline may still be found, so the job
- * looks again a little later instead of failing an invoice the customer paid on time.
- */
-export async function expireInvoiceIn(tx: Tx, invoiceId: number, clock: Clock = systemClock): Promise<void> {
-  const record = await loadInvoiceById(tx, invoiceId, true);
-  if (!record) return;
-  const isProcessing = record.status === "processing";
-  if (!isProcessing && record.status !== "created" && record.status !== "pending") return;
-  const deadline = isProcessing ? await processingDeadline(tx, record.id) : record.invoice.expiresAt;
-  if (!deadline || deadline > clock.now()) return;
-  if (await isWatcherBehind(tx, record, deadline)) {
-    await enqueueJob(tx, {
-      queue: INVOICE_EXPIRY_QUEUE,
-      payload: { invoiceId: record.id },
-      runAt: new Date(clock.now().getTime() + EXPIRY_RECHECK_SECONDS * 1000),
-      dedupeKey: `invoice-expiry:${record.id}:watcher-behind`,
-    });
-    return;
-  }
-  if (isProcessing) {
-    await setInvoiceStatus(tx, record.id, "failed", "processing_expired");
-    return;
-  }
-  const { confirmedAmount, creditedAmount } = record.invoice;
-  // A payment to an address shown before a switch of coins is credited without adding to confirmedAmount.
-  // What was credited is judged, not assumed short: an invoice paid in full whose settlement waited
-  // for a payment since taken back is confirmed, never failed underpaid.
-  if (confirmedAmount > 0n || creditedAmount > 0n) {
-    await judgeCredited(tx, record, clock);
-    return;
-  }
-  await setInvoiceStatus(tx, record.id, "failed", "expired");
-}
-
-/**
- * Whether the invoice's network is a real one whose watcher has not read the chain up to `deadline`:
- * a payment (or a confirmation) from before the deadline may still be found, so the deadline waits.
- */
-async function isWatcherBehind(tx: Tx, record: InvoiceRecord, deadline: Date): Promise<boolean> {
-  const network = findCurrency(record.address?.currency ?? record.invoice.senderCurrency ?? "")?.network;
-  const seenUntil = network ? await loadSeenUntil(tx, network) : undefined;
-  return seenUntil !== undefined && (seenUntil === null || seenUntil < deadline);
 }

@@ -4,9 +4,10 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Clock } from "@/lib/clock";
 import type { Tx } from "@/lib/db/client";
 import { amountSql, deposits, invoices } from "@/lib/db/schema";
+import { expireInvoice } from "./expire-invoice";
 import { loadInvoiceById } from "./load-invoice";
 import { setInvoiceStatus } from "./set-invoice-status";
-import { expireInvoiceIn, settleCreditedInvoice } from "./settle-invoice";
+import { settleCreditedInvoice } from "./settle-invoice";
 
 /**
  * An invoice no longer counts a payment it was waiting on (a reorganisation removed its block, or a
@@ -47,5 +48,5 @@ export async function takeBackInvoicePayment(
   }
   await setInvoiceStatus(tx, deposit.transactionId, "pending", input.reason);
   // Its expiry job found it processing and let it be: a timer that ran out meanwhile applies now.
-  await expireInvoiceIn(tx, deposit.transactionId, input.clock);
+  await expireInvoice(tx, deposit.transactionId, input.clock);
 }

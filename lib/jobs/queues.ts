@@ -2,7 +2,7 @@ import "server-only";
 
 /**
  * Every queue of Kassa's background work, named in one place. Domains import the name they enqueue
- * to; the job runner's handler table (lib/server/job-handlers.ts) maps each name to its work. A
+ * to; the job runner's handler table (lib/host/job-handlers.ts) maps each name to its work. A
  * name is stored in the jobs table, so renaming one strands the jobs already queued under it.
  */
 

@@ -49,7 +49,7 @@ export async function checkoutHub(input: {
 
 /**
  * Ends every open stream and the listening session, and refuses new streams (503, Retry-After) until
- * the engine starts again: the process is stopping (lib/server/run-engine-action.ts), and an open
+ * the engine starts again: the process is stopping (lib/host/run-engine-action.ts), and an open
  * stream would keep its requests from ever draining. Browsers fall back to polling meanwhile.
  */
 export async function stopCheckoutHub(): Promise<void> {

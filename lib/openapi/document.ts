@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { Endpoint } from "@/lib/api/endpoint";
 import { exactNumber } from "@/lib/schemas/amount";
 import { exactInteger } from "@/lib/schemas/fields";
+import { FOREIGN_ID_TAKEN } from "@/lib/transactions/foreign-id-taken";
 import { ENDPOINTS } from "./endpoints";
 
 type JsonSchema = Record<string, unknown>;
@@ -18,7 +19,7 @@ const validationError = {
     },
   },
   required: ["errors"],
-  example: { errors: { foreign_id: "The foreign id has already been taken." } },
+  example: { errors: FOREIGN_ID_TAKEN },
 };
 
 const codedError = (codes: string[]) => ({

@@ -15,11 +15,10 @@ import {
   customerIdentitySql,
 } from "@/lib/customers/assert-customer-identity";
 import { type Db, type Executor, queryRowsPrepared, type Tx } from "@/lib/db/client";
-import { isUniqueViolation, refusalReason } from "@/lib/db/errors";
+import { refusalReason } from "@/lib/db/errors";
 import { amountSql, optionalWholeSql } from "@/lib/db/schema";
-import { inTransaction, withRetries } from "@/lib/db/transaction";
+import { inTransaction, retrySerializationFailures } from "@/lib/db/transaction";
 import { fieldError } from "@/lib/errors";
-import { FOREIGN_ID_TAKEN } from "@/lib/invoices/create-invoice";
 import { enqueueJob, JOB_MAX_ATTEMPTS, QUEUED_DEDUPE_CONFLICT } from "@/lib/jobs/enqueue-job";
 import { WITHDRAWAL_APPROVAL_EXPIRY_QUEUE, WITHDRAWAL_BROADCAST_QUEUE } from "@/lib/jobs/queues";
 import { merchantBalance, platformAccount } from "@/lib/ledger/accounts";
@@ -29,6 +28,8 @@ import { judgeWithdrawalLimits, withdrawalLegs } from "@/lib/limits/judge-withdr
 import { formatAmountShort } from "@/lib/money";
 import type { Receiver, Sender } from "@/lib/schemas/common";
 import { foreignIdText } from "@/lib/schemas/withdrawals";
+import { foreignIdTakenError } from "@/lib/transactions/foreign-id-taken";
+import { DEFAULT_APPROVAL_SECONDS } from "./approval-window";
 import { assertRefundFits } from "./assert-refund-fits";
 import { priceWithdrawal, type WithdrawalPrice } from "./price-withdrawal";
 
@@ -76,9 +77,6 @@ export type CreateWithdrawalInput = {
   audit?: AuditSource;
   clock?: Clock;
 };
-
-/** 72 hours: what KASSA_WITHDRAWAL_APPROVAL_SECONDS defaults to. */
-export const DEFAULT_APPROVAL_SECONDS = 72 * 3600;
 
 export type CreatedWithdrawal = {
   id: number;
@@ -236,7 +234,12 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
     });
     const { refundOf, claim } = input;
     if (limits.size === 0 && refundOf === undefined && claim === undefined)
-      return { id: await withRetries(() => write(db, "processing")), price, tag, status: "processing" };
+      return {
+        id: await retrySerializationFailures(() => write(db, "processing")),
+        price,
+        tag,
+        status: "processing",
+      };
     return await inTransaction(db, async (tx) => {
       if (claim) await claim.before(tx);
       else if (refundOf !== undefined) {
@@ -276,7 +279,8 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
       return { id, price, tag, status: "pending" as const };
     });
   } catch (error) {
-    if (isUniqueViolation(error, "transactions_merchant_foreign_id_key")) throw fieldError(FOREIGN_ID_TAKEN);
+    const taken = foreignIdTakenError(error);
+    if (taken) throw taken;
     if (refusalReason(error) === "insufficient funds") {
       throw fieldError({
         [input.amount !== undefined ? fields.amount : fields.amountTo]:

@@ -30,11 +30,11 @@ import type { EvmConfig } from "@/lib/config";
 import { queryRows } from "@/lib/db/client";
 import { chainTransactions, complianceReviews, deposits, evmPayouts } from "@/lib/db/schema";
 import { KassaError } from "@/lib/errors";
+import { jobHandlers, payoutAdapter } from "@/lib/host/job-handlers";
 import { runDueJobs } from "@/lib/jobs/runner";
 import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
 import { formatAmount, parseDecimal, parseStoredAmount } from "@/lib/money";
 import { withdrawalRequest } from "@/lib/schemas/withdrawals";
-import { jobHandlers, payoutAdapter } from "@/lib/server/job-handlers";
 import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { withdrawalInput } from "@/lib/withdrawals/from-request";
 import {

@@ -8,8 +8,8 @@ import { checkoutView } from "@/lib/checkout/checkout-view";
 import { runCliCommand } from "@/lib/cli/commands";
 import { queryRows } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
+import { expireInvoice } from "@/lib/invoices/expire-invoice";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
-import { expireInvoiceIn } from "@/lib/invoices/settle-invoice";
 import { listBalances } from "@/lib/ledger/list-balances";
 import { formatAmount, parseDecimal } from "@/lib/money";
 import {
@@ -135,7 +135,7 @@ describe(`EVM deposits on a real anvil node (${testDriver})`, () => {
       await tx.execute(
         sql`update invoices set expires_at = now() - interval '1 hour' where transaction_id = ${invoice.id}`,
       );
-      await expireInvoiceIn(tx, invoice.id);
+      await expireInvoice(tx, invoice.id);
     });
     expect((await reload(invoice.id)).status).toBe("failed");
     const before = await balance("EUR");

@@ -7,7 +7,7 @@ import { offeringFor } from "@/lib/chain/evm/evm-offering";
 import { evmWatcherTask } from "@/lib/chain/evm/evm-watcher-task";
 import { evmPayoutTask } from "@/lib/chain/evm/payout/evm-payout-task";
 import { configureOffering, isOffered } from "@/lib/currencies/offering";
-import { runEngineAction } from "@/lib/server/run-engine-action";
+import { runEngineAction } from "@/lib/host/run-engine-action";
 import { type AnvilNode, freePort, startTestAnvil } from "../support/anvil";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 

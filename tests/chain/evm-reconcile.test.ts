@@ -15,11 +15,11 @@ import { forgetAccountKeys, loadAccountKeys } from "@/lib/chain/load-account-key
 import { runCliCommand } from "@/lib/cli/commands";
 import type { EvmConfig } from "@/lib/config";
 import { queryRows } from "@/lib/db/client";
+import { jobHandlers, payoutAdapter } from "@/lib/host/job-handlers";
 import { runDueJobs } from "@/lib/jobs/runner";
 import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
 import { parseDecimal, parseStoredAmount } from "@/lib/money";
 import { withdrawalRequest } from "@/lib/schemas/withdrawals";
-import { jobHandlers, payoutAdapter } from "@/lib/server/job-handlers";
 import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { withdrawalInput } from "@/lib/withdrawals/from-request";
 import {

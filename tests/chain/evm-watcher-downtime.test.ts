@@ -5,8 +5,8 @@ import { connectEvmNetwork, type EvmNetwork } from "@/lib/chain/evm/evm-network"
 import { watchEvmChain } from "@/lib/chain/evm/watch-evm-chain";
 import type { Clock } from "@/lib/clock";
 import { queryRows } from "@/lib/db/client";
+import { EXPIRY_RECHECK_SECONDS } from "@/lib/invoices/expire-invoice";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
-import { EXPIRY_RECHECK_SECONDS } from "@/lib/invoices/settle-invoice";
 import { runDueJobs } from "@/lib/jobs/runner";
 import {
   type AnvilNode,

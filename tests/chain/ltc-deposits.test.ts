@@ -7,8 +7,8 @@ import { watchUtxoChain } from "@/lib/chain/utxo/watch-utxo-chain";
 import { configureOffering } from "@/lib/currencies/offering";
 import { queryRows } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
+import { expireInvoice } from "@/lib/invoices/expire-invoice";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
-import { expireInvoiceIn } from "@/lib/invoices/settle-invoice";
 import { listBalances } from "@/lib/ledger/list-balances";
 import { formatAmount, parseDecimal } from "@/lib/money";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
@@ -197,7 +197,7 @@ describe(`Litecoin deposits on a real litecoind in regtest (${testDriver})`, () 
       await tx.execute(
         sql`update invoices set expires_at = now() - interval '1 hour' where transaction_id = ${invoice.id}`,
       );
-      await expireInvoiceIn(tx, invoice.id);
+      await expireInvoice(tx, invoice.id);
     });
     const before = await balance("EUR");
     await customer.pay(invoice.address!.address, invoice.invoice.senderAmount!);

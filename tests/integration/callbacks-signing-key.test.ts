@@ -16,10 +16,10 @@ import { sendSandboxPayment } from "@/lib/chain/sandbox/send-payment";
 import { SecretBox } from "@/lib/crypto/secret-box";
 import { registerDatabase, unregisterDatabase } from "@/lib/db/client";
 import { transactions } from "@/lib/db/schema";
+import { callbackHandlers } from "@/lib/host/job-handlers";
 import { runDueJobs } from "@/lib/jobs/runner";
 import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
 import { parseDecimal } from "@/lib/money";
-import { callbackHandlers } from "@/lib/server/job-handlers";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { startReceiver } from "../support/receiver";
 import {

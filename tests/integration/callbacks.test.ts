@@ -7,10 +7,10 @@ import { resendCallback } from "@/lib/callbacks/resend-callback";
 import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
 import { callbackAttempts, callbacks, merchants } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
+import { callbackHandlers } from "@/lib/host/job-handlers";
 import { createInvoice } from "@/lib/invoices/create-invoice";
 import { runDueJobs, startJobRunner } from "@/lib/jobs/runner";
 import { createMerchant } from "@/lib/merchants/create-merchant";
-import { callbackHandlers } from "@/lib/server/job-handlers";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import {
   confirm,

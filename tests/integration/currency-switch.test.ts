@@ -14,9 +14,9 @@ import {
 } from "@/lib/db/schema";
 import { unwindDeposit } from "@/lib/deposits/unwind-deposit";
 import { createInvoice } from "@/lib/invoices/create-invoice";
+import { expireInvoice } from "@/lib/invoices/expire-invoice";
 import { fixInvoiceCurrency } from "@/lib/invoices/fix-invoice-currency";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
-import { expireInvoiceIn } from "@/lib/invoices/settle-invoice";
 import { MAX_CURRENCY_SWITCHES } from "@/lib/invoices/switch-invoice-currency";
 import { divide, formatAmount, parseDecimal } from "@/lib/money";
 import { DEFAULT_USD_PRICES, INSTALLATION_PRICES, setUsdPrice } from "@/lib/rates/rates";
@@ -295,7 +295,7 @@ describe(`switching the pay currency on the checkout, on ${testDriver}`, () => {
       .update(invoices)
       .set({ expiresAt: sql`now() - interval '1 second'` })
       .where(eq(invoices.transactionId, ltc.id));
-    await db().transaction((tx) => expireInvoiceIn(tx, ltc.id));
+    await db().transaction((tx) => expireInvoice(tx, ltc.id));
     const failed = await reload(ltc.id);
     expect(failed.status).toBe("failed");
     expect(failed.invoice.statusReason).toBe("partially_paid");
@@ -311,7 +311,7 @@ describe(`switching the pay currency on the checkout, on ${testDriver}`, () => {
       .update(invoices)
       .set({ expiresAt: sql`now() - interval '1 second'` })
       .where(eq(invoices.transactionId, ltc.id));
-    await db().transaction((tx) => expireInvoiceIn(tx, ltc.id));
+    await db().transaction((tx) => expireInvoice(tx, ltc.id));
     const failed = await reload(ltc.id);
     expect([failed.status, failed.invoice.statusReason]).toEqual(["failed", "underpaid"]);
     expect(failed.invoice.confirmedAmount).toBe(0n); // nothing arrived in LTC

@@ -6,12 +6,12 @@ import type { Clock } from "@/lib/clock";
 import { getCurrency } from "@/lib/currencies/registry";
 import type { Db } from "@/lib/db/client";
 import { paymentRateSettings } from "@/lib/deposits/payment-rate-settings";
+import { jobHandlers } from "@/lib/host/job-handlers";
 import { createInvoice, type InvoiceSettings } from "@/lib/invoices/create-invoice";
 import { fixInvoiceCurrency } from "@/lib/invoices/fix-invoice-currency";
 import { runDueJobs } from "@/lib/jobs/runner";
 import { parseDecimal } from "@/lib/money";
 import { createInvoiceRequest } from "@/lib/schemas/invoices";
-import { jobHandlers } from "@/lib/server/job-handlers";
 
 export const testSeed = mnemonicToSeedSync(
   "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about",

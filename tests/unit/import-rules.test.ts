@@ -7,14 +7,15 @@ import { describe, expect, it, onTestFinished } from "vitest";
 const repo = path.resolve(import.meta.dirname, "../..");
 
 /**
- * A tiny source tree with the repository's own biome.json, and its tsconfig.json for the `@/` alias
- * (Biome reads it beside a package.json).
+ * A tiny source tree with the repository's own dependency-cruiser configuration, its tsconfig.json for the
+ * `@/` alias, and its node_modules (Babel's presets, and Next.js for the engine-not-next rule).
  */
 function tree(files: Record<string, string>): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-import-rules-"));
   onTestFinished(() => fs.rmSync(root, { recursive: true, force: true }));
-  for (const name of ["biome.json", "tsconfig.json"])
+  for (const name of [".dependency-cruiser.cjs", ".dependency-cruiser.babel.json", "tsconfig.json"])
     fs.copyFileSync(path.join(repo, name), path.join(root, name));
+  fs.symlinkSync(path.join(repo, "node_modules"), path.join(root, "node_modules"));
   fs.writeFileSync(path.join(root, "package.json"), '{ "name": "fixture", "type": "module" }\n');
   for (const [name, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
@@ -23,36 +24,37 @@ function tree(files: Record<string, string>): string {
   return root;
 }
 
-/** `npm run lint:deps` on that tree: each finding as "file rule". */
+/** The rules of `npm run lint:deps` on that tree: each finding as "file rule". */
 function lintDeps(root: string): { status: number | null; findings: string[] } {
-  const script = JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8")).scripts["lint:deps"];
-  const args = script.replace(/^biome /, "").split(" ");
-  const result = spawnSync(path.join(repo, "node_modules/.bin/biome"), [...args, "--vcs-enabled=false"], {
-    cwd: root,
-    encoding: "utf8",
-  });
+  const result = spawnSync(
+    path.join(repo, "node_modules/.bin/depcruise"),
+    ["--config", ".dependency-cruiser.cjs", "{app,components,lib}/**/*.{ts,tsx}"],
+    { cwd: root, encoding: "utf8" },
+  );
   const output = result.stdout + result.stderr;
-  const findings = [...output.matchAll(/^(\S+?):\d+:\d+ lint\/\w+\/(\w+)/gm)].map(
-    ([, file, rule]) => `${file} ${rule}`,
+  const findings = [...output.matchAll(/^\s*error ([\w-]+): (\S+) →/gm)].map(
+    ([, rule, file]) => `${file} ${rule}`,
   );
   return { status: result.status, findings: [...new Set(findings)].sort() };
 }
 
-describe("import rules (biome.json)", () => {
-  it("reports a cycle, type-only imports included, and imports across the layers", () => {
+describe("import rules (.dependency-cruiser.cjs)", () => {
+  it("reports a cycle and imports across the layers, and lets a cycle of types alone pass", () => {
     const root = tree({
       "lib/a.ts": 'import { b } from "./b";\nexport const a = () => b;',
-      "lib/b.ts": 'import type { A } from "@/lib/c";\nexport const b = 1;\nexport type B = A;',
-      "lib/c.ts": 'import { a } from "./a";\nexport type A = typeof a;',
+      "lib/b.ts": 'import { c } from "@/lib/c";\nexport const b = c;',
+      "lib/c.ts": 'import { a } from "./a";\nexport const c = () => a;',
+      "lib/types-one.ts": 'import type { Two } from "./types-two";\nexport type One = { two?: Two };',
+      "lib/types-two.ts": 'import type { One } from "./types-one";\nexport type Two = { one?: One };',
       "lib/route.ts": 'import { NextResponse } from "next/server";\nexport const r = NextResponse;',
       "lib/page.ts": 'import { Page } from "@/app/page";\nexport const p = Page;',
       "lib/draw.ts": 'import { Widget } from "../components/widget";\nexport const d = Widget;',
-      "app/page.tsx": "export const Page = 1;",
+      "app/page.tsx": "export const Page = () => <main />;",
       "components/widget.tsx": [
         'import { getDb } from "@/lib/db/client";',
         'import type { Row } from "@/lib/rows";',
         'import { formatAmount } from "@/lib/money";',
-        "export const Widget = [getDb, formatAmount];",
+        "export const Widget = () => <p>{[getDb, formatAmount].length}</p>;",
         "export type Shown = Row;",
       ].join("\n"),
       "lib/db/client.ts": "export const getDb = () => 1;",
@@ -61,13 +63,11 @@ describe("import rules (biome.json)", () => {
     });
     const { status, findings } = lintDeps(root);
     expect(findings).toEqual([
-      "components/widget.tsx noRestrictedImports",
-      "lib/a.ts noImportCycles",
-      "lib/b.ts noImportCycles",
-      "lib/c.ts noImportCycles",
-      "lib/draw.ts noRestrictedImports",
-      "lib/page.ts noRestrictedImports",
-      "lib/route.ts noRestrictedImports",
+      "components/widget.tsx components-not-engine",
+      "lib/a.ts no-circular",
+      "lib/draw.ts engine-not-components",
+      "lib/page.ts engine-not-app",
+      "lib/route.ts engine-not-next",
     ]);
     expect(status).not.toBe(0);
   });

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hasUnstorableText } from "@/lib/api/read-body";
 import { JsonExactNumber, JsonSyntaxError, parseJson } from "@/lib/json";
+import { hasUnstorableText } from "@/lib/unstorable-text";
 import { isUndecodablePath } from "@/server/is-undecodable-path";
 
 describe("strict JSON reader", () => {

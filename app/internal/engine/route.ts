@@ -1,10 +1,10 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { EngineMessage } from "@/lib/server/engine-protocol";
-import { runEngineAction } from "@/lib/server/run-engine-action";
+import type { EngineMessage } from "@/lib/host/engine-protocol";
+import { runEngineAction } from "@/lib/host/run-engine-action";
 import { ENGINE_TOKEN_ENV, ENGINE_TOKEN_HEADER } from "@/server/engine-contract";
 
 /**
- * The engine's door for the custom server (lib/server/engine-protocol.ts): start, stop, the port it
+ * The engine's door for the custom server (lib/host/engine-protocol.ts): start, stop, the port it
  * listens on, and the ops CLI's commands. It is a route so that the engine is the copy of lib/ that
  * Next.js compiled with every other route handler. Only a caller with the token the server put in
  * this process's environment gets past the 404, and the server never forwards a network request here.

@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { CheckoutClient } from "@/components/checkout/checkout-client";
 import { Notice } from "@/components/checkout/notice";
-import { hasUnstorableText } from "@/lib/api/read-body";
 import { accountKeys, invoiceSettings } from "@/lib/api/runtime-values";
 import { isOnSandboxChain } from "@/lib/chain/sandbox/address-nets";
 import { checkoutView } from "@/lib/checkout/checkout-view";
@@ -13,6 +12,7 @@ import { KassaError } from "@/lib/errors";
 import { loadInvoiceByToken } from "@/lib/invoices/load-invoice";
 import { openRefundLinks } from "@/lib/refunds/open-refund-links";
 import { getSecretBox } from "@/lib/runtime";
+import { hasUnstorableText } from "@/lib/unstorable-text";
 
 type Props = {
   params: Promise<{ token: string }>;

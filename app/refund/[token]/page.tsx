@@ -2,10 +2,10 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { Notice } from "@/components/checkout/notice";
 import { RefundClaim } from "@/components/refund/refund-claim";
-import { hasUnstorableText } from "@/lib/api/read-body";
 import { getDb } from "@/lib/db/client";
 import { readRefund } from "@/lib/refunds/read-refund";
 import { refundPageView } from "@/lib/refunds/refund-page-view";
+import { hasUnstorableText } from "@/lib/unstorable-text";
 
 type Props = {
   params: Promise<{ token: string }>;

@@ -1,6 +1,7 @@
 import "server-only";
 
 import { and, count, eq, sql } from "drizzle-orm";
+import { retryRpcCall } from "@/lib/chain/retry-rpc-call";
 import { type Clock, systemClock } from "@/lib/clock";
 import { type Db, queryRows } from "@/lib/db/client";
 import { chainCursors, depositAddresses } from "@/lib/db/schema";
@@ -9,7 +10,6 @@ import type { EvmNetwork } from "./evm-network";
 import { type FetchedBlock, type FetchedPayment, fetchRange, RangeChangedError } from "./fetch-range";
 import { type Cursor, storeRange } from "./store-range";
 import { unwindReorg } from "./unwind-reorg";
-import { withRetries } from "./with-retries";
 
 /** The watcher's memory between passes: how many blocks it reads at once (adaptive). */
 export type WatcherState = { range: bigint };
@@ -89,13 +89,13 @@ export async function watchEvmChain(db: Db, options: WatchOptions): Promise<Watc
   // Every block mined before this moment is at or below the tip read next: a pass that reaches that
   // tip has read the network up to this moment (invoice expiry waits on it: seen_until).
   const passStart = (options.clock ?? systemClock).now();
-  const tip = await withRetries(() => network.client.getBlockNumber({ cacheTime: 0 }), retry);
+  const tip = await retryRpcCall(() => network.client.getBlockNumber({ cacheTime: 0 }), retry);
   result.tip = tip;
   let watched = await loadWatched(db, network.network);
   let cursor = await loadCursor(db, network.network);
   let failures = 0;
   while (true) {
-    if (cursor && !(await withRetries(() => isOnChain(network, cursor!, tip), retry))) {
+    if (cursor && !(await retryRpcCall(() => isOnChain(network, cursor!, tip), retry))) {
       await unwindReorg(db, network, cursor);
       result.reorgs++;
       cursor = await loadCursor(db, network.network);

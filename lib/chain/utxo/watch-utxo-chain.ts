@@ -3,7 +3,7 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { confirmEvmDeposits } from "@/lib/chain/evm/confirm-evm-deposits";
 import type { Cursor } from "@/lib/chain/evm/store-range";
-import { withRetries } from "@/lib/chain/evm/with-retries";
+import { retryRpcCall } from "@/lib/chain/retry-rpc-call";
 import { type Clock, systemClock } from "@/lib/clock";
 import { type Db, queryRows } from "@/lib/db/client";
 import { addressCounters, chainCursors, depositAddresses } from "@/lib/db/schema";
@@ -136,8 +136,8 @@ export async function watchUtxoChain(db: Db, options: UtxoWatchOptions): Promise
   const passStart = (options.clock ?? systemClock).now();
 
   const unmined = await loadUnmined(db, network.network);
-  const mempool = new Set(await withRetries(() => rpc.call<string[]>("getrawmempool"), retry));
-  const tip = await withRetries(() => rpc.call<number>("getblockcount"), retry);
+  const mempool = new Set(await retryRpcCall(() => rpc.call<string[]>("getrawmempool"), retry));
+  const tip = await retryRpcCall(() => rpc.call<number>("getblockcount"), retry);
   result.tip = tip;
   // Reloaded only when an address was handed out since the last pass (100,000 rows cost seconds).
   let watched =
@@ -155,16 +155,16 @@ export async function watchUtxoChain(db: Db, options: UtxoWatchOptions): Promise
   while (true) {
     if (cursor && cursor.blockNumber >= BigInt(tip)) {
       // At the tip: the cursor's block must still be the node's (a reorganisation to a chain no longer).
-      if (await withRetries(() => isCursorOnChain(counted, cursor!), retry)) break;
+      if (await retryRpcCall(() => isCursorOnChain(counted, cursor!), retry)) break;
       await unwind(cursor);
       continue;
     }
     const height = cursor ? Number(cursor.blockNumber) + 1 : tip;
-    const block = await withRetries(() => readUtxoBlock(rpc, height, watched.addresses, nextHash), retry);
+    const block = await retryRpcCall(() => readUtxoBlock(rpc, height, watched.addresses, nextHash), retry);
     nextHash = undefined;
     // A block that follows the cursor proves the cursor is on the node's chain: no extra call per block.
     if (cursor && block.previousHash !== cursor.blockHash) {
-      if (!(await withRetries(() => isCursorOnChain(counted, cursor!), retry))) {
+      if (!(await retryRpcCall(() => isCursorOnChain(counted, cursor!), retry))) {
         await unwind(cursor);
         continue;
       }

@@ -1,4 +1,3 @@
-import { hasUnstorableText } from "@/lib/api/read-body";
 import { invoiceSettings } from "@/lib/api/runtime-values";
 import { withPublicCheckout } from "@/lib/api/with-public-checkout";
 import { notFound } from "@/lib/errors";
@@ -6,6 +5,7 @@ import { claimRefund } from "@/lib/refunds/claim-refund";
 import { refundPageView } from "@/lib/refunds/refund-page-view";
 import { getConfig } from "@/lib/runtime";
 import { claimRefundRequest } from "@/lib/schemas/refunds";
+import { hasUnstorableText } from "@/lib/unstorable-text";
 
 const NO_SUCH_REFUND = "This refund link is not valid. Check that it was copied whole.";
 

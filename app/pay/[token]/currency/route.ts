@@ -1,9 +1,9 @@
-import { hasUnstorableText } from "@/lib/api/read-body";
 import { accountKeys, invoiceSettings } from "@/lib/api/runtime-values";
 import { getDb } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
 import { fixInvoiceCurrency } from "@/lib/invoices/fix-invoice-currency";
 import { fixCurrencyRequest } from "@/lib/schemas/checkout";
+import { hasUnstorableText } from "@/lib/unstorable-text";
 
 /**
  * POST /pay/<token>/currency: the currency picker's form without JavaScript (an ordinary

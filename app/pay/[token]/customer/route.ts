@@ -1,10 +1,10 @@
-import { hasUnstorableText } from "@/lib/api/read-body";
 import { accountKeys, invoiceSettings } from "@/lib/api/runtime-values";
 import { openCheckout } from "@/lib/checkout/open-checkout";
 import { getDb } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
 import { giveCustomerDetails } from "@/lib/invoices/give-customer-details";
 import { customerDetailsRequest } from "@/lib/schemas/checkout";
+import { hasUnstorableText } from "@/lib/unstorable-text";
 
 /**
  * POST /pay/<token>/customer: the details form without JavaScript (an ordinary form post), answered

@@ -1,10 +1,10 @@
-import { hasUnstorableText } from "@/lib/api/read-body";
 import { invoiceSettings } from "@/lib/api/runtime-values";
 import { getDb } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
 import { claimRefund } from "@/lib/refunds/claim-refund";
 import { getConfig } from "@/lib/runtime";
 import { claimRefundRequest } from "@/lib/schemas/refunds";
+import { hasUnstorableText } from "@/lib/unstorable-text";
 
 /**
  * POST /refund/<token>/claim: the refund form without JavaScript (an ordinary form post), answered

@@ -1,5 +1,4 @@
 import { errorResponse } from "@/lib/api/error-response";
-import { hasUnstorableText } from "@/lib/api/read-body";
 import { invoiceSettings } from "@/lib/api/runtime-values";
 import { requestAddress } from "@/lib/auth/request-address";
 import { getDb } from "@/lib/db/client";
@@ -7,6 +6,7 @@ import { KassaError, notFound } from "@/lib/errors";
 import { loadInvoiceByToken } from "@/lib/invoices/load-invoice";
 import { checkoutHub } from "@/lib/notify/checkout-hub-slot";
 import { getConfig } from "@/lib/runtime";
+import { hasUnstorableText } from "@/lib/unstorable-text";
 
 /**
  * Server-sent events for the checkout page: the invoice's view now and whenever it changes, pushed

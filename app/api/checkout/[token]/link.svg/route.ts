@@ -1,11 +1,11 @@
 import QRCode from "qrcode";
 import { errorResponse } from "@/lib/api/error-response";
-import { hasUnstorableText } from "@/lib/api/read-body";
 import { baseUrlFor } from "@/lib/api/runtime-values";
 import { getDb } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
 import { loadInvoiceByToken } from "@/lib/invoices/load-invoice";
 import { checkoutUrl } from "@/lib/invoices/to-invoice-response";
+import { hasUnstorableText } from "@/lib/unstorable-text";
 
 /** The checkout link as a QR code, for a merchant to show a customer in person. */
 export async function GET(

@@ -1,11 +1,11 @@
 import QRCode from "qrcode";
 import { errorResponse } from "@/lib/api/error-response";
-import { hasUnstorableText } from "@/lib/api/read-body";
 import { invoiceSettings } from "@/lib/api/runtime-values";
 import { checkoutView } from "@/lib/checkout/checkout-view";
 import { getDb } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
 import { loadInvoiceByToken } from "@/lib/invoices/load-invoice";
+import { hasUnstorableText } from "@/lib/unstorable-text";
 
 /**
  * The payment URI as a QR code (SVG), drawn on the server so the checkout page ships no QR code

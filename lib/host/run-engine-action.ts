@@ -99,7 +99,7 @@ async function stop(): Promise<EngineAnswer> {
 
 const notFound: EngineAnswer = { status: 404, body: { error: "Not found", code: "not_found" } };
 
-/** Carries out one message from the server (lib/server/engine-protocol.ts). */
+/** Carries out one message from the server (lib/host/engine-protocol.ts). */
 export async function runEngineAction(message: EngineMessage): Promise<EngineAnswer> {
   switch (message.action) {
     case "start":

@@ -21,7 +21,7 @@ import { inTransaction } from "@/lib/db/transaction";
 import { scanConfirmations } from "@/lib/deposits/scan-confirmations";
 import { settleExchange } from "@/lib/exchanges/settle-exchange";
 import { pruneIdempotencyKeys } from "@/lib/idempotency/prune-idempotency-keys";
-import { expireInvoiceIn } from "@/lib/invoices/settle-invoice";
+import { expireInvoice } from "@/lib/invoices/expire-invoice";
 import {
   CALLBACK_QUEUE,
   CHAIN_SCAN_QUEUE,
@@ -103,7 +103,7 @@ export function callbackHandlers(settings: CallbackSettings): Handlers {
 export function jobHandlers(settings: JobSettings): Handlers {
   return {
     [INVOICE_EXPIRY_QUEUE]: async (job, db, { clock }) => {
-      await inTransaction(db, (tx) => expireInvoiceIn(tx, Number(job.payload.invoiceId), clock));
+      await inTransaction(db, (tx) => expireInvoice(tx, Number(job.payload.invoiceId), clock));
     },
     [CHAIN_SCAN_QUEUE]: async (job, db, { clock }) => {
       const currency = String(job.payload.currency);

@@ -5,7 +5,7 @@ import "server-only";
  * `baseDelayMs`, at most `maxDelayMs`); throws the last error after `attempts` tries. For RPC calls
  * that fail transiently (timeouts, a node restarting, rate limits).
  */
-export async function withRetries<T>(
+export async function retryRpcCall<T>(
   attempt: () => Promise<T>,
   options: { attempts: number; baseDelayMs: number; maxDelayMs?: number },
 ): Promise<T> {
