@@ -169,7 +169,7 @@ const EnvSchema = z.object({
 });
 
 /**
- * Compliance screening (issue 20): operator list files (one address per line, `#` comments; read again
+ * Compliance screening (docs/compliance.md): operator list files (one address per line, `#` comments; read again
  * when they change) and rule thresholds in ledger units per currency.
  */
 export type ScreeningConfig = {
