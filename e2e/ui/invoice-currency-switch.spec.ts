@@ -84,7 +84,7 @@ for (const width of [1280, 375]) {
     await expect(row("Shortfall")).toHaveCount(0);
     await expect(row("Excess")).toHaveCount(0);
     const fee = feeOf(btcGross) + feeOf(ltcGross);
-    await expect(row("Fee \\(fee_crypto_deposit\\)")).toHaveText(fiat(fee, "EUR"));
+    await expect(row("Deposit fee")).toHaveText(fiat(fee, "EUR"));
     await expect(row("Net credited")).toHaveText(credited(btcGross + ltcGross - fee, "EUR"));
     await expect(page.getByRole("region", { name: /^Refund/ })).toHaveCount(0);
     await expectAccessible(page);
