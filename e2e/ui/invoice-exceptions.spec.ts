@@ -1,17 +1,10 @@
 import { createMerchant, expect, signedClient, test } from "../fixtures";
+import { ltcInvoice, payLtc } from "../ltc-invoice";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks";
 import { signIn } from "./sign-in";
 import { confirmStepUp } from "./step-up";
 
 const SHOTS = "/tmp/shots-exceptions";
-
-/** 10^-8 units from the API's decimal text, and back (no trailing zeros). */
-const units = (text: string) => {
-  const [whole, fraction = ""] = text.split(".");
-  return BigInt(whole!) * 100_000_000n + BigInt(fraction.padEnd(8, "0"));
-};
-const shown = (value: bigint) =>
-  `${value / 100_000_000n}.${(value % 100_000_000n).toString().padStart(8, "0")}`.replace(/\.?0+$/, "");
 
 for (const viewport of [
   { name: "phone", width: 375, height: 800 },
@@ -40,25 +33,11 @@ for (const viewport of [
     await expectNoSidewaysScroll(page);
 
     // An invoice the customer pays twice over.
-    const created = await client.post("/invoices/create", {
-      end_user_reference: "cust-exc",
-      timer: false,
+    const { invoice, address, due } = await ltcInvoice(client, request, {
+      foreignId: `exc-${viewport.name}-${Date.now()}`,
       title: "Reading lamp",
-      foreign_id: `exc-${viewport.name}-${Date.now()}`,
-      currency: "EUR",
-      amount: "40",
-      url_success: "https://shop.example/ok",
-      url_failed: "https://shop.example/failed",
-      email_user: "grace@example.com",
-      sender_type: "natural",
-      sender_data: { first_name: "Grace", last_name: "Hopper", date_of_birth: "1990-12-10" },
+      customer: { first_name: "Grace", last_name: "Hopper", email: "grace@example.com" },
     });
-    expect(created.status()).toBe(201);
-    const invoice = (await created.json()).data as { id: number; url: string };
-    const token = new URL(invoice.url).pathname.split("/pay/")[1];
-    const view = await (
-      await request.post(`/api/checkout/${token}/currency`, { data: { currency: "LTC" } })
-    ).json();
 
     // The checkout names the merchant's support address, as a mail link.
     await page.goto(invoice.url);
@@ -73,21 +52,7 @@ for (const viewport of [
     await expectAccessible(page);
     await expectNoSidewaysScroll(page);
 
-    const paid = await client.post("/sandbox/payments", {
-      address: view.address,
-      currency: "LTC",
-      amount: shown(units(view.sender_amount) * 2n),
-    });
-    expect(paid.status()).toBe(201);
-    await client.post("/sandbox/blocks", { currency: "LTC", count: 6 });
-    await expect
-      .poll(
-        async () =>
-          (await (await client.send("POST", "/transactions/info", JSON.stringify({ id: invoice.id }))).json())
-            .status,
-        { timeout: 20_000 },
-      )
-      .toBe("confirmed");
+    await payLtc(client, { invoiceId: invoice.id, address, amount: due * 2n, status: "confirmed" });
 
     // The invoice page: closed, so no payment link; "Mark resolved" asks once more, then shows who, when, why.
     await page.goto(`/dashboard/invoices/${invoice.id}`);

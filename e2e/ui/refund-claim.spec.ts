@@ -1,4 +1,5 @@
 import { createMerchant, dashboardSession, expect, type SignedClient, signedClient, test } from "../fixtures";
+import { ltcInvoice, payLtc, shown, units } from "../ltc-invoice";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks";
 import { signIn } from "./sign-in";
 import { confirmStepUp } from "./step-up";
@@ -6,14 +7,7 @@ import { confirmStepUp } from "./step-up";
 const SHOTS = "/tmp/shots-refunds";
 const LTC_ADDRESS = "ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh";
 const BTC_ADDRESS = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu";
-
-/** 10^-8 units from the API's decimal text, and back (no trailing zeros), written here on their own. */
-const units = (text: string) => {
-  const [whole, fraction = ""] = text.split(".");
-  return BigInt(whole!) * 100_000_000n + BigInt(fraction.padEnd(8, "0"));
-};
-const shown = (value: bigint) =>
-  `${value / 100_000_000n}.${(value % 100_000_000n).toString().padStart(8, "0")}`.replace(/\.?0+$/, "");
+const ADA = { first_name: "Ada", last_name: "Lovelace", email: "ada@example.com" };
 
 /** A 40 EUR invoice the customer pays twice over in LTC on the sandbox chain, confirmed: it owes the excess. */
 async function overpaidInvoice(
@@ -22,41 +16,12 @@ async function overpaidInvoice(
   name: string,
 ) {
   const foreignId = `refund-${name}-${Date.now()}`;
-  const created = await client.post("/invoices/create", {
-    end_user_reference: "cust-refund",
-    timer: false,
+  const { invoice, address, due } = await ltcInvoice(client, request, {
+    foreignId,
     title: "Desk lamp",
-    foreign_id: foreignId,
-    currency: "EUR",
-    amount: "40",
-    url_success: "https://shop.example/ok",
-    url_failed: "https://shop.example/failed",
-    email_user: "ada@example.com",
-    sender_type: "natural",
-    sender_data: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1990-12-10" },
+    customer: ADA,
   });
-  expect(created.status()).toBe(201);
-  const invoice = (await created.json()).data as { id: number; url: string };
-  const token = new URL(invoice.url).pathname.split("/pay/")[1];
-  const view = await (
-    await request.post(`/api/checkout/${token}/currency`, { data: { currency: "LTC" } })
-  ).json();
-  const due = units(view.sender_amount);
-  const paid = await client.post("/sandbox/payments", {
-    address: view.address,
-    currency: "LTC",
-    amount: shown(due * 2n),
-  });
-  expect(paid.status()).toBe(201);
-  await client.post("/sandbox/blocks", { currency: "LTC", count: 6 });
-  await expect
-    .poll(
-      async () =>
-        (await (await client.send("POST", "/transactions/info", JSON.stringify({ id: invoice.id }))).json())
-          .status,
-      { timeout: 20_000 },
-    )
-    .toBe("confirmed");
+  await payLtc(client, { invoiceId: invoice.id, address, amount: due * 2n, status: "confirmed" });
   return { foreignId, excess: due };
 }
 
@@ -161,33 +126,14 @@ for (const viewport of [
     const merchant = await createMerchant(shop);
     const client = signedClient(request, merchant);
     const foreignId = `late-${viewport.name}-${Date.now()}`;
-    const created = await client.post("/invoices/create", {
-      end_user_reference: "cust-late",
-      timer: false,
+    const { invoice, address, due } = await ltcInvoice(client, request, {
+      foreignId,
       title: "Book shelf",
-      foreign_id: foreignId,
-      currency: "EUR",
-      amount: "40",
-      url_success: "https://shop.example/ok",
-      url_failed: "https://shop.example/failed",
-      email_user: "ada@example.com",
-      sender_type: "natural",
-      sender_data: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1990-12-10" },
+      customer: ADA,
     });
-    expect(created.status()).toBe(201);
-    const invoice = (await created.json()).data as { id: number; url: string };
-    const token = new URL(invoice.url).pathname.split("/pay/")[1];
-    const view = await (
-      await request.post(`/api/checkout/${token}/currency`, { data: { currency: "LTC" } })
-    ).json();
-    const due = units(view.sender_amount);
     // The shop cancels the order; the customer pays all the same.
     expect((await client.post(`/invoices/${foreignId}/cancel`, {})).status()).toBe(200);
-    const paid = await client.post("/sandbox/payments", {
-      address: view.address,
-      currency: "LTC",
-      amount: shown(due),
-    });
+    const paid = await client.post("/sandbox/payments", { address, currency: "LTC", amount: shown(due) });
     expect(paid.status()).toBe(201);
     await client.post("/sandbox/blocks", { currency: "LTC", count: 6 });
     // Once credited, the late payment is owed back in full.
