@@ -1,15 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditSource } from "@/lib/audit/record-audit-entry";
-import {
-  callbacks,
-  deposits,
-  emails,
-  refundClaims,
-  transactionEvents,
-  users,
-  withdrawals,
-} from "@/lib/db/schema";
+import { callbacks, deposits, emails, refundClaims, users } from "@/lib/db/schema";
 import type { KassaError } from "@/lib/errors";
 import { cancelInvoice } from "@/lib/invoices/cancel-invoice";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
@@ -28,6 +20,7 @@ import { createTestDatabase, type TestDatabase, testDriver } from "../support/da
 import { confirm, createFixedInvoice, handlers, pay, settings } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
+import { refundPayoutsOf, refundStepsOf } from "../support/refunds";
 
 const BTC_ADDRESS = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu";
 const SPREAD = 5_000;
@@ -102,23 +95,8 @@ describe(`refunds of late payments on ${testDriver}`, () => {
   const claim = (token: string, clock: TestClock) =>
     claimRefund(database.db, { token, currency: "BTC", address: BTC_ADDRESS, spreadPpm: SPREAD, clock });
 
-  const refundPayouts = (invoiceId: number) =>
-    database.db
-      .select({ sent: withdrawals.sentAmount, target: withdrawals.targetCurrency })
-      .from(withdrawals)
-      .where(eq(withdrawals.refundOf, invoiceId))
-      .orderBy(asc(withdrawals.transactionId));
-
-  const refundSteps = async (invoiceId: number) =>
-    (
-      await database.db
-        .select({ reason: transactionEvents.reason })
-        .from(transactionEvents)
-        .where(eq(transactionEvents.transactionId, invoiceId))
-        .orderBy(asc(transactionEvents.id))
-    )
-      .map((event) => event.reason ?? "")
-      .filter((reason) => reason.startsWith("refund_"));
+  const refundPayouts = (invoiceId: number) => refundPayoutsOf(database.db, invoiceId);
+  const refundSteps = (invoiceId: number) => refundStepsOf(database.db, invoiceId);
 
   const mailOf = async (invoiceId: number, kind: string) =>
     (
@@ -163,7 +141,9 @@ describe(`refunds of late payments on ${testDriver}`, () => {
     expect(claimed.status).toBe("claimed");
     expect(claimed.payout).toMatchObject({ amount, currency: "BTC" });
     // Recorded against the invoice: one payout, of exactly what the late payment brought.
-    expect(await refundPayouts(invoice.id)).toEqual([{ sent: amount, target: "BTC" }]);
+    expect(await refundPayouts(invoice.id)).toEqual([
+      { id: expect.any(Number), sent: amount, target: "BTC" },
+    ]);
     expect(await refundSteps(invoice.id)).toEqual(["refund_issued", "refund_claimed"]);
     expect((await fieldsOf(issue(invoice.id, clock))).amount).toMatch(/already refunded in full/);
     await ledgerInvariants(database.db);
@@ -221,7 +201,9 @@ describe(`refunds of late payments on ${testDriver}`, () => {
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
     expect((refused.reason as KassaError).status).toBe(409);
-    expect(await refundPayouts(invoice.id)).toEqual([{ sent: amount, target: "BTC" }]);
+    expect(await refundPayouts(invoice.id)).toEqual([
+      { id: expect.any(Number), sent: amount, target: "BTC" },
+    ]);
   });
 
   it("never promises more than a late payment brought when two refunds are issued at once", async () => {

@@ -1,7 +1,7 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditSource } from "@/lib/audit/record-audit-entry";
-import { auditEntries, emails, refundClaims, transactionEvents, users, withdrawals } from "@/lib/db/schema";
+import { auditEntries, emails, refundClaims, users } from "@/lib/db/schema";
 import { KassaError } from "@/lib/errors";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { runDueJobs } from "@/lib/jobs/runner";
@@ -21,6 +21,7 @@ import { createTestDatabase, type TestDatabase, testDriver } from "../support/da
 import { confirm, createFixedInvoice, handlers, pay } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
+import { refundPayoutsOf, refundStepsOf } from "../support/refunds";
 
 const BTC_ADDRESS = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu";
 const LTC_ADDRESS = "ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh";
@@ -83,27 +84,8 @@ describe(`refund claims on ${testDriver}`, () => {
       ...fields,
     });
 
-  const refundPayouts = (invoiceId: number) =>
-    database.db
-      .select({
-        id: withdrawals.transactionId,
-        sent: withdrawals.sentAmount,
-        target: withdrawals.targetCurrency,
-      })
-      .from(withdrawals)
-      .where(eq(withdrawals.refundOf, invoiceId))
-      .orderBy(asc(withdrawals.transactionId));
-
-  const timeline = async (invoiceId: number) =>
-    (
-      await database.db
-        .select({ reason: transactionEvents.reason })
-        .from(transactionEvents)
-        .where(eq(transactionEvents.transactionId, invoiceId))
-        .orderBy(asc(transactionEvents.id))
-    )
-      .map((event) => event.reason ?? "")
-      .filter((reason) => reason.startsWith("refund_"));
+  const refundPayouts = (invoiceId: number) => refundPayoutsOf(database.db, invoiceId);
+  const timeline = (invoiceId: number) => refundStepsOf(database.db, invoiceId);
 
   it("issues a refund, keeps only the token's hash and seals the e-mail, and sends the claim through the withdrawal engine", async () => {
     const extra = 20_000n;
