@@ -13,7 +13,11 @@ export default defineConfig({
     include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts", "tests/chain/**/*.test.ts"],
     environment: "node",
     globalSetup: ["tests/support/database-template.ts"],
+    setupFiles: ["tests/support/fresh-file.ts"],
     pool: "forks",
+    // Files share a worker process; tests/support/fresh-file.ts gives each fresh Kassa modules and
+    // the worker's starting environment.
+    isolate: false,
     // Two files at a time on two cores: much of a file's time is waiting (on anvil, litecoind,
     // PostgreSQL, timers), and vitest's default on two cores is one.
     maxWorkers: 2,
