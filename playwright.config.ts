@@ -52,6 +52,31 @@ const serverEnv = (serverPort: number, dataDir: string) => ({
   KASSA_SCREENING_DENYLIST: path.resolve("e2e/screening-denylist.txt"),
 });
 
+/** The servers the tests run against (started by e2e/servers.ts), each on a fresh data directory. */
+export const e2eServers: { port: number; dataDir: string; env: Record<string, string> }[] = [
+  { port, dataDir: e2eDataDir, env: serverEnv(port, e2eDataDir) },
+  {
+    ...shortTimer,
+    env: {
+      ...serverEnv(shortTimer.port, shortTimer.dataDir),
+      KASSA_INVOICE_TIMER_SECONDS: String(shortTimer.seconds),
+    },
+  },
+  {
+    ...quiet,
+    env: {
+      ...serverEnv(quiet.port, quiet.dataDir),
+      SMTP_URL: `smtp://127.0.0.1:${quiet.smtpPort}`,
+      // Links in e-mails name the address the tests browse.
+      KASSA_PUBLIC_URL: quiet.baseURL,
+    },
+  },
+  {
+    ...nextPipeline,
+    env: { ...serverEnv(nextPipeline.port, nextPipeline.dataDir), KASSA_API_FAST_PATH: "off" },
+  },
+];
+
 export default defineConfig({
   testDir: "./e2e",
   outputDir: "./test-results",
@@ -66,48 +91,9 @@ export default defineConfig({
     ...(process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["json"] as ["json"]] : []),
   ],
   use: { baseURL, trace: "retain-on-failure" },
-  webServer: [
-    {
-      command: `rm -rf ${e2eDataDir} && node --import ./scripts/server-only-hook.mjs --import tsx server.ts`,
-      url: `${baseURL}/api/v2/ping`,
-      reuseExistingServer: false,
-      timeout: 120_000,
-      stdout: "pipe",
-      env: serverEnv(port, e2eDataDir),
-    },
-    {
-      command: `rm -rf ${shortTimer.dataDir} && node --import ./scripts/server-only-hook.mjs --import tsx server.ts`,
-      url: `${shortTimer.baseURL}/api/v2/ping`,
-      reuseExistingServer: false,
-      timeout: 120_000,
-      stdout: "pipe",
-      env: {
-        ...serverEnv(shortTimer.port, shortTimer.dataDir),
-        KASSA_INVOICE_TIMER_SECONDS: String(shortTimer.seconds),
-      },
-    },
-    {
-      command: `rm -rf ${quiet.dataDir} && node --import ./scripts/server-only-hook.mjs --import tsx server.ts`,
-      url: `${quiet.baseURL}/api/v2/ping`,
-      reuseExistingServer: false,
-      timeout: 120_000,
-      stdout: "pipe",
-      env: {
-        ...serverEnv(quiet.port, quiet.dataDir),
-        SMTP_URL: `smtp://127.0.0.1:${quiet.smtpPort}`,
-        // Links in e-mails name the address the tests browse.
-        KASSA_PUBLIC_URL: quiet.baseURL,
-      },
-    },
-    {
-      command: `rm -rf ${nextPipeline.dataDir} && node --import ./scripts/server-only-hook.mjs --import tsx server.ts`,
-      url: `${nextPipeline.baseURL}/api/v2/ping`,
-      reuseExistingServer: false,
-      timeout: 120_000,
-      stdout: "pipe",
-      env: { ...serverEnv(nextPipeline.port, nextPipeline.dataDir), KASSA_API_FAST_PATH: "off" },
-    },
-  ],
+  // The four servers start together (e2e/servers.ts): Playwright's webServer list starts one after
+  // another, about 17 s each on two cores.
+  globalSetup: "./e2e/servers.ts",
   projects: [
     // `metadata.dataDir` tells the fixtures (e2e/fixtures.ts) which server's CLI to run.
     { name: "api", testDir: "./e2e/api", metadata: { dataDir: e2eDataDir } },

@@ -1,8 +1,8 @@
-import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, type Page, request as playwrightRequest } from "@playwright/test";
 import { quiet, shortTimer } from "../../playwright.config";
 import { decimal } from "../currency-switch";
 import { createMerchant, expect, type SignedClient, signedClient, test, UNMINED } from "../fixtures";
+import { expectAccessible } from "./page-checks";
 
 let counter = 0;
 async function createInvoice(client: SignedClient, baseURL: string, overrides: Record<string, unknown> = {}) {
@@ -44,12 +44,6 @@ function grouped(text: string): string {
 function units(text: string): bigint {
   const [whole, decimals = ""] = text.trim().split(" ")[0]!.split(".");
   return BigInt(whole!) * 100_000_000n + BigInt(decimals.padEnd(8, "0"));
-}
-
-async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 }
 
 /** Reads what the page tells the customer to send, and sends it (in BTC unless told) from the sandbox wallet. */

@@ -12,9 +12,6 @@ const VIEWPORTS = [
   { name: "desktop", width: 1280, height: 900 },
 ];
 
-const pageOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-
 async function shoot(page: Page, testInfo: TestInfo, name: string) {
   mkdirSync("/tmp/shots-firstrun", { recursive: true });
   const body = await page.screenshot({ path: `/tmp/shots-firstrun/${name}.png`, fullPage: true });
@@ -56,33 +53,6 @@ for (const viewport of VIEWPORTS) {
       release();
       await expect(page.getByRole("heading", { level: 1, name: "Audit trail" })).toBeVisible();
       await expect(bar).toHaveCount(0);
-    });
-
-    test("the API reference's code blocks scroll inside their own labelled, focusable box", async ({
-      page,
-    }, testInfo) => {
-      await page.goto("/docs/api");
-      await expect(page.getByRole("heading", { level: 1, name: "API reference" })).toBeVisible();
-      expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
-      for (const label of ["Signing example in JavaScript", "Verifying a callback in JavaScript"]) {
-        const region = page.getByRole("region", { name: label });
-        const box = (await region.boundingBox())!;
-        expect(box.x).toBeGreaterThanOrEqual(0);
-        expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
-        // Keyboard: Tab reaches the box, and the arrow keys scroll it where it is wider than the screen.
-        await region.focus();
-        await expect(region).toBeFocused();
-        const widths = await region.evaluate((node) => ({
-          scroll: node.scrollWidth,
-          client: node.clientWidth,
-        }));
-        if (widths.scroll > widths.client) {
-          await page.keyboard.press("ArrowRight");
-          await expect.poll(() => region.evaluate((node) => node.scrollLeft)).toBeGreaterThan(0);
-        }
-      }
-      await expectAccessible(page);
-      await shoot(page, testInfo, `api-reference-${viewport.name}`);
     });
   });
 }
