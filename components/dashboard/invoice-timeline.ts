@@ -1,3 +1,4 @@
+import { dashboardAmount } from "./dashboard-amount";
 import { invoiceStatusLabel } from "./invoice-status";
 
 /**
@@ -63,4 +64,43 @@ function lateHeadline(status: string, reason: string | null): string {
   if (status === "failed" && reason === "expired") return "Paid late (after it expired)";
   if (status === "failed") return `${invoiceStatusLabel(status, reason)}, then paid late`;
   return `${invoiceStatusLabel(status, reason)}, and paid again late`;
+}
+
+/** A payment that reached the invoice after it closed (`deposits.is_late`), as the page data reads it. */
+export type LatePayment = {
+  id: number;
+  amount: bigint;
+  currency: string;
+  status: "seen" | "credited" | "unwound" | "held" | "rejected";
+  seenAt: Date;
+  creditedAt: Date | null;
+};
+
+/**
+ * A late payment's steps on the timeline: when it was seen (it changes no status, so no status event
+ * tells it), and when it was credited, which is what a refund of it may send back.
+ */
+export function latePaymentEvents(payment: LatePayment): { key: string; at: string; text: string }[] {
+  const amount = dashboardAmount(payment.amount, payment.currency);
+  const now: Record<LatePayment["status"], string> = {
+    seen: "confirming",
+    credited: "confirmed",
+    unwound: "then dropped by the network: nothing was credited",
+    held: "held for compliance review",
+    rejected: "rejected in compliance review: nothing was credited",
+  };
+  const events = [
+    {
+      key: `late-${payment.id}`,
+      at: payment.seenAt.toISOString(),
+      text: `Payment of ${amount} seen after the invoice closed, ${now[payment.status]}`,
+    },
+  ];
+  if (payment.creditedAt)
+    events.push({
+      key: `late-${payment.id}-credited`,
+      at: payment.creditedAt.toISOString(),
+      text: `Late payment of ${amount} credited to your balance: it is owed back to the customer`,
+    });
+  return events;
 }

@@ -154,6 +154,12 @@ for (const viewport of [
     const owed = page.getByRole("region", { name: "Refund owed" });
     await expect(owed).toContainText("A payment arrived after the invoice had closed");
     await expect(owed).toContainText(`Owed back: ${shown(due)} LTC`);
+    // The timeline tells when the late payment came and when it was credited.
+    const timeline = page.getByRole("region", { name: "Timeline" });
+    await expect(timeline).toContainText(
+      `Payment of ${shown(due)} LTC seen after the invoice closed, confirmed`,
+    );
+    await expect(timeline).toContainText(`Late payment of ${shown(due)} LTC credited to your balance`);
     await expect(page.getByRole("region", { name: "Close without a refund" })).toBeVisible();
     await expectAccessible(page);
     await expectNoSidewaysScroll(page);

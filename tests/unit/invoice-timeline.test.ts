@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { invoiceHeadline, timelineEventText } from "@/components/dashboard/invoice-timeline";
+import {
+  invoiceHeadline,
+  latePaymentEvents,
+  timelineEventText,
+} from "@/components/dashboard/invoice-timeline";
 import { formatTolerancePercent, toleranceBasisPoints } from "@/lib/merchants/tolerance-percent";
 import { underpaymentToleranceRequest } from "@/lib/schemas/merchant-settings";
 
@@ -33,6 +37,57 @@ describe("the invoice page's words", () => {
     expect(timelineEventText("confirmed", "refund_expired")).toBe("Refund offer expired unclaimed");
     expect(timelineEventText("confirmed", "some_new_step")).toBe("Paid (some new step)");
     expect(timelineEventText("settled", null)).toBe("settled");
+  });
+});
+
+describe("a late payment on the timeline", () => {
+  const seenAt = new Date("2026-11-29T10:00:00Z");
+  const creditedAt = new Date("2026-11-29T10:12:30Z");
+
+  it("is told when seen and when credited, with its amount in its coin", () => {
+    expect(
+      latePaymentEvents({
+        id: 7,
+        amount: 1_500_000n,
+        currency: "LTC",
+        status: "credited",
+        seenAt,
+        creditedAt,
+      }),
+    ).toEqual([
+      {
+        key: "late-7",
+        at: "2026-11-29T10:00:00.000Z",
+        text: "Payment of 0.015 LTC seen after the invoice closed, confirmed",
+      },
+      {
+        key: "late-7-credited",
+        at: "2026-11-29T10:12:30.000Z",
+        text: "Late payment of 0.015 LTC credited to your balance: it is owed back to the customer",
+      },
+    ]);
+  });
+
+  it("says what became of one that was never credited", () => {
+    const texts = (status: "seen" | "unwound" | "held" | "rejected") =>
+      latePaymentEvents({
+        id: 1,
+        amount: 2n * 10n ** 8n,
+        currency: "ETH",
+        status,
+        seenAt,
+        creditedAt: null,
+      }).map((event) => event.text);
+    expect(texts("seen")).toEqual(["Payment of 2 ETH seen after the invoice closed, confirming"]);
+    expect(texts("held")).toEqual([
+      "Payment of 2 ETH seen after the invoice closed, held for compliance review",
+    ]);
+    expect(texts("unwound")).toEqual([
+      "Payment of 2 ETH seen after the invoice closed, then dropped by the network: nothing was credited",
+    ]);
+    expect(texts("rejected")).toEqual([
+      "Payment of 2 ETH seen after the invoice closed, rejected in compliance review: nothing was credited",
+    ]);
   });
 });
 

@@ -1,7 +1,8 @@
 import "server-only";
 
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { invoiceExceptions } from "@/components/dashboard/invoice-status";
+import type { LatePayment } from "@/components/dashboard/invoice-timeline";
 import { amountsDue } from "@/lib/checkout/amounts-due";
 import type { Db } from "@/lib/db/client";
 import { deposits } from "@/lib/db/schema";
@@ -22,11 +23,18 @@ export async function invoicePageData(db: Db, input: { merchantId: number; id: n
   if (!record || record.merchantId !== input.merchantId) return undefined;
   const detail = await transactionDetail(db, input.merchantId, input.id);
   if (!detail) return undefined;
-  const late = await db
-    .select({ id: deposits.id })
+  const late: LatePayment[] = await db
+    .select({
+      id: deposits.id,
+      amount: deposits.amount,
+      currency: deposits.currency,
+      status: deposits.status,
+      seenAt: deposits.createdAt,
+      creditedAt: deposits.creditedAt,
+    })
     .from(deposits)
     .where(and(eq(deposits.transactionId, input.id), eq(deposits.isLate, true)))
-    .limit(1);
+    .orderBy(asc(deposits.id));
   const reason = record.invoice.statusReason;
   return {
     record,
@@ -51,6 +59,8 @@ export async function invoicePageData(db: Db, input: { merchantId: number; id: n
     refundLeft: await owedBack(db, record, { spreadPpm: input.spreadPpm }),
     exceptions: invoiceExceptions({ status: record.status, reason, hasLatePayment: late.length > 0 }),
     hasLatePayment: late.length > 0,
+    /** Payments that reached the invoice after it closed, for the timeline. */
+    latePayments: late,
     /** What the invoice owes its customer: "Mark resolved" is offered while this is not empty and it is not resolved. */
     openExceptions: await listOpenExceptions(db, record),
     resolution: await loadInvoiceResolution(db, record.id),

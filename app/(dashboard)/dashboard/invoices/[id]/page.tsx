@@ -6,7 +6,11 @@ import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { feeLabel } from "@/components/dashboard/fee-label";
 import { InvoiceBadges } from "@/components/dashboard/invoice-badges";
 import { EXCEPTION_ADVICE, EXCEPTION_LABELS } from "@/components/dashboard/invoice-status";
-import { invoiceHeadline, timelineEventText } from "@/components/dashboard/invoice-timeline";
+import {
+  invoiceHeadline,
+  latePaymentEvents,
+  timelineEventText,
+} from "@/components/dashboard/invoice-timeline";
 import { secondaryButtonClass } from "@/components/forms/control-classes";
 import { Money } from "@/components/ui/money";
 import { requestPublicOrigin } from "@/lib/api/request-public-origin";
@@ -105,13 +109,14 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
     });
     return owedInCoin ? [{ currency: credit.currency, refund: owedInCoin }] : [];
   });
-  // Status changes, refunds and the resolution, in words and in order of time.
+  // Status changes, late payments, refunds and the resolution, in words and in order of time.
   const timeline = [
     ...detail.timeline.map((event, index) => ({
       key: `event-${index}`,
       at: event.at,
       text: timelineEventText(event.to, event.reason),
     })),
+    ...data.latePayments.flatMap(latePaymentEvents),
     ...refunds.map((r) => ({
       key: `refund-${r.id}`,
       at: r.createdAt.toISOString(),
