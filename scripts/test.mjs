@@ -5,12 +5,13 @@
 //   3. the integration and chain tests on PostgreSQL: KASSA_TEST_DATABASE_URL if set, else a throwaway server
 //      started here from the installed PostgreSQL binaries
 //   4. the production build
-//   5. system tests (real processes: SIGKILLs, fuzzing, two servers and two workers) on PGlite and PostgreSQL
+//   5. system tests (real processes: SIGKILLs, fuzzing, two servers and two workers) on PGlite and
+//      PostgreSQL, the two runs at the same time
 //   6. Playwright (api and ui projects)
 // Each step prints its duration, and the end a table of them with the total. The last line counts
 // every test once: `N passed, N failed, N failed a first attempt` (a test that passed only on a
 // retry; no runner retries today, and this line would show it if one did).
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { hasPostgres, startPostgres } from "./postgres.mjs";
@@ -77,6 +78,51 @@ function step(title, command, args, env = {}) {
   console.log(`✓ ${title} (${formatDuration(ms)})`);
 }
 
+/**
+ * Runs steps at the same time, each into its own log, printed whole when it ends (so the outputs do
+ * not interleave); fails like `step` if any fails, after all have ended.
+ */
+async function stepsTogether(list) {
+  console.log(`\n━━ at the same time: ${list.map((s) => s.title).join("; ")}`);
+  const results = await Promise.all(
+    list.map(
+      ({ title, command, args, env = {} }) =>
+        new Promise((resolve) => {
+          const report = args.find((arg) => arg.startsWith("--outputFile.json="));
+          const reportEnv = report
+            ? { KASSA_FIRST_ATTEMPTS_FILE: firstAttemptsFile(path.basename(report)) }
+            : {};
+          const began = performance.now();
+          const output = [];
+          const child = spawn(command, args, {
+            cwd: root,
+            stdio: ["ignore", "pipe", "pipe"],
+            env: { ...process.env, FORCE_COLOR: "1", ...reportEnv, ...env },
+          });
+          child.stdout.on("data", (chunk) => output.push(chunk));
+          child.stderr.on("data", (chunk) => output.push(chunk));
+          child.on("close", (status) => {
+            const ms = performance.now() - began;
+            console.log(`\n━━ ${title}`);
+            process.stdout.write(Buffer.concat(output));
+            console.log(
+              status === 0
+                ? `✓ ${title} (${formatDuration(ms)})`
+                : `✗ ${title} failed after ${formatDuration(ms)}`,
+            );
+            resolve({ title, ms, isFailed: status !== 0 });
+          });
+        }),
+    ),
+  );
+  durations.push(...results);
+  if (results.some((result) => result.isFailed)) {
+    printDurations();
+    cleanup();
+    process.exit(1);
+  }
+}
+
 let postgres;
 function cleanup() {
   postgres?.stop();
@@ -122,22 +168,22 @@ try {
   );
   step("production build", process.execPath, [path.join(root, "scripts", "ensure-build.mjs")]);
   const system = ["run", "--config", "vitest.system.config.ts"];
-  step(
-    "system tests on PGlite (SIGKILL, fuzzing)",
-    bin("vitest"),
-    [...system, "--exclude", "**/*.pg.test.ts", ...vitestReport("system-pglite.json")],
+  // Both at once: each runs one file at a time, and a file spends much of its time waiting (on
+  // timers, callbacks, blocks), so on two cores the two runs fill each other's waits.
+  await stepsTogether([
     {
-      KASSA_TEST_DATABASE_URL: "",
+      title: "system tests on PGlite (SIGKILL, fuzzing)",
+      command: bin("vitest"),
+      args: [...system, "--exclude", "**/*.pg.test.ts", ...vitestReport("system-pglite.json")],
+      env: { KASSA_TEST_DATABASE_URL: "" },
     },
-  );
-  step(
-    "system tests on PostgreSQL (SIGKILL, fuzzing, two servers and two workers)",
-    bin("vitest"),
-    [...system, ...vitestReport("system-postgres.json")],
     {
-      KASSA_TEST_DATABASE_URL: url,
+      title: "system tests on PostgreSQL (SIGKILL, fuzzing, two servers and two workers)",
+      command: bin("vitest"),
+      args: [...system, ...vitestReport("system-postgres.json")],
+      env: { KASSA_TEST_DATABASE_URL: url },
     },
-  );
+  ]);
 } finally {
   cleanup();
 }
