@@ -27,6 +27,20 @@ export async function cli(...args: string[]): Promise<Record<string, unknown>> {
   return cliOn(projectDataDir(), ...args);
 }
 
+/** Credits a merchant's sandbox balance through the ops CLI (`sandbox credit`), as test setup. */
+export async function sandboxCredit(merchantId: number | string, currency: string, amount: string) {
+  return cli(
+    "sandbox",
+    "credit",
+    "--merchant",
+    String(merchantId),
+    "--currency",
+    currency,
+    "--amount",
+    amount,
+  );
+}
+
 /** The base URL of the server the current project tests. */
 export function projectBaseURL(): string {
   return base.info().project.use.baseURL ?? baseURL;

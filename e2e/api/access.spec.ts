@@ -1,9 +1,9 @@
 import {
-  cli,
   createMerchant,
   dashboardSession,
   expect,
   projectBaseURL,
+  sandboxCredit,
   setCallbackUrl,
   signedClient,
   stepUp,
@@ -16,16 +16,7 @@ test("no merchant reaches another merchant's objects through any face", async ({
   const ownerApi = signedClient(request, owner);
   const attackerApi = signedClient(request, attacker);
   await setCallbackUrl(owner, "http://127.0.0.1:9/unreachable");
-  await cli(
-    "sandbox",
-    "credit",
-    "--merchant",
-    String(owner.merchantId),
-    "--currency",
-    "BTC",
-    "--amount",
-    "1",
-  );
+  await sandboxCredit(owner.merchantId, "BTC", "1");
 
   const invoice = (
     await (

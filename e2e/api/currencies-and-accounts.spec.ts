@@ -1,4 +1,4 @@
-import { cli, cliProcess, expect, test } from "../fixtures";
+import { cliProcess, expect, sandboxCredit, test } from "../fixtures";
 
 test("currencies/list describes the registry with limits, fees and tag rules", async ({ client }) => {
   const response = await client.post("/currencies/list");
@@ -60,36 +60,9 @@ test("currencies/list with visible: false lists what is not offered: nothing on 
 });
 
 test("accounts/list shows every currency and credited balances as 8-digit strings", async ({ client }) => {
-  await cli(
-    "sandbox",
-    "credit",
-    "--merchant",
-    String(client.merchant.merchantId),
-    "--currency",
-    "USD",
-    "--amount",
-    "0.12345678",
-  );
-  await cli(
-    "sandbox",
-    "credit",
-    "--merchant",
-    String(client.merchant.merchantId),
-    "--currency",
-    "EUR",
-    "--amount",
-    "12.34",
-  );
-  await cli(
-    "sandbox",
-    "credit",
-    "--merchant",
-    String(client.merchant.merchantId),
-    "--currency",
-    "EUR",
-    "--amount",
-    "0.66",
-  );
+  await sandboxCredit(client.merchant.merchantId, "USD", "0.12345678");
+  await sandboxCredit(client.merchant.merchantId, "EUR", "12.34");
+  await sandboxCredit(client.merchant.merchantId, "EUR", "0.66");
   const { data } = await (await client.post("/accounts/list")).json();
   expect(data).toHaveLength(12);
   expect(data.find((a: { currency: string }) => a.currency === "EUR")).toEqual({

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { cli, expect, type SignedClient, test } from "../fixtures";
+import { expect, type SignedClient, sandboxCredit, test } from "../fixtures";
 
 // Sandbox prices (lib/rates/rates.ts): BTC 65000 USD, EUR 1.08 USD; the default spread is 0.5%.
 // Expected figures are worked out by hand from them in the comments, in minor units of 10^-8: fiat keeps
@@ -7,16 +7,7 @@ import { cli, expect, type SignedClient, test } from "../fixtures";
 // BTC→EUR = 65000 × 0.995 / 1.08 = 1616875/27 EUR per BTC; mid 65000 / 1.08 = 1625000/27.
 
 async function fund(client: SignedClient, currency: string, amount: string) {
-  await cli(
-    "sandbox",
-    "credit",
-    "--merchant",
-    String(client.merchant.merchantId),
-    "--currency",
-    currency,
-    "--amount",
-    amount,
-  );
+  await sandboxCredit(client.merchant.merchantId, currency, amount);
 }
 
 async function balanceOf(client: SignedClient, currency: string): Promise<string> {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { cli, expect, type SignedClient, test } from "../fixtures";
+import { expect, type SignedClient, sandboxCredit, test } from "../fixtures";
 
 /** Idempotency-Key against the production server (docs/api-decisions.md, "Idempotency-Key"). */
 
@@ -95,7 +95,7 @@ test("a key first answered 400 replays the 400, even once the request would succ
   expect(JSON.parse(refused.text).errors).toBeDefined();
 
   const merchant = String(client.merchant.merchantId);
-  await cli("sandbox", "credit", "--merchant", merchant, "--currency", "BTC", "--amount", "1");
+  await sandboxCredit(merchant, "BTC", "1");
   expect(await btcBalance(client)).toBe("1.00000000");
 
   expect(await postWithKey(client, "/withdrawal/crypto", body, key)).toEqual({

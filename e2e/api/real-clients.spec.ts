@@ -1,4 +1,4 @@
-import { cli, expect, type SignedClient, test } from "../fixtures";
+import { expect, type SignedClient, sandboxCredit, test } from "../fixtures";
 
 /**
  * The request bytes real clients of the public API send:
@@ -7,16 +7,7 @@ import { cli, expect, type SignedClient, test } from "../fixtures";
  */
 
 async function credit(client: SignedClient, currency: string, amount: string) {
-  await cli(
-    "sandbox",
-    "credit",
-    "--merchant",
-    String(client.merchant.merchantId),
-    "--currency",
-    currency,
-    "--amount",
-    amount,
-  );
+  await sandboxCredit(client.merchant.merchantId, currency, amount);
 }
 
 test.describe("the public documentation's withdrawals to a testnet address", () => {

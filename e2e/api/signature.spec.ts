@@ -1,4 +1,4 @@
-import { createMerchant, expect, sign, signedClient, test } from "../fixtures";
+import { createMerchant, expect, sandboxCredit, sign, signedClient, test } from "../fixtures";
 
 test.describe("request signing (X-Processing-Key / X-Processing-Signature)", () => {
   test("a correctly signed request succeeds", async ({ client }) => {
@@ -190,28 +190,9 @@ test.describe("error bodies", () => {
 
 test.describe("isolation between merchants", () => {
   test("a merchant's key reads only its own balances", async ({ client, request }) => {
-    const { cli } = await import("../fixtures");
     const other = await createMerchant("Other Shop");
-    await cli(
-      "sandbox",
-      "credit",
-      "--merchant",
-      String(client.merchant.merchantId),
-      "--currency",
-      "BTC",
-      "--amount",
-      "0.5",
-    );
-    await cli(
-      "sandbox",
-      "credit",
-      "--merchant",
-      String(other.merchantId),
-      "--currency",
-      "BTC",
-      "--amount",
-      "7.25",
-    );
+    await sandboxCredit(client.merchant.merchantId, "BTC", "0.5");
+    await sandboxCredit(other.merchantId, "BTC", "7.25");
 
     const balance = async (merchantClient: typeof client) => {
       const body = await (await merchantClient.post("/accounts/list")).json();

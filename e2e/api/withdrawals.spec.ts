@@ -5,6 +5,7 @@ import {
   dashboardSession,
   expect,
   type SignedClient,
+  sandboxCredit,
   signedClient,
   stepUp,
   test,
@@ -30,8 +31,8 @@ function withdrawal(overrides: Record<string, unknown> = {}) {
 
 async function fund(client: SignedClient) {
   const merchant = String(client.merchant.merchantId);
-  await cli("sandbox", "credit", "--merchant", merchant, "--currency", "BTC", "--amount", "1");
-  await cli("sandbox", "credit", "--merchant", merchant, "--currency", "EUR", "--amount", "5000");
+  await sandboxCredit(merchant, "BTC", "1");
+  await sandboxCredit(merchant, "EUR", "5000");
 }
 
 const info = async (client: SignedClient, body: Record<string, unknown>, method: "GET" | "POST" = "GET") =>

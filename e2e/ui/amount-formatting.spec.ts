@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import type { Page, TestInfo } from "@playwright/test";
-import { cli, createMerchant, expect, signedClient, test } from "../fixtures";
+import { cli, createMerchant, expect, sandboxCredit, signedClient, test } from "../fixtures";
 import { expectAccessible } from "./page-checks";
 import { signIn } from "./sign-in";
 import { confirmStepUp } from "./step-up";
@@ -24,7 +24,7 @@ test.describe("amounts read alike on every dashboard page", () => {
   }, testInfo) => {
     const merchant = await createMerchant("Big Chart Shop");
     const id = String(merchant.merchantId);
-    await cli("sandbox", "credit", "--merchant", id, "--currency", "EUR", "--amount", "25000");
+    await sandboxCredit(id, "EUR", "25000");
     await page.setViewportSize({ width: 375, height: 800 });
     await signIn(page, merchant);
     const balance = page.getByText(`25${NNBSP}000.00 EUR`, { exact: true });
@@ -64,7 +64,7 @@ test.describe("amounts read alike on every dashboard page", () => {
     expect(paid.status()).toBe(201);
     expect((await api.post("/sandbox/blocks", { currency: "LTC", count: 6 })).status()).toBe(201);
 
-    await cli("sandbox", "credit", "--merchant", id, "--currency", "BTC", "--amount", "3000");
+    await sandboxCredit(id, "BTC", "3000");
     await cli("merchants", "limits", "--merchant", id, "--currency", "BTC", "--per-withdrawal", "0.01");
     const held = await api.post("/withdrawal/crypto", {
       currency: "BTC",

@@ -1,4 +1,4 @@
-import { cli, createMerchant, expect, projectBaseURL, signedClient, test } from "../fixtures";
+import { cli, createMerchant, expect, projectBaseURL, sandboxCredit, signedClient, test } from "../fixtures";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks";
 import { signIn } from "./sign-in";
 import { confirmStepUp } from "./step-up";
@@ -39,7 +39,7 @@ test.describe("approval screen", () => {
     }, testInfo) => {
       const merchant = await createMerchant(`Approvals ${viewport.name}`);
       const id = String(merchant.merchantId);
-      await cli("sandbox", "credit", "--merchant", id, "--currency", "BTC", "--amount", "1");
+      await sandboxCredit(id, "BTC", "1");
       await cli("merchants", "limits", "--merchant", id, "--currency", "BTC", "--per-withdrawal", "0.01");
       const api = signedClient(request, merchant);
       const held = (await (await api.post("/withdrawal/crypto", payout("0.02"))).json()).data;

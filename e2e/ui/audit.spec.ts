@@ -1,5 +1,5 @@
 import type { APIRequestContext } from "@playwright/test";
-import { cli, createMerchant, expect, signedClient, test } from "../fixtures";
+import { cli, createMerchant, expect, sandboxCredit, signedClient, test } from "../fixtures";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks";
 import { signIn } from "./sign-in";
 import { confirmStepUp } from "./step-up";
@@ -10,7 +10,7 @@ const BTC = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu";
 async function merchantWithPayout(request: APIRequestContext, name: string) {
   const merchant = await createMerchant(`Audit ${name}`);
   const id = String(merchant.merchantId);
-  await cli("sandbox", "credit", "--merchant", id, "--currency", "BTC", "--amount", "1");
+  await sandboxCredit(id, "BTC", "1");
   await cli("merchants", "limits", "--merchant", id, "--currency", "BTC", "--per-withdrawal", "0.5");
   const api = signedClient(request, merchant);
   const payout = await api.post("/withdrawal/crypto", {

@@ -1,7 +1,15 @@
 import { type Page, request as playwrightRequest } from "@playwright/test";
 import { DASHBOARD_PAGES } from "../../components/dashboard/pages";
 import { shortTimer } from "../../playwright.config";
-import { cli, createMerchant, expect, OWN_CHAIN, type SignedClient, signedClient, test } from "../fixtures";
+import {
+  createMerchant,
+  expect,
+  OWN_CHAIN,
+  type SignedClient,
+  sandboxCredit,
+  signedClient,
+  test,
+} from "../fixtures";
 import { expectClientNavigation, expectHydrated, watchCsp } from "./csp-guard";
 import { signIn } from "./sign-in";
 
@@ -75,16 +83,7 @@ test("every dashboard page, an invoice and a transaction, and the authenticator'
   test.slow();
   const invoice = await createInvoice(client, "http://shop.example");
   // Money that moved, so the overview draws its 14-day chart (bars were once style attributes).
-  await cli(
-    "sandbox",
-    "credit",
-    "--merchant",
-    String(merchant.merchantId),
-    "--currency",
-    "BTC",
-    "--amount",
-    "0.5",
-  );
+  await sandboxCredit(merchant.merchantId, "BTC", "0.5");
   const csp = await watchCsp(page);
   // The sign-in form's own script signs in (next-auth's client) and moves on to the dashboard.
   await signIn(page, merchant);

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { DASHBOARD_PAGES } from "../../components/dashboard/pages";
-import { cli, createMerchant, expect, signedClient, test } from "../fixtures";
+import { cli, createMerchant, expect, sandboxCredit, signedClient, test } from "../fixtures";
 import { expectAccessible } from "./page-checks";
 import { signIn } from "./sign-in";
 import { confirmStepUp } from "./step-up";
@@ -115,16 +115,7 @@ test.describe("merchant dashboard", () => {
   ]) {
     test(`a payout ${variant.name} reaches confirmed`, async ({ page, request }) => {
       const merchant = await createMerchant("Payout Shop");
-      await cli(
-        "sandbox",
-        "credit",
-        "--merchant",
-        String(merchant.merchantId),
-        "--currency",
-        variant.currency,
-        "--amount",
-        variant.currency === "EUR" ? "1000" : "1",
-      );
+      await sandboxCredit(merchant.merchantId, variant.currency, variant.currency === "EUR" ? "1000" : "1");
       await signIn(page, merchant);
       await page.goto("/dashboard/payouts/new");
       await page.getByLabel("Pay from balance").selectOption(variant.currency);
@@ -230,8 +221,8 @@ test.describe("merchant dashboard", () => {
   }, testInfo) => {
     const merchant = await createMerchant("Ledger Shop");
     const id = String(merchant.merchantId);
-    await cli("sandbox", "credit", "--merchant", id, "--currency", "EUR", "--amount", "1000");
-    await cli("sandbox", "credit", "--merchant", id, "--currency", "BTC", "--amount", "1");
+    await sandboxCredit(id, "EUR", "1000");
+    await sandboxCredit(id, "BTC", "1");
     // Every BTC payout waits for an approver, so each stays in one status while the test reads it.
     await cli("merchants", "limits", "--merchant", id, "--currency", "BTC", "--per-withdrawal", "0.0001");
     const client = signedClient(request, merchant);
@@ -436,16 +427,7 @@ test.describe("merchant dashboard", () => {
     }, testInfo) => {
       test.setTimeout(180_000); // 13 pages, each loaded, scanned by axe and photographed
       const merchant = await createMerchant(`Tour Shop ${viewport.name}`);
-      await cli(
-        "sandbox",
-        "credit",
-        "--merchant",
-        String(merchant.merchantId),
-        "--currency",
-        "EUR",
-        "--amount",
-        "250",
-      );
+      await sandboxCredit(merchant.merchantId, "EUR", "250");
       await page.setViewportSize(viewport);
       await signIn(page, merchant);
       for (const { href: path } of DASHBOARD_PAGES) {

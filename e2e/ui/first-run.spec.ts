@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { type Page, request as playwrightRequest } from "@playwright/test";
 import { generate } from "otplib";
 import { startReceiver } from "../../tests/support/receiver";
-import { cli, createMerchant, expect, type SignedClient, signedClient, test } from "../fixtures";
+import { createMerchant, expect, type SignedClient, sandboxCredit, signedClient, test } from "../fixtures";
 import { navLink } from "./dashboard-nav";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks";
 import { signIn } from "./sign-in";
@@ -182,8 +182,8 @@ for (const viewport of VIEWPORTS) {
       // Two sandbox credits at the seeded prices (USDC 1 USD, EUR 1.08 USD). By hand:
       // 12.345678 + 10 × 1.08 = 23.145678, rounded down to the cent once for the day: 23.14 USD in.
       const id = String(merchant.merchantId);
-      await cli("sandbox", "credit", "--merchant", id, "--currency", "USDC", "--amount", "12.345678");
-      await cli("sandbox", "credit", "--merchant", id, "--currency", "EUR", "--amount", "10");
+      await sandboxCredit(id, "USDC", "12.345678");
+      await sandboxCredit(id, "EUR", "10");
       await signIn(page, merchant);
       const today = new Date();
       const yesterday = new Date(today.getTime() - 86_400_000);
@@ -215,8 +215,8 @@ for (const viewport of VIEWPORTS) {
       // Sandbox credits at the seeded prices (EUR 1.08 USD, USDC 1 USD), by hand in EUR:
       // 10 EUR + 10.8 USDC × 1/1.08 = 10 + 10 = 20.00 EUR in, and nothing out.
       const id = String(merchant.merchantId);
-      await cli("sandbox", "credit", "--merchant", id, "--currency", "EUR", "--amount", "10");
-      await cli("sandbox", "credit", "--merchant", id, "--currency", "USDC", "--amount", "10.8");
+      await sandboxCredit(id, "EUR", "10");
+      await sandboxCredit(id, "USDC", "10.8");
       await signIn(page, merchant);
       const figure = page.getByRole("figure");
       await expect(figure).toContainText("every currency valued in EUR");

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page, TestInfo } from "@playwright/test";
-import { cli, createMerchant, expect, type SignedClient, signedClient, test } from "../fixtures";
+import { createMerchant, expect, type SignedClient, sandboxCredit, signedClient, test } from "../fixtures";
 import { expectAccessible } from "./page-checks";
 import { signIn } from "./sign-in";
 import { confirmStepUp } from "./step-up";
@@ -48,9 +48,6 @@ async function createBtcInvoice(
   ).json();
   return { id: data.id, address: view.address as string, due: units(view.sender_amount) };
 }
-
-const credit = (merchantId: number, currency: string, amount: string) =>
-  cli("sandbox", "credit", "--merchant", String(merchantId), "--currency", currency, "--amount", amount);
 
 for (const width of [1280, 375]) {
   test(`the invoice form hints the minimum, counts the title, reads "12,50" exactly and focuses the result (${width} px)`, async ({
@@ -163,7 +160,7 @@ for (const width of [1280, 375]) {
     request,
   }, testInfo) => {
     const merchant = await createMerchant("Refund Link Shop");
-    await credit(merchant.merchantId, "EUR", "1000");
+    await sandboxCredit(merchant.merchantId, "EUR", "1000");
     const client = signedClient(request, merchant);
     // Without a timer, a short payment fails the invoice at once: everything received is owed back.
     const short = await createBtcInvoice(request, client, { title: "Bookshelf", timer: false });
@@ -232,7 +229,7 @@ for (const width of [1280, 375]) {
     page,
   }, testInfo) => {
     const merchant = await createMerchant("Digits Shop");
-    await credit(merchant.merchantId, "EUR", "1234567.5");
+    await sandboxCredit(merchant.merchantId, "EUR", "1234567.5");
     await page.setViewportSize({ width, height: 900 });
     await signIn(page, merchant);
     await expect(page.getByText(`1${GROUP}234${GROUP}567.50 EUR`)).toBeVisible();

@@ -1,5 +1,5 @@
 import type { Page, TestInfo } from "@playwright/test";
-import { cli, createMerchant, expect, test } from "../fixtures";
+import { createMerchant, expect, sandboxCredit, test } from "../fixtures";
 import { expectAccessible } from "./page-checks";
 import { signIn } from "./sign-in";
 
@@ -15,16 +15,7 @@ for (const width of [1280, 375]) {
     page,
   }, testInfo) => {
     const merchant = await createMerchant("Guard Shop");
-    await cli(
-      "sandbox",
-      "credit",
-      "--merchant",
-      String(merchant.merchantId),
-      "--currency",
-      "BTC",
-      "--amount",
-      "1",
-    );
+    await sandboxCredit(merchant.merchantId, "BTC", "1");
     await page.setViewportSize({ width, height: 900 });
     await signIn(page, merchant);
     await page.goto("/dashboard/payouts/new");
