@@ -40,7 +40,7 @@ export const nextPipeline = {
   baseURL: `http://127.0.0.1:${port - 3}`,
 };
 
-const serverEnv = (serverPort: number, dataDir: string) => ({
+export const serverEnv = (serverPort: number, dataDir: string) => ({
   NODE_ENV: "production",
   PORT: String(serverPort),
   HOST: "127.0.0.1",
@@ -51,6 +51,16 @@ const serverEnv = (serverPort: number, dataDir: string) => ({
   // A payment from an address on it is held for compliance review (e2e/ui/reviews.spec.ts).
   KASSA_SCREENING_DENYLIST: path.resolve("e2e/screening-denylist.txt"),
 });
+
+/**
+ * A server watching a real Ethereum node (anvil), started by the one spec that pays on it
+ * (e2e/ui/refund-claim-anvil.spec.ts) with the node it starts, not by the global setup.
+ */
+export const onAnvil = {
+  port: port - 4,
+  dataDir: path.join(os.tmpdir(), `kassa-e2e-${port - 4}`),
+  baseURL: `http://127.0.0.1:${port - 4}`,
+};
 
 /** The servers the tests run against (started by e2e/servers.ts), each on a fresh data directory. */
 export const e2eServers: { port: number; dataDir: string; env: Record<string, string> }[] = [

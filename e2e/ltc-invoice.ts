@@ -10,8 +10,9 @@ export const shown = (value: bigint) =>
   `${value / 100_000_000n}.${(value % 100_000_000n).toString().padStart(8, "0")}`.replace(/\.?0+$/, "");
 
 /**
- * An untimed 40 EUR invoice whose customer chose LTC on the checkout: its id and link, its LTC address
- * and what is due there (10^-8 LTC), as a merchant's shop and its customer would make it.
+ * An untimed 40 EUR invoice whose customer chose LTC (or `currency`) on the checkout: its id and link,
+ * its address and what is due there (10^-8 of the coin), as a merchant's shop and its customer would
+ * make it.
  */
 export async function ltcInvoice(
   client: SignedClient,
@@ -20,6 +21,7 @@ export async function ltcInvoice(
     foreignId: string;
     title: string;
     customer: { first_name: string; last_name: string; email: string };
+    currency?: string;
   },
 ) {
   const created = await client.post("/invoices/create", {
@@ -43,7 +45,7 @@ export async function ltcInvoice(
   const invoice = (await created.json()).data as { id: number; url: string };
   const token = new URL(invoice.url).pathname.split("/pay/")[1];
   const view = await (
-    await request.post(`/api/checkout/${token}/currency`, { data: { currency: "LTC" } })
+    await request.post(`/api/checkout/${token}/currency`, { data: { currency: input.currency ?? "LTC" } })
   ).json();
   return { invoice, address: view.address as string, due: units(view.sender_amount) };
 }

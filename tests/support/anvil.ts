@@ -11,7 +11,7 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
-import artifact from "@/contracts/TestToken.json";
+import artifact from "@/contracts/TestToken.json" with { type: "json" };
 import { startAnvil } from "@/scripts/anvil.mjs";
 
 /** anvil's first default account (a well-known test key, funded with 10,000 ETH at genesis). */
