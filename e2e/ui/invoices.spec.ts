@@ -137,8 +137,10 @@ for (const width of [1280, 375]) {
     // Refund owed: the excess, sent from the EUR balance converted to the coin the customer paid.
     const refundLink = page
       .getByRole("region", { name: "Refund owed" })
-      .getByRole("link", { name: /^Refund / });
-    const excess = /^Refund ([\d.]+) BTC$/.exec((await refundLink.textContent())!.trim())![1]!;
+      .getByRole("link", { name: /^Send .* to an address you have$/ });
+    const excess = /^Send ([\d.]+) BTC to an address you have$/.exec(
+      (await refundLink.textContent())!.trim(),
+    )![1]!;
     await expect(row("Excess")).toHaveText(`${excess} BTC`);
     expect(units(excess)).toBeGreaterThan(0n);
     expect(units(excess)).toBeLessThanOrEqual(over.due);

@@ -51,6 +51,24 @@ describe("the invoice page's refund sections", () => {
     );
   });
 
+  it("beside \"Issue refund\", the prefilled payout says it sends to an address the merchant has", () => {
+    expect(
+      render({
+        refund: owed(150_000n, 150_000n),
+        refunds: [],
+        currency: "BTC",
+        issue: createElement("form", null, "Issue refund"),
+        className: "",
+      }),
+    ).toMatchObject({
+      text:
+        "Refund owed The invoice failed short: everything the customer paid goes back to them. Owed: 0.0015 BTC. " +
+        "Issue a refund: the customer is e-mailed a link to claim it with their own address. Issue refund " +
+        "Send 0.0015 BTC to an address you have",
+      links: ["/dashboard/payouts/new?refund_of=7"],
+    });
+  });
+
   it("a coin paid before the customer switched: its own heading and reason, no refund list", () => {
     const section = (left: bigint) =>
       render({

@@ -80,10 +80,15 @@ export function RefundSection({
         </ul>
       )}
       {issue}
-      {/* The payout form prefilled: sending it yourself to an address you already have stays possible. */}
+      {/*
+        The payout form prefilled: sending it yourself to an address you already have stays possible.
+        Beside "Issue refund" it says how it differs, so the two are not read as one action twice.
+      */}
       {refund && isOwed && (
         <a href={refund.href} className={`mt-2 inline-block ${secondaryButtonClass}`}>
-          Refund {dashboardAmount(refund.left, currency)}
+          {issue
+            ? `Send ${dashboardAmount(refund.left, currency)} to an address you have`
+            : `Refund ${dashboardAmount(refund.left, currency)}`}
         </a>
       )}
     </section>
