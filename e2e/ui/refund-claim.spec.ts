@@ -161,6 +161,11 @@ for (const viewport of [
     );
     await expect(timeline).toContainText(`Late payment of ${shown(due)} LTC credited to your balance`);
     await expect(page.getByRole("region", { name: "Close without a refund" })).toBeVisible();
+    // The late credit, less its deposit fee, does not pay for sending it all back: said before issuing.
+    await expect(owed.getByText(/taking about [\d.]+ EUR from your balance at today's rate/)).toBeVisible();
+    await expect(
+      owed.getByText(/^Your EUR balance \([\d.]+ EUR available\) does not cover this refund/),
+    ).toBeVisible();
     await expectAccessible(page);
     await expectNoSidewaysScroll(page);
     await owed.getByRole("button", { name: "Issue refund" }).click();
@@ -184,8 +189,7 @@ for (const viewport of [
     await page.getByRole("button", { name: "Continue" }).click();
     await expect(page.getByRole("heading", { name: "3. Check and confirm" })).toBeVisible();
     await page.getByRole("button", { name: "Confirm and send the refund" }).click();
-    // The late payment's credit, less its deposit fee, does not pay for sending all of it back: the
-    // customer is told the merchant cannot send it now, and nothing was sent.
+    // Issued all the same, the customer is told the merchant cannot send it now, and nothing was sent.
     await expect(page.getByText(`${shop} cannot send this refund right now. Nothing was sent`)).toBeVisible();
     const session = await dashboardSession(merchant);
     expect(

@@ -3,9 +3,11 @@ import "server-only";
 import type { Clock } from "@/lib/clock";
 import { getCurrency } from "@/lib/currencies/registry";
 import type { Executor } from "@/lib/db/client";
-import { notFound } from "@/lib/errors";
+import { KassaError, notFound } from "@/lib/errors";
 import { type InvoiceRecord, loadInvoiceById } from "@/lib/invoices/load-invoice";
+import { readBalance } from "@/lib/ledger/read-balance";
 import { convert, IDENTITY_RATE, storedRate } from "@/lib/rates/rate";
+import { priceWithdrawal } from "@/lib/withdrawals/price-withdrawal";
 import { refundableCurrencies, refundCurrencies } from "./check-refund-currencies";
 import { type OwedBack, owedBack } from "./owed-back";
 import { priceRefundPayout, type RefundPayoutPrice } from "./price-refund-payout";
@@ -23,7 +25,7 @@ export type RefundPreview = {
   /** `amount` in the invoice currency at the payment's rate. */
   paymentValue: bigint;
   /** What the customer would receive in each coin they may choose, the one paid first. */
-  options: Omit<RefundPayoutPrice, "withdrawal">[];
+  options: RefundOption[];
   /** Every allowed coin is under its network's minimum: the refund cannot be offered as it is. */
   isUnderMinimum: boolean;
   /** When the coin paid is under its minimum: what would work instead. */
@@ -33,9 +35,25 @@ export type RefundPreview = {
     /** Other coins whose refund of `amount` would not be under their minimum. */
     otherCurrencies: string[];
   } | null;
+  /** The merchant's balance in the invoice currency, which the claim's payout draws on (null in `previewFor`). */
+  balance: { currency: string; available: bigint } | null;
 };
 
-/** What a refund on these terms would send, per coin, before it is issued. */
+export type RefundOption = Omit<RefundPayoutPrice, "withdrawal"> & {
+  /**
+   * What the claim's payout would take from the merchant's balance in the invoice currency now
+   * (conversion and fees included; the rate moves until it is claimed), and whether that balance
+   * covers it: a claim the balance does not cover is refused, and the customer told to try later.
+   * Null under the minimum, or in `previewFor` (issuing does not price the payout).
+   */
+  debit: bigint | null;
+  isInsufficient: boolean;
+};
+
+/**
+ * What a refund on these terms would send, per coin, before it is issued, with what each payout
+ * would take from the merchant's balance (`balance`: the invoice currency's, available now).
+ */
 export async function previewRefund(
   db: Executor,
   input: { merchantId: number; invoiceId: number; terms: RefundTerms; spreadPpm: number; clock?: Clock },
@@ -44,7 +62,33 @@ export async function previewRefund(
   if (!record || record.merchantId !== input.merchantId)
     throw notFound(`There is no invoice ${input.invoiceId} in your account.`);
   const owed = await owedBack(db, record, { spreadPpm: input.spreadPpm, clock: input.clock });
-  return previewFor(db, { record, owed, terms: input.terms });
+  const preview = await previewFor(db, { record, owed, terms: input.terms });
+  const available = await readBalance(db, { merchantId: record.merchantId, currency: record.currency });
+  const options: RefundOption[] = [];
+  for (const option of preview.options) {
+    if (option.isUnderMinimum || option.receives === 0n) {
+      options.push(option);
+      continue;
+    }
+    // Priced as the claim's payout is (claimRefund → createWithdrawal): the same source, target and amount.
+    const debit = await priceWithdrawal(db, {
+      merchantId: record.merchantId,
+      source: record.currency,
+      target: option.currency,
+      amountTo: option.receives,
+      spreadPpm: input.spreadPpm,
+      isRefund: true,
+    }).then(
+      (price) => price.totalDebit,
+      (error: unknown) => {
+        // Not priceable now (a conversion without a rate): the preview says so by a null debit.
+        if (error instanceof KassaError && error.code === "validation_failed") return null;
+        throw error;
+      },
+    );
+    options.push({ ...option, debit, isInsufficient: debit !== null && debit > available });
+  }
+  return { ...preview, options, balance: { currency: record.currency, available } };
 }
 
 /** The preview of a loaded invoice: issueRefund runs it under the invoice's row lock. */
@@ -98,8 +142,13 @@ export async function previewFor(
     left: owed.left,
     amount,
     paymentValue,
-    options: options.map(({ withdrawal: _, ...option }) => option),
+    options: options.map(({ withdrawal: _, ...option }) => ({
+      ...option,
+      debit: null,
+      isInsufficient: false,
+    })),
     isUnderMinimum: options.every((option) => option.isUnderMinimum),
     alternatives,
+    balance: null,
   };
 }

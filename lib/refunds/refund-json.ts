@@ -48,11 +48,17 @@ export function refundPreviewJson(preview: RefundPreview, format: Format = forma
       network_fee: format(option.networkFee),
       minimum: format(option.minimum),
       is_under_minimum: option.isUnderMinimum,
+      debit: option.debit === null ? null : format(option.debit),
+      is_insufficient: option.isInsufficient,
     })),
     is_under_minimum: preview.isUnderMinimum,
     alternatives: preview.alternatives && {
       larger_amount: format(preview.alternatives.largerAmount),
       other_currencies: preview.alternatives.otherCurrencies,
+    },
+    balance: preview.balance && {
+      currency: preview.balance.currency,
+      available: format(preview.balance.available),
     },
   };
 }

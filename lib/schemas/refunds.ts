@@ -79,6 +79,15 @@ const payoutOption = z.object({
   network_fee: wireAmount,
   minimum: wireAmount.meta({ description: "The network's smallest payout." }),
   is_under_minimum: z.boolean(),
+  debit: wireAmount.nullable().meta({
+    description:
+      "What the claim's payout would take from your balance in the invoice currency at today's rate, fees " +
+      "included; null under the minimum or when no rate is available.",
+  }),
+  is_insufficient: z.boolean().meta({
+    description:
+      "Your balance does not cover `debit` now: a claim is refused (the customer is told to try later) until it does.",
+  }),
 });
 
 export const refundPreviewResponse = z
@@ -99,6 +108,12 @@ export const refundPreviewResponse = z
       .nullable()
       .meta({
         description: "When the coin paid is under its minimum: a larger amount, or coins that would work.",
+      }),
+    balance: z
+      .object({ currency: z.string(), available: wireAmount })
+      .nullable()
+      .meta({
+        description: "Your available balance in the invoice currency, which the claim's payout draws on.",
       }),
   })
   .meta({ id: "RefundPreview" });

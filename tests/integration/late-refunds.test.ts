@@ -8,6 +8,7 @@ import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { isExceptionResolved, resolveInvoiceException } from "@/lib/invoices/resolve-invoice-exception";
 import { runDueJobs } from "@/lib/jobs/runner";
 import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
+import { readBalance } from "@/lib/ledger/read-balance";
 import { parseDecimal } from "@/lib/money";
 import { claimRefund } from "@/lib/refunds/claim-refund";
 import { issueRefund } from "@/lib/refunds/issue-refund";
@@ -53,10 +54,10 @@ describe(`refunds of late payments on ${testDriver}`, () => {
   afterAll(() => database.drop());
 
   /** A 100 EUR invoice in BTC left to expire, then paid `amount` in full: a late payment. */
-  async function paidLate(clock: TestClock = testClock()) {
+  async function paidLate(clock: TestClock = testClock(), shop = merchantId) {
     const invoice = await createFixedInvoice(
       database.db,
-      merchantId,
+      shop,
       "BTC",
       { callback_url: CALLBACK_URL },
       { ...settings, clock },
@@ -146,6 +147,52 @@ describe(`refunds of late payments on ${testDriver}`, () => {
     ]);
     expect(await refundSteps(invoice.id)).toEqual(["refund_issued", "refund_claimed"]);
     expect((await fieldsOf(issue(invoice.id, clock))).amount).toMatch(/already refunded in full/);
+    await ledgerInvariants(database.db);
+  });
+
+  it("says before offering when the balance does not cover the claim's payout, and the claim then debits what it said", async () => {
+    // A shop whose only money is the late payment's credit, less its deposit fee: less than sending it all back.
+    const shop = await createTestMerchant(database, "Thin Shop");
+    const { invoice, amount, clock } = await paidLate(testClock(), shop);
+    const eur = () => readBalance(database.db, { merchantId: shop, currency: "EUR" });
+
+    const short = await previewRefund(database.db, {
+      merchantId: shop,
+      invoiceId: invoice.id,
+      terms: FULL,
+      spreadPpm: SPREAD,
+      clock,
+    });
+    const available = await eur();
+    expect(available).toBeGreaterThan(0n);
+    expect(short.balance).toEqual({ currency: "EUR", available });
+    const debit = short.options[0]!.debit!;
+    expect(debit).toBeGreaterThan(available);
+    expect(short.options[0]).toMatchObject({ currency: "BTC", receives: amount, isInsufficient: true });
+
+    // Offered anyway, the customer's claim is refused in words for them, and nothing moves.
+    const { token } = await issueRefund(database.db, {
+      merchantId: shop,
+      invoiceId: invoice.id,
+      terms: FULL,
+      actor,
+      spreadPpm: SPREAD,
+      box: database.box,
+      mail: { baseUrl: "https://kassa.example" },
+      clock,
+    });
+    await expect(claim(token, clock)).rejects.toThrow("Thin Shop cannot send this refund right now");
+    expect(await eur()).toBe(available);
+
+    // Topped up by exactly the shortfall the preview named, the claim goes through and takes all of it.
+    await creditSandboxBalance(database.db, {
+      merchantId: shop,
+      currency: "EUR",
+      amount: debit - available,
+      isSandbox: true,
+    });
+    expect((await claim(token, clock)).payout).toMatchObject({ amount, currency: "BTC" });
+    expect(await eur()).toBe(0n);
     await ledgerInvariants(database.db);
   });
 

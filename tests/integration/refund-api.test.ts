@@ -161,7 +161,15 @@ describe(`the refund API on ${testDriver}`, () => {
       network_fee: wire(BTC_FEE),
       minimum: wire(BTC_MINIMUM),
       is_under_minimum: false,
+      debit: expect.stringMatching(/^\d+\.\d{8}$/),
+      is_insufficient: false,
     });
+    // What the claim's payout takes from the invoice currency's balance, against what that balance holds.
+    const { balance } = merchantPays.json.data;
+    expect(balance.currency).toBe("EUR");
+    expect(parseDecimal(merchantPays.json.data.options[0].debit)).toBeLessThanOrEqual(
+      parseDecimal(balance.available),
+    );
     const customerPays = await preview(foreignId, { amount: "excess", network_fee: "customer" });
     expect(customerPays.json.data.options[0].receives).toBe(wire(extra - BTC_FEE));
     expect(await list(foreignId)).toEqual({ status: 200, json: { data: [] } });

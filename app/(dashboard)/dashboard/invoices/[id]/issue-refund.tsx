@@ -17,9 +17,12 @@ type Preview = {
     network_fee: string;
     minimum: string;
     is_under_minimum: boolean;
+    debit: string | null;
+    is_insufficient: boolean;
   }[];
   is_under_minimum: boolean;
   alternatives: { larger_amount: string; other_currencies: string[] } | null;
+  balance: { currency: string; available: string } | null;
 };
 
 /** A refund offered to the customer, as the invoice page lists it. */
@@ -287,10 +290,26 @@ export function IssueRefund({
                       </span>
                       {option.is_under_minimum
                         ? `: under the ${option.currency} network's minimum of ${option.minimum} ${option.currency}, so it cannot be sent`
-                        : ""}
+                        : option.debit && preview.balance
+                          ? `, taking about ${option.debit} ${preview.balance.currency} from your balance at today's rate`
+                          : ""}
                     </li>
                   ))}
                 </ul>
+                {preview.balance && preview.options.some((option) => option.is_insufficient) && (
+                  <p className="mt-1 rounded-md border border-amber-400 p-2">
+                    Your {preview.balance.currency} balance ({preview.balance.available}{" "}
+                    {preview.balance.currency} available) does not cover this refund
+                    {preview.options.every((option) => option.is_insufficient || option.is_under_minimum)
+                      ? ""
+                      : ` in ${preview.options
+                          .filter((option) => option.is_insufficient)
+                          .map((option) => option.currency)
+                          .join(", ")}`}
+                    : the customer&apos;s claim would be refused until it does. Add funds before they claim,
+                    or refund less.
+                  </p>
+                )}
                 {preview.alternatives && (
                   <p className="mt-1 rounded-md border border-amber-400 p-2">
                     {preview.amount} {preview.currency} is under the network&apos;s minimum. Instead: refund{" "}
