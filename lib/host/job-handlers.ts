@@ -22,12 +22,14 @@ import { scanConfirmations } from "@/lib/deposits/scan-confirmations";
 import { settleExchange } from "@/lib/exchanges/settle-exchange";
 import { pruneIdempotencyKeys } from "@/lib/idempotency/prune-idempotency-keys";
 import { expireInvoice } from "@/lib/invoices/expire-invoice";
+import { repriceInvoiceJob } from "@/lib/invoices/reprice-invoice";
 import {
   CALLBACK_QUEUE,
   CHAIN_SCAN_QUEUE,
   EMAIL_QUEUE,
   EXCHANGE_SETTLE_QUEUE,
   INVOICE_EXPIRY_QUEUE,
+  INVOICE_REPRICE_QUEUE,
   REFUND_EXPIRY_QUEUE,
   WITHDRAWAL_APPROVAL_EXPIRY_QUEUE,
   WITHDRAWAL_BROADCAST_QUEUE,
@@ -104,6 +106,14 @@ export function jobHandlers(settings: JobSettings): Handlers {
   return {
     [INVOICE_EXPIRY_QUEUE]: async (job, db, { clock }) => {
       await inTransaction(db, (tx) => expireInvoice(tx, Number(job.payload.invoiceId), clock));
+    },
+    [INVOICE_REPRICE_QUEUE]: async (job, db, { clock }) => {
+      await repriceInvoiceJob(db, {
+        invoiceId: Number(job.payload.invoiceId),
+        lockSeconds: Number(job.payload.lockSeconds),
+        spreadPpm: settings.spreadPpm,
+        clock,
+      });
     },
     [CHAIN_SCAN_QUEUE]: async (job, db, { clock }) => {
       const currency = String(job.payload.currency);

@@ -38,7 +38,9 @@ export type InvoiceSettings = {
   clock?: Clock;
 };
 
-export function rateLockSecondsOf(settings: InvoiceSettings): number {
+export function rateLockSecondsOf(
+  settings: Pick<InvoiceSettings, "timerSeconds" | "rateLockSeconds">,
+): number {
   return settings.rateLockSeconds ?? settings.timerSeconds;
 }
 

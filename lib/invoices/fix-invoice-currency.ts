@@ -17,7 +17,7 @@ import { markChosenByCustomer } from "./currency-choice";
 import { type InvoiceRecord, loadInvoiceById, loadInvoiceByToken } from "./load-invoice";
 import { priceInvoice } from "./price-invoice";
 import { isLockLive } from "./rate-lock";
-import { repriceInvoiceIn } from "./reprice-invoice";
+import { repriceInvoiceIn, scheduleRepricing } from "./reprice-invoice";
 import { setInvoiceStatus } from "./set-invoice-status";
 import { switchInvoiceCurrencyIn } from "./switch-invoice-currency";
 
@@ -137,6 +137,8 @@ export async function fixInvoiceCurrency(
         dedupeKey: `invoice-expiry:${record.id}:${expiresAt.getTime()}`,
       });
     }
-    return (await loadInvoiceById(tx, record.id))!;
+    const fixed = (await loadInvoiceById(tx, record.id))!;
+    await scheduleRepricing(tx, fixed, input.settings);
+    return fixed;
   });
 }

@@ -1,15 +1,23 @@
 import "server-only";
 
 import { eq } from "drizzle-orm";
-import { systemClock } from "@/lib/clock";
+import { type Clock, systemClock } from "@/lib/clock";
 import type { Db, Tx } from "@/lib/db/client";
 import { invoices } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { KassaError } from "@/lib/errors";
+import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { INVOICE_REPRICE_QUEUE } from "@/lib/jobs/queues";
 import { type InvoiceSettings, rateLockSecondsOf } from "./create-invoice";
 import { type InvoiceRecord, loadInvoiceById } from "./load-invoice";
 import { priceInvoice } from "./price-invoice";
 import { isLockLive, lockExpiry } from "./rate-lock";
+
+/** What re-pricing reads of the invoice settings: the lock's length, the spread, the clock. */
+export type PriceLockSettings = Pick<
+  InvoiceSettings,
+  "timerSeconds" | "rateLockSeconds" | "spreadPpm" | "clock"
+>;
 
 /**
  * Whether a pending invoice asks a stale price (DESIGN.md section 3): its payment currency is fixed,
@@ -19,7 +27,7 @@ import { isLockLive, lockExpiry } from "./rate-lock";
  */
 export function needsNewPrice(
   record: InvoiceRecord,
-  settings: InvoiceSettings,
+  settings: PriceLockSettings,
   now = (settings.clock ?? systemClock).now(),
 ): boolean {
   const { invoice } = record;
@@ -30,13 +38,66 @@ export function needsNewPrice(
 }
 
 /**
- * When a page showing `record` should ask for a new price (its lock ends while it waits for a first
- * payment), in epoch milliseconds; null when it never will as it stands (paid, final, no currency).
+ * When `record` will ask for a new price (its lock ends while it waits for a first payment), in
+ * epoch milliseconds; null when it never will as it stands (paid, final, no currency).
  */
-export function needsNewPriceAt(record: InvoiceRecord, settings: InvoiceSettings): number | null {
+export function needsNewPriceAt(record: InvoiceRecord, settings: PriceLockSettings): number | null {
   const { invoice } = record;
   if (record.status !== "pending" || invoice.senderCurrency === null || invoice.paidAmount > 0n) return null;
   return lockExpiry(record, rateLockSecondsOf(settings))?.getTime() ?? null;
+}
+
+/** How long the re-pricing job waits to try again when no rate could be had at the lock's end. */
+export const REPRICE_RETRY_SECONDS = 60;
+
+/**
+ * Queues the re-pricing of `record` for the end of its rate lock, in the transaction that started
+ * the lock (fixing the currency, switching it, re-pricing): the price moves on time whether or not
+ * anyone has the checkout open. A timer invoice's lock ends with its deadline, where the expiry job
+ * closes it instead.
+ */
+export async function scheduleRepricing(tx: Tx, record: InvoiceRecord, settings: PriceLockSettings) {
+  if (record.invoice.expiresAt !== null) return;
+  const endsAt = needsNewPriceAt(record, settings);
+  if (endsAt === null) return;
+  await enqueueJob(tx, {
+    queue: INVOICE_REPRICE_QUEUE,
+    payload: { invoiceId: record.id, lockSeconds: rateLockSecondsOf(settings) },
+    runAt: new Date(endsAt),
+    dedupeKey: `invoice-reprice:${record.id}:${endsAt}`,
+  });
+}
+
+/**
+ * The re-pricing job: at the end of an untimed invoice's lock, a fresh price (and lock, and the next
+ * job) if it still waits for a first payment; nothing if it was paid, closed or re-priced since.
+ * When no rate can be had now it looks again in REPRICE_RETRY_SECONDS. The invoice's trigger
+ * announces the new price to open checkout pages like any other change.
+ */
+export async function repriceInvoiceJob(
+  db: Db,
+  input: { invoiceId: number; lockSeconds: number; spreadPpm: number; clock: Clock },
+): Promise<void> {
+  const settings: PriceLockSettings = {
+    timerSeconds: input.lockSeconds,
+    rateLockSeconds: input.lockSeconds,
+    spreadPpm: input.spreadPpm,
+    clock: input.clock,
+  };
+  await inTransaction(db, async (tx) => {
+    const locked = await loadInvoiceById(tx, input.invoiceId, true);
+    if (!locked) return;
+    const after = await repriceInvoiceIn(tx, locked, settings);
+    const now = input.clock.now();
+    if (!needsNewPrice(after, settings, now)) return;
+    const retryAt = now.getTime() + REPRICE_RETRY_SECONDS * 1000;
+    await enqueueJob(tx, {
+      queue: INVOICE_REPRICE_QUEUE,
+      payload: { invoiceId: after.id, lockSeconds: input.lockSeconds },
+      runAt: new Date(retryAt),
+      dedupeKey: `invoice-reprice:${after.id}:retry:${retryAt}`,
+    });
+  });
 }
 
 /**
@@ -50,7 +111,7 @@ export function needsNewPriceAt(record: InvoiceRecord, settings: InvoiceSettings
 export async function repriceInvoiceIn(
   tx: Tx,
   record: InvoiceRecord,
-  settings: InvoiceSettings,
+  settings: PriceLockSettings,
 ): Promise<InvoiceRecord> {
   const now = (settings.clock ?? systemClock).now();
   if (!needsNewPrice(record, settings, now)) return record;
@@ -78,14 +139,19 @@ export async function repriceInvoiceIn(
       fixedAt: now,
     })
     .where(eq(invoices.transactionId, record.id));
-  return (await loadInvoiceById(tx, record.id, true))!;
+  const repriced = (await loadInvoiceById(tx, record.id, true))!;
+  await scheduleRepricing(tx, repriced, settings);
+  return repriced;
 }
 
-/** The checkout's entry: re-prices the invoice when it asks a stale price, else answers it as read. */
+/**
+ * The checkout's entry: re-prices the invoice when it asks a stale price (a page opened in the
+ * moment between the lock's end and its job), else answers it as read.
+ */
 export async function refreshInvoicePrice(
   db: Db,
   record: InvoiceRecord,
-  settings: InvoiceSettings,
+  settings: PriceLockSettings,
 ): Promise<InvoiceRecord> {
   if (!needsNewPrice(record, settings)) return record;
   return inTransaction(db, async (tx) => {

@@ -12,6 +12,7 @@ import type { InvoiceSettings } from "./create-invoice";
 import { hasSeenPayment } from "./has-seen-payment";
 import { type InvoiceRecord, loadInvoiceById } from "./load-invoice";
 import { priceInvoice } from "./price-invoice";
+import { scheduleRepricing } from "./reprice-invoice";
 
 /**
  * "Pay with another currency": a customer who chose a coin picks another before paying, in the
@@ -96,5 +97,7 @@ export async function switchInvoiceCurrencyIn(
     reason: "currency_switched",
   });
   await queueCallback(tx, { transactionId: record.id, status: "pending" });
-  return (await loadInvoiceById(tx, record.id, true))!;
+  const switched = (await loadInvoiceById(tx, record.id, true))!;
+  await scheduleRepricing(tx, switched, input.settings);
+  return switched;
 }

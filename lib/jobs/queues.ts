@@ -8,6 +8,8 @@ import "server-only";
 
 /** An invoice's timer ran out: `{ invoiceId }`. */
 export const INVOICE_EXPIRY_QUEUE = "invoice.expire";
+/** An untimed invoice's rate lock ended before anything was paid: price it afresh, `{ invoiceId, lockSeconds }`. */
+export const INVOICE_REPRICE_QUEUE = "invoice.reprice";
 /** A new block on a network: credit deposits and confirm withdrawals, `{ currency }`. */
 export const CHAIN_SCAN_QUEUE = "chain.scan";
 /** Send an accepted withdrawal to its network: `{ withdrawalId }`. */
@@ -27,6 +29,7 @@ export const REFUND_EXPIRY_QUEUE = "refund.expire";
 /** Every queue, for what reports on all of them (the /metrics queue depth). */
 export const ALL_QUEUES = [
   INVOICE_EXPIRY_QUEUE,
+  INVOICE_REPRICE_QUEUE,
   CHAIN_SCAN_QUEUE,
   WITHDRAWAL_BROADCAST_QUEUE,
   WITHDRAWAL_APPROVAL_EXPIRY_QUEUE,

@@ -6,7 +6,6 @@ import type { Db, Driver } from "@/lib/db/client";
 import type { KassaError } from "@/lib/errors";
 import type { InvoiceSettings } from "@/lib/invoices/create-invoice";
 import { type InvoiceRecord, loadInvoiceByToken } from "@/lib/invoices/load-invoice";
-import { needsNewPriceAt, refreshInvoicePrice } from "@/lib/invoices/reprice-invoice";
 import { secondsLeft } from "@/lib/invoices/to-invoice-response";
 import type { CheckoutChange } from "./checkout-channel";
 import { listenForChanges } from "./listen-for-changes";
@@ -27,8 +26,6 @@ type Watch = {
   key?: string;
   isComputing: boolean;
   isDirty: boolean;
-  lockEndsAt: number | null;
-  lockTimer?: NodeJS.Timeout;
 };
 
 export type CheckoutHubOptions = {
@@ -44,8 +41,6 @@ export type CheckoutHub = ReturnType<typeof createCheckoutHub>;
 
 const HEARTBEAT_EVERY_MS = 15_000;
 const MAX_OPEN_MS = 30 * 60_000;
-/** setTimeout's ceiling (about 24.8 days); a later lock end is looked at again then. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 const encoder = new TextEncoder();
 const event = (view: CheckoutView) => encoder.encode(`event: invoice\ndata: ${JSON.stringify(view)}\n\n`);
@@ -53,8 +48,10 @@ const HEARTBEAT = encoder.encode(": heartbeat\n\n");
 
 /**
  * The checkout streams of one process (DESIGN.md section 1): the database announces each change to
- * one listening session, and the view is computed once per change for all open streams; timers
- * re-price at the end of a rate lock and beat heartbeats. docs/decisions/checkout-streams.md.
+ * one listening session, and the view is computed once per change for all open streams; a timer
+ * beats heartbeats. A new price at the end of a rate lock is the re-pricing job's write
+ * (lib/invoices/reprice-invoice.ts), announced like any other change: the hub only reads.
+ * docs/decisions/checkout-streams.md.
  */
 export function createCheckoutHub(options: CheckoutHubOptions) {
   const { db, settings } = options;
@@ -65,7 +62,6 @@ export function createCheckoutHub(options: CheckoutHubOptions) {
   let isStopped = false;
 
   const endWatch = (watch: Watch) => {
-    clearTimeout(watch.lockTimer);
     watches.delete(watch.token);
     for (const viewer of watch.viewers) {
       admission.release(watch.token, viewer.address);
@@ -85,30 +81,6 @@ export function createCheckoutHub(options: CheckoutHubOptions) {
     };
   };
 
-  const scheduleRepricing = (watch: Watch, record: InvoiceRecord) => {
-    const endsAt = needsNewPriceAt(record, settings);
-    // Only a new lock end sets a timer: one that already fired without effect (no rate could be
-    // had) is not retried in a loop; the next change to the invoice looks again.
-    if (endsAt === watch.lockEndsAt) return;
-    watch.lockEndsAt = endsAt;
-    clearTimeout(watch.lockTimer);
-    if (endsAt === null) return;
-    const delay = Math.min(Math.max(0, endsAt - clock.now().getTime()), MAX_TIMER_MS);
-    watch.lockTimer = setTimeout(() => void reprice(watch), delay);
-    watch.lockTimer.unref();
-  };
-
-  // The new price is written to the invoice, whose trigger announces it like any other change.
-  const reprice = async (watch: Watch) => {
-    if (watches.get(watch.token) !== watch) return;
-    try {
-      const record = await loadInvoiceByToken(db, watch.token);
-      if (record) await refreshInvoicePrice(db, record, settings);
-    } catch (error) {
-      console.error("[checkout] re-pricing at the end of the rate lock failed:", (error as Error).message);
-    }
-  };
-
   const compute = async (watch: Watch) => {
     const record = await loadInvoiceByToken(db, watch.token);
     if (!record) return endWatch(watch);
@@ -124,7 +96,6 @@ export function createCheckoutHub(options: CheckoutHubOptions) {
       for (const viewer of watch.viewers) viewer.sink.send(bytes);
     }
     if (view.status === "confirmed") return endWatch(watch);
-    scheduleRepricing(watch, record);
   };
 
   /** One computation at a time per invoice; changes announced meanwhile fold into one more. */
@@ -193,10 +164,7 @@ export function createCheckoutHub(options: CheckoutHubOptions) {
     if (!watch.viewers.delete(viewer)) return;
     admission.release(watch.token, viewer.address);
     viewer.sink.end();
-    if (watch.viewers.size === 0 && watches.get(watch.token) === watch) {
-      clearTimeout(watch.lockTimer);
-      watches.delete(watch.token);
-    }
+    if (watch.viewers.size === 0 && watches.get(watch.token) === watch) watches.delete(watch.token);
   }
 
   return {
@@ -229,7 +197,6 @@ export function createCheckoutHub(options: CheckoutHubOptions) {
           viewers: new Set(),
           isComputing: false,
           isDirty: false,
-          lockEndsAt: null,
         };
         watches.set(input.token, watch);
         watch.viewers.add(viewer);

@@ -1,18 +1,28 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { checkoutView } from "@/lib/checkout/checkout-view";
 import { openCheckout } from "@/lib/checkout/open-checkout";
-import { emails, invoices } from "@/lib/db/schema";
+import { emails, invoices, jobs, rates } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create-invoice";
 import { fixInvoiceCurrency } from "@/lib/invoices/fix-invoice-currency";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { needsNewPriceAt } from "@/lib/invoices/reprice-invoice";
 import { toInvoiceResponse } from "@/lib/invoices/to-invoice-response";
+import { runDueJobs } from "@/lib/jobs/runner";
 import { divide, formatAmount, parseDecimal } from "@/lib/money";
 import { DEFAULT_USD_PRICES, INSTALLATION_PRICES, setUsdPrice } from "@/lib/rates/rates";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
+import { testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { confirm, createFixedInvoice, invoiceRequest, pay, settings, testKeys } from "../support/invoices";
+import {
+  confirm,
+  createFixedInvoice,
+  handlers,
+  invoiceRequest,
+  pay,
+  settings,
+  testKeys,
+} from "../support/invoices";
 import { createTestMerchant } from "../support/merchants";
 
 /**
@@ -272,6 +282,42 @@ describe(`rate locks on ${testDriver}`, () => {
     expect(needsNewPriceAt(record, settings)).toBe(record.invoice.fixedAt!.getTime() + 900_000);
     await pay(database.db, invoice, parseDecimal("0.0001"));
     expect(needsNewPriceAt(await reload(invoice.id), settings)).toBeNull();
+  });
+
+  it("re-prices an untimed invoice when its lock ends with no page open, by its job; without a rate, a minute later", async () => {
+    const clock = testClock();
+    const clocked = { ...settings, clock };
+    const invoice = await createFixedInvoice(database.db, merchantId, "BTC", { timer: false }, clocked);
+    const fixedAt = invoice.invoice.fixedAt!.getTime();
+    const due = invoice.invoice.senderAmount!;
+    // No rate at the lock's end (900 s): the price stands, and the job looks again a minute later.
+    await database.db.delete(rates).where(eq(rates.currency, "BTC"));
+    clock.advance(901);
+    await runDueJobs(database.db, handlers, { clock });
+    expect((await reload(invoice.id)).invoice).toMatchObject({
+      senderAmount: due,
+      fixedAt: new Date(fixedAt),
+    });
+
+    await fallPrice();
+    clock.advance(60);
+    await runDueJobs(database.db, handlers, { clock });
+    const repriced = await reload(invoice.id);
+    expect(repriced.invoice.senderAmount).toBe(expectedDue(INVOICED, FALLEN_BTC));
+    const newFixedAt = repriced.invoice.fixedAt!.getTime();
+    expect(newFixedAt).toBeGreaterThanOrEqual(fixedAt + 961_000);
+    // The new lock has its own job, due when it ends.
+    const queued = await database.db
+      .select({ runAt: jobs.runAt })
+      .from(jobs)
+      .where(
+        and(
+          eq(jobs.queue, "invoice.reprice"),
+          eq(jobs.status, "queued"),
+          sql`${jobs.payload}->>'invoiceId' = ${String(invoice.id)}`,
+        ),
+      );
+    expect(queued.map((job) => job.runAt.getTime())).toEqual([newFixedAt + 900_000]);
   });
 
   it("re-prices once when two tabs open an expired lock at the same time", async () => {
