@@ -109,12 +109,9 @@ export const refundPreviewResponse = z
       .meta({
         description: "When the coin paid is under its minimum: a larger amount, or coins that would work.",
       }),
-    balance: z
-      .object({ currency: z.string(), available: wireAmount })
-      .nullable()
-      .meta({
-        description: "Your available balance in the invoice currency, which the claim's payout draws on.",
-      }),
+    balance: z.object({ currency: z.string(), available: wireAmount }).nullable().meta({
+      description: "Your available balance in the invoice currency, which the claim's payout draws on.",
+    }),
   })
   .meta({ id: "RefundPreview" });
 

@@ -51,7 +51,7 @@ describe("the invoice page's refund sections", () => {
     );
   });
 
-  it("beside \"Issue refund\", the prefilled payout says it sends to an address the merchant has", () => {
+  it('beside "Issue refund", the prefilled payout says it sends to an address the merchant has', () => {
     expect(
       render({
         refund: owed(150_000n, 150_000n),
