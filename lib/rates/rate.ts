@@ -73,6 +73,24 @@ export function convertParts(
   return divide(numerator, denominator * step, rounding) * step;
 }
 
+/**
+ * One rate for several amounts each at its own rate: their summed value per unit of their summed
+ * amount, exact (convert(total, blended) is convertParts(parts) up to its one rounding). Null when
+ * the amounts are all zero.
+ */
+export function blendRates(parts: { amount: bigint; rate: Rate }[]): Rate | null {
+  let numerator = 0n;
+  let denominator = 1n;
+  let total = 0n;
+  for (const part of parts) {
+    if (part.amount <= 0n) continue;
+    numerator = numerator * part.rate.denominator + part.amount * part.rate.numerator * denominator;
+    denominator *= part.rate.denominator;
+    total += part.amount;
+  }
+  return total === 0n ? null : makeRate(numerator, denominator * total);
+}
+
 /** A rate for display only (8 fraction digits, rounded down): never read back into a conversion. */
 export function formatRate(rate: Rate): string {
   return formatAmount(divide(rate.numerator * UNIT, rate.denominator, "down"));

@@ -6,9 +6,10 @@ import type { Executor } from "@/lib/db/client";
 import { KassaError, notFound } from "@/lib/errors";
 import { type InvoiceRecord, loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { readBalance } from "@/lib/ledger/read-balance";
-import { convert, IDENTITY_RATE, storedRate } from "@/lib/rates/rate";
+import { convert } from "@/lib/rates/rate";
 import { priceWithdrawal } from "@/lib/withdrawals/price-withdrawal";
 import { refundableCurrencies, refundCurrencies } from "./check-refund-currencies";
+import { creditedRate } from "./credited-rate";
 import { type OwedBack, owedBack } from "./owed-back";
 import { priceRefundPayout, type RefundPayoutPrice } from "./price-refund-payout";
 import type { RefundTerms } from "./refund-terms";
@@ -22,7 +23,7 @@ export type RefundPreview = {
   left: bigint;
   /** What this refund settles, in the coin paid. */
   amount: bigint;
-  /** `amount` in the invoice currency at the payment's rate. */
+  /** `amount` in the invoice currency at the rate the merchant was credited for it (./credited-rate.ts). */
   paymentValue: bigint;
   /** What the customer would receive in each coin they may choose, the one paid first. */
   options: RefundOption[];
@@ -107,7 +108,8 @@ export async function previewFor(
   const pay = getCurrency(owed.currency);
   const reach = pay.minimumWithdrawalAmount + (terms.feePaidBy === "customer" ? pay.networkFee : 0n);
   const amount = resolveRefundAmount({ invoiceId: record.id, owed, amount: terms.amount, reach });
-  const rate = storedRate(record.invoice.rateNumerator, record.invoice.rateDenominator) ?? IDENTITY_RATE;
+  // What the coins given back were credited at, so "what the payment was worth" is what the merchant got.
+  const rate = await creditedRate(db, record, owed.kind);
   const paymentValue = convert(amount, rate, "down", getCurrency(record.currency).precision);
   const price = (currency: string) =>
     priceRefundPayout(db, {

@@ -81,9 +81,9 @@ describe(`refunds of late payments on ${testDriver}`, () => {
         .where(and(eq(deposits.transactionId, invoiceId), eq(deposits.isLate, true)))
     ).reduce((sum, row) => sum + row.amount, 0n);
 
-  const issue = (invoiceId: number, clock: TestClock, terms: RefundTerms = FULL) =>
+  const issue = (invoiceId: number, clock: TestClock, terms: RefundTerms = FULL, shop = merchantId) =>
     issueRefund(database.db, {
-      merchantId,
+      merchantId: shop,
       invoiceId,
       terms,
       actor,
@@ -171,16 +171,7 @@ describe(`refunds of late payments on ${testDriver}`, () => {
     expect(short.options[0]).toMatchObject({ currency: "BTC", receives: amount, isInsufficient: true });
 
     // Offered anyway, the customer's claim is refused in words for them, and nothing moves.
-    const { token } = await issueRefund(database.db, {
-      merchantId: shop,
-      invoiceId: invoice.id,
-      terms: FULL,
-      actor,
-      spreadPpm: SPREAD,
-      box: database.box,
-      mail: { baseUrl: "https://kassa.example" },
-      clock,
-    });
+    const { token } = await issue(invoice.id, clock, FULL, shop);
     await expect(claim(token, clock)).rejects.toThrow("Thin Shop cannot send this refund right now");
     expect(await eur()).toBe(available);
 

@@ -11,6 +11,7 @@ import { toInvoiceResponse } from "@/lib/invoices/to-invoice-response";
 import { runDueJobs } from "@/lib/jobs/runner";
 import { divide, formatAmount, parseDecimal } from "@/lib/money";
 import { DEFAULT_USD_PRICES, INSTALLATION_PRICES, setUsdPrice } from "@/lib/rates/rates";
+import { previewRefund } from "@/lib/refunds/preview-refund";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
@@ -127,6 +128,46 @@ describe(`rate locks on ${testDriver}`, () => {
       locked_rate: "59884.25925925",
       rate: "44913.19444444",
     });
+  });
+
+  it("values a refund of an overpayment's excess at the rate the excess was credited at, not the lock's", async () => {
+    const { invoice, due } = await fixed();
+    await fallPrice();
+    const excess = parseDecimal("0.001");
+    await pay(database.db, invoice, due + excess);
+    await confirm(database.db, "BTC");
+    const preview = await previewRefund(database.db, {
+      merchantId,
+      invoiceId: invoice.id,
+      terms: { amount: { kind: "excess" }, rateBasis: "payment", feePaidBy: "merchant", currencies: ["LTC"] },
+      spreadPpm: 5_000,
+    });
+    expect(preview.amount).toBe(excess);
+    expect(preview.paymentValue).toBe(expectedGross([{ btc: excess, usdPrice: FALLEN_BTC }]));
+  });
+
+  it("values a refund of a payment made after the invoice expired at the rate it was credited at", async () => {
+    const clock = testClock();
+    const invoice = await createFixedInvoice(database.db, merchantId, "BTC", {}, { ...settings, clock });
+    const due = invoice.invoice.senderAmount!;
+    clock.advance(settings.timerSeconds + 1);
+    await runDueJobs(database.db, handlers, { clock });
+    // The price falls; the customer pays the old amount all the same, to the expired invoice.
+    await fallPrice();
+    await pay(database.db, invoice, due, clock);
+    await confirm(database.db, "BTC", clock);
+    expect((await reload(invoice.id)).invoice.statusReason).toBe("expired");
+    const preview = await previewRefund(database.db, {
+      merchantId,
+      invoiceId: invoice.id,
+      terms: { amount: { kind: "full" }, rateBasis: "payment", feePaidBy: "merchant", currencies: ["LTC"] },
+      spreadPpm: 5_000,
+      clock,
+    });
+    expect(preview.amount).toBe(due);
+    // What the late payment was credited at, not the 100 EUR its amount was worth under the old lock.
+    expect(preview.paymentValue).toBe(expectedGross([{ btc: due, usdPrice: FALLEN_BTC }]));
+    expect(preview.paymentValue).toBeLessThan(parseDecimal("80"));
   });
 
   it("credits a payment after the lock expired at the rate of the moment", async () => {
