@@ -62,13 +62,7 @@ export function convertParts(
   rounding: Rounding,
   precision: number = SCALE,
 ): bigint {
-  let numerator = 0n;
-  let denominator = 1n;
-  for (const part of parts) {
-    if (part.amount === 0n) continue;
-    numerator = numerator * part.rate.denominator + part.amount * part.rate.numerator * denominator;
-    denominator *= part.rate.denominator;
-  }
+  const { numerator, denominator } = exactValue(parts);
   const step = 10n ** BigInt(SCALE - precision);
   return divide(numerator, denominator * step, rounding) * step;
 }
@@ -79,16 +73,22 @@ export function convertParts(
  * the amounts are all zero.
  */
 export function blendRates(parts: { amount: bigint; rate: Rate }[]): Rate | null {
+  const { numerator, denominator, total } = exactValue(parts);
+  return total === 0n ? null : makeRate(numerator, denominator * total);
+}
+
+/** The parts' summed value as one exact fraction, unrounded, and their summed amount. */
+function exactValue(parts: { amount: bigint; rate: Rate }[]) {
   let numerator = 0n;
   let denominator = 1n;
   let total = 0n;
   for (const part of parts) {
-    if (part.amount <= 0n) continue;
+    if (part.amount === 0n) continue;
     numerator = numerator * part.rate.denominator + part.amount * part.rate.numerator * denominator;
     denominator *= part.rate.denominator;
     total += part.amount;
   }
-  return total === 0n ? null : makeRate(numerator, denominator * total);
+  return { numerator, denominator, total };
 }
 
 /** A rate for display only (8 fraction digits, rounded down): never read back into a conversion. */
