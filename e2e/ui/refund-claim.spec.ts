@@ -162,9 +162,11 @@ for (const viewport of [
     await expect(timeline).toContainText(`Late payment of ${shown(due)} LTC credited to your balance`);
     await expect(page.getByRole("region", { name: "Close without a refund" })).toBeVisible();
     // The late credit, less its deposit fee, does not pay for sending it all back: said before issuing.
-    await expect(owed.getByText(/taking about [\d.]+ EUR from your balance at today's rate/)).toBeVisible();
     await expect(
-      owed.getByText(/^Your EUR balance \([\d.]+ EUR available\) does not cover this refund/),
+      owed.getByText(/taking about \d+\.\d{2} EUR from your balance at today's rate/),
+    ).toBeVisible();
+    await expect(
+      owed.getByText(/^Your EUR balance \(\d+\.\d{2} EUR available\) does not cover this refund/),
     ).toBeVisible();
     await expectAccessible(page);
     await expectNoSidewaysScroll(page);

@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useState } from "react";
 import { CopyField } from "@/components/checkout/copy-field";
+import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { buttonClass, secondaryButtonClass } from "@/components/forms/control-classes";
 import { DashboardRequestError, dashboardFetch } from "@/components/query/dashboard-fetch";
 
@@ -291,15 +292,16 @@ export function IssueRefund({
                       {option.is_under_minimum
                         ? `: under the ${option.currency} network's minimum of ${option.minimum} ${option.currency}, so it cannot be sent`
                         : option.debit && preview.balance
-                          ? `, taking about ${option.debit} ${preview.balance.currency} from your balance at today's rate`
+                          ? `, taking about ${dashboardAmount(option.debit, preview.balance.currency)} from your balance at today's rate`
                           : ""}
                     </li>
                   ))}
                 </ul>
                 {preview.balance && preview.options.some((option) => option.is_insufficient) && (
                   <p className="mt-1 rounded-md border border-amber-400 p-2">
-                    Your {preview.balance.currency} balance ({preview.balance.available}{" "}
-                    {preview.balance.currency} available) does not cover this refund
+                    Your {preview.balance.currency} balance (
+                    {dashboardAmount(preview.balance.available, preview.balance.currency)} available) does not
+                    cover this refund
                     {preview.options.every((option) => option.is_insufficient || option.is_under_minimum)
                       ? ""
                       : ` in ${preview.options
