@@ -4,10 +4,13 @@
  * under app/api/v2), and tests/unit/api-fast-path.test.ts checks those files against the endpoint
  * definitions (lib/openapi/endpoints.ts) both ways, so definitions, files and dispatcher cannot drift.
  */
-export type RouteHandler = (
+export type RouteHandler = ((
   request: Request,
   context: { params: Promise<Record<string, string>> },
-) => Promise<Response> | Response;
+) => Promise<Response> | Response) & {
+  /** A route's own, larger body cap (a batch endpoint); the configured cap otherwise. */
+  bodyLimitBytes?: number;
+};
 
 export type ApiRoute = {
   /** `/api/v2/invoices/[foreign_id]/cancel`: a segment in brackets is a parameter. */

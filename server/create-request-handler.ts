@@ -127,7 +127,8 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     const isFastPath = url.startsWith("/api/v2/") || url.startsWith("/api/checkout/");
     const api = isFastPath ? options.apiRouter?.(req.method ?? "", pathname) : undefined;
     if (api) {
-      const { body, isTooLarge } = await bufferBody(req, options.bodyLimitBytes());
+      const limit = Math.max(api.handler.bodyLimitBytes ?? 0, options.bodyLimitBytes());
+      const { body, isTooLarge } = await bufferBody(req, limit);
       if (isTooLarge) res.setHeader("connection", "close");
       // The peer too: API key allowlists and the audit trail judge the client address.
       return storage.run(

@@ -31,6 +31,8 @@ export type Endpoint<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = 
   movesMoney?: boolean;
   /** Sandbox mode only: 404 in production before anything is read (lib/api/route-handler.ts). */
   isSandboxOnly?: boolean;
+  /** A larger body cap for a batch (lib/api/route-handler.ts, `RouteSpec`). */
+  bodyLimitBytes?: number;
 };
 
 export function defineEndpoint<Req extends z.ZodType, Res extends z.ZodType>(

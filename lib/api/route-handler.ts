@@ -21,7 +21,20 @@ export type RouteSpec<Req extends z.ZodType = z.ZodType> = {
    * path, before it authenticates or reads the body (DESIGN.md section 8).
    */
   isSandboxOnly?: boolean;
+  /**
+   * A larger body cap than KASSA_BODY_LIMIT_BYTES, for a route that takes a batch (bulk payouts).
+   * The handler carries it too (`bodyLimitBytes`), so the server buffers the route's body under it.
+   */
+  bodyLimitBytes?: number;
 };
+
+/** The cap of bulk endpoints: 1,000 payouts as JSON, or a 1 MiB file as base64, with room to spare. */
+export const BATCH_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
+
+/** The body cap of a route: its own when it has one (and it is larger), else the configured one. */
+export function bodyLimitOf(spec: { bodyLimitBytes?: number }, configured: number): number {
+  return Math.max(spec.bodyLimitBytes ?? 0, configured);
+}
 
 /**
  * What every wrapper hands its handler, in the same shape; each wrapper adds who the caller is

@@ -15,7 +15,7 @@ import { errorResponse } from "./error-response";
 import { TokenBuckets } from "./rate-limit";
 import { parseJsonObject, readRawBody, routeParams, validate } from "./read-body";
 import { json } from "./respond";
-import type { HandlerContext, RouteHandler } from "./route-handler";
+import { bodyLimitOf, type HandlerContext, type RouteHandler } from "./route-handler";
 import { assertSandbox } from "./runtime-values";
 import { isValidSignature } from "./signature";
 
@@ -53,11 +53,11 @@ export function withMerchantSignature<Req extends z.ZodType, Res extends z.ZodTy
   endpoint: Endpoint<Req, Res>,
   handler: (context: SignedContext<z.output<Req>>) => Promise<z.input<Res>>,
 ): RouteHandler {
-  return async (request, context) => {
+  const route: RouteHandler = async (request, context) => {
     try {
       if (endpoint.isSandboxOnly) assertSandbox();
       const config = getConfig();
-      const raw = await readRawBody(request, config.bodyLimitBytes);
+      const raw = await readRawBody(request, bodyLimitOf(endpoint, config.bodyLimitBytes));
 
       const key = request.headers.get("x-processing-key");
       // The public API's own texts (DESIGN.md section 8): clients match on them.
@@ -123,4 +123,6 @@ export function withMerchantSignature<Req extends z.ZodType, Res extends z.ZodTy
       return errorResponse(error);
     }
   };
+  // Read by the server's fast path, which buffers the body before the handler runs.
+  return Object.assign(route, { bodyLimitBytes: endpoint.bodyLimitBytes });
 }

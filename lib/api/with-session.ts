@@ -17,7 +17,7 @@ import { errorResponse } from "./error-response";
 import { parseJsonObject, readRawBody, routeParams, validate } from "./read-body";
 import { requestHost } from "./request-public-origin";
 import { json } from "./respond";
-import type { HandlerContext, RouteHandler, RouteSpec } from "./route-handler";
+import { bodyLimitOf, type HandlerContext, type RouteHandler, type RouteSpec } from "./route-handler";
 import { assertSandbox } from "./runtime-values";
 
 /** `sensitive`: the route's entry of lib/team/sensitive-actions.ts (its `audit` is the action to record). */
@@ -90,7 +90,9 @@ export function withSession<Req extends z.ZodType>(
         throw new KassaError("forbidden", notAllowedMessage(session.role));
       const confirmation = sensitive?.confirmation;
       if (session && confirmation?.kind === "step_up") await requireStepUp(getDb(), session);
-      const raw = isMutation ? await readRawBody(request, getConfig().bodyLimitBytes) : new Uint8Array();
+      const raw = isMutation
+        ? await readRawBody(request, bodyLimitOf(endpoint, getConfig().bodyLimitBytes))
+        : new Uint8Array();
       const body = validate(endpoint, parseJsonObject(raw));
       if (session && confirmation?.kind === "password")
         await requireCurrentPassword(getDb(), { session, confirmation, body });

@@ -12,6 +12,7 @@ import {
   exchangeNowEndpoint,
 } from "@/lib/schemas/exchange";
 import { cancelInvoiceEndpoint, createInvoiceEndpoint } from "@/lib/schemas/invoices";
+import { payoutBatchEndpoint, payoutBatchInfoEndpoint } from "@/lib/schemas/payout-batches";
 import { accountsListEndpoint, currenciesListEndpoint, pingEndpoint } from "@/lib/schemas/platform";
 import {
   cancelRefundEndpoint,
@@ -37,6 +38,8 @@ export const ENDPOINTS: Endpoint[] = [
   takeAddressEndpoint,
   withdrawalEndpoint,
   instantWithdrawalEndpoint,
+  payoutBatchEndpoint,
+  payoutBatchInfoEndpoint,
   currencyPairsEndpoint,
   currencyRatesEndpoint,
   exchangeCalculateEndpoint,

@@ -8,7 +8,7 @@ import { checkTag } from "@/lib/chain/check-tag";
 import { acceptedNetsOf } from "@/lib/chain/sandbox/address-nets";
 import type { Clock } from "@/lib/clock";
 import { isOffered } from "@/lib/currencies/offering";
-import { getCurrency } from "@/lib/currencies/registry";
+import { type Currency, getCurrency } from "@/lib/currencies/registry";
 import {
   type CustomerInput,
   customerIdentityError,
@@ -93,6 +93,101 @@ export type CreatedWithdrawal = {
  * queues the broadcast. Insufficient funds is a field error saying what was needed.
  */
 export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Promise<CreatedWithdrawal> {
+  const prepared = await prepareWithdrawal(db, input);
+  const { price, tag } = prepared;
+  const write = (executor: Executor, status: CreatedWithdrawal["status"], expiresAt?: Date) =>
+    writeWithdrawal(executor, prepared, { status, expiresAt });
+  try {
+    // Without limits in any currency it touches, the one statement above is the whole write. With
+    // them, their rows are locked first, so movements racing for one day's limit are judged in turn.
+    // A refund is checked against what its invoice owes under the invoice's row lock, in the
+    // transaction that writes it.
+    const legs = withdrawalLegs(price);
+    const limits = await findWithdrawalLimits(db, {
+      merchantId: input.merchantId,
+      currencies: legs.map((leg) => leg.currency),
+    });
+    const { refundOf, claim } = input;
+    if (limits.size === 0 && refundOf === undefined && claim === undefined)
+      return {
+        id: await retrySerializationFailures(() => write(db, "processing")),
+        price,
+        tag,
+        status: "processing",
+      };
+    return await inTransaction(db, async (tx) => {
+      if (claim) await claim.before(tx);
+      else if (refundOf !== undefined) {
+        await assertRefundFits(tx, {
+          merchantId: input.merchantId,
+          invoiceId: refundOf,
+          target: prepared.target.code,
+          sent: price.sent,
+          spreadPpm: input.spreadPpm,
+          fields: {
+            amount: input.amount !== undefined ? prepared.fields.amount : prepared.fields.amountTo,
+            target: input.kind === "withdrawal_exchange" ? "convert_to" : prepared.fields.currency,
+          },
+        });
+      }
+      const verdict = await judgeWithdrawalLimits(tx, {
+        merchantId: input.merchantId,
+        legs,
+        clock: input.clock,
+      });
+      if (verdict.isWithin) {
+        const id = await write(tx, "processing");
+        await claim?.after(tx, id);
+        return { id, price, tag, status: "processing" as const };
+      }
+      const expiresAt = approvalDeadline(input);
+      const id = await write(tx, "pending", expiresAt);
+      await awaitApproval(tx, { withdrawalId: id, expiresAt });
+      await claim?.after(tx, id);
+      return { id, price, tag, status: "pending" as const };
+    });
+  } catch (error) {
+    throw withdrawalWriteError(error, prepared);
+  }
+}
+
+/** When a withdrawal created `pending` now stops waiting for an approver. */
+export function approvalDeadline(input: Pick<CreateWithdrawalInput, "clock" | "approvalSeconds">): Date {
+  const now = input.clock?.now() ?? new Date();
+  return new Date(now.getTime() + (input.approvalSeconds ?? DEFAULT_APPROVAL_SECONDS) * 1000);
+}
+
+/** A withdrawal written `pending`: its approval's expiry job and its `pending` callback, in its transaction. */
+export async function awaitApproval(tx: Tx, input: { withdrawalId: number; expiresAt: Date }): Promise<void> {
+  await enqueueJob(tx, {
+    queue: WITHDRAWAL_APPROVAL_EXPIRY_QUEUE,
+    payload: { withdrawalId: input.withdrawalId },
+    runAt: input.expiresAt,
+    dedupeKey: `withdrawal-approval-expiry:${input.withdrawalId}`,
+  });
+  await queueCallback(tx, { transactionId: input.withdrawalId, status: "pending" });
+}
+
+/** A withdrawal checked and priced, not yet written: what writeWithdrawal records. */
+export type PreparedWithdrawal = {
+  input: CreateWithdrawalInput;
+  fields: { amount: string; amountTo: string; currency: string };
+  source: Currency;
+  target: Currency;
+  tag: string | null;
+  foreignId: string;
+  price: WithdrawalPrice;
+};
+
+/**
+ * Everything about a withdrawal that can be judged before it is written: the currencies offered,
+ * the destination for the target network (checksums, tag rules) and every amount fixed by its
+ * price. Throws the field error a request would get; writes nothing.
+ */
+export async function prepareWithdrawal(
+  db: Executor,
+  input: CreateWithdrawalInput,
+): Promise<PreparedWithdrawal> {
   const fields = input.fields ?? { amount: "amount", amountTo: "amount_to", currency: "currency" };
   const source = getCurrency(input.source);
   const target = getCurrency(input.target);
@@ -129,6 +224,22 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
     fields,
     isRefund: input.refundOf !== undefined,
   });
+  return { input, fields, source, target, tag, foreignId, price };
+}
+
+/**
+ * Writes a prepared withdrawal in one statement: the customer check, the transaction, the
+ * withdrawal, its first event, the broadcast job (unless it waits for approval), the audit entry
+ * and the debit (kassa_post_journals, drizzle/0010); a refusal writes nothing. `batch`: the bulk
+ * payout and row it belongs to. Returns its id; errors as withdrawalWriteError maps them.
+ */
+export async function writeWithdrawal(
+  executor: Executor,
+  prepared: PreparedWithdrawal,
+  options: { status: CreatedWithdrawal["status"]; expiresAt?: Date; batch?: { id: number; row: number } },
+): Promise<number> {
+  const { input, source, target, tag, foreignId, price } = prepared;
+  const { status, expiresAt, batch } = options;
   const customer = {
     merchantId: input.merchantId,
     endUserReference: input.endUserReference,
@@ -148,10 +259,8 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
     ],
   });
 
-  // One statement: the customer check, the transaction, the withdrawal, its first event, the
-  // broadcast job, and the debit (kassa_post_journals, drizzle/0010); a refusal writes nothing.
   // Sub-statements are ordered by their RETURNING data alone: docs/decisions/one-statement-writes.md.
-  const write = async (executor: Executor, status: CreatedWithdrawal["status"], expiresAt?: Date) => {
+  {
     const isPending = status === "pending";
     // Raw: the measured withdrawal/crypto write, one data-modifying WITH statement (docs/BENCHMARKS.md).
     const [row] = await queryRowsPrepared<{ id: string | number }>(
@@ -176,7 +285,7 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
                                      total_debit, rate_numerator, rate_denominator, mid_rate_numerator,
                                      mid_rate_denominator, spread_ppm, address, tag, sender_type,
                                      sender_data, receiver_type, receiver_data, created_by_user_id,
-                                     approval_expires_at, payout_address_id, refund_of)
+                                     approval_expires_at, payout_address_id, refund_of, batch_id, batch_row)
             select id, ${input.merchantId}, ${input.kind}, ${JSON.stringify(input.foreignId)}::jsonb,
                    ${source.code}, ${target.code}, ${amountSql(price.principal)}, ${amountSql(price.sent)},
                    ${amountSql(price.withdrawalFee)}, ${amountSql(price.networkFee)}, ${total},
@@ -186,7 +295,8 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
                    ${JSON.stringify(input.sender.sender_data)}::jsonb, ${input.receiver.receiver_type},
                    ${receiverData === null ? null : JSON.stringify(receiverData)}::jsonb,
                    ${input.createdByUserId ?? null}::bigint, ${expiresAt?.toISOString() ?? null}::timestamptz,
-                   destination.address_id, ${input.refundOf ?? null}::bigint
+                   destination.address_id, ${input.refundOf ?? null}::bigint,
+                   ${batch?.id ?? null}::bigint, ${batch?.row ?? null}::integer
             from created, destination
             returning 1),
           event as (
@@ -220,73 +330,19 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
           from created left join posted on true`,
     );
     return Number(row!.id);
-  };
-
-  try {
-    // Without limits in any currency it touches, the one statement above is the whole write. With
-    // them, their rows are locked first, so movements racing for one day's limit are judged in turn.
-    // A refund is checked against what its invoice owes under the invoice's row lock, in the
-    // transaction that writes it.
-    const legs = withdrawalLegs(price);
-    const limits = await findWithdrawalLimits(db, {
-      merchantId: input.merchantId,
-      currencies: legs.map((leg) => leg.currency),
-    });
-    const { refundOf, claim } = input;
-    if (limits.size === 0 && refundOf === undefined && claim === undefined)
-      return {
-        id: await retrySerializationFailures(() => write(db, "processing")),
-        price,
-        tag,
-        status: "processing",
-      };
-    return await inTransaction(db, async (tx) => {
-      if (claim) await claim.before(tx);
-      else if (refundOf !== undefined) {
-        await assertRefundFits(tx, {
-          merchantId: input.merchantId,
-          invoiceId: refundOf,
-          target: target.code,
-          sent: price.sent,
-          spreadPpm: input.spreadPpm,
-          fields: {
-            amount: input.amount !== undefined ? fields.amount : fields.amountTo,
-            target: input.kind === "withdrawal_exchange" ? "convert_to" : fields.currency,
-          },
-        });
-      }
-      const verdict = await judgeWithdrawalLimits(tx, {
-        merchantId: input.merchantId,
-        legs,
-        clock: input.clock,
-      });
-      if (verdict.isWithin) {
-        const id = await write(tx, "processing");
-        await claim?.after(tx, id);
-        return { id, price, tag, status: "processing" as const };
-      }
-      const now = input.clock?.now() ?? new Date();
-      const expiresAt = new Date(now.getTime() + (input.approvalSeconds ?? DEFAULT_APPROVAL_SECONDS) * 1000);
-      const id = await write(tx, "pending", expiresAt);
-      await enqueueJob(tx, {
-        queue: WITHDRAWAL_APPROVAL_EXPIRY_QUEUE,
-        payload: { withdrawalId: id },
-        runAt: expiresAt,
-        dedupeKey: `withdrawal-approval-expiry:${id}`,
-      });
-      await queueCallback(tx, { transactionId: id, status: "pending" });
-      await claim?.after(tx, id);
-      return { id, price, tag, status: "pending" as const };
-    });
-  } catch (error) {
-    const taken = foreignIdTakenError(error);
-    if (taken) throw taken;
-    if (refusalReason(error) === "insufficient funds") {
-      throw fieldError({
-        [input.amount !== undefined ? fields.amount : fields.amountTo]:
-          `Insufficient funds: this withdrawal needs ${formatAmountShort(price.totalDebit)} ${source.code} from your balance, fees included.`,
-      });
-    }
-    throw customerIdentityError(error) ?? error;
   }
+}
+
+/** What a failed write means to the caller: a taken foreign_id, too little balance, another customer. */
+export function withdrawalWriteError(error: unknown, prepared: PreparedWithdrawal): unknown {
+  const taken = foreignIdTakenError(error);
+  if (taken) return taken;
+  if (refusalReason(error) === "insufficient funds") {
+    const { input, fields, source, price } = prepared;
+    return fieldError({
+      [input.amount !== undefined ? fields.amount : fields.amountTo]:
+        `Insufficient funds: this withdrawal needs ${formatAmountShort(price.totalDebit)} ${source.code} from your balance, fees included.`,
+    });
+  }
+  return customerIdentityError(error) ?? error;
 }

@@ -57,6 +57,11 @@ export async function decideWithdrawal(
       const why = DECIDED[record.status] ?? `it is ${record.status}`;
       throw fieldError({ id: `This withdrawal needs no decision: ${why}.` });
     }
+    if (record.withdrawal.batchId !== null) {
+      throw fieldError({
+        id: `This withdrawal is row ${record.withdrawal.batchRow} of bulk payout ${record.withdrawal.batchId}: approve or decline the bulk payout as a whole.`,
+      });
+    }
     const now = input.clock?.now() ?? new Date();
     const expiresAt = record.withdrawal.approvalExpiresAt;
     if (expiresAt && expiresAt.getTime() <= now.getTime()) {
@@ -87,7 +92,7 @@ export async function decideWithdrawal(
 }
 
 /** pending → processing, with the broadcast job that any accepted withdrawal gets. */
-async function approveIn(tx: Tx, record: WithdrawalRecord): Promise<void> {
+export async function approveIn(tx: Tx, record: WithdrawalRecord): Promise<void> {
   await transitionStatus(tx, {
     transactionId: record.id,
     kind: "withdrawal",

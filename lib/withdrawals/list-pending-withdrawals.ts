@@ -1,6 +1,6 @@
 import "server-only";
 
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { transactions, users, withdrawals } from "@/lib/db/schema";
 import { formatAmount } from "@/lib/money";
@@ -48,7 +48,14 @@ export async function listPendingWithdrawals(
     .from(withdrawals)
     .innerJoin(transactions, eq(transactions.id, withdrawals.transactionId))
     .leftJoin(users, eq(users.id, withdrawals.createdByUserId))
-    .where(and(eq(withdrawals.merchantId, input.merchantId), eq(transactions.status, "pending")))
+    // A bulk payout's rows wait for one decision on the whole batch (listPendingPayoutBatches).
+    .where(
+      and(
+        eq(withdrawals.merchantId, input.merchantId),
+        eq(transactions.status, "pending"),
+        isNull(withdrawals.batchId),
+      ),
+    )
     .orderBy(asc(withdrawals.transactionId))
     .limit(200);
   const values = await valueNow(db, {

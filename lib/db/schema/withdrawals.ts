@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   bigserial,
+  boolean,
   check,
   index,
   integer,
@@ -13,7 +14,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { createdAt, exactJsonb, money, wholeNumber } from "./columns";
-import { currencies, merchantRef, users } from "./core";
+import { apiKeys, currencies, merchantRef, users } from "./core";
 import { transactions } from "./transactions";
 
 /**
@@ -34,6 +35,34 @@ export const payoutAddresses = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("payout_addresses_destination_key").on(t.merchantId, t.currency, t.address, t.tag)],
+);
+
+/**
+ * A bulk payout: many withdrawals sent together from one file or one API request
+ * (lib/payout-batches). `reference` is the merchant's name for it, unique per merchant: a second
+ * request with the same reference answers the first batch (with the same rows, `content_hash`) and
+ * sends nothing. Its payouts are withdrawals with `batch_id`; over a limit they all wait `pending`
+ * for one approval of the whole batch (`needs_approval`). docs/decisions/bulk-payouts.md.
+ */
+export const payoutBatches = pgTable(
+  "payout_batches",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    merchantId: merchantRef(),
+    reference: text("reference").notNull(),
+    /** SHA-256 of the batch's rows as accepted (hex), to tell a repeat from a different batch. */
+    contentHash: text("content_hash").notNull(),
+    rowCount: integer("row_count").notNull(),
+    needsApproval: boolean("needs_approval").notNull(),
+    /** The dashboard user who sent it (who may then not approve it); null through the API. */
+    createdByUserId: bigint("created_by_user_id", { mode: "number" }).references(() => users.id),
+    apiKeyId: bigint("api_key_id", { mode: "number" }).references(() => apiKeys.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("payout_batches_reference_idx").on(t.merchantId, t.reference),
+    check("payout_batches_rows", sql`${t.rowCount} > 0`),
+  ],
 );
 
 /**
@@ -97,6 +126,9 @@ export const withdrawals = pgTable(
     payoutAddressId: bigint("payout_address_id", { mode: "number" }).references(() => payoutAddresses.id),
     /** The invoice whose owed refund this payout sends (drizzle/0030); null for any other payout. */
     refundOf: bigint("refund_of", { mode: "number" }).references(() => transactions.id),
+    /** The bulk payout it was sent in (drizzle/0046), and its row there (1 = the first); null otherwise. */
+    batchId: bigint("batch_id", { mode: "number" }).references(() => payoutBatches.id),
+    batchRow: integer("batch_row"),
   },
   (t) => [
     index("withdrawals_merchant_idx").on(t.merchantId),
@@ -107,6 +139,7 @@ export const withdrawals = pgTable(
       .on(t.merchantId, t.approvalExpiresAt)
       .where(sql`${t.decidedAt} is null and ${t.approvalExpiresAt} is not null`),
     index("withdrawals_refund_of_idx").on(t.refundOf).where(sql`${t.refundOf} is not null`),
+    uniqueIndex("withdrawals_batch_row_idx").on(t.batchId, t.batchRow).where(sql`${t.batchId} is not null`),
   ],
 );
 

@@ -1,0 +1,188 @@
+import "server-only";
+
+import { createHash } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import type { AuditSource } from "@/lib/audit/record-audit-entry";
+import type { Clock } from "@/lib/clock";
+import { type Db, queryRows } from "@/lib/db/client";
+import { payoutBatches } from "@/lib/db/schema";
+import { inTransaction } from "@/lib/db/transaction";
+import { fieldError, KassaError } from "@/lib/errors";
+import { judgeWithdrawalLimits } from "@/lib/limits/judge-withdrawal-limits";
+import { formatAmountShort } from "@/lib/money";
+import { withoutNullOptionals } from "@/lib/schemas/absent-nulls";
+import type { Sender } from "@/lib/schemas/common";
+import { payoutRow } from "@/lib/schemas/payout-batches";
+import {
+  approvalDeadline,
+  awaitApproval,
+  type PreparedWithdrawal,
+  withdrawalWriteError,
+  writeWithdrawal,
+} from "@/lib/withdrawals/create-withdrawal";
+import { type BatchRow, type CheckedBatch, checkPayoutBatch, type RowError } from "./check-payout-batch";
+
+/**
+ * A bulk payout refused because of its rows (nothing was sent): every problem by row and field.
+ * Its `fields` are the API's shape, `payouts.<index from 0>.<field>`; the dashboard shows `rows`.
+ */
+export class PayoutBatchRowsError extends KassaError {
+  constructor(readonly rows: RowError[]) {
+    super(
+      "validation_failed",
+      "The given data was invalid.",
+      Object.fromEntries(rows.map((e) => [`payouts.${e.row - 1}.${e.field}`, e.message])),
+    );
+  }
+}
+
+export type SentBatch = { batchId: number; isRepeat: boolean; needsApproval: boolean };
+
+/**
+ * What makes two requests the same batch: the sender and each row as its schema reads it (so
+ * `"1.5"` and `1.5`, or a null optional and an absent one, are the same payout).
+ */
+function contentHash(sender: Sender, rows: readonly BatchRow[]): string {
+  const canonical = rows.map(({ row, payout }) => {
+    const parsed = payoutRow.safeParse(withoutNullOptionals(payoutRow, payout));
+    return { row, payout: parsed.success ? parsed.data : payout };
+  });
+  const text = JSON.stringify({ sender, rows: canonical }, (_key, value) =>
+    typeof value === "bigint" ? value.toString() : value,
+  );
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/** The merchant's batch with this reference, if any. */
+async function findBatch(db: Db, merchantId: number, reference: string) {
+  const [batch] = await db
+    .select({
+      id: payoutBatches.id,
+      contentHash: payoutBatches.contentHash,
+      needsApproval: payoutBatches.needsApproval,
+    })
+    .from(payoutBatches)
+    .where(and(eq(payoutBatches.merchantId, merchantId), eq(payoutBatches.reference, reference)));
+  return batch;
+}
+
+function repeatOf(
+  batch: { id: number; contentHash: string; needsApproval: boolean },
+  hash: string,
+): SentBatch {
+  if (batch.contentHash !== hash)
+    throw fieldError({
+      reference: `This reference was already used for bulk payout ${batch.id}, with other payouts. Choose another reference.`,
+    });
+  return { batchId: batch.id, isRepeat: true, needsApproval: batch.needsApproval };
+}
+
+/** Balances that cannot pay the batch, in words: nothing is sent. */
+function assertCovered(checked: CheckedBatch): void {
+  const short = checked.totals.filter((total) => total.balanceAfter < 0n);
+  if (short.length === 0) return;
+  throw fieldError({
+    payouts: short
+      .map(
+        (t) =>
+          `Insufficient funds: these payouts need ${formatAmountShort(t.totalDebit)} ${t.currency} from your balance, ` +
+          `fees included, and it holds ${formatAmountShort(t.balance)} ${t.currency}.`,
+      )
+      .join(" "),
+  });
+}
+
+/**
+ * Sends a bulk payout, all of it or nothing: every row is checked first (checkPayoutBatch) and any
+ * problem refuses the whole batch with every problem listed. Then one transaction records the
+ * batch under its reference, judges the merchant's limits on the batch's total, and writes each
+ * payout as a withdrawal of the batch (its debit, its broadcast job) exactly as a single withdrawal
+ * is written: a balance that changed meanwhile refuses the whole transaction, never part of it.
+ * Over a limit every payout is written `pending` and the batch waits for one approval
+ * (decidePayoutBatch). The same reference again answers the first batch when the payouts are the
+ * same (a retry, or the same file uploaded twice), and is refused when they differ.
+ */
+export async function sendPayoutBatch(
+  db: Db,
+  input: {
+    merchantId: number;
+    reference: string;
+    sender: Sender;
+    rows: readonly BatchRow[];
+    spreadPpm: number;
+    createdByUserId?: number;
+    apiKeyId?: number;
+    audit?: AuditSource;
+    approvalSeconds?: number;
+    clock?: Clock;
+  },
+): Promise<SentBatch> {
+  const hash = contentHash(input.sender, input.rows);
+  const existing = await findBatch(db, input.merchantId, input.reference);
+  if (existing) return repeatOf(existing, hash);
+  const checked = await checkPayoutBatch(db, input);
+  if (checked.errors.length > 0) throw new PayoutBatchRowsError(checked.errors);
+  const rows = checked.payouts.map((p) => p.row);
+  const prepared = checked.payouts.map((p) => p.prepared);
+  assertCovered(checked);
+
+  const written = await inTransaction(db, async (tx) => {
+    const verdict = await judgeWithdrawalLimits(tx, {
+      merchantId: input.merchantId,
+      legs: checked.legs,
+      clock: input.clock,
+    });
+    const needsApproval = !verdict.isWithin;
+    const [batch] = await queryRows<{ id: string | number }>(
+      tx,
+      sql`insert into payout_batches (merchant_id, reference, content_hash, row_count, needs_approval, created_by_user_id, api_key_id)
+          values (${input.merchantId}, ${input.reference}, ${hash}, ${prepared.length}, ${needsApproval},
+                  ${input.createdByUserId ?? null}::bigint, ${input.apiKeyId ?? null}::bigint)
+          on conflict (merchant_id, reference) do nothing
+          returning id`,
+    );
+    // Another request with this reference committed first: answered below, from its batch.
+    if (!batch) return null;
+    const batchId = Number(batch.id);
+    const status = needsApproval ? "pending" : "processing";
+    const expiresAt = needsApproval ? approvalDeadline(input) : undefined;
+    for (const [index, payout] of prepared.entries()) {
+      const row = rows[index]!;
+      const withAudit = {
+        ...payout,
+        input: {
+          ...payout.input,
+          audit: input.audit,
+          createdByUserId: input.createdByUserId,
+          apiKeyId: input.apiKeyId,
+        },
+      };
+      try {
+        const id = await writeWithdrawal(tx, withAudit, { status, expiresAt, batch: { id: batchId, row } });
+        if (expiresAt) await awaitApproval(tx, { withdrawalId: id, expiresAt });
+      } catch (error) {
+        throw rowWriteError(error, payout, row);
+      }
+    }
+    return { batchId, isRepeat: false, needsApproval };
+  });
+  if (written) return written;
+  const winner = await findBatch(db, input.merchantId, input.reference);
+  if (!winner) throw new Error(`bulk payout ${input.reference} vanished after its reference conflicted`);
+  return repeatOf(winner, hash);
+}
+
+/**
+ * A payout the database refused while the batch was written: the whole transaction is rolled back.
+ * Too little balance (it changed since the check) is said for the batch; anything else for the row.
+ */
+function rowWriteError(error: unknown, payout: PreparedWithdrawal, row: number): unknown {
+  const mapped = withdrawalWriteError(error, payout);
+  if (!(mapped instanceof KassaError) || !mapped.fields) return mapped;
+  const [field, message] = Object.entries(mapped.fields)[0]!;
+  if (message.startsWith("Insufficient funds"))
+    return fieldError({
+      payouts: `Insufficient funds: your ${payout.source.code} balance changed while this bulk payout was sent and no longer covers it. Nothing was sent.`,
+    });
+  return new PayoutBatchRowsError([{ row, field, message }]);
+}

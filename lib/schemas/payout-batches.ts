@@ -1,0 +1,123 @@
+import { z } from "zod";
+import { defineEndpoint } from "@/lib/api/endpoint";
+import { BATCH_BODY_LIMIT_BYTES } from "@/lib/api/route-handler";
+import { wireAmount } from "./amount";
+import { endUserReference, receiver, sender } from "./common";
+import { refineOneAmount, withdrawalFields, withdrawalPrecision } from "./withdrawals";
+
+/** The most payouts one bulk payout carries (a file or a request). */
+export const MAX_BATCH_ROWS = 1000;
+
+/**
+ * One payout of a bulk payout: POST /withdrawal/crypto's fields without the sender (the batch has
+ * one), `end_user_reference` optional (the payout's `foreign_id` stands in for it).
+ */
+export const payoutRow = withdrawalFields
+  .extend({
+    end_user_reference: endUserReference
+      .optional()
+      .meta({ description: "Your reference of the person paid; this payout's foreign_id when absent." }),
+  })
+  .and(receiver)
+  .superRefine(refineOneAmount)
+  .superRefine(withdrawalPrecision)
+  .meta({ id: "BulkPayoutRow" });
+export type PayoutRow = z.output<typeof payoutRow>;
+
+export const batchReference = z.string().trim().min(1).max(100).meta({
+  description:
+    "Your unique name for this bulk payout. Sent again, the same payouts answer the first bulk payout and send nothing.",
+  example: "affiliates-2026-11",
+});
+
+/** POST /api/v2/withdrawal/batch: one sender, up to 1,000 payouts, all or none. */
+export const payoutBatchRequest = z
+  .object({
+    reference: batchReference,
+    payouts: z
+      .array(z.unknown())
+      .min(1)
+      .max(MAX_BATCH_ROWS)
+      .meta({
+        description: `1 to ${MAX_BATCH_ROWS} payouts (BulkPayoutRow), each checked as POST /withdrawal/crypto checks one.`,
+      }),
+  })
+  .and(sender)
+  .meta({ id: "BulkPayoutRequest" });
+export type PayoutBatchRequest = z.output<typeof payoutBatchRequest>;
+
+const batchPayout = z.object({
+  row: z.int().meta({ description: "Its position in the request, from 1." }),
+  id: z.int(),
+  foreign_id: z.unknown(),
+  type: z.enum(["withdrawal", "withdrawal_exchange"]),
+  status: z.string().meta({
+    description:
+      "As transactions/info reports it: pending (awaiting approval), processing, confirmed, cancelled.",
+  }),
+  amount: wireAmount.meta({ description: "Debited from `sender_currency`, before fees." }),
+  fee: wireAmount.meta({ description: "Withdrawal and network fees, in `sender_currency`." }),
+  sender_currency: z.string(),
+  receiver_currency: z.string(),
+  receiver_amount: wireAmount,
+  address: z.string(),
+  tag: z.string().nullable(),
+  txid: z.string().nullable(),
+});
+
+export const payoutBatchResponse = z
+  .object({
+    id: z.int(),
+    reference: z.string(),
+    status: z.enum(["awaiting_approval", "declined", "processing", "completed"]).meta({
+      description:
+        "awaiting_approval: over one of your limits (counted on the batch's total), every payout waits for one " +
+        "approval of the whole batch; declined: an approver declined it or its approval time ran out, funds " +
+        "returned; processing: payouts on their way; completed: every payout reached a final status.",
+    }),
+    created_at: z.int().meta({ description: "Unix seconds." }),
+    totals: z.array(
+      z.object({
+        currency: z.string(),
+        amount: wireAmount,
+        fee: wireAmount,
+        total_debit: wireAmount,
+      }),
+    ),
+    payouts: z.array(batchPayout),
+  })
+  .meta({ id: "BulkPayout" });
+
+export const payoutBatchEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/withdrawal/batch",
+  movesMoney: true,
+  summary: "Send payouts in bulk",
+  description:
+    "Kassa extension. Up to 1,000 crypto payouts, with or without conversion, checked as one: if any payout is " +
+    "invalid (address, tag, receiver data, minimum, a foreign_id used before or twice) the answer is 400 with " +
+    "`errors` keyed `payouts.<index>.<field>` (index from 0) and nothing is sent. Your balances must cover the " +
+    "total, fees included. Your withdrawal limits count the batch's total: over one, every payout is created " +
+    "`pending` and the batch waits for one approval in the dashboard. Idempotent by `reference`: the same " +
+    "reference with the same payouts answers the first batch again and sends nothing; with other payouts, 400.",
+  tag: "Withdrawals",
+  isSigned: true,
+  request: payoutBatchRequest,
+  response: payoutBatchResponse,
+  isIdempotent: true,
+  bodyLimitBytes: BATCH_BODY_LIMIT_BYTES,
+  successStatus: 201,
+});
+
+export const payoutBatchInfoEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/withdrawal/batch/info",
+  summary: "A bulk payout's progress",
+  description:
+    "Kassa extension. The bulk payout with this `reference`, each payout with its status and txid.",
+  tag: "Withdrawals",
+  isSigned: true,
+  request: z.object({ reference: batchReference }),
+  response: payoutBatchResponse,
+  successStatus: 200,
+});
