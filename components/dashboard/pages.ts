@@ -5,7 +5,7 @@ import type { Permission } from "@/lib/team/permissions";
  * 1280 px (components/dashboard/dashboard-nav.tsx). A role offered one page of a group sees it as
  * a plain link.
  */
-export type DashboardPageGroup = "Developers" | "Administration";
+export type DashboardPageGroup = "Payouts" | "Developers" | "Administration";
 
 /**
  * The dashboard's pages, in the navigation's order, each with the permission its page asks
@@ -23,7 +23,8 @@ export const DASHBOARD_PAGES: readonly {
   { href: "/dashboard/transactions", label: "Transactions", permission: "dashboard.view" },
   { href: "/dashboard/invoices", label: "Invoices", permission: "dashboard.view" },
   { href: "/dashboard/invoices/new", label: "New invoice", permission: "invoices.manage" },
-  { href: "/dashboard/payouts/new", label: "New payout", permission: "payouts.create" },
+  { href: "/dashboard/payouts/new", label: "New payout", permission: "payouts.create", group: "Payouts" },
+  { href: "/dashboard/payouts/bulk", label: "Bulk payouts", permission: "payouts.create", group: "Payouts" },
   { href: "/dashboard/approvals", label: "Approvals", permission: "payouts.approve" },
   { href: "/dashboard/reviews", label: "Reviews", permission: "compliance.review" },
   { href: "/dashboard/keys", label: "API keys", permission: "api_keys.view", group: "Developers" },

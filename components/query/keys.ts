@@ -22,4 +22,6 @@ export const queryKeys = {
   team: ["team"],
   withdrawalLimits: ["withdrawal-limits"],
   reviews: ["reviews"],
+  payoutBatches: ["payout-batches"],
+  payoutBatch: (id: number) => ["payout-batches", id],
 } as const;

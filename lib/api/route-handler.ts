@@ -28,9 +28,6 @@ export type RouteSpec<Req extends z.ZodType = z.ZodType> = {
   bodyLimitBytes?: number;
 };
 
-/** The cap of bulk endpoints: 1,000 payouts as JSON, or a 1 MiB file as base64, with room to spare. */
-export const BATCH_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
-
 /** The body cap of a route: its own when it has one (and it is larger), else the configured one. */
 export function bodyLimitOf(spec: { bodyLimitBytes?: number }, configured: number): number {
   return Math.max(spec.bodyLimitBytes ?? 0, configured);

@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/api/endpoint";
-import { BATCH_BODY_LIMIT_BYTES } from "@/lib/api/route-handler";
 import { wireAmount } from "./amount";
 import { endUserReference, receiver, sender } from "./common";
 import { refineOneAmount, withdrawalFields, withdrawalPrecision } from "./withdrawals";
+
+/** The body cap of bulk endpoints: 1,000 payouts as JSON, or a 1 MiB file as base64, with room to spare. */
+export const BATCH_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
 
 /** The most payouts one bulk payout carries (a file or a request). */
 export const MAX_BATCH_ROWS = 1000;
@@ -121,3 +123,27 @@ export const payoutBatchInfoEndpoint = defineEndpoint({
   response: payoutBatchResponse,
   successStatus: 200,
 });
+
+/** The largest file as base64 in a request (4 characters per 3 bytes). */
+const MAX_FILE_BASE64 = Math.ceil((1024 * 1024) / 3) * 4;
+
+/**
+ * The dashboard's bulk payout from a file: the file's bytes (base64, as read by the browser), the
+ * sender all its payouts are sent for, and optionally a reference and the choice to send only the
+ * lines without problems.
+ */
+export const payoutFileRequest = z
+  .object({
+    file: z
+      .string({ error: "Choose a CSV file." })
+      .min(1, "Choose a CSV file.")
+      .max(MAX_FILE_BASE64, "The file is larger than 1 MB: split it into several files.")
+      .regex(/^[A-Za-z0-9+/]*={0,2}$/, "The file could not be read: choose it again."),
+    reference: batchReference.optional(),
+    send_valid_rows: z.boolean().optional(),
+  })
+  .and(sender);
+export type PayoutFileRequest = z.output<typeof payoutFileRequest>;
+
+/** The dashboard form's fields besides the file (the file is checked by the server only). */
+export const payoutFileForm = z.object({ reference: batchReference.optional() }).and(sender);

@@ -69,6 +69,8 @@ export const SENSITIVE_ACTIONS = {
   /** Dashboard payouts, with or without conversion, and refunds (a payout with `refund_of`). */
   "payout.create": { permission: "payouts.create", confirmation: STEP_UP, audit: "payout_created" },
   "payout.instant": { permission: "payouts.create", confirmation: STEP_UP, audit: "payout_created" },
+  /** A bulk payout from a file: every payout of it is recorded as created. */
+  "payout.batch": { permission: "payouts.create", confirmation: STEP_UP, audit: "payout_created" },
   /** A refund offered to an invoice's customer (lib/refunds): they claim it, and it is paid like a payout. */
   "refund.issue": { permission: "payouts.create", confirmation: STEP_UP, audit: "refund_issued" },
   "payout.approve": { permission: "payouts.approve", confirmation: STEP_UP, audit: "payout_approved" },

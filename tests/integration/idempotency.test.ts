@@ -214,6 +214,7 @@ describe(`Idempotency-Key on ${testDriver}`, () => {
         "/invoices/{foreign_id}/cancel",
         "/invoices/{foreign_id}/refunds/create",
         "/invoices/{foreign_id}/refunds/{refund_id}/cancel",
+        "/withdrawal/batch",
         "/withdrawal/crypto",
       ].sort(),
     );

@@ -65,6 +65,9 @@ const SENSITIVE_ROUTES: Record<string, SensitiveActionName> = {
   "POST withdrawals/instant": "payout.instant",
   "POST withdrawals/[id]/approve": "payout.approve",
   "POST withdrawals/[id]/decline": "payout.decline",
+  "POST payout-batches": "payout.batch",
+  "POST payout-batches/[id]/approve": "payout.approve",
+  "POST payout-batches/[id]/decline": "payout.decline",
   "POST reviews/[id]/release": "review.release",
   "POST reviews/[id]/reject": "review.reject",
   "POST reviews/threshold": "review.threshold",
@@ -83,6 +86,7 @@ const NOT_SENSITIVE: Record<string, string> = {
   "POST invoices/[id]/refunds/preview": "a refund's figures, computed; changes nothing",
   "POST refunds/[id]/cancel": "withdraws an unclaimed refund offer; moves no money (audited by the engine)",
   "POST quote": "a price, computed; changes nothing",
+  "POST payout-batches/check": "a file's payouts, checked and priced; sends nothing",
   "POST callbacks/[id]/resend": "delivers an already signed callback again to the URL already set",
   "POST callbacks/retry-pending": "delivers pending callbacks now to the URL already set",
   "POST callbacks/test": "sends a test callback to the URL already set",
@@ -309,6 +313,19 @@ describe(`every sensitive dashboard route asks its permission, its confirmation 
     await stepUp(finance);
     await drive("POST withdrawals/[id]/approve", { cookie: finance, id: held.id as number });
     await drive("POST withdrawals/[id]/decline", { cookie: finance, id: heldToo.id as number });
+    // A bulk payout of one line, over the same limit: one approval (or decline) for the batch.
+    const bulk = () => ({
+      file: Buffer.from(
+        `reference,currency,amount,address,receiver_type\nsensitive-${++foreign},BTC,0.01,${BTC_ADDRESS},self\n`,
+      ).toString("base64"),
+      sender_type: TRAVEL_RULE.sender_type,
+      sender_data: TRAVEL_RULE.sender_data,
+    });
+    const batch = await drive("POST payout-batches", { cookie: owner, body: bulk() });
+    const batchToo = await drive("POST payout-batches", { cookie: owner, body: bulk() });
+    expect([batch.needs_approval, batchToo.needs_approval]).toEqual([true, true]);
+    await drive("POST payout-batches/[id]/approve", { cookie: finance, id: batch.id as number });
+    await drive("POST payout-batches/[id]/decline", { cookie: finance, id: batchToo.id as number });
     await drive("POST withdrawals/limits/remove", { cookie: owner, body: { currency: "BTC" } });
   });
 

@@ -12,13 +12,13 @@ const shown = (entries: NavEntry[]) =>
   );
 
 describe("navEntries", () => {
-  it("gives an owner in the sandbox every page, the rarer ones in two groups at their first page's place", () => {
+  it("gives an owner in the sandbox every page, payouts and the rarer ones in groups at their first page's place", () => {
     expect(shown(navEntries({ role: "owner", isSandbox: true }))).toEqual([
       "Overview",
       "Transactions",
       "Invoices",
       "New invoice",
-      "New payout",
+      "Payouts: New payout, Bulk payouts",
       "Approvals",
       "Reviews",
       "Developers: API keys, Callbacks, Sandbox",
@@ -72,5 +72,6 @@ describe("currentHref", () => {
     expect(currentHref(entries, "/dashboard/invoices/new")).toBe("/dashboard/invoices/new");
     expect(currentHref(entries, "/dashboard/invoices/42")).toBe("/dashboard/invoices");
     expect(currentHref(entries, "/dashboard/audit")).toBe("/dashboard/audit");
+    expect(currentHref(entries, "/dashboard/payouts/bulk/12")).toBe("/dashboard/payouts/bulk");
   });
 });

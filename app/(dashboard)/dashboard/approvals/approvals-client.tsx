@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { usePendingWithdrawals } from "@/components/query/use-approvals";
 import { LimitsSection } from "./limits-section";
+import { PendingBatches } from "./pending-batches";
 import { PendingItem } from "./pending-item";
 
 export function ApprovalsClient({
@@ -38,6 +39,7 @@ export function ApprovalsClient({
           ))}
         </ul>
       )}
+      <PendingBatches />
       {canManageLimits && <LimitsSection currencies={currencies} />}
     </>
   );

@@ -26,6 +26,13 @@ export function PayoutPage({
           : recorded against it, and refused beyond what it owes.
         </p>
       )}
+      <p className="mt-1 text-sm">
+        Paying many people?{" "}
+        <a href="/dashboard/payouts/bulk" className="underline">
+          Send a bulk payout from a CSV file
+        </a>
+        .
+      </p>
       <fieldset className="mt-3">
         <legend className="text-sm font-medium">Kind of payout</legend>
         <div className="mt-1 flex flex-wrap gap-4 text-sm">

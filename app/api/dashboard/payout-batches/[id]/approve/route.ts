@@ -1,0 +1,3 @@
+import { decidePayoutBatchRoute } from "../decide-payout-batch-route";
+
+export const POST = decidePayoutBatchRoute("approve");
