@@ -22,6 +22,8 @@ import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
 import { listBalances } from "@/lib/ledger/list-balances";
 import { setWithdrawalLimits } from "@/lib/limits/set-withdrawal-limits";
 import { formatAmount, parseDecimal } from "@/lib/money";
+import { readPayoutBatch } from "@/lib/payout-batches/read-payout-batch";
+import { sendPayoutBatch } from "@/lib/payout-batches/send-payout-batch";
 import { instantWithdrawalRequest, withdrawalRequest } from "@/lib/schemas/withdrawals";
 import { claimWithdrawal } from "@/lib/withdrawals/claim-withdrawal";
 import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
@@ -341,6 +343,58 @@ describe(`Litecoin payouts from Kassa's own coins on a real litecoind in regtest
     const paid = booked.map((b) => parseDecimal(b.amount));
     expect(paid.every((p) => p > 0n)).toBe(true);
     expect(paid.reduce((sum, p) => sum + p, 0n)).toBe(fee);
+    await expectLedgerBalanced();
+  });
+
+  it("with batching on, a bulk payout leaves in one transaction: every row once, with its exact amount", async () => {
+    const batched = jobHandlers({
+      spreadPpm: 5_000,
+      mail: { smtpUrl: undefined, from: "Kassa <test@kassa.test>" },
+      chain: payoutAdapter({
+        mode: "sandbox",
+        evm: undefined,
+        utxo: { LTC: config },
+        batchSeconds: 30,
+        box: database.box,
+      }),
+    });
+    const clock = testClock();
+    const payees = await Promise.all(Array.from({ length: 5 }, () => freshAddress()));
+    const amounts = [2_100_000n, 2_200_000n, 2_300_000n, 2_400_000n, 2_500_000n];
+    const { batchId } = await sendPayoutBatch(database.db, {
+      merchantId,
+      reference: `ltc-bulk-${++counter}`,
+      sender: {
+        sender_type: "legal",
+        sender_data: { legal_name: "Shop GmbH", country_of_registration: "DEU" },
+      },
+      rows: payees.map((address, i) => ({
+        row: i + 1,
+        payout: {
+          currency: "LTC",
+          amount: formatAmount(amounts[i]!),
+          address,
+          foreign_id: `ltc-bulk-row-${counter}-${i}`,
+          receiver_type: "self",
+        },
+      })),
+      spreadPpm: 5_000,
+    });
+    clock.advance(31);
+    await runDueJobs(database.db, batched, { clock });
+    const ids = (await readPayoutBatch(database.db, { merchantId, batchId })).payouts.map((p) => p.id);
+    const txids = await Promise.all(ids.map(txidOf));
+    expect(new Set(txids).size).toBe(1);
+    const onChain = await transaction(txids[0]!);
+    for (const [i, address] of payees.entries())
+      expect(
+        onChain.vout.filter((o) => o.scriptPubKey.addresses?.[0] === address).map((o) => litoshiOf(o.value)),
+      ).toEqual([amounts[i]]);
+    expect(onChain.vout.length).toBeLessThanOrEqual(6); // the five payouts and at most one change
+    await customer.mine(CONFIRMATIONS);
+    await trackUtxoPayouts(database.db, network);
+    expect((await readPayoutBatch(database.db, { merchantId, batchId })).status).toBe("completed");
+    for (const address of payees) expect(await receivedAt(address)).toBe(amounts[payees.indexOf(address)]);
     await expectLedgerBalanced();
   });
 

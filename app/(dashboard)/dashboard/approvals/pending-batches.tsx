@@ -23,9 +23,7 @@ export function PendingBatches() {
             <span className="block">
               {batch.totals.map((t) => dashboardAmount(t.total_debit, t.currency)).join(", ")}
               {batch.created_by ? ` · sent by ${batch.created_by}` : " · sent through the API"}
-              {batch.approval_expires_at
-                ? ` · decide by ${formatDateTime(batch.approval_expires_at)} (UTC)`
-                : ""}
+              {batch.approval_expires_at ? ` · decide by ${formatDateTime(batch.approval_expires_at)}` : ""}
             </span>
           </li>
         ))}

@@ -27,7 +27,7 @@ export function BatchList() {
               <span className="block">
                 {batch.payouts} payouts · {batchStatusText(batch.status)} ·{" "}
                 {batch.totals.map((t) => dashboardAmount(t.total_debit, t.currency)).join(", ")} ·{" "}
-                {formatDateTime(batch.created_at)} (UTC)
+                {formatDateTime(batch.created_at)}
               </span>
             </li>
           ))}

@@ -52,7 +52,7 @@ export function CheckResult({
         </h2>
         <p role="alert" className="mt-1">
           This file was already sent as bulk payout {check.batch_id} on{" "}
-          {formatDateTime(new Date(check.created_at))} (UTC). It is not sent again.{" "}
+          {formatDateTime(new Date(check.created_at))}. It is not sent again.{" "}
           <a href={`/dashboard/payouts/bulk/${check.batch_id}`} className="underline">
             See its payouts
           </a>
@@ -124,7 +124,10 @@ export function CheckResult({
       {check.totals.length > 0 && (
         <>
           <h3 className="mt-4 font-semibold">
-            What {check.errors.length === 0 ? "they take" : `the ${plural(check.valid, "valid payout")} take`}{" "}
+            What{" "}
+            {check.errors.length === 0
+              ? "they take"
+              : `the ${plural(check.valid, "valid payout")} ${check.valid === 1 ? "takes" : "take"}`}{" "}
             from your balances
           </h3>
           <ScrollRegion label="Totals by currency" className="mt-2">

@@ -65,10 +65,10 @@ export function BatchProgress({ id, canApprove }: { id: number; canApprove: bool
       <h1 className="text-2xl font-bold tracking-tight">Bulk payout {b.id}</h1>
       <p className="mt-1 break-all text-sm">
         Reference <span className="font-mono">{b.reference}</span> · sent{" "}
-        {formatDateTime(new Date(b.created_at * 1000))} (UTC)
+        {formatDateTime(new Date(b.created_at * 1000))}
       </p>
       <p className="mt-2 font-medium" aria-live="polite">
-        {batchStatusText(b.status)}: {done} of {b.payouts.length} payouts final
+        {batchStatusText(b.status)}: {done} of {b.payouts.length} payouts done
         {isMoving && b.status === "processing" ? " (updating by itself)" : ""}.
       </p>
       <p className="mt-1 text-sm">
