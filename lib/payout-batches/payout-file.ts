@@ -1,11 +1,9 @@
 import "server-only";
 
 import { createHash } from "node:crypto";
-import { and, eq } from "drizzle-orm";
 import type { AuditSource } from "@/lib/audit/record-audit-entry";
 import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
-import { payoutBatches } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { fieldError } from "@/lib/errors";
 import { judgeWithdrawalLimits, overLimitText } from "@/lib/limits/judge-withdrawal-limits";
@@ -13,7 +11,13 @@ import { formatAmount } from "@/lib/money";
 import type { Sender } from "@/lib/schemas/common";
 import { type CheckedBatch, checkPayoutBatch, type RowError } from "./check-payout-batch";
 import { columnOf, PayoutCsvError, parsePayoutCsv } from "./payout-csv";
-import { PayoutBatchRowsError, type SentBatch, sendPayoutBatch } from "./send-payout-batch";
+import {
+  findPayoutBatch,
+  PayoutBatchRowsError,
+  repeatOf,
+  type SentBatch,
+  sendPayoutBatch,
+} from "./send-payout-batch";
 
 /** A problem of the file as the dashboard shows it: its line, its column, in words. */
 export type LineError = { line: number; column: string; message: string };
@@ -74,18 +78,6 @@ async function checkFile(db: Db, input: FileInput) {
 const lineErrors = (errors: RowError[]): LineError[] =>
   errors.map((e) => ({ line: e.row, column: columnOf(e.field), message: e.message }));
 
-async function findByReference(db: Db, merchantId: number, reference: string) {
-  const [batch] = await db
-    .select({
-      id: payoutBatches.id,
-      createdAt: payoutBatches.createdAt,
-      needsApproval: payoutBatches.needsApproval,
-    })
-    .from(payoutBatches)
-    .where(and(eq(payoutBatches.merchantId, merchantId), eq(payoutBatches.reference, reference)));
-  return batch;
-}
-
 /** Whether the valid payouts' total is over a limit, in words (judged as the send will judge it). */
 async function approvalReason(db: Db, merchantId: number, checked: CheckedBatch): Promise<string | null> {
   if (checked.legs.length === 0) return null;
@@ -103,7 +95,7 @@ async function approvalReason(db: Db, merchantId: number, checked: CheckedBatch)
  */
 export async function checkPayoutFile(db: Db, input: FileInput): Promise<FileCheck> {
   const reference = input.reference ?? fileReference(input.file);
-  const existing = await findByReference(db, input.merchantId, reference);
+  const existing = await findPayoutBatch(db, input.merchantId, reference);
   if (existing)
     return {
       kind: "already_sent",
@@ -162,9 +154,9 @@ export async function sendPayoutFile(
     if (error instanceof PayoutCsvError) throw fieldError({ file: error.message });
     throw error;
   }
-  const existing = await findByReference(db, input.merchantId, reference);
+  const existing = await findPayoutBatch(db, input.merchantId, reference);
   // The same file again (a second upload, a double click): its batch, sent once.
-  if (existing) return { batchId: existing.id, isRepeat: true, needsApproval: existing.needsApproval };
+  if (existing) return repeatOf(existing, null);
   const { parsed, errors, badLines } = result;
   if (errors.length > 0 && !input.sendValidRows) throw linesError(errors);
   const rows = parsed.rows.filter((r) => !badLines.has(r.row));

@@ -36,7 +36,8 @@ export class PayoutBatchRowsError extends KassaError {
   }
 }
 
-export type SentBatch = { batchId: number; isRepeat: boolean; needsApproval: boolean };
+/** `payouts`: how many payouts the batch holds (a repeat's first batch's). */
+export type SentBatch = { batchId: number; isRepeat: boolean; needsApproval: boolean; payouts: number };
 
 /**
  * What makes two requests the same batch: the sender and each row as its schema reads it (so
@@ -54,27 +55,29 @@ function contentHash(sender: Sender, rows: readonly BatchRow[]): string {
 }
 
 /** The merchant's batch with this reference, if any. */
-async function findBatch(db: Db, merchantId: number, reference: string) {
+export async function findPayoutBatch(db: Db, merchantId: number, reference: string) {
   const [batch] = await db
     .select({
       id: payoutBatches.id,
       contentHash: payoutBatches.contentHash,
       needsApproval: payoutBatches.needsApproval,
+      rowCount: payoutBatches.rowCount,
+      createdAt: payoutBatches.createdAt,
     })
     .from(payoutBatches)
     .where(and(eq(payoutBatches.merchantId, merchantId), eq(payoutBatches.reference, reference)));
   return batch;
 }
 
-function repeatOf(
-  batch: { id: number; contentHash: string; needsApproval: boolean },
-  hash: string,
-): SentBatch {
-  if (batch.contentHash !== hash)
+type FoundBatch = NonNullable<Awaited<ReturnType<typeof findPayoutBatch>>>;
+
+/** A batch found again by its reference: the same batch when the content is the same, else a mistake. */
+export function repeatOf(batch: FoundBatch, hash: string | null): SentBatch {
+  if (hash !== null && batch.contentHash !== hash)
     throw fieldError({
       reference: `This reference was already used for bulk payout ${batch.id}, with other payouts. Choose another reference.`,
     });
-  return { batchId: batch.id, isRepeat: true, needsApproval: batch.needsApproval };
+  return { batchId: batch.id, isRepeat: true, needsApproval: batch.needsApproval, payouts: batch.rowCount };
 }
 
 /** Balances that cannot pay the batch, in words: nothing is sent. */
@@ -118,7 +121,7 @@ export async function sendPayoutBatch(
   },
 ): Promise<SentBatch> {
   const hash = contentHash(input.sender, input.rows);
-  const existing = await findBatch(db, input.merchantId, input.reference);
+  const existing = await findPayoutBatch(db, input.merchantId, input.reference);
   if (existing) return repeatOf(existing, hash);
   const checked = await checkPayoutBatch(db, input);
   if (checked.errors.length > 0) throw new PayoutBatchRowsError(checked.errors);
@@ -164,10 +167,10 @@ export async function sendPayoutBatch(
         throw rowWriteError(error, payout, row);
       }
     }
-    return { batchId, isRepeat: false, needsApproval };
+    return { batchId, isRepeat: false, needsApproval, payouts: prepared.length };
   });
   if (written) return written;
-  const winner = await findBatch(db, input.merchantId, input.reference);
+  const winner = await findPayoutBatch(db, input.merchantId, input.reference);
   if (!winner) throw new Error(`bulk payout ${input.reference} vanished after its reference conflicted`);
   return repeatOf(winner, hash);
 }

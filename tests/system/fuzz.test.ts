@@ -36,6 +36,27 @@ const instantBody = {
   receiver_type: "self",
 };
 
+type Creates = true | ((text: string) => number);
+const countOf = (creates: Creates, text: string) => (creates === true ? 1 : creates(text));
+
+const batchSender = {
+  sender_type: "legal",
+  sender_data: { legal_name: "A", country_of_registration: "DEU" },
+};
+const batchPayout = (foreignId: string) => ({
+  currency: "LTC",
+  amount: "0.1",
+  address: "ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh",
+  foreign_id: foreignId,
+  receiver_type: "self",
+});
+/** A bulk payout file of one line, as the dashboard sends it (base64). */
+const batchFile = (reference: string) =>
+  Buffer.from(
+    `reference,currency,amount,address,receiver_type\n${reference},LTC,0.1,ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh,self\n`,
+  ).toString("base64");
+const seenBatches = new Set<number>();
+
 describe(`hostile input on ${driver}`, () => {
   let installation: Installation;
   let server: KassaProcess;
@@ -130,7 +151,11 @@ describe(`hostile input on ${driver}`, () => {
     await installation.cleanup();
   });
 
-  const endpoints: { path: string; valid: Record<string, unknown>; creates?: boolean; method?: string }[] = [
+  /**
+   * `creates`: a 201 adds one transaction, or (bulk payouts) the count the answer says it added: a
+   * batch repeated by its reference adds none.
+   */
+  const endpoints: { path: string; valid: Record<string, unknown>; creates?: Creates; method?: string }[] = [
     { path: "/api/v2/invoices/create", valid: JSON.parse(invoiceBody("fuzz")), creates: true },
     { path: "/api/v2/withdrawal/crypto", valid: JSON.parse(withdrawalBody("fuzz")), creates: true },
     { path: "/api/v2/crypto/withdrawal_instant", valid: instantBody, creates: true },
@@ -168,6 +193,17 @@ describe(`hostile input on ${driver}`, () => {
       valid: { address: "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu", currency: "BTC", amount: "0.1" },
     },
     { path: "/api/v2/sandbox/blocks", valid: { currency: "BTC", count: 1 } },
+    {
+      path: "/api/v2/withdrawal/batch",
+      valid: { reference: "fuzz-batch", ...batchSender, payouts: [batchPayout("fuzz-batch-1")] },
+      creates: (text) => {
+        const { id, payouts } = JSON.parse(text).data as { id: number; payouts: unknown[] };
+        if (seenBatches.has(id)) return 0;
+        seenBatches.add(id);
+        return payouts.length;
+      },
+    },
+    { path: "/api/v2/withdrawal/batch/info", valid: { reference: "fuzz-batch" } },
   ];
 
   for (const endpoint of endpoints) {
@@ -179,7 +215,8 @@ describe(`hostile input on ${driver}`, () => {
           async (body, signing) => {
             const { status, text } = await send(endpoint.path, body, signing, endpoint.method);
             expect(status, `${status} for ${body.slice(0, 200)}: ${text.slice(0, 200)}`).toBeLessThan(500);
-            if (status === 201 && endpoint.creates && signing !== "other") created.count++;
+            if (status === 201 && endpoint.creates && signing !== "other")
+              created.count += countOf(endpoint.creates, text);
           },
         ),
         { numRuns: RUNS },
@@ -246,10 +283,22 @@ describe(`hostile input on ${driver}`, () => {
   const dashboardEndpoints: {
     path: string;
     valid: Record<string, unknown>;
-    creates?: boolean;
+    creates?: Creates;
     method?: string;
     isPublic?: boolean;
   }[] = [
+    {
+      path: "/api/dashboard/payout-batches/check",
+      valid: { file: batchFile("fuzz-file-0"), ...batchSender },
+    },
+    {
+      path: "/api/dashboard/payout-batches",
+      valid: { file: batchFile("fuzz-file-1"), ...batchSender },
+      creates: (text) => {
+        const sent = JSON.parse(text) as { is_repeat: boolean; payouts: number };
+        return sent.is_repeat ? 0 : sent.payouts;
+      },
+    },
     { path: "/api/dashboard/invoices", valid: JSON.parse(invoiceBody("fuzz-dash")), creates: true },
     { path: "/api/dashboard/withdrawals", valid: JSON.parse(withdrawalBody("fuzz-dash")), creates: true },
     { path: "/api/dashboard/withdrawals/instant", valid: { ...instantBody, foreign_id: "d" }, creates: true },
@@ -305,7 +354,7 @@ describe(`hostile input on ${driver}`, () => {
             expect(status, `${status} for ${body.slice(0, 200)}: ${text.slice(0, 200)}`).toBeLessThan(500);
             if (caller === "cross-site" || (caller === "signed-out" && !endpoint.isPublic))
               expect(status, text).toBeGreaterThanOrEqual(400);
-            if (status === 201 && endpoint.creates) created.count++;
+            if (status === 201 && endpoint.creates) created.count += countOf(endpoint.creates, text);
           },
         ),
         { numRuns: RUNS },
@@ -398,6 +447,16 @@ describe(`hostile input on ${driver}`, () => {
         ],
         ["transaction", await dashboard(`/api/dashboard/transactions/${segment}`, "", "signed-in", "GET")],
         ["revoke", await dashboard(`/api/dashboard/api-keys/${segment}/revoke`, "{}", "signed-in")],
+        ["bulk payout", await dashboard(`/api/dashboard/payout-batches/${segment}`, "", "signed-in", "GET")],
+        [
+          "bulk result",
+          await dashboard(`/api/dashboard/payout-batches/${segment}/result`, "", "signed-in", "GET"),
+        ],
+        [
+          "bulk approve",
+          await dashboard(`/api/dashboard/payout-batches/${segment}/approve`, "{}", "signed-in"),
+        ],
+        ["bulk page", await dashboard(`/dashboard/payouts/bulk/${segment}`, "", "signed-in", "GET")],
         ["resend", await dashboard(`/api/dashboard/callbacks/${segment}/resend`, "{}", "signed-in")],
         ["callbacks", await dashboard(`/api/dashboard/callbacks?before=${segment}`, "", "signed-in", "GET")],
         ...(await Promise.all(

@@ -31,6 +31,11 @@ export const POST = withSession(
       audit: sessionSource(session, request),
       approvalSeconds: config.withdrawalApprovalSeconds,
     });
-    return { id: sent.batchId, is_repeat: sent.isRepeat, needs_approval: sent.needsApproval };
+    return {
+      id: sent.batchId,
+      is_repeat: sent.isRepeat,
+      needs_approval: sent.needsApproval,
+      payouts: sent.payouts,
+    };
   },
 );
