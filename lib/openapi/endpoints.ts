@@ -12,6 +12,11 @@ import {
   exchangeNowEndpoint,
 } from "@/lib/schemas/exchange";
 import { cancelInvoiceEndpoint, createInvoiceEndpoint } from "@/lib/schemas/invoices";
+import {
+  createPaymentLinkEndpoint,
+  deactivatePaymentLinkEndpoint,
+  listPaymentLinksEndpoint,
+} from "@/lib/schemas/payment-links";
 import { accountsListEndpoint, currenciesListEndpoint, pingEndpoint } from "@/lib/schemas/platform";
 import {
   cancelRefundEndpoint,
@@ -34,6 +39,9 @@ export const ENDPOINTS: Endpoint[] = [
   createRefundEndpoint,
   listRefundsEndpoint,
   cancelRefundEndpoint,
+  createPaymentLinkEndpoint,
+  listPaymentLinksEndpoint,
+  deactivatePaymentLinkEndpoint,
   takeAddressEndpoint,
   withdrawalEndpoint,
   instantWithdrawalEndpoint,

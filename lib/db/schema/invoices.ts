@@ -73,9 +73,7 @@ export const invoices = pgTable(
   (t) => [
     uniqueIndex("invoices_token_key").on(t.token),
     index("invoices_merchant_idx").on(t.merchantId),
-    index("invoices_payment_link_idx")
-      .on(t.paymentLinkId)
-      .where(sql`${t.paymentLinkId} is not null`),
+    index("invoices_payment_link_idx").on(t.paymentLinkId).where(sql`${t.paymentLinkId} is not null`),
   ],
 );
 
