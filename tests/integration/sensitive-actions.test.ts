@@ -282,7 +282,10 @@ describe(`every sensitive dashboard route asks its permission, its confirmation 
       request: createPaymentLinkRequest.parse({ title: "Tickets", currency: "EUR", amount: "25" }),
       audit: { actor: { kind: "cli" } },
     });
-    const deactivated = await drive("POST payment-links/[id]/deactivate", { cookie: owner, id: link.link.id });
+    const deactivated = await drive("POST payment-links/[id]/deactivate", {
+      cookie: owner,
+      id: link.link.id,
+    });
     expect(deactivated.status).toBe("inactive");
   });
 
