@@ -53,7 +53,7 @@ export const createPaymentLinkRequest = z
     }),
     sender_types: z
       .array(z.enum(SENDER_TYPES))
-      .min(1)
+      .min(1, { error: "The :attribute field is required." })
       .max(2)
       .optional()
       .meta({
