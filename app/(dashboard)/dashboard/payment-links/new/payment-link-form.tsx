@@ -112,7 +112,7 @@ export function PaymentLinkForm() {
         </select>
       </Field>
       <fieldset className="mt-4">
-        <legend className="text-sm font-medium">Amount</legend>
+        <legend className="text-sm font-medium">How much the customer pays</legend>
         <div className="mt-1 flex flex-wrap gap-4">
           <label className="flex items-center gap-2">
             <input
