@@ -23,6 +23,7 @@ const nextConfig = {
       // (Not no-referrer everywhere: with it, browsers send `Origin: null` on the dashboard's own
       // mutations, which lib/api/with-session.ts rightly refuses.)
       { source: "/pay/:token*", headers: responseHeaders.checkout },
+      { source: "/link/:token*", headers: responseHeaders.checkout },
     ];
   },
 };

@@ -28,6 +28,11 @@ export const ERROR_CODES = {
   not_found: 404,
   /** The object is past the state the request needs (onboarding already done): doing it again would change what was set. */
   conflict: 409,
+  /**
+   * The object exists but is past use for good, or for now (a payment link turned off, expired or
+   * used up): a customer holding its URL is told why, not that it never existed.
+   */
+  gone: 410,
   /** The path exists but not with this method. */
   method_not_allowed: 405,
   /** The request target is not a path (`OPTIONS *`, absolute form); answered by the server before Next. */

@@ -1,77 +1,15 @@
 "use client";
 
-import countries from "i18n-iso-countries";
-import { type FormEvent, useMemo, useState } from "react";
-import { RequiredMark } from "@/components/forms/field";
+import { type FormEvent, useState } from "react";
 import type { CheckoutView } from "@/lib/checkout/checkout-view";
 import { Countdown } from "./countdown";
-
-type Kind = "natural" | "legal";
-type Errors = Record<string, string>;
-
-const inputClass =
-  "mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-base dark:border-slate-600 dark:bg-slate-900";
-
-/** Countries by their English names, valued by the three-letter code the API stores. */
-function useCountries() {
-  return useMemo(() => {
-    const names = new Intl.DisplayNames(["en"], { type: "region" });
-    return Object.entries(countries.getAlpha3Codes())
-      .map(([alpha3, alpha2]) => ({ code: alpha3, name: names.of(alpha2) ?? alpha3 }))
-      .sort((a, b) => a.name.localeCompare(b.name, "en"));
-  }, []);
-}
-
-function Input({
-  name,
-  label,
-  errors,
-  isRequired = true,
-  ...rest
-}: {
-  name: string;
-  label: string;
-  errors: Errors;
-  isRequired?: boolean;
-} & React.InputHTMLAttributes<HTMLInputElement>) {
-  const key = name.split(".").pop()!;
-  const id = `customer-${key}`;
-  const error = errors[key];
-  return (
-    <div className="mt-3">
-      <label htmlFor={id} className="block text-sm font-medium">
-        {label}
-        {isRequired ? <RequiredMark /> : <span className="font-normal"> (optional)</span>}
-      </label>
-      <input
-        id={id}
-        name={name}
-        aria-required={isRequired || undefined}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        className={`${inputClass} ${error ? "border-red-600 dark:border-red-400" : ""}`}
-        {...rest}
-      />
-      {error && (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-700 dark:text-red-300">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
-
-/** The form's fields as the endpoint takes them: `sender_type` and the `sender_data` object. */
-function bodyOf(form: HTMLFormElement) {
-  const data: Record<string, string> = {};
-  let type = "";
-  for (const [name, value] of new FormData(form)) {
-    const text = String(value).trim();
-    if (name === "sender_type") type = text;
-    else if (text !== "") data[name.replace(/^sender_data\./, "")] = text;
-  }
-  return { sender_type: type, sender_data: data };
-}
+import {
+  CustomerFields,
+  type CustomerKind,
+  type FieldErrors,
+  fieldErrorsOf,
+  senderOf,
+} from "./customer-fields";
 
 /**
  * The customer's own details, asked before the address when the merchant did not give them: the
@@ -88,11 +26,10 @@ export function CustomerDetails({
   onGiven: (view: CheckoutView) => void;
   initialError?: string | null;
 }) {
-  const [kind, setKind] = useState<Kind>("natural");
-  const [errors, setErrors] = useState<Errors>({});
+  const [kind, setKind] = useState<CustomerKind>("natural");
+  const [errors, setErrors] = useState<FieldErrors>({});
   const [error, setError] = useState<string | null>(initialError);
   const [isSending, setIsSending] = useState(false);
-  const countryList = useCountries();
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setIsSending(true);
@@ -101,17 +38,14 @@ export function CustomerDetails({
       const response = await fetch(`/api/checkout/${view.token}/customer`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify(bodyOf(event.currentTarget)),
+        body: JSON.stringify(senderOf(event.currentTarget)),
       });
       const body = await response.json();
       if (response.ok) {
         onGiven(body);
         return;
       }
-      // Field messages by the field's own name ("first_name"), as the inputs are keyed.
-      const fields: Errors = {};
-      for (const [field, message] of Object.entries((body.errors ?? {}) as Errors))
-        fields[field.split(".").pop()!] = message;
+      const fields = fieldErrorsOf(body);
       setErrors(fields);
       if (Object.keys(fields).length === 0) setError(body.error ?? "That did not work. Please try again.");
     } catch {
@@ -134,104 +68,7 @@ export function CustomerDetails({
         <span className="sr-only">with a star</span> are required.
       </p>
       <form method="post" action={`/pay/${view.token}/customer`} onSubmit={submit} noValidate>
-        <fieldset className="mt-3">
-          <legend className="text-sm font-medium">You are paying as</legend>
-          <div className="mt-1 flex flex-wrap gap-4">
-            {(
-              [
-                ["natural", "A person"],
-                ["legal", "A company"],
-              ] as const
-            ).map(([value, label]) => (
-              <label key={value} className="flex items-center gap-2">
-                <input
-                  type="radio"
-                  name="sender_type"
-                  value={value}
-                  checked={kind === value}
-                  onChange={() => setKind(value)}
-                  className="h-4 w-4"
-                />
-                {label}
-              </label>
-            ))}
-          </div>
-        </fieldset>
-        {kind === "natural" ? (
-          <div className="grid gap-x-3 sm:grid-cols-2">
-            <Input
-              name="sender_data.first_name"
-              label="First name"
-              errors={errors}
-              autoComplete="given-name"
-            />
-            <Input
-              name="sender_data.last_name"
-              label="Last name"
-              errors={errors}
-              autoComplete="family-name"
-            />
-            <Input
-              name="sender_data.date_of_birth"
-              label="Date of birth"
-              type="date"
-              errors={errors}
-              autoComplete="bday"
-            />
-          </div>
-        ) : (
-          <>
-            <Input
-              name="sender_data.legal_name"
-              label="Company's legal name"
-              errors={errors}
-              autoComplete="organization"
-            />
-            <div className="mt-3">
-              <label htmlFor="customer-country_of_registration" className="block text-sm font-medium">
-                Country of registration
-                <RequiredMark />
-              </label>
-              <select
-                id="customer-country_of_registration"
-                name="sender_data.country_of_registration"
-                aria-required="true"
-                aria-invalid={errors.country_of_registration ? true : undefined}
-                aria-describedby={
-                  errors.country_of_registration ? "customer-country_of_registration-error" : undefined
-                }
-                defaultValue=""
-                className={inputClass}
-              >
-                <option value="">Choose a country</option>
-                {countryList.map((country) => (
-                  <option key={country.code} value={country.code}>
-                    {country.name}
-                  </option>
-                ))}
-              </select>
-              {errors.country_of_registration && (
-                <p
-                  id="customer-country_of_registration-error"
-                  className="mt-1 text-sm text-red-700 dark:text-red-300"
-                >
-                  {errors.country_of_registration}
-                </p>
-              )}
-            </div>
-          </>
-        )}
-        <Input
-          name="sender_data.email"
-          label="E-mail"
-          type="email"
-          errors={errors}
-          isRequired={false}
-          autoComplete="email"
-        />
-        <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-          Only used to tell you how to get money back if you send a different amount.
-        </p>
+        <CustomerFields kinds={["natural", "legal"]} kind={kind} onKind={setKind} errors={errors} />
         <button
           type="submit"
           disabled={isSending}

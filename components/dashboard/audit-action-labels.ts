@@ -22,4 +22,6 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   member_joined: "Member joined",
   role_changed: "Member role changed",
   member_removed: "Member removed",
+  payment_link_created: "Payment link created",
+  payment_link_deactivated: "Payment link deactivated",
 };

@@ -23,6 +23,7 @@ export const DASHBOARD_PAGES: readonly {
   { href: "/dashboard/transactions", label: "Transactions", permission: "dashboard.view" },
   { href: "/dashboard/invoices", label: "Invoices", permission: "dashboard.view" },
   { href: "/dashboard/invoices/new", label: "New invoice", permission: "invoices.manage" },
+  { href: "/dashboard/payment-links", label: "Payment links", permission: "dashboard.view" },
   { href: "/dashboard/payouts/new", label: "New payout", permission: "payouts.create", group: "Payouts" },
   { href: "/dashboard/payouts/bulk", label: "Bulk payouts", permission: "payouts.create", group: "Payouts" },
   { href: "/dashboard/approvals", label: "Approvals", permission: "payouts.approve" },

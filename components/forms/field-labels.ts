@@ -32,6 +32,20 @@ export const INVOICE_LABELS: FieldLabels = {
   sender_data: "Customer details",
 };
 
+export const PAYMENT_LINK_LABELS: FieldLabels = {
+  title: "Title",
+  description: "Description",
+  currency: "Currency",
+  amount: "Amount",
+  min_amount: "Least amount",
+  max_amount: "Largest amount",
+  sender_types: "Who may pay",
+  expires_at: "Stops taking payments at",
+  max_uses: "Number of payments",
+  url_success: "Return address after payment",
+  url_failed: "Return address if the payment fails",
+};
+
 export const PAYOUT_LABELS: FieldLabels = {
   ...party,
   currency: "Pay from balance",

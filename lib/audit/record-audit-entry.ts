@@ -42,6 +42,8 @@ export const AUDIT_ACTIONS = [
   "invoice_resolved",
   "underpayment_tolerance_changed",
   "support_email_changed",
+  "payment_link_created",
+  "payment_link_deactivated",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -13,7 +13,9 @@ const unixSeconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1
  * `fixed_at` and `expires_at` in unix seconds at the root. `expires_at` is the deadline in force: the
  * 24-hour processing timer while a payment is unconfirmed, the invoice's own deadline otherwise.
  * The amounts are there from the moment the pay currency is fixed (lib/transactions/invoice-amounts.ts).
- * `additional_details` is Kassa's addition, the same as in transactions/info.
+ * `additional_details` is Kassa's addition, the same as in transactions/info. An invoice a customer
+ * started from a payment link also carries `payment_link_id` (the link's id); no other invoice's
+ * body changes (docs/decisions/payment-links.md).
  */
 export async function buildInvoiceCallback(db: Executor, id: number) {
   const wire = await loadInvoiceWire(db, id);
@@ -36,5 +38,6 @@ export async function buildInvoiceCallback(db: Executor, id: number) {
     fixed_at: unixSeconds(record.invoice.fixedAt),
     expires_at: unixSeconds(deadline),
     additional_details: wire.additionalDetails,
+    ...(record.invoice.paymentLinkId !== null && { payment_link_id: record.invoice.paymentLinkId }),
   };
 }

@@ -72,6 +72,8 @@ export async function createInvoice(
     keys?: AccountKeys;
     /** The API key whose request creates it (it signs the invoice's callbacks); absent: the dashboard. */
     apiKeyId?: number;
+    /** The payment link a customer started it from (lib/payment-links/start-payment-link.ts). */
+    paymentLinkId?: number;
   },
 ): Promise<InvoiceRecord> {
   const { merchantId, request, settings } = input;
@@ -138,6 +140,7 @@ export async function createInvoice(
     confirmedAmount: 0n,
     creditedAmount: 0n,
     statusReason: null,
+    paymentLinkId: input.paymentLinkId ?? null,
   } satisfies Omit<typeof invoices.$inferSelect, "transactionId" | "createdAt">;
 
   // One statement: the customer check, the transaction, the invoice, its first event and its
@@ -163,13 +166,14 @@ export async function createInvoice(
           invoice as (
             insert into invoices (transaction_id, merchant_id, token, title, description, type, has_timer,
                                   url_success, url_failed, email_user, callback_url, sender_type, sender_data,
-                                  sender_currency, sender_amount, rate_numerator, rate_denominator, spread_ppm, fixed_at, expires_at, created_at)
+                                  sender_currency, sender_amount, rate_numerator, rate_denominator, spread_ppm, fixed_at, expires_at,
+                                  payment_link_id, created_at)
             select id, ${merchantId}, ${fields.token}, ${fields.title}, ${fields.description}, ${fields.type},
                    ${fields.hasTimer}, ${fields.urlSuccess}, ${fields.urlFailed}, ${fields.emailUser},
                    ${fields.callbackUrl}, ${fields.senderType}, ${fields.senderData === null ? null : JSON.stringify(fields.senderData)}::jsonb,
                    ${fields.senderCurrency}, ${optionalAmountSql(fields.senderAmount)}, ${optionalWholeSql(fields.rateNumerator)}, ${optionalWholeSql(fields.rateDenominator)},
                    ${fields.spreadPpm}::integer, ${fields.fixedAt?.toISOString() ?? null}::timestamptz,
-                   ${expiresAt?.toISOString() ?? null}::timestamptz, created_at
+                   ${expiresAt?.toISOString() ?? null}::timestamptz, ${fields.paymentLinkId}::bigint, created_at
             from created),
           event as (
             insert into transaction_events (transaction_id, merchant_id, to_status, reason)

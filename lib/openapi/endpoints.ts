@@ -12,6 +12,11 @@ import {
   exchangeNowEndpoint,
 } from "@/lib/schemas/exchange";
 import { cancelInvoiceEndpoint, createInvoiceEndpoint } from "@/lib/schemas/invoices";
+import {
+  createPaymentLinkEndpoint,
+  deactivatePaymentLinkEndpoint,
+  listPaymentLinksEndpoint,
+} from "@/lib/schemas/payment-links";
 import { payoutBatchEndpoint, payoutBatchInfoEndpoint } from "@/lib/schemas/payout-batches";
 import { accountsListEndpoint, currenciesListEndpoint, pingEndpoint } from "@/lib/schemas/platform";
 import {
@@ -35,6 +40,9 @@ export const ENDPOINTS: Endpoint[] = [
   createRefundEndpoint,
   listRefundsEndpoint,
   cancelRefundEndpoint,
+  createPaymentLinkEndpoint,
+  listPaymentLinksEndpoint,
+  deactivatePaymentLinkEndpoint,
   takeAddressEndpoint,
   withdrawalEndpoint,
   instantWithdrawalEndpoint,

@@ -84,6 +84,12 @@ export const SENSITIVE_ACTIONS = {
   },
   /** Closing an invoice that owes its customer money without a refund: the money is kept. */
   "invoice.resolve": { permission: "payouts.create", confirmation: STEP_UP, audit: "invoice_resolved" },
+  /** A payment link stops taking visits for good (lib/payment-links/deactivate-payment-link.ts). */
+  "payment_link.deactivate": {
+    permission: "invoices.manage",
+    confirmation: STEP_UP,
+    audit: "payment_link_deactivated",
+  },
   /** A short payment within it counts as paid: the merchant forgoes the difference. */
   "settings.tolerance": {
     permission: "settings.manage",

@@ -34,6 +34,10 @@ export async function describeInvoice(db: Executor, id: number): Promise<Transac
     fees: wire.fees,
     error: wire.error,
     status,
-    additional_details: wire.additionalDetails,
+    // A payment link's invoice names its link; other invoices' details stay as they were.
+    additional_details: {
+      ...wire.additionalDetails,
+      ...(record.invoice.paymentLinkId !== null && { payment_link_id: record.invoice.paymentLinkId }),
+    },
   };
 }

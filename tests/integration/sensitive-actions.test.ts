@@ -9,6 +9,8 @@ import { auditEntries, authTokens, users } from "@/lib/db/schema";
 import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
 import { hashPassword } from "@/lib/merchants/create-merchant";
 import { parseDecimal } from "@/lib/money";
+import { createPaymentLink } from "@/lib/payment-links/create-payment-link";
+import { createPaymentLinkRequest } from "@/lib/schemas/payment-links";
 import { SENSITIVE_ACTIONS, type SensitiveActionName } from "@/lib/team/sensitive-actions";
 import {
   callRoute,
@@ -75,6 +77,7 @@ const SENSITIVE_ROUTES: Record<string, SensitiveActionName> = {
   "POST invoices/[id]/resolve": "invoice.resolve",
   "PUT underpayment-tolerance": "settings.tolerance",
   "PUT support-email": "settings.support_email",
+  "POST payment-links/[id]/deactivate": "payment_link.deactivate",
 };
 
 /** The routes that change something yet are not sensitive actions, each with why. */
@@ -82,6 +85,7 @@ const NOT_SENSITIVE: Record<string, string> = {
   "POST step-up": "the confirmation itself: it opens the window, its wrong answers throttled by confirmUser",
   "POST totp/setup": "hands out a new secret to scan; nothing changes until totp/enable",
   "POST invoices": "asks for money to come in; moves none out",
+  "POST payment-links": "a page that asks for money to come in; moves none out (audited by the engine)",
   "POST invoices/[id]/cancel": "stops an invoice from being paid; moves no money",
   "POST invoices/[id]/refunds/preview": "a refund's figures, computed; changes nothing",
   "POST refunds/[id]/cancel": "withdraws an unclaimed refund offer; moves no money (audited by the engine)",
@@ -274,6 +278,19 @@ describe(`every sensitive dashboard route asks its permission, its confirmation 
       id: invoice.id,
       body: { reason: "too_small", note: "" },
     });
+  });
+
+  it("drives Deactivate on a payment link", async () => {
+    const link = await createPaymentLink(database.db, {
+      merchantId,
+      request: createPaymentLinkRequest.parse({ title: "Tickets", currency: "EUR", amount: "25" }),
+      audit: { actor: { kind: "cli" } },
+    });
+    const deactivated = await drive("POST payment-links/[id]/deactivate", {
+      cookie: owner,
+      id: link.link.id,
+    });
+    expect(deactivated.status).toBe("inactive");
   });
 
   it("drives payouts of every kind, their approval and decline, and the limits that hold them", async () => {

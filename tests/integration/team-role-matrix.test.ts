@@ -95,6 +95,8 @@ const ROUTE_PERMISSIONS: Record<string, Permission> = {
   "POST invoices/[id]/refunds/preview": "payouts.create",
   "POST refunds/[id]/cancel": "payouts.create",
   "POST invoices/[id]/resolve": "payouts.create",
+  "POST payment-links": "invoices.manage",
+  "POST payment-links/[id]/deactivate": "invoices.manage",
   "POST onboarding": "settings.manage",
   "POST password": "account.manage",
   "POST quote": "payouts.create",

@@ -18,6 +18,7 @@ describe("navEntries", () => {
       "Transactions",
       "Invoices",
       "New invoice",
+      "Payment links",
       "Payouts: New payout, Bulk payouts",
       "Approvals",
       "Reviews",
@@ -33,6 +34,7 @@ describe("navEntries", () => {
       "Transactions",
       "Invoices",
       "New invoice",
+      "Payment links",
       "Developers: API keys, Callbacks",
       "Settings",
     ]);
@@ -43,6 +45,7 @@ describe("navEntries", () => {
       "Overview",
       "Transactions",
       "Invoices",
+      "Payment links",
       "Settings",
     ]);
   });

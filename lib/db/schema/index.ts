@@ -10,6 +10,7 @@ export * from "./idempotency";
 export * from "./invoices";
 export * from "./jobs";
 export * from "./ledger";
+export * from "./payment-links";
 export * from "./refunds";
 export * from "./transactions";
 export * from "./withdrawals";

@@ -15,6 +15,7 @@ import {
 import { RESOLUTION_REASONS } from "@/lib/schemas/invoice-resolution";
 import { createdAt, money, wholeNumber } from "./columns";
 import { currencies, merchantRef } from "./core";
+import { paymentLinks } from "./payment-links";
 import { transactions } from "./transactions";
 
 /**
@@ -65,9 +66,15 @@ export const invoices = pgTable(
     /** What the merchant's balance received for this invoice, net of fees, in the invoice currency. */
     creditedAmount: money("credited_amount").notNull().default(sql`0`),
     statusReason: text("status_reason"),
+    /** The payment link a customer started this invoice from (lib/payment-links); null otherwise. */
+    paymentLinkId: bigint("payment_link_id", { mode: "number" }).references(() => paymentLinks.id),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("invoices_token_key").on(t.token), index("invoices_merchant_idx").on(t.merchantId)],
+  (t) => [
+    uniqueIndex("invoices_token_key").on(t.token),
+    index("invoices_merchant_idx").on(t.merchantId),
+    index("invoices_payment_link_idx").on(t.paymentLinkId).where(sql`${t.paymentLinkId} is not null`),
+  ],
 );
 
 /**

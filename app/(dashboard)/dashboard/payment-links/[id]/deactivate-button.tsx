@@ -1,0 +1,63 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { secondaryButtonClass } from "@/components/forms/field";
+import { DashboardRequestError } from "@/components/query/dashboard-fetch";
+import { useDeactivatePaymentLink } from "@/components/query/use-payment-links";
+
+/**
+ * Deactivate asks once more (it cannot be undone), then the server asks the merchant to confirm it is
+ * them (step-up) when their window is closed; the change is audited.
+ */
+export function DeactivateButton({ linkId }: { linkId: number }) {
+  const router = useRouter();
+  const deactivate = useDeactivatePaymentLink(linkId);
+  const [isAsking, setIsAsking] = useState(false);
+  const [message, setMessage] = useState("");
+  const confirm = async () => {
+    setMessage("");
+    try {
+      await deactivate.mutateAsync();
+      setIsAsking(false);
+      setMessage("Payment link deactivated.");
+      router.refresh();
+    } catch (error) {
+      setMessage(
+        error instanceof DashboardRequestError ? error.message : "Could not deactivate it; try again.",
+      );
+    }
+  };
+  return (
+    <div>
+      {isAsking ? (
+        <div className="rounded-md border border-amber-400 p-3 text-sm">
+          <p>
+            Deactivate this payment link? Customers who open it are told it can no longer be paid; this cannot
+            be undone. Invoices customers already started carry on and are credited as usual.
+          </p>
+          <div className="mt-2 flex flex-wrap gap-2">
+            <button
+              type="button"
+              className={secondaryButtonClass}
+              disabled={deactivate.isPending}
+              onClick={confirm}
+            >
+              {deactivate.isPending ? "Deactivating…" : "Yes, deactivate the link"}
+            </button>
+            <button type="button" className={secondaryButtonClass} onClick={() => setIsAsking(false)}>
+              Keep it
+            </button>
+          </div>
+        </div>
+      ) : (
+        <button type="button" className={secondaryButtonClass} onClick={() => setIsAsking(true)}>
+          Deactivate link
+        </button>
+      )}
+      <p role="status" className="mt-1 text-sm">
+        {message}
+      </p>
+    </div>
+  );
+}
