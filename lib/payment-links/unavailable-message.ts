@@ -1,3 +1,5 @@
+import "server-only";
+
 import type { PaymentLinkStatus } from "@/lib/schemas/payment-links";
 
 /**

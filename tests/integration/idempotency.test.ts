@@ -214,6 +214,8 @@ describe(`Idempotency-Key on ${testDriver}`, () => {
         "/invoices/{foreign_id}/cancel",
         "/invoices/{foreign_id}/refunds/create",
         "/invoices/{foreign_id}/refunds/{refund_id}/cancel",
+        "/payment-links/create",
+        "/payment-links/{id}/deactivate",
         "/withdrawal/batch",
         "/withdrawal/crypto",
       ].sort(),

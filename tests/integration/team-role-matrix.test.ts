@@ -136,6 +136,14 @@ const ROUTE_PERMISSIONS: Record<string, Permission> = {
   "POST withdrawals/limits": "limits.manage",
   "POST withdrawals/limits/remove": "limits.manage",
   "GET withdrawals/pending": "dashboard.view",
+  "GET payout-batches": "payouts.create",
+  "POST payout-batches": "payouts.create",
+  "POST payout-batches/check": "payouts.create",
+  "GET payout-batches/template": "payouts.create",
+  "GET payout-batches/[id]": "payouts.create",
+  "GET payout-batches/[id]/result": "payouts.create",
+  "POST payout-batches/[id]/approve": "payouts.approve",
+  "POST payout-batches/[id]/decline": "payouts.approve",
 };
 
 /** Every route file under app/api/dashboard, as its path below it ("withdrawals/[id]/approve"). */
