@@ -56,6 +56,7 @@ const batchFile = (reference: string) =>
     `reference,currency,amount,address,receiver_type\n${reference},LTC,0.1,ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh,self\n`,
   ).toString("base64");
 const seenBatches = new Set<number>();
+const paymentLinkBody = { title: "Fuzz ticket", currency: "EUR", amount: "10" };
 
 describe(`hostile input on ${driver}`, () => {
   let installation: Installation;
@@ -65,6 +66,7 @@ describe(`hostile input on ${driver}`, () => {
   let sessionCookie = "";
   let token = "";
   let invoiceId = 0;
+  let linkToken = "";
   const created = { count: 0 };
 
   /** node:http, not fetch: fetch refuses a GET with a body (which this API takes) and paths that do not decode. */
@@ -145,6 +147,10 @@ describe(`hostile input on ${driver}`, () => {
     created.count++;
     token = (JSON.parse(invoice.text).data.url as string).split("/pay/")[1]!;
     invoiceId = JSON.parse(invoice.text).data.id;
+    // A real payment link whose public page and start the customer-facing fuzz drives.
+    const link = await send("/api/v2/payment-links/create", JSON.stringify(paymentLinkBody), "valid");
+    expect(link.status, link.text).toBe(201);
+    linkToken = (JSON.parse(link.text).data.url as string).split("/link/")[1]!;
   });
   afterAll(async () => {
     await kill(server, "SIGTERM");
@@ -204,6 +210,8 @@ describe(`hostile input on ${driver}`, () => {
       },
     },
     { path: "/api/v2/withdrawal/batch/info", valid: { reference: "fuzz-batch" } },
+    { path: "/api/v2/payment-links/create", valid: paymentLinkBody },
+    { path: "/api/v2/payment-links/list", valid: { page: 1 } },
   ];
 
   for (const endpoint of endpoints) {
@@ -291,6 +299,7 @@ describe(`hostile input on ${driver}`, () => {
       path: "/api/dashboard/payout-batches/check",
       valid: { file: batchFile("fuzz-file-0"), ...batchSender },
     },
+    { path: "/api/dashboard/payment-links", valid: paymentLinkBody },
     {
       path: "/api/dashboard/payout-batches",
       valid: { file: batchFile("fuzz-file-1"), ...batchSender },
@@ -361,6 +370,35 @@ describe(`hostile input on ${driver}`, () => {
       );
     });
   }
+
+  it("a payment link's public page and start never answer 5xx, and each started visit is one invoice", async () => {
+    const visitor = {
+      sender_type: "natural",
+      sender_data: { first_name: "Ada", last_name: "L", date_of_birth: "1990-12-10" },
+    };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof({ weight: 4, arbitrary: mutated(visitor) }, { weight: 1, arbitrary: rawBodies }),
+        fc.oneof(
+          fc.constant(linkToken),
+          fc.constant(linkToken),
+          fc.string({ maxLength: 80 }).map(encodeURIComponent),
+        ),
+        async (body, path) => {
+          for (const view of [await request(`/api/link/${path}`), await request(`/link/${path}`)])
+            expect(view.status, view.text.slice(0, 200)).toBeLessThan(500);
+          const started = await request(`/api/link/${path}/start`, {
+            method: "POST",
+            body: Buffer.from(body),
+            headers: { "content-type": "application/json" },
+          });
+          expect(started.status, `${body.slice(0, 200)}: ${started.text.slice(0, 200)}`).toBeLessThan(500);
+          if (started.status === 201) created.count++;
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
 
   it("the checkout API never answers 5xx, for its real invoice and for guessed tokens", async () => {
     await fc.assert(
@@ -457,6 +495,10 @@ describe(`hostile input on ${driver}`, () => {
           await dashboard(`/api/dashboard/payout-batches/${segment}/approve`, "{}", "signed-in"),
         ],
         ["bulk page", await dashboard(`/dashboard/payouts/bulk/${segment}`, "", "signed-in", "GET")],
+        ["link deactivate", await signed(`/api/v2/payment-links/${segment}/deactivate`)],
+        ["link page", await request(`/link/${segment}`)],
+        ["link qr", await request(`/api/link/${segment}/qr.svg`)],
+        ["dashboard link", await dashboard(`/dashboard/payment-links/${segment}`, "", "signed-in", "GET")],
         ["resend", await dashboard(`/api/dashboard/callbacks/${segment}/resend`, "{}", "signed-in")],
         ["callbacks", await dashboard(`/api/dashboard/callbacks?before=${segment}`, "", "signed-in", "GET")],
         ...(await Promise.all(
