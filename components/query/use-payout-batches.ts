@@ -1,73 +1,19 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type {
+  BatchStatus,
+  FileCheck,
+  PayoutBatchSummary,
+  PayoutBatchView,
+} from "@/lib/schemas/payout-batches";
 import { dashboardFetch } from "./dashboard-fetch";
-import { queryKeys } from "./keys";
 
-/** POST /api/dashboard/payout-batches/check: the file read and checked, nothing sent. */
-export type FileCheck =
-  | { kind: "file_error"; message: string }
-  | { kind: "already_sent"; batch_id: number; reference: string; created_at: string }
-  | {
-      kind: "checked";
-      reference: string;
-      payouts: number;
-      valid: number;
-      errors: { line: number; column: string; message: string }[];
-      totals: {
-        currency: string;
-        count: number;
-        amount: string;
-        fee: string;
-        total_debit: string;
-        balance: string;
-        balance_after: string;
-      }[];
-      sent: { currency: string; amount: string }[];
-      approval: string | null;
-    };
-
-export type BatchStatus = "awaiting_approval" | "declined" | "processing" | "completed";
-
+export type { BatchStatus, FileCheck, PayoutBatchSummary };
 /** GET /api/dashboard/payout-batches/<id>. */
-export type PayoutBatch = {
-  id: number;
-  reference: string;
-  status: BatchStatus;
-  created_at: number;
-  totals: { currency: string; amount: string; fee: string; total_debit: string }[];
-  payouts: {
-    row: number;
-    id: number;
-    foreign_id: unknown;
-    type: string;
-    status: string;
-    internal_status: string;
-    amount: string;
-    fee: string;
-    sender_currency: string;
-    receiver_currency: string;
-    receiver_amount: string;
-    address: string;
-    tag: string | null;
-    txid: string | null;
-    error: string | null;
-  }[];
-  can_decide: boolean;
-};
+export type PayoutBatch = PayoutBatchView & { can_decide: boolean };
 
-export type PayoutBatchSummary = {
-  id: number;
-  reference: string;
-  created_at: string;
-  status: BatchStatus;
-  payouts: number;
-  by_status: Record<string, number>;
-  totals: { currency: string; total_debit: string }[];
-  created_by: string | null;
-  can_decide: boolean;
-  approval_expires_at: string | null;
-};
+import { queryKeys } from "./keys";
 
 /** What the file form sends: the file's bytes as base64, the sender, and the merchant's choices. */
 export type PayoutFileBody = {

@@ -11,11 +11,8 @@ import type { Sender } from "@/lib/schemas/common";
 import { toFieldErrors } from "@/lib/schemas/messages";
 import { type PayoutRow, payoutRow } from "@/lib/schemas/payout-batches";
 import { foreignIdText } from "@/lib/schemas/withdrawals";
-import {
-  type CreateWithdrawalInput,
-  type PreparedWithdrawal,
-  prepareWithdrawal,
-} from "@/lib/withdrawals/create-withdrawal";
+import { type PreparedWithdrawal, prepareWithdrawal } from "@/lib/withdrawals/create-withdrawal";
+import { withdrawalInput } from "@/lib/withdrawals/from-request";
 
 /** A payout as sent (checked here), with its row: its position in the request or the file, from 1. */
 export type BatchRow = { row: number; payout: unknown };
@@ -48,28 +45,10 @@ export type CheckedBatch = {
   legs: MovedAmount[];
 };
 
-/** A row as the engine takes it: a withdrawal of the batch's sender, the reference standing in for the customer's. */
-function withdrawalInputOf(
-  merchantId: number,
-  row: PayoutRow,
-  sender: Sender,
-  spreadPpm: number,
-): CreateWithdrawalInput {
-  return {
-    merchantId,
-    kind: row.convert_to !== undefined ? "withdrawal_exchange" : "withdrawal",
-    source: row.currency,
-    target: row.convert_to ?? row.currency,
-    amount: row.amount,
-    amountTo: row.amount_to,
-    address: row.address,
-    tag: row.tag,
-    foreignId: row.foreign_id,
-    endUserReference: row.end_user_reference ?? foreignIdText(row.foreign_id),
-    sender,
-    receiver: row,
-    spreadPpm,
-  };
+/** A row as the engine takes it: a withdrawal of the batch's sender, the foreign_id standing in for the customer's reference. */
+function withdrawalInputOf(merchantId: number, row: PayoutRow, sender: Sender, spreadPpm: number) {
+  const endUserReference = row.end_user_reference ?? foreignIdText(row.foreign_id);
+  return withdrawalInput(merchantId, { ...row, ...sender, end_user_reference: endUserReference }, spreadPpm);
 }
 
 /**

@@ -4,22 +4,8 @@ import { desc, eq, sql } from "drizzle-orm";
 import { type Executor, queryRows } from "@/lib/db/client";
 import { payoutBatches } from "@/lib/db/schema";
 import { formatAmount, parseStoredAmount } from "@/lib/money";
-import { type BatchStatus, batchStatusOf } from "./read-payout-batch";
-
-export type PayoutBatchSummary = {
-  id: number;
-  reference: string;
-  created_at: string;
-  status: BatchStatus;
-  payouts: number;
-  /** How many payouts reached each of Kassa's statuses. */
-  by_status: Record<string, number>;
-  totals: { currency: string; total_debit: string }[];
-  created_by: string | null;
-  /** False when the viewer sent it: another user must decide it. */
-  can_decide: boolean;
-  approval_expires_at: string | null;
-};
+import type { PayoutBatchSummary } from "@/lib/schemas/payout-batches";
+import { batchStatusOf } from "./read-payout-batch";
 
 /** The merchant's bulk payouts, newest first (at most 100), each summed up. */
 export async function listPayoutBatches(

@@ -9,6 +9,7 @@ import { fieldError } from "@/lib/errors";
 import { judgeWithdrawalLimits, overLimitText } from "@/lib/limits/judge-withdrawal-limits";
 import { formatAmount } from "@/lib/money";
 import type { Sender } from "@/lib/schemas/common";
+import type { FileCheck } from "@/lib/schemas/payout-batches";
 import { type CheckedBatch, checkPayoutBatch, type RowError } from "./check-payout-batch";
 import { columnOf, PayoutCsvError, parsePayoutCsv } from "./payout-csv";
 import {
@@ -21,30 +22,6 @@ import {
 
 /** A problem of the file as the dashboard shows it: its line, its column, in words. */
 export type LineError = { line: number; column: string; message: string };
-
-export type FileCheck =
-  | { kind: "file_error"; message: string }
-  | { kind: "already_sent"; batch_id: number; reference: string; created_at: string }
-  | {
-      kind: "checked";
-      /** The reference the batch will have unless the merchant names it: the file's own fingerprint. */
-      reference: string;
-      payouts: number;
-      valid: number;
-      errors: LineError[];
-      totals: {
-        currency: string;
-        count: number;
-        amount: string;
-        fee: string;
-        total_debit: string;
-        balance: string;
-        balance_after: string;
-      }[];
-      sent: { currency: string; amount: string }[];
-      /** Why the batch (its total) waits for an approver; null when it goes out at once. */
-      approval: string | null;
-    };
 
 /** The reference a file's batch gets when the merchant gives none: the same file, the same reference. */
 export function fileReference(bytes: Uint8Array): string {

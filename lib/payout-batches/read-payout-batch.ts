@@ -5,41 +5,8 @@ import type { Executor } from "@/lib/db/client";
 import { payoutBatches, transactions, withdrawals } from "@/lib/db/schema";
 import { notFound } from "@/lib/errors";
 import { formatAmount } from "@/lib/money";
+import type { BatchPayoutView, BatchStatus, PayoutBatchView } from "@/lib/schemas/payout-batches";
 import { wireStatus } from "@/lib/transactions/wire-status";
-
-export type BatchStatus = "awaiting_approval" | "declined" | "processing" | "completed";
-
-/** A payout of a bulk payout as the API and the dashboard show it. */
-export type BatchPayoutView = {
-  row: number;
-  id: number;
-  foreign_id: unknown;
-  type: "withdrawal" | "withdrawal_exchange";
-  /** As transactions/info reports it. */
-  status: string;
-  /** Kassa's own status (the dashboard's words come from it). */
-  internal_status: string;
-  amount: string;
-  fee: string;
-  sender_currency: string;
-  receiver_currency: string;
-  receiver_amount: string;
-  address: string;
-  tag: string | null;
-  txid: string | null;
-  error: string | null;
-};
-
-export type PayoutBatchView = {
-  id: number;
-  reference: string;
-  status: BatchStatus;
-  created_at: number;
-  totals: { currency: string; amount: string; fee: string; total_debit: string }[];
-  payouts: BatchPayoutView[];
-  /** Dashboard only: who sent it, and whether that was the viewer. */
-  created_by_user_id: number | null;
-};
 
 const FINAL = new Set(["confirmed", "declined", "error", "rejected"]);
 

@@ -147,3 +147,81 @@ export type PayoutFileRequest = z.output<typeof payoutFileRequest>;
 
 /** The dashboard form's fields besides the file (the file is checked by the server only). */
 export const payoutFileForm = z.object({ reference: batchReference.optional() }).and(sender);
+
+/** A bulk payout's status: derived from its payouts' (lib/payout-batches/read-payout-batch.ts). */
+export type BatchStatus = "awaiting_approval" | "declined" | "processing" | "completed";
+
+/** A payout of a bulk payout as the dashboard shows it (the API's leaves out the last two). */
+export type BatchPayoutView = {
+  row: number;
+  id: number;
+  foreign_id: unknown;
+  type: "withdrawal" | "withdrawal_exchange";
+  /** As transactions/info reports it. */
+  status: string;
+  /** Kassa's own status (the dashboard's words come from it). */
+  internal_status: string;
+  amount: string;
+  fee: string;
+  sender_currency: string;
+  receiver_currency: string;
+  receiver_amount: string;
+  address: string;
+  tag: string | null;
+  txid: string | null;
+  error: string | null;
+};
+
+/** GET /api/dashboard/payout-batches/<id> (with `can_decide`), and the engine's view of a batch. */
+export type PayoutBatchView = {
+  id: number;
+  reference: string;
+  status: BatchStatus;
+  created_at: number;
+  totals: { currency: string; amount: string; fee: string; total_debit: string }[];
+  payouts: BatchPayoutView[];
+  /** Who sent it in the dashboard; null through the API. */
+  created_by_user_id: number | null;
+};
+
+/** One line of GET /api/dashboard/payout-batches. */
+export type PayoutBatchSummary = {
+  id: number;
+  reference: string;
+  created_at: string;
+  status: BatchStatus;
+  payouts: number;
+  /** How many payouts reached each of Kassa's statuses. */
+  by_status: Record<string, number>;
+  totals: { currency: string; total_debit: string }[];
+  created_by: string | null;
+  /** False when the viewer sent it: another user must decide it. */
+  can_decide: boolean;
+  approval_expires_at: string | null;
+};
+
+/** POST /api/dashboard/payout-batches/check: a file read and checked, nothing sent. */
+export type FileCheck =
+  | { kind: "file_error"; message: string }
+  | { kind: "already_sent"; batch_id: number; reference: string; created_at: string }
+  | {
+      kind: "checked";
+      /** The reference the batch will have unless the merchant names it: the file's own fingerprint. */
+      reference: string;
+      payouts: number;
+      valid: number;
+      /** Each problem by the spreadsheet's line and the file's column. */
+      errors: { line: number; column: string; message: string }[];
+      totals: {
+        currency: string;
+        count: number;
+        amount: string;
+        fee: string;
+        total_debit: string;
+        balance: string;
+        balance_after: string;
+      }[];
+      sent: { currency: string; amount: string }[];
+      /** Why the batch (its total) waits for an approver; null when it goes out at once. */
+      approval: string | null;
+    };

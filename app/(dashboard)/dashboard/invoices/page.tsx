@@ -7,6 +7,7 @@ import {
   invoiceStatusLabel,
 } from "@/components/dashboard/invoice-status";
 import { buttonClass, selectClass } from "@/components/forms/control-classes";
+import { HeaderRow } from "@/components/ui/header-row";
 import { requireSession } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { formatDateTime } from "@/lib/format-date-time";
@@ -89,25 +90,15 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Sea
       ) : (
         <div className="mt-4 overflow-x-auto">
           <table className="w-full text-left text-sm">
-            <thead>
-              <tr>
-                <th scope="col" className="py-1 pr-3">
-                  Title
-                </th>
-                <th scope="col" className="hidden py-1 pr-3 sm:table-cell">
-                  Your id
-                </th>
-                <th scope="col" className="py-1 pr-3">
-                  Amount
-                </th>
-                <th scope="col" className="py-1 pr-3">
-                  Status
-                </th>
-                <th scope="col" className="hidden py-1 pr-3 sm:table-cell">
-                  Created (UTC)
-                </th>
-              </tr>
-            </thead>
+            <HeaderRow
+              columns={[
+                "Title",
+                { label: "Your id", from: "sm" },
+                "Amount",
+                "Status",
+                { label: "Created (UTC)", from: "sm" },
+              ]}
+            />
             <tbody>
               {rows.map((row) => (
                 <tr key={row.id} className="border-t border-slate-200 dark:border-slate-800">

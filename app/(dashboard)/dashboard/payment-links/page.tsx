@@ -7,6 +7,7 @@ import {
   usesText,
 } from "@/components/dashboard/payment-link-text";
 import { buttonClass, secondaryButtonClass } from "@/components/forms/control-classes";
+import { HeaderRow } from "@/components/ui/header-row";
 import { requestPublicOrigin } from "@/lib/api/request-public-origin";
 import { requireSession } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
@@ -58,28 +59,16 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
       ) : (
         <div className="mt-4 overflow-x-auto">
           <table className="w-full text-left text-sm">
-            <thead>
-              <tr>
-                <th scope="col" className="py-1 pr-3">
-                  Title
-                </th>
-                <th scope="col" className="hidden py-1 pr-3 sm:table-cell">
-                  Amount
-                </th>
-                <th scope="col" className="py-1 pr-3">
-                  Uses
-                </th>
-                <th scope="col" className="py-1 pr-3">
-                  Received
-                </th>
-                <th scope="col" className="hidden py-1 pr-3 sm:table-cell">
-                  Status
-                </th>
-                <th scope="col" className="hidden py-1 pr-3 md:table-cell">
-                  Created (UTC)
-                </th>
-              </tr>
-            </thead>
+            <HeaderRow
+              columns={[
+                "Title",
+                { label: "Amount", from: "sm" },
+                "Uses",
+                "Received",
+                { label: "Status", from: "sm" },
+                { label: "Created (UTC)", from: "md" },
+              ]}
+            />
             <tbody>
               {links.map((link) => (
                 <tr key={link.id} className="border-t border-slate-200 align-top dark:border-slate-800">

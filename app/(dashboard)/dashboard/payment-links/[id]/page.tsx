@@ -10,6 +10,7 @@ import {
   usesText,
 } from "@/components/dashboard/payment-link-text";
 import { secondaryButtonClass } from "@/components/forms/control-classes";
+import { HeaderRow } from "@/components/ui/header-row";
 import { requestPublicOrigin } from "@/lib/api/request-public-origin";
 import { requireSession } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
@@ -126,25 +127,15 @@ export default async function PaymentLinkPage({ params }: { params: Promise<{ id
         ) : (
           <div className="mt-2 overflow-x-auto">
             <table className="w-full text-left text-sm">
-              <thead>
-                <tr>
-                  <th scope="col" className="py-1 pr-3">
-                    Invoice
-                  </th>
-                  <th scope="col" className="py-1 pr-3">
-                    Amount
-                  </th>
-                  <th scope="col" className="py-1 pr-3">
-                    Status
-                  </th>
-                  <th scope="col" className="hidden py-1 pr-3 sm:table-cell">
-                    Credited
-                  </th>
-                  <th scope="col" className="hidden py-1 pr-3 md:table-cell">
-                    Created (UTC)
-                  </th>
-                </tr>
-              </thead>
+              <HeaderRow
+                columns={[
+                  "Invoice",
+                  "Amount",
+                  "Status",
+                  { label: "Credited", from: "sm" },
+                  { label: "Created (UTC)", from: "md" },
+                ]}
+              />
               <tbody>
                 {invoices.map((invoice) => (
                   <tr key={invoice.id} className="border-t border-slate-200 dark:border-slate-800">

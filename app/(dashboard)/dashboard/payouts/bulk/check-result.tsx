@@ -4,6 +4,7 @@ import type { BaseSyntheticEvent } from "react";
 import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { buttonClass } from "@/components/forms/field";
 import type { FileCheck } from "@/components/query/use-payout-batches";
+import { HeaderRow } from "@/components/ui/header-row";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 import { formatDateTime } from "@/lib/format-date-time";
 
@@ -77,19 +78,7 @@ export function CheckResult({
           </p>
           <ScrollRegion label="Problems by line" className="mt-2 max-h-96 overflow-y-auto">
             <table className="w-full text-left text-sm">
-              <thead>
-                <tr>
-                  <th scope="col" className="py-1 pr-3">
-                    Line
-                  </th>
-                  <th scope="col" className="py-1 pr-3">
-                    Column
-                  </th>
-                  <th scope="col" className="py-1 pr-3">
-                    Problem
-                  </th>
-                </tr>
-              </thead>
+              <HeaderRow columns={["Line", "Column", "Problem"]} />
               <tbody>
                 {check.errors.slice(0, SHOWN_ERRORS).map((e) => (
                   <tr
@@ -132,28 +121,7 @@ export function CheckResult({
           </h3>
           <ScrollRegion label="Totals by currency" className="mt-2">
             <table className="w-full text-left text-sm">
-              <thead>
-                <tr>
-                  <th scope="col" className="py-1 pr-3">
-                    Balance
-                  </th>
-                  <th scope="col" className="py-1 pr-3">
-                    Payouts
-                  </th>
-                  <th scope="col" className="py-1 pr-3">
-                    Amount
-                  </th>
-                  <th scope="col" className="py-1 pr-3">
-                    Fees
-                  </th>
-                  <th scope="col" className="py-1 pr-3">
-                    Now
-                  </th>
-                  <th scope="col" className="py-1 pr-3">
-                    After
-                  </th>
-                </tr>
-              </thead>
+              <HeaderRow columns={["Balance", "Payouts", "Amount", "Fees", "Now", "After"]} />
               <tbody>
                 {check.totals.map((t) => (
                   <tr key={t.currency} className="border-t border-slate-200 dark:border-slate-800">

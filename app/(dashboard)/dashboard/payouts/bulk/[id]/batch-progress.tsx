@@ -6,6 +6,7 @@ import { transactionStatus } from "@/components/dashboard/transaction-status";
 import { buttonClass, secondaryButtonClass } from "@/components/forms/field";
 import { DashboardRequestError } from "@/components/query/dashboard-fetch";
 import { useDecidePayoutBatch, usePayoutBatch } from "@/components/query/use-payout-batches";
+import { HeaderRow } from "@/components/ui/header-row";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 import { formatDateTime } from "@/lib/format-date-time";
 import { batchStatusText } from "../batch-status";
@@ -125,19 +126,7 @@ export function BatchProgress({ id, canApprove }: { id: number; canApprove: bool
       </p>
       <ScrollRegion label="Payouts of this bulk payout" className="mt-3">
         <table className="w-full text-left text-sm">
-          <thead>
-            <tr>
-              <th scope="col" className="py-1 pr-3">
-                Line
-              </th>
-              <th scope="col" className="py-1 pr-3">
-                Payout
-              </th>
-              <th scope="col" className="py-1 pr-3">
-                Status
-              </th>
-            </tr>
-          </thead>
+          <HeaderRow columns={["Line", "Payout", "Status"]} />
           <tbody>
             {b.payouts.map((p) => (
               <tr key={p.id} className="border-t border-slate-200 align-top dark:border-slate-800">
