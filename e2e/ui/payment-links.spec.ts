@@ -203,6 +203,11 @@ test("a customer pays a fixed and an open-amount link on a phone; the merchant s
   await page.goto(`/dashboard/payment-links/${fixed.id}`);
   await expect(page.getByTestId("link-uses")).toHaveText("1 of 3 (1 paid, 0 being paid)");
   await expect(page.getByRole("table")).toContainText("Paid");
+  // Its invoice says which link the customer started it from, and leads back to it.
+  await page.getByRole("table").getByRole("link").first().click();
+  await expect(page).toHaveURL(/\/dashboard\/invoices\/\d+$/);
+  await page.getByRole("link", { name: "payment link “Concert ticket”" }).click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/payment-links/${fixed.id}$`));
   await page.getByRole("button", { name: "Deactivate link" }).click();
   await page.getByRole("button", { name: "Yes, deactivate the link" }).click();
   await confirmStepUp(page, merchant.password);

@@ -11,6 +11,7 @@ import { listOpenExceptions } from "@/lib/invoices/list-open-exceptions";
 import { listOtherCoinCredits } from "@/lib/invoices/list-other-coin-credits";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { loadInvoiceResolution } from "@/lib/invoices/resolve-invoice-exception";
+import { loadPaymentLink } from "@/lib/payment-links/load-payment-link";
 import { owedBack } from "@/lib/refunds/owed-back";
 import { listInvoiceRefundClaims } from "@/lib/refunds/read-refund";
 import { listInvoiceExchanges } from "@/lib/transactions/list-invoice-exchanges";
@@ -64,5 +65,11 @@ export async function invoicePageData(db: Db, input: { merchantId: number; id: n
     /** What the invoice owes its customer: "Mark resolved" is offered while this is not empty and it is not resolved. */
     openExceptions: await listOpenExceptions(db, record),
     resolution: await loadInvoiceResolution(db, record.id),
+    /** The payment link a customer started this invoice from, if any. */
+    paymentLink:
+      record.invoice.paymentLinkId === null
+        ? null
+        : ((await loadPaymentLink(db, { merchantId: input.merchantId, id: record.invoice.paymentLinkId }))
+            ?.link ?? null),
   };
 }

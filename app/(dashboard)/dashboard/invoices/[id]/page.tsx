@@ -249,6 +249,16 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
             </dd>
             <dt>Reference</dt>
             <dd className="break-all font-mono">{record.endUserReference || "not given"}</dd>
+            {data.paymentLink && (
+              <>
+                <dt>Started from</dt>
+                <dd className="break-words">
+                  <a href={`/dashboard/payment-links/${data.paymentLink.id}`} className="underline">
+                    payment link “{data.paymentLink.title}”
+                  </a>
+                </dd>
+              </>
+            )}
             {record.address && (
               <>
                 <dt>Pays to</dt>
