@@ -80,8 +80,25 @@ function looksLikeFormula(cell: string): boolean {
   return cell.startsWith("-") && !/^-\d/.test(cell);
 }
 
+/**
+ * An amount cell of a semicolon-separated file, as spreadsheets in comma-decimal countries save it:
+ * "12,50" is 12.50 (the text rewritten, never read as a float) and digit-group spaces are dropped.
+ * A cell with both marks, or a comma-separated file's quoted "1,500", is left as written: which mark
+ * is the decimal one would be a guess, and the amount's own check says the cell is not a number.
+ */
+function amountCell(cell: string | undefined, delimiter: string): string | undefined {
+  if (cell === undefined || delimiter !== ";") return cell;
+  const text = cell.replace(/[\s\u00a0\u202f]/g, "");
+  if (text.includes(".") || (text.match(/,/g) ?? []).length !== 1) return text;
+  return text.replace(",", ".");
+}
+
 /** The payout a line describes, as the API's row takes it; empty cells are absent values. */
-function payoutOf(record: Record<string, string>, columns: readonly Column[]): Record<string, unknown> {
+function payoutOf(
+  record: Record<string, string>,
+  columns: readonly Column[],
+  delimiter: string,
+): Record<string, unknown> {
   const value = (column: Column) =>
     columns.includes(column) ? record[column]?.trim() || undefined : undefined;
   const receiverData: Record<string, string> = {};
@@ -92,8 +109,8 @@ function payoutOf(record: Record<string, string>, columns: readonly Column[]): R
   return {
     foreign_id: value("reference"),
     currency: value("currency")?.toUpperCase(),
-    amount: value("amount"),
-    amount_to: value("amount_to"),
+    amount: amountCell(value("amount"), delimiter),
+    amount_to: amountCell(value("amount_to"), delimiter),
     convert_to: value("convert_to")?.toUpperCase(),
     address: value("address"),
     tag: value("tag"),
@@ -105,7 +122,7 @@ function payoutOf(record: Record<string, string>, columns: readonly Column[]): R
 
 /**
  * Reads a bulk payout file: UTF-8 text (a byte-order mark is fine), comma- or semicolon-separated
- * (as spreadsheets in many countries save), a header line naming the columns (CSV_COLUMNS, any
+ * (as spreadsheets in many countries save, then with a comma as the decimal mark), a header line naming the columns (CSV_COLUMNS, any
  * order, any case), then at most 1,000 payouts. Throws PayoutCsvError for a file that cannot be
  * read as that; a cell written as a formula is an error of its line and column.
  */
@@ -182,7 +199,7 @@ export function parsePayoutCsv(bytes: Uint8Array): ParsedCsv {
         errors.push({ row: line, field: column, message: "The cell holds a line break." });
       else record[column] = cell;
     });
-    rows.push({ row: line, payout: payoutOf(record, columns) });
+    rows.push({ row: line, payout: payoutOf(record, columns, delimiter) });
   }
   return { rows, errors };
 }

@@ -56,9 +56,15 @@ describe("parsePayoutCsv", () => {
     ]);
   });
 
-  it("takes a byte-order mark, semicolons and the columns in any order and case", () => {
-    const text = `\uFEFFAddress;Reference;CURRENCY;amount;receiver_type\n0xabc;r-1;ETH;2;self\n`;
+  it("takes a byte-order mark, semicolons with comma decimals, and the columns in any order and case", () => {
+    const text = `\uFEFFAddress;Reference;CURRENCY;amount;receiver_type\n0xabc;r-1;ETH;2;self\n0xabc;r-2;ETH;"1 000,50";self\n0xabc;r-3;ETH;1.000,5;self\n`;
     const { rows } = parsePayoutCsv(bytes(text));
+    expect(rows.map((r) => (r.payout as { amount: string }).amount)).toEqual(["2", "1000.50", "1.000,5"]);
+    // A comma-separated file's quoted "1,5" stays as written: the comma may group thousands there.
+    const commas = parsePayoutCsv(
+      bytes(`reference,currency,amount,address,receiver_type\nr,ETH,"1,5",0xabc,self\n`),
+    );
+    expect((commas.rows[0]!.payout as { amount: string }).amount).toBe("1,5");
     expect(rows[0]).toMatchObject({
       row: 2,
       payout: { address: "0xabc", foreign_id: "r-1", currency: "ETH", amount: "2" },
