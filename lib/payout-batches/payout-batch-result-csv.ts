@@ -1,7 +1,7 @@
 import "server-only";
 
+import type { PayoutBatchView } from "@/lib/schemas/payout-batches";
 import { toCsvCell } from "@/lib/transactions/to-csv-cell";
-import type { PayoutBatchView } from "./read-payout-batch";
 
 const HEADER = [
   "line",

@@ -1,6 +1,6 @@
 import "server-only";
 
-import type { PayoutBatchView } from "./read-payout-batch";
+import type { PayoutBatchView } from "@/lib/schemas/payout-batches";
 
 /** The API's view of a bulk payout: the dashboard's fields (who sent it, internal statuses, errors) left out. */
 export function toBatchResponse(view: PayoutBatchView) {

@@ -30,8 +30,9 @@ export function ColumnGuide() {
         ))}
       </dl>
       <p className="mt-2">
-        Save the file as CSV in UTF-8 (commas or semicolons between cells). Type values, not formulas: a cell
-        starting with = + - or @ is refused.
+        Save the file as CSV in UTF-8, with commas or semicolons between cells (with semicolons, an amount may
+        use a comma as its decimal mark: 12,50). Type values, not formulas: a cell starting with = + - or @ is
+        refused.
       </p>
     </details>
   );
