@@ -353,7 +353,7 @@ test("a viewer's dashboard offers only the pages a viewer may open, each readabl
   page,
   browser,
 }, testInfo) => {
-  test.setTimeout(120_000); // 4 pages × 2 widths, each scanned by axe and photographed
+  test.setTimeout(150_000); // 5 pages × 2 widths, each scanned by axe and photographed
   const owner = await createMerchant("Viewer Tour", quiet.dataDir);
   await signInAt(page, owner.email, owner.password);
   const email = `viewer-${Date.now()}@example.com`;
@@ -380,7 +380,7 @@ test("a viewer's dashboard offers only the pages a viewer may open, each readabl
   await signInAt(viewer, email, "the viewer's password");
 
   // Reading pages and their own account only (docs/team-and-roles.md): no menu of one is left.
-  const pages = ["Overview", "Transactions", "Invoices", "Settings"];
+  const pages = ["Overview", "Transactions", "Invoices", "Payment links", "Settings"];
   const nav = dashboardNav(viewer);
   expect(await nav.getByRole("link", { includeHidden: true }).allTextContents()).toEqual(pages);
   await expect(nav.getByRole("button", { name: /Developers|Administration/ })).toHaveCount(0);
