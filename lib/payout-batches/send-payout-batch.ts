@@ -124,7 +124,13 @@ export async function sendPayoutBatch(
   const existing = await findPayoutBatch(db, input.merchantId, input.reference);
   if (existing) return repeatOf(existing, hash);
   const checked = await checkPayoutBatch(db, input);
-  if (checked.errors.length > 0) throw new PayoutBatchRowsError(checked.errors);
+  if (checked.errors.length > 0) {
+    // A request with this reference may have committed since the look-up above: its payouts' foreign
+    // ids then read as taken, and the answer is that batch, not those errors.
+    const committed = await findPayoutBatch(db, input.merchantId, input.reference);
+    if (committed) return repeatOf(committed, hash);
+    throw new PayoutBatchRowsError(checked.errors);
+  }
   const rows = checked.payouts.map((p) => p.row);
   const prepared = checked.payouts.map((p) => p.prepared);
   assertCovered(checked);
