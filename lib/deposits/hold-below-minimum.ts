@@ -1,10 +1,10 @@
 import "server-only";
 
 import type { Tx } from "@/lib/db/client";
-import { transactionEvents } from "@/lib/db/schema";
 import { platformAccount } from "@/lib/ledger/accounts";
 import { postJournal } from "@/lib/ledger/post-journal";
 import { formatAmount } from "@/lib/money";
+import { recordChange } from "@/lib/transactions/record-change";
 
 /** The public API's error text for a deposit below the minimum (its callback and transactions/info). */
 export const BELOW_MINIMUM_ERROR = "Transaction amount less than minimum deposit.";
@@ -32,11 +32,10 @@ export async function holdBelowMinimum(
       { account: platformAccount("platform:below_minimum", input.currency), amount: input.amount },
     ],
   });
-  await tx.insert(transactionEvents).values({
-    transactionId: input.transactionId,
+  await recordChange(tx, input.transactionId, {
     merchantId: input.merchantId,
-    fromStatus: "below_minimum",
-    toStatus: "below_minimum",
+    from: "below_minimum",
+    to: "below_minimum",
     reason: "held_confirmed",
   });
 }

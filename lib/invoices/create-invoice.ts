@@ -17,11 +17,11 @@ import { type Db, type Executor, queryRowsPrepared } from "@/lib/db/client";
 import { amountSql, invoices, optionalAmountSql, optionalWholeSql } from "@/lib/db/schema";
 import { inTransaction, retrySerializationFailures } from "@/lib/db/transaction";
 import { fieldError } from "@/lib/errors";
-import { JOB_MAX_ATTEMPTS, QUEUED_DEDUPE_CONFLICT } from "@/lib/jobs/enqueue-job";
-import { INVOICE_EXPIRY_QUEUE } from "@/lib/jobs/queues";
 import { formatAmountShort } from "@/lib/money";
 import type { DashboardInvoiceRequest } from "@/lib/schemas/invoices";
 import { foreignIdTakenError } from "@/lib/transactions/foreign-id-taken";
+import { changeSql } from "@/lib/transactions/record-change";
+import { invoiceExpiryJob } from "./invoice-jobs";
 import type { InvoiceRecord } from "./load-invoice";
 import { priceInvoice } from "./price-invoice";
 
@@ -146,6 +146,13 @@ export async function createInvoice(
   // One statement: the customer check, the transaction, the invoice, its first event and its
   // expiry job commit together or not at all. The transaction is inserted from the check's row, so
   // the check has run (and refused, aborting the statement, when the customer differs) before it.
+  const change = changeSql("created", {
+    merchantId,
+    from: null,
+    to: status,
+    reason,
+    jobs: expiresAt ? [invoiceExpiryJob(expiresAt)] : [],
+  });
   const write = async (executor: Executor) => {
     // Raw: the measured invoices/create write, one data-modifying WITH statement (docs/BENCHMARKS.md).
     const [row] = await queryRowsPrepared<{
@@ -175,15 +182,7 @@ export async function createInvoice(
                    ${fields.spreadPpm}::integer, ${fields.fixedAt?.toISOString() ?? null}::timestamptz,
                    ${expiresAt?.toISOString() ?? null}::timestamptz, ${fields.paymentLinkId}::bigint, created_at
             from created),
-          event as (
-            insert into transaction_events (transaction_id, merchant_id, to_status, reason)
-            select id, ${merchantId}, ${status}, ${reason} from created),
-          expiry as (
-            insert into jobs (queue, payload, run_at, dedupe_key, max_attempts)
-            select ${INVOICE_EXPIRY_QUEUE}, jsonb_build_object('invoiceId', id), ${expiresAt?.toISOString() ?? null}::timestamptz,
-                   'invoice-expiry:' || id || ':' || ${String(expiresAt?.getTime() ?? "")}, ${JOB_MAX_ATTEMPTS}
-            from created where ${expiresAt !== null}::boolean
-            ${QUEUED_DEDUPE_CONFLICT})
+          ${change.ctes}
           select c.id, c.created_at, m.name as merchant_name, m.underpayment_tolerance_bp as tolerance_bp,
                  m.support_email
           from created c, merchants m where m.id = ${merchantId}`,

@@ -4,8 +4,8 @@ import { loadSeenUntil } from "@/lib/chain/evm/load-seen-until";
 import { type Clock, systemClock } from "@/lib/clock";
 import { findCurrency } from "@/lib/currencies/registry";
 import type { Tx } from "@/lib/db/client";
-import { enqueueJob } from "@/lib/jobs/enqueue-job";
-import { INVOICE_EXPIRY_QUEUE } from "@/lib/jobs/queues";
+import { enqueueChangeJob } from "@/lib/transactions/record-change";
+import { invoiceExpiryJob } from "./invoice-jobs";
 import { type InvoiceRecord, loadInvoiceById } from "./load-invoice";
 import { processingDeadline } from "./processing-deadline";
 import { setInvoiceStatus } from "./set-invoice-status";
@@ -33,12 +33,8 @@ export async function expireInvoice(tx: Tx, invoiceId: number, clock: Clock = sy
   const deadline = isProcessing ? await processingDeadline(tx, record.id) : record.invoice.expiresAt;
   if (!deadline || deadline > clock.now()) return;
   if (await isWatcherBehind(tx, record, deadline)) {
-    await enqueueJob(tx, {
-      queue: INVOICE_EXPIRY_QUEUE,
-      payload: { invoiceId: record.id },
-      runAt: new Date(clock.now().getTime() + EXPIRY_RECHECK_SECONDS * 1000),
-      dedupeKey: `invoice-expiry:${record.id}:watcher-behind`,
-    });
+    const recheckAt = new Date(clock.now().getTime() + EXPIRY_RECHECK_SECONDS * 1000);
+    await enqueueChangeJob(tx, record.id, invoiceExpiryJob(recheckAt, "watcher-behind"));
     return;
   }
   if (isProcessing) {

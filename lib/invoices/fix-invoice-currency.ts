@@ -6,14 +6,14 @@ import type { AccountKeys } from "@/lib/chain/account-keys";
 import { allocateDepositAddress } from "@/lib/chain/allocate-deposit-address";
 import { systemClock } from "@/lib/clock";
 import type { Db, Tx } from "@/lib/db/client";
-import { invoices, transactionEvents } from "@/lib/db/schema";
+import { invoices } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { fieldError, notFound } from "@/lib/errors";
-import { enqueueJob } from "@/lib/jobs/enqueue-job";
-import { INVOICE_EXPIRY_QUEUE } from "@/lib/jobs/queues";
 import { storedRate } from "@/lib/rates/rate";
+import { enqueueChangeJob, recordChange } from "@/lib/transactions/record-change";
 import { type InvoiceSettings, rateLockSecondsOf } from "./create-invoice";
 import { markChosenByCustomer } from "./currency-choice";
+import { invoiceExpiryJob } from "./invoice-jobs";
 import { type InvoiceRecord, loadInvoiceById, loadInvoiceByToken } from "./load-invoice";
 import { priceInvoice } from "./price-invoice";
 import { isLockLive } from "./rate-lock";
@@ -31,11 +31,10 @@ async function announceCurrencyFixed(tx: Tx, record: InvoiceRecord): Promise<voi
     .update(invoices)
     .set({ statusReason: "currency_fixed" })
     .where(eq(invoices.transactionId, record.id));
-  await tx.insert(transactionEvents).values({
-    transactionId: record.id,
+  await recordChange(tx, record.id, {
     merchantId: record.merchantId,
-    fromStatus: "pending",
-    toStatus: "pending",
+    from: "pending",
+    to: "pending",
     reason: "currency_fixed",
   });
   await queueCallback(tx, { transactionId: record.id, status: "pending" });
@@ -130,12 +129,7 @@ export async function fixInvoiceCurrency(
     if (isClockRunning) await announceCurrencyFixed(tx, record);
     else await setInvoiceStatus(tx, record.id, "pending", "currency_fixed");
     if (expiresAt && expiresAt.getTime() !== invoice.expiresAt?.getTime()) {
-      await enqueueJob(tx, {
-        queue: INVOICE_EXPIRY_QUEUE,
-        payload: { invoiceId: record.id },
-        runAt: expiresAt,
-        dedupeKey: `invoice-expiry:${record.id}:${expiresAt.getTime()}`,
-      });
+      await enqueueChangeJob(tx, record.id, invoiceExpiryJob(expiresAt));
     }
     const fixed = (await loadInvoiceById(tx, record.id))!;
     await scheduleRepricing(tx, fixed, input.settings);

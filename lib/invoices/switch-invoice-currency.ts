@@ -8,6 +8,7 @@ import { systemClock } from "@/lib/clock";
 import type { Tx } from "@/lib/db/client";
 import { depositAddresses, invoices, transactionEvents } from "@/lib/db/schema";
 import { fieldError } from "@/lib/errors";
+import { recordChange } from "@/lib/transactions/record-change";
 import type { InvoiceSettings } from "./create-invoice";
 import { hasSeenPayment } from "./has-seen-payment";
 import { type InvoiceRecord, loadInvoiceById } from "./load-invoice";
@@ -89,11 +90,10 @@ export async function switchInvoiceCurrencyIn(
       statusReason: "currency_switched",
     })
     .where(eq(invoices.transactionId, record.id));
-  await tx.insert(transactionEvents).values({
-    transactionId: record.id,
+  await recordChange(tx, record.id, {
     merchantId: record.merchantId,
-    fromStatus: "pending",
-    toStatus: "pending",
+    from: "pending",
+    to: "pending",
     reason: "currency_switched",
   });
   await queueCallback(tx, { transactionId: record.id, status: "pending" });

@@ -1,6 +1,7 @@
 import "server-only";
 
 import { and, eq, inArray } from "drizzle-orm";
+import type { AuditSource } from "@/lib/audit/record-audit-entry";
 import type { Executor } from "@/lib/db/client";
 import { transactions } from "@/lib/db/schema";
 import { KassaError } from "@/lib/errors";
@@ -11,7 +12,11 @@ import type { Sender } from "@/lib/schemas/common";
 import { toFieldErrors } from "@/lib/schemas/messages";
 import { type PayoutRow, payoutRow } from "@/lib/schemas/payout-batches";
 import { foreignIdText } from "@/lib/schemas/withdrawals";
-import { type PreparedWithdrawal, prepareWithdrawal } from "@/lib/withdrawals/create-withdrawal";
+import {
+  type CreateWithdrawalInput,
+  type PreparedWithdrawal,
+  prepareWithdrawal,
+} from "@/lib/withdrawals/create-withdrawal";
 import { withdrawalInput } from "@/lib/withdrawals/from-request";
 
 /** A payout as sent (checked here), with its row: its position in the request or the file, from 1. */
@@ -46,10 +51,30 @@ export type CheckedBatch = {
 };
 
 /** A row as the engine takes it: a withdrawal of the batch's sender, the foreign_id standing in for the customer's reference. */
-function withdrawalInputOf(merchantId: number, row: PayoutRow, sender: Sender, spreadPpm: number) {
+function withdrawalInputOf(input: BatchCheckInput, row: PayoutRow): CreateWithdrawalInput {
   const endUserReference = row.end_user_reference ?? foreignIdText(row.foreign_id);
-  return withdrawalInput(merchantId, { ...row, ...sender, end_user_reference: endUserReference }, spreadPpm);
+  return {
+    ...withdrawalInput(
+      input.merchantId,
+      { ...row, ...input.sender, end_user_reference: endUserReference },
+      input.spreadPpm,
+    ),
+    createdByUserId: input.createdByUserId,
+    apiKeyId: input.apiKeyId,
+    audit: input.audit,
+  };
 }
+
+/** A batch to check; who sends it, when it is checked to be sent (each payout's audit and ownership). */
+type BatchCheckInput = {
+  merchantId: number;
+  sender: Sender;
+  rows: readonly BatchRow[];
+  spreadPpm: number;
+  createdByUserId?: number;
+  apiKeyId?: number;
+  audit?: AuditSource;
+};
 
 /**
  * Checks every payout of a bulk payout before anything moves, as POST /withdrawal/crypto checks
@@ -58,10 +83,7 @@ function withdrawalInputOf(merchantId: number, row: PayoutRow, sender: Sender, s
  * batch. Collects every problem by row and field instead of stopping at the first, and totals the
  * valid payouts per currency against the balances they leave. Writes nothing.
  */
-export async function checkPayoutBatch(
-  db: Executor,
-  input: { merchantId: number; sender: Sender; rows: readonly BatchRow[]; spreadPpm: number },
-): Promise<CheckedBatch> {
+export async function checkPayoutBatch(db: Executor, input: BatchCheckInput): Promise<CheckedBatch> {
   const errors: RowError[] = [];
   const parsed: { row: number; value: PayoutRow }[] = [];
   for (const { row, payout } of input.rows) {
@@ -101,10 +123,7 @@ export async function checkPayoutBatch(
       continue;
     }
     try {
-      const prepared = await prepareWithdrawal(
-        db,
-        withdrawalInputOf(input.merchantId, value, input.sender, input.spreadPpm),
-      );
+      const prepared = await prepareWithdrawal(db, withdrawalInputOf(input, value));
       payouts.push({ row, prepared });
     } catch (error) {
       if (!(error instanceof KassaError) || error.code !== "validation_failed" || !error.fields) throw error;

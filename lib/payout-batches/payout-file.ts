@@ -13,11 +13,12 @@ import type { FileCheck } from "@/lib/schemas/payout-batches";
 import { type CheckedBatch, checkPayoutBatch, type RowError } from "./check-payout-batch";
 import { columnOf, PayoutCsvError, parsePayoutCsv } from "./payout-csv";
 import {
+  contentHash,
   findPayoutBatch,
   PayoutBatchRowsError,
   repeatOf,
   type SentBatch,
-  sendPayoutBatch,
+  writePayoutBatch,
 } from "./send-payout-batch";
 
 /** A problem of the file as the dashboard shows it: its line, its column, in words. */
@@ -34,6 +35,9 @@ type FileInput = {
   sender: Sender;
   spreadPpm: number;
   reference?: string;
+  /** Who sends it, when the file is checked to be sent. */
+  createdByUserId?: number;
+  audit?: AuditSource;
 };
 
 /**
@@ -117,8 +121,6 @@ export async function sendPayoutFile(
   db: Db,
   input: FileInput & {
     sendValidRows: boolean;
-    createdByUserId?: number;
-    audit?: AuditSource;
     approvalSeconds?: number;
     clock?: Clock;
   },
@@ -140,7 +142,13 @@ export async function sendPayoutFile(
   if (rows.length === 0)
     throw fieldError({ file: "No line of the file can be sent: fix the lines listed and upload it again." });
   try {
-    return await sendPayoutBatch(db, { ...input, reference, rows });
+    // The lines checked above are written as they were checked: each line is priced once.
+    return await writePayoutBatch(
+      db,
+      { ...input, reference },
+      result.checked,
+      contentHash(input.sender, rows),
+    );
   } catch (error) {
     if (error instanceof PayoutBatchRowsError) throw linesError(error.rows);
     throw error;

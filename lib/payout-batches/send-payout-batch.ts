@@ -5,6 +5,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { AuditSource } from "@/lib/audit/record-audit-entry";
 import type { Clock } from "@/lib/clock";
 import { type Db, queryRows } from "@/lib/db/client";
+import { refusalReason } from "@/lib/db/errors";
 import { payoutBatches } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { fieldError, KassaError } from "@/lib/errors";
@@ -43,7 +44,7 @@ export type SentBatch = { batchId: number; isRepeat: boolean; needsApproval: boo
  * What makes two requests the same batch: the sender and each row as its schema reads it (so
  * `"1.5"` and `1.5`, or a null optional and an absent one, are the same payout).
  */
-function contentHash(sender: Sender, rows: readonly BatchRow[]): string {
+export function contentHash(sender: Sender, rows: readonly BatchRow[]): string {
   const canonical = rows.map(({ row, payout }) => {
     const parsed = payoutRow.safeParse(withoutNullOptionals(payoutRow, payout));
     return { row, payout: parsed.success ? parsed.data : payout };
@@ -107,18 +108,7 @@ function assertCovered(checked: CheckedBatch): void {
  */
 export async function sendPayoutBatch(
   db: Db,
-  input: {
-    merchantId: number;
-    reference: string;
-    sender: Sender;
-    rows: readonly BatchRow[];
-    spreadPpm: number;
-    createdByUserId?: number;
-    apiKeyId?: number;
-    audit?: AuditSource;
-    approvalSeconds?: number;
-    clock?: Clock;
-  },
+  input: BatchWriter & { sender: Sender; rows: readonly BatchRow[]; spreadPpm: number },
 ): Promise<SentBatch> {
   const hash = contentHash(input.sender, input.rows);
   const existing = await findPayoutBatch(db, input.merchantId, input.reference);
@@ -131,6 +121,31 @@ export async function sendPayoutBatch(
     if (committed) return repeatOf(committed, hash);
     throw new PayoutBatchRowsError(checked.errors);
   }
+  return writePayoutBatch(db, input, checked, hash);
+}
+
+/** Who sends a batch, under which reference, and the approval rules it is judged by. */
+type BatchWriter = {
+  merchantId: number;
+  reference: string;
+  createdByUserId?: number;
+  apiKeyId?: number;
+  audit?: AuditSource;
+  approvalSeconds?: number;
+  clock?: Clock;
+};
+
+/**
+ * Writes the valid payouts of a checked batch (checkPayoutBatch, given the writer's
+ * `createdByUserId`, `apiKeyId` and `audit`), as sendPayoutBatch describes, under `hash`, what the
+ * same batch sent again must match. A batch with this reference committed meanwhile is answered.
+ */
+export async function writePayoutBatch(
+  db: Db,
+  input: BatchWriter,
+  checked: CheckedBatch,
+  hash: string,
+): Promise<SentBatch> {
   const rows = checked.payouts.map((p) => p.row);
   const prepared = checked.payouts.map((p) => p.prepared);
   assertCovered(checked);
@@ -153,22 +168,12 @@ export async function sendPayoutBatch(
     // Another request with this reference committed first: answered below, from its batch.
     if (!batch) return null;
     const batchId = Number(batch.id);
-    const status = needsApproval ? "pending" : "processing";
     const expiresAt = needsApproval ? approvalDeadline(input) : undefined;
     for (const [index, payout] of prepared.entries()) {
       const row = rows[index]!;
-      const withAudit = {
-        ...payout,
-        input: {
-          ...payout.input,
-          audit: input.audit,
-          createdByUserId: input.createdByUserId,
-          apiKeyId: input.apiKeyId,
-        },
-      };
       try {
-        const id = await writeWithdrawal(tx, withAudit, { status, expiresAt, batch: { id: batchId, row } });
-        if (expiresAt) await awaitApproval(tx, { withdrawalId: id, expiresAt });
+        const id = await writeWithdrawal(tx, payout, { expiresAt, batch: { id: batchId, row } });
+        if (expiresAt) await awaitApproval(tx, { withdrawalId: id });
       } catch (error) {
         throw rowWriteError(error, payout, row);
       }
@@ -186,12 +191,12 @@ export async function sendPayoutBatch(
  * Too little balance (it changed since the check) is said for the batch; anything else for the row.
  */
 function rowWriteError(error: unknown, payout: PreparedWithdrawal, row: number): unknown {
-  const mapped = withdrawalWriteError(error, payout);
-  if (!(mapped instanceof KassaError) || !mapped.fields) return mapped;
-  const [field, message] = Object.entries(mapped.fields)[0]!;
-  if (message.startsWith("Insufficient funds"))
+  if (refusalReason(error) === "insufficient funds")
     return fieldError({
       payouts: `Insufficient funds: your ${payout.source.code} balance changed while this bulk payout was sent and no longer covers it. Nothing was sent.`,
     });
+  const mapped = withdrawalWriteError(error, payout);
+  if (!(mapped instanceof KassaError) || !mapped.fields) return mapped;
+  const [field, message] = Object.entries(mapped.fields)[0]!;
   return new PayoutBatchRowsError([{ row, field, message }]);
 }

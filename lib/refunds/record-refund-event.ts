@@ -3,7 +3,8 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import { queueRefundCallback } from "@/lib/callbacks/queue-refund-callback";
 import type { Tx } from "@/lib/db/client";
-import { transactionEvents, transactions } from "@/lib/db/schema";
+import { transactions } from "@/lib/db/schema";
+import { recordChange } from "@/lib/transactions/record-change";
 
 export type RefundEvent = "refund_issued" | "refund_claimed" | "refund_cancelled" | "refund_expired";
 
@@ -20,11 +21,10 @@ export async function recordRefundEvent(
     .select({ status: transactions.status })
     .from(transactions)
     .where(eq(transactions.id, input.invoiceId));
-  await tx.insert(transactionEvents).values({
-    transactionId: input.invoiceId,
+  await recordChange(tx, input.invoiceId, {
     merchantId: input.merchantId,
-    fromStatus: invoice!.status,
-    toStatus: invoice!.status,
+    from: invoice!.status,
+    to: invoice!.status,
     reason: input.event,
   });
   await queueRefundCallback(tx, { merchantId: input.merchantId, refundId: input.refundId });

@@ -3,8 +3,9 @@ import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { queueCallback } from "@/lib/callbacks/queue-callback";
 import type { Tx } from "@/lib/db/client";
-import { transactionEvents, transactions } from "@/lib/db/schema";
-import { canTransition, type TransactionKind } from "./statuses";
+import { transactions } from "@/lib/db/schema";
+import { type ChangeJob, recordChange } from "./record-change";
+import { canTransition, type StatusOf, type TransactionKind } from "./statuses";
 
 export class IllegalTransitionError extends Error {
   constructor(
@@ -18,14 +19,14 @@ export class IllegalTransitionError extends Error {
 
 /**
  * Changes a transaction's status if the transition table allows it, under a row lock, and records
- * the change in transaction_events, in the caller's transaction, with the merchant's callback for
- * it queued there too. Returns the previous status. Callers write everything the callback should
- * report (amounts, reasons) before calling this.
+ * the change (recordChange: its event and the `jobs` that follow from it), in the caller's
+ * transaction, with the merchant's callback for it queued there too. Returns the previous status.
+ * Callers write everything the callback should report (amounts, reasons) before calling this.
  */
-export async function transitionStatus(
+export async function transitionStatus<K extends TransactionKind>(
   tx: Tx,
-  input: { transactionId: number; kind: TransactionKind; to: string; reason?: string },
-): Promise<string> {
+  input: { transactionId: number; kind: K; to: StatusOf<K>; reason?: string; jobs?: readonly ChangeJob[] },
+): Promise<StatusOf<K>> {
   const [row] = await tx
     .select({ status: transactions.status, merchantId: transactions.merchantId })
     .from(transactions)
@@ -38,16 +39,16 @@ export async function transitionStatus(
     .update(transactions)
     .set({ status: input.to, updatedAt: sql`now()` })
     .where(eq(transactions.id, input.transactionId));
-  await tx.insert(transactionEvents).values({
-    transactionId: input.transactionId,
+  await recordChange(tx, input.transactionId, {
     merchantId: row.merchantId,
-    fromStatus: row.status,
-    toStatus: input.to,
-    reason: input.reason ?? null,
+    from: row.status,
+    to: input.to,
+    reason: input.reason,
+    jobs: input.jobs,
   });
   // The merchant hears of it in the same transaction: no change without its callback, no callback without its change.
   await queueCallback(tx, { transactionId: input.transactionId, status: input.to });
-  return row.status;
+  return row.status as StatusOf<K>;
 }
 
 /** Records the first status of a new transaction in its timeline. */
@@ -55,11 +56,10 @@ export async function recordCreated(
   tx: Tx,
   input: { transactionId: number; merchantId: number; status: string; reason?: string },
 ): Promise<void> {
-  await tx.insert(transactionEvents).values({
-    transactionId: input.transactionId,
+  await recordChange(tx, input.transactionId, {
     merchantId: input.merchantId,
-    fromStatus: null,
-    toStatus: input.status,
-    reason: input.reason ?? null,
+    from: null,
+    to: input.status,
+    reason: input.reason,
   });
 }

@@ -1,7 +1,7 @@
 import "server-only";
 
-import { type SQL, sql } from "drizzle-orm";
-import { type AuditSource, actorText } from "@/lib/audit/record-audit-entry";
+import { sql } from "drizzle-orm";
+import type { AuditSource } from "@/lib/audit/record-audit-entry";
 import { queueCallback } from "@/lib/callbacks/queue-callback";
 import { checkAddress } from "@/lib/chain/address-codec";
 import { checkTag } from "@/lib/chain/check-tag";
@@ -19,8 +19,6 @@ import { refusalReason } from "@/lib/db/errors";
 import { amountSql, optionalWholeSql } from "@/lib/db/schema";
 import { inTransaction, retrySerializationFailures } from "@/lib/db/transaction";
 import { fieldError } from "@/lib/errors";
-import { enqueueJob, JOB_MAX_ATTEMPTS, QUEUED_DEDUPE_CONFLICT } from "@/lib/jobs/enqueue-job";
-import { WITHDRAWAL_APPROVAL_EXPIRY_QUEUE, WITHDRAWAL_BROADCAST_QUEUE } from "@/lib/jobs/queues";
 import { merchantBalance, platformAccount } from "@/lib/ledger/accounts";
 import { journalJson, postJournalsSql } from "@/lib/ledger/post-journal";
 import { findWithdrawalLimits } from "@/lib/limits/find-withdrawal-limits";
@@ -29,16 +27,11 @@ import { formatAmountShort } from "@/lib/money";
 import type { Receiver, Sender } from "@/lib/schemas/common";
 import { foreignIdText } from "@/lib/schemas/withdrawals";
 import { foreignIdTakenError } from "@/lib/transactions/foreign-id-taken";
+import { changeSql, THIS_ID } from "@/lib/transactions/record-change";
 import { DEFAULT_APPROVAL_SECONDS } from "./approval-window";
 import { assertRefundFits } from "./assert-refund-fits";
 import { priceWithdrawal, type WithdrawalPrice } from "./price-withdrawal";
-
-/** The dedupe key of a withdrawal's broadcast job, as SQL over the expression that holds its id. */
-const BROADCAST_DEDUPE_PREFIX = "withdrawal-broadcast:";
-// A literal in the statement, as before (not a bound parameter): the prefix is a constant.
-export const broadcastDedupeKeySql = (id: SQL) => sql`${sql.raw(`'${BROADCAST_DEDUPE_PREFIX}'`)} || ${id}`;
-/** The same key for a job queued from TypeScript (an approved withdrawal's broadcast). */
-export const broadcastDedupeKey = (id: number) => `${BROADCAST_DEDUPE_PREFIX}${id}`;
+import { approvalExpiryJob, broadcastJob } from "./withdrawal-jobs";
 
 export type WithdrawalKind = "withdrawal" | "withdrawal_exchange" | "withdrawal_instant";
 
@@ -95,8 +88,7 @@ export type CreatedWithdrawal = {
 export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Promise<CreatedWithdrawal> {
   const prepared = await prepareWithdrawal(db, input);
   const { price, tag } = prepared;
-  const write = (executor: Executor, status: CreatedWithdrawal["status"], expiresAt?: Date) =>
-    writeWithdrawal(executor, prepared, { status, expiresAt });
+  const write = (executor: Executor, expiresAt?: Date) => writeWithdrawal(executor, prepared, { expiresAt });
   try {
     // Without limits in any currency it touches, the one statement above is the whole write. With
     // them, their rows are locked first, so movements racing for one day's limit are judged in turn.
@@ -110,7 +102,7 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
     const { refundOf, claim } = input;
     if (limits.size === 0 && refundOf === undefined && claim === undefined)
       return {
-        id: await retrySerializationFailures(() => write(db, "processing")),
+        id: await retrySerializationFailures(() => write(db)),
         price,
         tag,
         status: "processing",
@@ -136,13 +128,13 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
         clock: input.clock,
       });
       if (verdict.isWithin) {
-        const id = await write(tx, "processing");
+        const id = await write(tx);
         await claim?.after(tx, id);
         return { id, price, tag, status: "processing" as const };
       }
       const expiresAt = approvalDeadline(input);
-      const id = await write(tx, "pending", expiresAt);
-      await awaitApproval(tx, { withdrawalId: id, expiresAt });
+      const id = await write(tx, expiresAt);
+      await awaitApproval(tx, { withdrawalId: id });
       await claim?.after(tx, id);
       return { id, price, tag, status: "pending" as const };
     });
@@ -157,14 +149,8 @@ export function approvalDeadline(input: Pick<CreateWithdrawalInput, "clock" | "a
   return new Date(now.getTime() + (input.approvalSeconds ?? DEFAULT_APPROVAL_SECONDS) * 1000);
 }
 
-/** A withdrawal written `pending`: its approval's expiry job and its `pending` callback, in its transaction. */
-export async function awaitApproval(tx: Tx, input: { withdrawalId: number; expiresAt: Date }): Promise<void> {
-  await enqueueJob(tx, {
-    queue: WITHDRAWAL_APPROVAL_EXPIRY_QUEUE,
-    payload: { withdrawalId: input.withdrawalId },
-    runAt: input.expiresAt,
-    dedupeKey: `withdrawal-approval-expiry:${input.withdrawalId}`,
-  });
+/** A withdrawal written `pending` (its expiry job written with it): its `pending` callback, in its transaction. */
+export async function awaitApproval(tx: Tx, input: { withdrawalId: number }): Promise<void> {
   await queueCallback(tx, { transactionId: input.withdrawalId, status: "pending" });
 }
 
@@ -236,10 +222,11 @@ export async function prepareWithdrawal(
 export async function writeWithdrawal(
   executor: Executor,
   prepared: PreparedWithdrawal,
-  options: { status: CreatedWithdrawal["status"]; expiresAt?: Date; batch?: { id: number; row: number } },
+  options: { expiresAt?: Date; batch?: { id: number; row: number } },
 ): Promise<number> {
   const { input, source, target, tag, foreignId, price } = prepared;
-  const { status, expiresAt, batch } = options;
+  const { expiresAt, batch } = options;
+  const status: CreatedWithdrawal["status"] = expiresAt ? "pending" : "processing";
   const customer = {
     merchantId: input.merchantId,
     endUserReference: input.endUserReference,
@@ -247,8 +234,22 @@ export async function writeWithdrawal(
   } as CustomerInput;
   const receiverData = input.receiver.receiver_type === "self" ? null : input.receiver.receiver_data;
   const total = amountSql(price.totalDebit);
-  const audit = input.audit;
-  const auditDetail = `${formatAmountShort(price.principal)} ${source.code} to ${input.address}`;
+  const change = changeSql("created", {
+    merchantId: input.merchantId,
+    from: null,
+    to: status,
+    reason: expiresAt ? "over a withdrawal limit: waits for an approver" : "accepted",
+    jobs: [expiresAt ? approvalExpiryJob(expiresAt) : broadcastJob],
+    audit: input.audit && {
+      source: input.audit,
+      action: "payout_created",
+      detail: [
+        "withdrawal ",
+        THIS_ID,
+        `: ${formatAmountShort(price.principal)} ${source.code} to ${input.address}`,
+      ],
+    },
+  });
 
   const debit = journalJson({
     merchantId: input.merchantId,
@@ -261,7 +262,6 @@ export async function writeWithdrawal(
 
   // Sub-statements are ordered by their RETURNING data alone: docs/decisions/one-statement-writes.md.
   {
-    const isPending = status === "pending";
     // Raw: the measured withdrawal/crypto write, one data-modifying WITH statement (docs/BENCHMARKS.md).
     const [row] = await queryRowsPrepared<{ id: string | number }>(
       executor,
@@ -299,33 +299,13 @@ export async function writeWithdrawal(
                    ${batch?.id ?? null}::bigint, ${batch?.row ?? null}::integer
             from created, destination
             returning 1),
-          event as (
-            insert into transaction_events (transaction_id, merchant_id, to_status, reason)
-            select id, ${input.merchantId}, ${status}::text,
-                   ${isPending ? "over a withdrawal limit: waits for an approver" : "accepted"}::text
-            from created
-            returning 1),
-          broadcast as (
-            insert into jobs (queue, payload, run_at, dedupe_key, max_attempts)
-            select ${WITHDRAWAL_BROADCAST_QUEUE}, jsonb_build_object('withdrawalId', id), now(),
-                   ${broadcastDedupeKeySql(sql`id`)}, ${JOB_MAX_ATTEMPTS}
-            from created where not ${isPending}::boolean
-            ${QUEUED_DEDUPE_CONFLICT}
-            returning 1),
-          audited as (
-            insert into audit_entries (merchant_id, actor, user_id, address, action, detail)
-            select ${input.merchantId}, ${audit ? actorText(audit.actor) : ""}::text,
-                   ${audit?.actor.kind === "user" ? audit.actor.userId : null}::bigint, ${audit?.address ?? null}::text,
-                   'payout_created', 'withdrawal ' || id || ': ' || ${auditDetail}::text
-            from created where ${audit !== undefined}::boolean
-            returning 1),
+          ${change.ctes},
           posted as (
             select ${postJournalsSql(sql`jsonb_build_array(${debit}::jsonb || jsonb_build_object(
                      'transaction_id', id, 'memo', 'Withdrawal ' || id || ' to ' || ${input.address}::text))`)}
                    as journal_ids
             from created
-            where (select count(*) from withdrawal) + (select count(*) from event)
-                  + (select count(*) from broadcast) + (select count(*) from audited) > 0)
+            where (select count(*) from withdrawal) + ${change.written} > 0)
           select created.id, kassa_refuse(case when posted.journal_ids is null then 'not posted' end)
           from created left join posted on true`,
     );

@@ -7,13 +7,11 @@ import type { Db, Tx } from "@/lib/db/client";
 import { withdrawals } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { fieldError, KassaError, notFound } from "@/lib/errors";
-import { enqueueJob, JOB_MAX_ATTEMPTS } from "@/lib/jobs/enqueue-job";
-import { WITHDRAWAL_BROADCAST_QUEUE } from "@/lib/jobs/queues";
 import { lockActingMember } from "@/lib/team/lock-acting-member";
 import { transitionStatus } from "@/lib/transactions/transition-status";
-import { broadcastDedupeKey } from "./create-withdrawal";
 import { loadWithdrawal, type WithdrawalRecord } from "./load-withdrawal";
 import { failWithdrawal } from "./settle-withdrawal";
+import { broadcastJob } from "./withdrawal-jobs";
 
 export type Decision = "approve" | "decline";
 
@@ -98,11 +96,6 @@ export async function approveIn(tx: Tx, record: WithdrawalRecord): Promise<void>
     kind: "withdrawal",
     to: "processing",
     reason: "approved",
-  });
-  await enqueueJob(tx, {
-    queue: WITHDRAWAL_BROADCAST_QUEUE,
-    payload: { withdrawalId: record.id },
-    dedupeKey: broadcastDedupeKey(record.id),
-    maxAttempts: JOB_MAX_ATTEMPTS,
+    jobs: [broadcastJob],
   });
 }

@@ -2,9 +2,9 @@ import "server-only";
 
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "@/lib/db/client";
-import { JOB_MAX_ATTEMPTS, QUEUED_DEDUPE_CONFLICT } from "@/lib/jobs/enqueue-job";
-import { WITHDRAWAL_BROADCAST_QUEUE } from "@/lib/jobs/queues";
-import { broadcastDedupeKeySql } from "./create-withdrawal";
+import { QUEUED_DEDUPE_CONFLICT } from "@/lib/jobs/enqueue-job";
+import { jobColumnsSql } from "@/lib/transactions/record-change";
+import { broadcastJob } from "./withdrawal-jobs";
 
 /** How old a `sending` claim without a txid must be before the sweep steps in. */
 export const STUCK_CLAIM_SECONDS = 300;
@@ -23,8 +23,7 @@ export async function sweepWithdrawalClaims(
   const queued = await queryRows<{ id: string | number }>(
     db,
     sql`insert into jobs (queue, payload, run_at, dedupe_key, max_attempts)
-        select ${WITHDRAWAL_BROADCAST_QUEUE}, jsonb_build_object('withdrawalId', w.transaction_id), now(),
-               ${broadcastDedupeKeySql(sql`w.transaction_id`)}, ${JOB_MAX_ATTEMPTS}
+        select ${jobColumnsSql(broadcastJob, sql`w.transaction_id`)}
         from withdrawals w
         join transactions t on t.id = w.transaction_id
         where w.txid is null and w.error is null
