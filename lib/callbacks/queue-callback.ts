@@ -3,27 +3,16 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { transactions } from "@/lib/db/schema";
-import { describeTransaction } from "@/lib/transactions/describe-transaction";
-import { buildInvoiceCallback } from "./build-invoice-callback";
+import { isCallbackStatus } from "@/lib/transactions/statuses";
+import { callbackBodyOf } from "./callback-bodies";
 import { findCallbackDestination } from "./find-callback-destination";
 import { storeCallback } from "./store-callback";
-
-/** The status changes merchants act on, per kind of transaction (issue: callbacks). */
-const EVENTS: Record<string, readonly string[]> = {
-  invoice: ["pending", "processing", "confirmed", "failed", "cancelled"],
-  // below_minimum: only for merchants who turned that callback on (lib/deposits/announce-below-minimum.ts)
-  deposit: ["processing", "confirmed", "below_minimum", "verifying", "rejected"],
-  withdrawal: ["pending", "confirmed", "error", "rejected", "declined"],
-  withdrawal_exchange: ["pending", "confirmed", "error", "rejected", "declined"],
-  withdrawal_instant: ["pending", "confirmed", "error", "rejected", "declined"],
-  exchange: ["confirmed"],
-};
 
 /**
  * Queues a callback for a transaction's new status, in the caller's transaction: the callback is
  * committed with the change it reports, or not at all. The body is the transactions/info object
  * as it stands now; for an invoice, the public API's invoice callback (its own status, `fixed_at`,
- * `expires_at`: lib/callbacks/build-invoice-callback.ts). `event` names a change that is not a new
+ * `expires_at`: lib/callbacks/build-invoice-callback.ts), as registered in callback-bodies.ts. `event` names a change that is not a new
  * status (a payment credited to an invoice whose status stays: `invoice.late_payment`); it defaults
  * to `<type>.<status>`. The URL is the one deliveries use (find-callback-destination.ts): the invoice's
  * own `callback_url`, else the merchant's. Nothing is queued when there is none.
@@ -36,17 +25,13 @@ export async function queueCallback(
     .select({ type: transactions.type, merchantId: transactions.merchantId })
     .from(transactions)
     .where(eq(transactions.id, input.transactionId));
-  if (!row || !EVENTS[row.type]?.includes(input.status)) return null;
+  if (!row || !isCallbackStatus(row.type, input.status)) return null;
   const { url } = await findCallbackDestination(tx, {
     merchantId: row.merchantId,
     transactionId: input.transactionId,
   });
   if (!url) return null;
-  const body = JSON.stringify(
-    row.type === "invoice"
-      ? await buildInvoiceCallback(tx, input.transactionId)
-      : await describeTransaction(tx, input.transactionId),
-  );
+  const body = JSON.stringify(await callbackBodyOf(row.type)(tx, input.transactionId));
   return storeCallback(tx, {
     merchantId: row.merchantId,
     transactionId: input.transactionId,

@@ -1,6 +1,7 @@
 import "server-only";
 
 import path from "node:path";
+import "@/lib/callbacks/register-callback-bodies";
 import { offeringFor } from "@/lib/chain/evm/evm-offering";
 import { loadAccountKeys } from "@/lib/chain/load-account-keys";
 import { withUtxoOfferings } from "@/lib/chain/utxo/utxo-offering";

@@ -65,6 +65,46 @@ export function canTransition<K extends TransactionKind>(kind: K, from: string, 
   return allowed?.includes(to) ?? false;
 }
 
+/** The kind whose transition table a transaction's type follows. */
+export const KIND_OF_TYPE = {
+  invoice: "invoice",
+  deposit: "deposit",
+  withdrawal: "withdrawal",
+  withdrawal_exchange: "withdrawal",
+  withdrawal_instant: "withdrawal",
+  exchange: "exchange",
+} as const satisfies Record<string, TransactionKind>;
+export type TransactionType = keyof typeof KIND_OF_TYPE;
+
+/** The statuses a merchant hears of by callback, per kind (lib/callbacks/queue-callback.ts). */
+export const CALLBACK_STATUSES: { [K in TransactionKind]: readonly StatusOf<K>[] } = {
+  invoice: ["pending", "processing", "confirmed", "failed", "cancelled"],
+  // below_minimum: only for merchants who turned that callback on (lib/deposits/announce-below-minimum.ts)
+  deposit: ["processing", "confirmed", "below_minimum", "verifying", "rejected"],
+  withdrawal: ["pending", "confirmed", "error", "rejected", "declined"],
+  exchange: ["confirmed"],
+};
+
+export function isCallbackStatus(type: string, status: string): boolean {
+  const kind = KIND_OF_TYPE[type as TransactionType];
+  return kind !== undefined && (CALLBACK_STATUSES[kind] as readonly string[]).includes(status);
+}
+
+/**
+ * A payment's own row (deposits.status), beside its deposit or invoice transaction: `seen` until
+ * its confirmations are in, then credited to the merchant, held for a compliance review, or unwound
+ * when a reorganisation removed it; a held one is released (credited) or rejected. Every change is
+ * a conditional update from the status it leaves (lib/deposits/move-deposit.ts).
+ */
+export const DEPOSIT_TRANSITIONS = {
+  seen: ["credited", "held", "unwound"],
+  held: ["credited", "rejected", "unwound"],
+  credited: [],
+  unwound: [],
+  rejected: [],
+} as const satisfies Record<string, readonly string[]>;
+export type DepositStatus = keyof typeof DEPOSIT_TRANSITIONS;
+
 export const TERMINAL_INVOICE_STATUSES: readonly InvoiceStatus[] = ["confirmed", "failed", "cancelled"];
 
 /** Why an invoice ended as it did; shown to merchants and (in words) to customers. */

@@ -21,3 +21,5 @@ if (slot[ENV_KEY]) {
   slot[ENV_KEY] = { ...process.env };
 }
 vi.resetModules();
+// The callback bodies every process registers at boot (lib/host/boot.ts), in this file's fresh modules.
+await import("@/lib/callbacks/register-callback-bodies");
