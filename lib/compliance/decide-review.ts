@@ -7,6 +7,7 @@ import type { Db, Tx } from "@/lib/db/client";
 import { chainTransactions, complianceReviews, deposits } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { bookDeposit } from "@/lib/deposits/book-deposit";
+import { moveDeposit } from "@/lib/deposits/move-deposit";
 import { fieldError, notFound } from "@/lib/errors";
 import { formatAmountShort } from "@/lib/money";
 import { lockActingMember } from "@/lib/team/lock-acting-member";
@@ -68,18 +69,15 @@ export async function decideReview(
       throw fieldError({
         id: "A reorganisation removed this payment's block from the chain: it cannot be credited. Reject it instead.",
       });
-    const [deposit] = await tx
-      .update(deposits)
-      .set(
-        input.decision === "release"
-          ? { status: "credited", creditedAt: sql`now()` }
-          : // Nothing arrived: `unwound`, as a seen payment a reorganisation removed, so `rejected`
-            // always means coins booked to platform:compliance_held (what a refund may take back),
-            // and a payment mined again is a new deposit, screened again.
-            { status: isRemoved ? "unwound" : "rejected" },
-      )
-      .where(and(eq(deposits.id, review.depositId), eq(deposits.status, "held")))
-      .returning();
+    const deposit = await moveDeposit(
+      tx,
+      input.decision === "release"
+        ? { depositId: review.depositId, from: "held", to: "credited", set: { creditedAt: sql`now()` } }
+        : // Nothing arrived: `unwound`, as a seen payment a reorganisation removed, so `rejected`
+          // always means coins booked to platform:compliance_held (what a refund may take back),
+          // and a payment mined again is a new deposit, screened again.
+          { depositId: review.depositId, from: "held", to: isRemoved ? "unwound" : "rejected" },
+    );
     if (!deposit) throw new Error(`review ${review.id}: its deposit ${review.depositId} is not held`);
     if (input.decision === "release")
       await bookDeposit(tx, { deposit, spreadPpm: input.spreadPpm, clock: input.clock });

@@ -10,6 +10,7 @@ import {
   merchants,
   transactions,
 } from "@/lib/db/schema";
+import { moveDeposit } from "@/lib/deposits/move-deposit";
 import { transitionStatus } from "@/lib/transactions/transition-status";
 import { isAtOrAbove } from "./risk-score";
 import type { ScreeningProvider } from "./screening-provider";
@@ -57,10 +58,7 @@ export async function holdForReview(
   if (!isAtOrAbove(result.score, context.threshold)) return false;
 
   // Held straight from `seen`: the caller credits only a payment this did not hold.
-  await tx
-    .update(deposits)
-    .set({ status: "held" })
-    .where(and(eq(deposits.id, deposit.id), eq(deposits.status, "seen")));
+  await moveDeposit(tx, { depositId: deposit.id, from: "seen", to: "held" });
   await tx.insert(complianceReviews).values({
     merchantId: deposit.merchantId,
     depositId: deposit.id,

@@ -9,6 +9,7 @@ import type { Db } from "@/lib/db/client";
 import { chainTransactions, deposits } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { bookDeposit } from "./book-deposit";
+import { moveDeposit } from "./move-deposit";
 
 /**
  * Credits a confirmed deposit to the merchant, exactly once: claimed `seen` under FOR UPDATE, then
@@ -48,11 +49,12 @@ export async function creditDeposit(
     // held for a person's decision instead (lib/compliance/hold-for-review.ts), never credited first.
     if (await holdForReview(tx, { deposit: seen, provider: input.screening ?? defaultScreeningProvider() }))
       return true;
-    const [deposit] = await tx
-      .update(deposits)
-      .set({ status: "credited", creditedAt: sql`now()` })
-      .where(and(eq(deposits.id, seen.id), eq(deposits.status, "seen")))
-      .returning();
+    const deposit = await moveDeposit(tx, {
+      depositId: seen.id,
+      from: "seen",
+      to: "credited",
+      set: { creditedAt: sql`now()` },
+    });
     // The row lock holds it `seen` until this transaction ends.
     if (!deposit) throw new Error(`deposit ${seen.id} changed while claimed`);
     await bookDeposit(tx, { deposit, spreadPpm: input.spreadPpm, clock: input.clock });

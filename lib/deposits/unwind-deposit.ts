@@ -1,10 +1,11 @@
 import "server-only";
 
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Tx } from "@/lib/db/client";
-import { depositAddresses, deposits } from "@/lib/db/schema";
+import { depositAddresses } from "@/lib/db/schema";
 import { takeBackInvoicePayment } from "@/lib/invoices/take-back-invoice-payment";
 import { transitionStatus } from "@/lib/transactions/transition-status";
+import { moveDeposit } from "./move-deposit";
 
 /**
  * Takes back a payment that was only seen (not credited) because a reorganisation removed its
@@ -15,11 +16,12 @@ import { transitionStatus } from "@/lib/transactions/transition-status";
  * longer `seen` (credited or unwound meanwhile): the conditional update decides, once.
  */
 export async function unwindDeposit(tx: Tx, depositId: number): Promise<boolean> {
-  const [deposit] = await tx
-    .update(deposits)
-    .set({ status: "unwound", confirmations: 0 })
-    .where(and(eq(deposits.id, depositId), eq(deposits.status, "seen")))
-    .returning();
+  const deposit = await moveDeposit(tx, {
+    depositId,
+    from: "seen",
+    to: "unwound",
+    set: { confirmations: 0 },
+  });
   if (!deposit) return false;
   const [address] = await tx
     .select({ kind: depositAddresses.kind })
