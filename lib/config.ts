@@ -168,57 +168,76 @@ const EnvSchema = z.object({
     .transform((v) => (v === undefined ? undefined : v === "1" || v === "true")),
 });
 
+type Env = z.infer<typeof EnvSchema>;
+
 /**
  * Compliance screening (docs/compliance.md): operator list files (one address per line, `#` comments; read again
  * when they change) and rule thresholds in ledger units per currency.
  */
-export type ScreeningConfig = {
-  denylistPath: string | undefined;
-  allowlistPath: string | undefined;
-  /** A payment of at least this much of its currency scores as large. */
-  amountLimits: Record<string, bigint>;
-  /** A customer's first payment of at least this much scores as a new customer's large payment. */
-  newCustomerLimits: Record<string, bigint>;
-};
+function screeningConfigOf(e: Env) {
+  return {
+    denylistPath: e.KASSA_SCREENING_DENYLIST && path.resolve(e.KASSA_SCREENING_DENYLIST),
+    allowlistPath: e.KASSA_SCREENING_ALLOWLIST && path.resolve(e.KASSA_SCREENING_ALLOWLIST),
+    /** A payment of at least this much of its currency scores as large. */
+    amountLimits: parseAmountsPerCurrency(e.KASSA_SCREENING_AMOUNT_LIMITS),
+    /** A customer's first payment of at least this much scores as a new customer's large payment. */
+    newCustomerLimits: parseAmountsPerCurrency(e.KASSA_SCREENING_NEW_CUSTOMER_LIMITS),
+  };
+}
+export type ScreeningConfig = ReturnType<typeof screeningConfigOf>;
 
 /** The real EVM chain (DESIGN.md section 8), when KASSA_EVM_RPC_URL turns it on. */
-export type EvmConfig = {
-  rpcUrl: string;
-  /**
-   * The installation's mode: in sandbox mode a node on a main network is refused when it first
-   * answers (lib/chain/assert-sandbox-network.ts). Absent (tests that build this by hand) counts as sandbox.
-   */
-  mode?: "sandbox" | "production";
-  /** Token contracts by currency code (USDTE, USDC); on chain id 1 the registry's mainnet contracts fill gaps. */
-  tokens: Record<string, `0x${string}`>;
-  /** Overrides the registry's confirmations for ETH, USDTE and USDC. */
-  confirmations: number | undefined;
-  /** The ceiling on a payout's EIP-1559 max fee per gas, in gwei (KASSA_EVM_MAX_FEE_GWEI); 200 unless given. */
-  maxFeeGwei?: number;
-  /** A payout not mined this long after it was signed is replaced with higher fees (KASSA_EVM_REPLACE_AFTER_SECONDS); 300 unless given. */
-  replaceAfterSeconds?: number;
-  /** A deposit address is swept once it holds at least this much of a currency, in ledger units (KASSA_EVM_SWEEP_MINIMUMS). */
-  sweepMinimums?: Record<string, bigint>;
-};
+function evmConfigOf(e: Env, rpcUrl: string) {
+  return {
+    rpcUrl,
+    /**
+     * The installation's mode: in sandbox mode a node on a main network is refused when it first
+     * answers (lib/chain/assert-sandbox-network.ts).
+     */
+    mode: e.KASSA_MODE,
+    /** Token contracts by currency code (USDTE, USDC); on chain id 1 the registry's mainnet contracts fill gaps. */
+    tokens: parseEvmTokens(e.KASSA_EVM_TOKENS),
+    /** Overrides the registry's confirmations for ETH, USDTE and USDC. */
+    confirmations: e.KASSA_EVM_CONFIRMATIONS,
+    /** The ceiling on a payout's EIP-1559 max fee per gas, in gwei. */
+    maxFeeGwei: e.KASSA_EVM_MAX_FEE_GWEI,
+    /** A payout not mined this long after it was signed is replaced with higher fees. */
+    replaceAfterSeconds: e.KASSA_EVM_REPLACE_AFTER_SECONDS,
+    /** A deposit address is swept once it holds at least this much of a currency, in ledger units. */
+    sweepMinimums: parseAmountsPerCurrency(e.KASSA_EVM_SWEEP_MINIMUMS),
+  };
+}
+type EvmSettings = ReturnType<typeof evmConfigOf>;
+/**
+ * What the EVM code reads of evmConfigOf's settings. Only the node, its tokens and confirmations
+ * are required: code built without the environment (tests, benches) leaves the rest to their
+ * defaults (a missing mode counts as sandbox; the fee ceiling 200 gwei; replacement after 300 s).
+ */
+export type EvmConfig = Pick<EvmSettings, "rpcUrl" | "tokens" | "confirmations"> & Partial<EvmSettings>;
 
 export type UtxoCoin = "BTC" | "LTC";
 
-/** A real UTXO chain (DESIGN.md section 8): its node, and the confirmations that override the registry's. */
-export type UtxoConfig = {
-  /** With credentials: only the RPC client may read it (lib/chain/utxo/utxo-rpc.ts redacts it everywhere else). */
-  rpcUrl: string;
-  confirmations: number | undefined;
-  /** Payout fee rate in base units per virtual byte when the node has no estimate (KASSA_<COIN>_FALLBACK_FEE_RATE). */
-  fallbackFeeRate?: number;
-  /** The most a payout may pay per virtual byte (KASSA_<COIN>_MAX_FEE_RATE): above it, payouts wait. */
-  maxFeeRate?: number;
-  /** How long a payout may stay unmined before it is replaced by fee (KASSA_<COIN>_REPLACE_AFTER_SECONDS). */
-  replaceAfterSeconds?: number;
-  /** Merge small coins at or below this fee rate (KASSA_<COIN>_CONSOLIDATE_FEE_RATE)… */
-  consolidateFeeRate?: number;
-  /** …when at least this many are spendable (KASSA_<COIN>_CONSOLIDATE_MIN_COINS). */
-  consolidateMinCoins?: number;
-};
+/** A real UTXO chain (DESIGN.md section 8): its node, and what overrides the registry's defaults. */
+function utxoConfigOf(e: Env, coin: UtxoCoin, rpcUrl: string) {
+  return {
+    /** With credentials: only the RPC client may read it (lib/chain/utxo/utxo-rpc.ts redacts it everywhere else). */
+    rpcUrl,
+    confirmations: e[`KASSA_${coin}_CONFIRMATIONS`],
+    /** Payout fee rate in base units per virtual byte when the node has no estimate. */
+    fallbackFeeRate: e[`KASSA_${coin}_FALLBACK_FEE_RATE`],
+    /** The most a payout may pay per virtual byte: above it, payouts wait. */
+    maxFeeRate: e[`KASSA_${coin}_MAX_FEE_RATE`],
+    /** How long a payout may stay unmined before it is replaced by fee. */
+    replaceAfterSeconds: e[`KASSA_${coin}_REPLACE_AFTER_SECONDS`],
+    /** Merge small coins at or below this fee rate… */
+    consolidateFeeRate: e[`KASSA_${coin}_CONSOLIDATE_FEE_RATE`],
+    /** …when at least this many are spendable. */
+    consolidateMinCoins: e[`KASSA_${coin}_CONSOLIDATE_MIN_COINS`],
+  };
+}
+type UtxoSettings = ReturnType<typeof utxoConfigOf>;
+/** What the UTXO code reads of utxoConfigOf's settings; as EvmConfig, only the node and confirmations are required. */
+export type UtxoConfig = Pick<UtxoSettings, "rpcUrl" | "confirmations"> & Partial<UtxoSettings>;
 
 /** Sweep a deposit address from these balances on (KASSA_EVM_SWEEP_MINIMUMS): below them the gas would eat too much. */
 export const DEFAULT_SWEEP_MINIMUMS = parseAmountsPerCurrency(DEFAULT_SWEEP_MINIMUMS_TEXT);
@@ -279,47 +298,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new ConfigError(
       `Invalid environment:\n${orphan.map((name) => `  ${name}: needs KASSA_EVM_RPC_URL, the Ethereum node it applies to`).join("\n")}`,
     );
-  const evm: EvmConfig | undefined = e.KASSA_EVM_RPC_URL
-    ? {
-        rpcUrl: e.KASSA_EVM_RPC_URL,
-        mode: e.KASSA_MODE,
-        tokens: parseEvmTokens(e.KASSA_EVM_TOKENS),
-        confirmations: e.KASSA_EVM_CONFIRMATIONS,
-        maxFeeGwei: e.KASSA_EVM_MAX_FEE_GWEI,
-        replaceAfterSeconds: e.KASSA_EVM_REPLACE_AFTER_SECONDS,
-        sweepMinimums: parseAmountsPerCurrency(e.KASSA_EVM_SWEEP_MINIMUMS),
-      }
-    : undefined;
-  const utxo: Partial<Record<UtxoCoin, UtxoConfig>> = {
-    ...(e.KASSA_BTC_RPC_URL && {
-      BTC: {
-        rpcUrl: e.KASSA_BTC_RPC_URL,
-        confirmations: e.KASSA_BTC_CONFIRMATIONS,
-        fallbackFeeRate: e.KASSA_BTC_FALLBACK_FEE_RATE,
-        maxFeeRate: e.KASSA_BTC_MAX_FEE_RATE,
-        replaceAfterSeconds: e.KASSA_BTC_REPLACE_AFTER_SECONDS,
-        consolidateFeeRate: e.KASSA_BTC_CONSOLIDATE_FEE_RATE,
-        consolidateMinCoins: e.KASSA_BTC_CONSOLIDATE_MIN_COINS,
-      },
-    }),
-    ...(e.KASSA_LTC_RPC_URL && {
-      LTC: {
-        rpcUrl: e.KASSA_LTC_RPC_URL,
-        confirmations: e.KASSA_LTC_CONFIRMATIONS,
-        fallbackFeeRate: e.KASSA_LTC_FALLBACK_FEE_RATE,
-        maxFeeRate: e.KASSA_LTC_MAX_FEE_RATE,
-        replaceAfterSeconds: e.KASSA_LTC_REPLACE_AFTER_SECONDS,
-        consolidateFeeRate: e.KASSA_LTC_CONSOLIDATE_FEE_RATE,
-        consolidateMinCoins: e.KASSA_LTC_CONSOLIDATE_MIN_COINS,
-      },
-    }),
-  };
-  const screening: ScreeningConfig = {
-    denylistPath: e.KASSA_SCREENING_DENYLIST && path.resolve(e.KASSA_SCREENING_DENYLIST),
-    allowlistPath: e.KASSA_SCREENING_ALLOWLIST && path.resolve(e.KASSA_SCREENING_ALLOWLIST),
-    amountLimits: parseAmountsPerCurrency(e.KASSA_SCREENING_AMOUNT_LIMITS),
-    newCustomerLimits: parseAmountsPerCurrency(e.KASSA_SCREENING_NEW_CUSTOMER_LIMITS),
-  };
+  const evm: EvmConfig | undefined = e.KASSA_EVM_RPC_URL ? evmConfigOf(e, e.KASSA_EVM_RPC_URL) : undefined;
+  const utxo: Partial<Record<UtxoCoin, UtxoConfig>> = {};
+  for (const coin of ["BTC", "LTC"] as const) {
+    const rpcUrl = e[`KASSA_${coin}_RPC_URL`];
+    if (rpcUrl) utxo[coin] = utxoConfigOf(e, coin, rpcUrl);
+  }
+  const screening = screeningConfigOf(e);
   return {
     port: e.PORT,
     host: e.HOST,
