@@ -1,6 +1,9 @@
 import type { Metadata, Viewport } from "next";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
+// Pages run in a bundler runtime of their own, with their own copy of lib/ (docs/architecture.md):
+// a page that changes a status (the checkout's first open) queues its callback with this copy.
+import "@/lib/callbacks/register-callback-bodies";
 import "./globals.css";
 
 export const metadata: Metadata = {

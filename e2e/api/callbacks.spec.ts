@@ -170,6 +170,24 @@ test.describe("invoice callbacks against the production server, captured by a re
     expect(decimal(units(received.amount) - units(fees[0]!.amount))).toBe(received.amount_minus_fee);
   });
 
+  test("opening the checkout of an invoice whose coin the merchant chose queues its pending callback", async ({
+    client,
+    receiver,
+  }) => {
+    // The page itself fixes the currency and hands out the address: a status change made while a
+    // page renders, in the pages' own copy of the engine, with its callback.
+    const created = await client.post("/invoices/create", invoiceRequest({ sender_currency: "LTC" }));
+    const { id, url } = (await created.json()).data;
+    const page = await fetch(`${projectBaseURL()}/pay/${url.split("/pay/")[1]}`);
+    expect(page.status).toBe(200);
+    await expect
+      .poll(() => invoiceCallbacks(receiver, client, id).map((c) => c.event))
+      .toEqual(["invoice.pending"]);
+    const [pending] = invoiceCallbacks(receiver, client, id);
+    expect(pending!.body).toMatchObject({ id, status: "pending" });
+    expect(pending!.body.crypto_address).toMatchObject({ currency: "LTC" });
+  });
+
   test("a payment credited after the merchant cancelled the invoice is reported too", async ({
     client,
     receiver,

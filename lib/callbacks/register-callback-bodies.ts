@@ -4,8 +4,9 @@ import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { buildInvoiceCallback } from "./build-invoice-callback";
 import { registerCallbackBody } from "./callback-bodies";
 
-// Imported for this effect by every process that changes statuses (lib/host/boot.ts, and the test
-// setup): an invoice's callback is the public API's invoice callback, every other the
+// Imported for this effect wherever statuses change: the engine's boot (lib/host/boot.ts: route
+// handlers, the worker, the CLI), the root layout (pages, a bundler runtime of their own) and the
+// test setup. An invoice's callback is the public API's invoice callback, every other the
 // transactions/info object.
 registerCallbackBody(["invoice"], buildInvoiceCallback);
 registerCallbackBody(
