@@ -13,6 +13,7 @@ import { listenAddress } from "@/server/listen-address";
 import { loadApiRoutes } from "@/server/load-compiled-route";
 import { printBanner } from "@/server/print-banner";
 import { quietBrokenPipes } from "@/server/quiet-broken-pipes";
+import { applySourceMapSetting } from "@/server/source-maps";
 
 /**
  * Kassa's entry point (DESIGN.md section 1): a node:http server around Next.js. It imports nothing
@@ -41,6 +42,7 @@ async function startEngine(engine: EngineClient): Promise<EngineStarted> {
 async function main(): Promise<void> {
   quietBrokenPipes();
   const isDev = process.env.NODE_ENV !== "production";
+  applySourceMapSetting(process.env, isDev);
   const { port, host } = listenAddress();
   const token = randomBytes(32).toString("hex");
   process.env[ENGINE_TOKEN_ENV] = token;

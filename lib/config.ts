@@ -78,6 +78,8 @@ const EnvSchema = z.object({
     .default(DEFAULT_APPROVAL_SECONDS),
   KASSA_JOBS: z.enum(["on", "off"]).default("on"),
   KASSA_API_FAST_PATH: z.enum(["on", "off"]).default("on"),
+  // Applied by the server itself before Next loads (server/source-maps.ts); validated here with the rest.
+  KASSA_SOURCE_MAPS: z.enum(["on", "off"]).optional(),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
