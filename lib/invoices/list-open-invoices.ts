@@ -3,6 +3,7 @@ import "server-only";
 import { and, desc, eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { invoices, transactions } from "@/lib/db/schema";
+import { OPEN_INVOICE_STATUSES } from "@/lib/transactions/statuses";
 
 export type OpenInvoice = {
   id: number;
@@ -37,7 +38,7 @@ export async function listOpenInvoices(
       and(
         eq(transactions.merchantId, input.merchantId),
         eq(transactions.type, "invoice"),
-        inArray(transactions.status, ["created", "pending", "processing"]),
+        inArray(transactions.status, [...OPEN_INVOICE_STATUSES]),
       ),
     )
     .orderBy(desc(transactions.id))

@@ -105,7 +105,16 @@ export const DEPOSIT_TRANSITIONS = {
 } as const satisfies Record<string, readonly string[]>;
 export type DepositStatus = keyof typeof DEPOSIT_TRANSITIONS;
 
-export const TERMINAL_INVOICE_STATUSES: readonly InvoiceStatus[] = ["confirmed", "failed", "cancelled"];
+/** Every status an invoice can have, in the order of its life. */
+export const INVOICE_STATUSES = Object.keys(TRANSITIONS.invoice) as InvoiceStatus[];
+/** Where an invoice's life ends: no transition leaves these. */
+export const TERMINAL_INVOICE_STATUSES: readonly InvoiceStatus[] = INVOICE_STATUSES.filter(
+  (status) => TRANSITIONS.invoice[status].length === 0,
+);
+/** An invoice still open: payable, or a payment of it under way. */
+export const OPEN_INVOICE_STATUSES: readonly InvoiceStatus[] = INVOICE_STATUSES.filter(
+  (status) => TRANSITIONS.invoice[status].length > 0,
+);
 
 /** Why an invoice ended as it did; shown to merchants and (in words) to customers. */
 export type InvoiceReason =

@@ -12,11 +12,12 @@ import { requireSession } from "@/lib/auth/session";
 import { getDb } from "@/lib/db/client";
 import { formatDateTime } from "@/lib/format-date-time";
 import { can } from "@/lib/team/permissions";
+import { INVOICE_STATUSES } from "@/lib/transactions/statuses";
 import { type InvoiceFilter, listInvoices } from "./list-invoices";
 
 export const metadata: Metadata = { title: "Invoices" };
 
-const STATUSES = ["created", "pending", "processing", "confirmed", "failed", "cancelled"];
+const STATUSES: readonly string[] = INVOICE_STATUSES;
 const EXCEPTIONS = Object.keys(EXCEPTION_LABELS) as InvoiceException[];
 
 type Search = Promise<Record<string, string | string[] | undefined>>;

@@ -24,6 +24,7 @@ import { refundableCurrencies } from "@/lib/refunds/check-refund-currencies";
 import { openRefundLinks } from "@/lib/refunds/open-refund-links";
 import { getConfig, getSecretBox } from "@/lib/runtime";
 import { can } from "@/lib/team/permissions";
+import { OPEN_INVOICE_STATUSES } from "@/lib/transactions/statuses";
 import { isPayoutUnderWay, refundedAmount } from "@/lib/withdrawals/list-refunds";
 import { ResendButton } from "../../transactions/[id]/resend-button";
 import { CancelButton } from "./cancel-button";
@@ -80,7 +81,7 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
     parseDecimal(exchange.amount) === received
       ? ` = ${dashboardAmount(exchange.amount_to ?? null, record.currency)}`
       : `; ${dashboardAmount(exchange.amount, exchange.currency)} credited = ${dashboardAmount(exchange.amount_to ?? null, record.currency)}`;
-  const isOpen = ["created", "pending", "processing"].includes(record.status);
+  const isOpen = (OPEN_INVOICE_STATUSES as readonly string[]).includes(record.status);
   const refund = refundOwed({
     invoiceId: record.id,
     status: record.status,
