@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   quietBrokenPipes();
   const config = getConfig();
   const { handle, lock } = await bootDatabase(config, "worker");
-  const background = startBackground(handle.db, config);
+  const background = startBackground(handle, config);
   console.log(
     `Kassa worker running (${config.databaseUrl ? "PostgreSQL" : "embedded PGlite"}, ${config.mode} mode)`,
   );

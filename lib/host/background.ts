@@ -4,7 +4,8 @@ import type { CallbackSettings } from "@/lib/callbacks/callback-settings";
 import { DEFAULT_SCHEDULE_SECONDS } from "@/lib/callbacks/deliver-callback";
 import { mineDueSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
 import type { Config } from "@/lib/config";
-import type { Db } from "@/lib/db/client";
+import type { DatabaseHandle } from "@/lib/db/client";
+import { IDLE_LOOK_MS, jobAnnouncements } from "@/lib/jobs/job-announcements";
 import { startJobRunner } from "@/lib/jobs/runner";
 import { mailSettingsFor } from "@/lib/mail/mail-settings-for";
 import { getSecretBox } from "@/lib/runtime";
@@ -25,9 +26,15 @@ export function callbackSettings(config: Config): CallbackSettings {
  * Background work of a process: the job runner, and in sandbox mode the automatic block timer.
  * The server runs it unless KASSA_JOBS=off; `npm run worker` runs only this.
  */
-export function startBackground(db: Db, config: Config): Background {
+export function startBackground(
+  { db, driver }: Pick<DatabaseHandle, "db" | "driver">,
+  config: Config,
+): Background {
+  const wakeOn = jobAnnouncements(driver);
   const runner = startJobRunner({
     db,
+    idleMs: IDLE_LOOK_MS,
+    wakeOn,
     handlers: jobHandlers({
       spreadPpm: config.spreadPpm,
       mail: mailSettingsFor(config, getSecretBox()),
@@ -53,6 +60,8 @@ export function startBackground(db: Db, config: Config): Background {
   });
   const callbackRunner = startJobRunner({
     db,
+    idleMs: IDLE_LOOK_MS,
+    wakeOn,
     handlers: callbackHandlers(callbackSettings(config)),
     concurrency: 16,
     leaseSeconds: config.jobLeaseSeconds,

@@ -54,7 +54,7 @@ async function start(): Promise<EngineAnswer> {
   registerDatabase(handle);
   const demo = config.seedDemo ? await seedDemoMerchant(handle.db, box, config.dataDir) : undefined;
   reopenCheckoutHub();
-  const background = config.runJobs ? startBackground(handle.db, config) : undefined;
+  const background = config.runJobs ? startBackground(handle, config) : undefined;
   running = {
     handle,
     box,

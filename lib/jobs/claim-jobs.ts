@@ -63,3 +63,32 @@ export async function claimJobs({
     leaseToken: row.lease_token,
   }));
 }
+
+/**
+ * How long until the next of these queues' jobs becomes claimable, in milliseconds: the earliest
+ * due time still ahead, or the end of a lease held by a worker that may have died. Null when
+ * nothing is waiting. The runner sleeps that long, not a fixed poll, so a timer (an invoice's
+ * expiry, a callback's retry) runs when it is due and an idle process asks next to nothing.
+ */
+export async function msUntilNextDue({
+  db,
+  queues,
+  clock,
+}: Pick<ClaimOptions, "db" | "queues" | "clock">): Promise<number | null> {
+  if (queues.length === 0) return null;
+  const now = sqlNow(clock);
+  const inQueues = sql`queue in (${sql.join(
+    queues.map((queue) => sql`${queue}`),
+    sql`, `,
+  )})`;
+  const [row] = await queryRows<{ ms: string | number | null }>(
+    db,
+    sql`select extract(epoch from (least(
+          (select run_at from jobs where status = 'queued' and run_at > ${now} and ${inQueues}
+            order by run_at limit 1),
+          (select min(locked_until) from jobs
+            where status = 'queued' and run_at <= ${now} and locked_until > ${now} and ${inQueues})
+        ) - ${now})) * 1000 as ms`,
+  );
+  return row?.ms == null ? null : Math.max(0, Math.ceil(Number(row.ms)));
+}

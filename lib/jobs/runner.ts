@@ -7,7 +7,7 @@ import "server-only";
 import { hostname } from "node:os";
 import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
-import { claimJobs } from "./claim-jobs";
+import { claimJobs, msUntilNextDue } from "./claim-jobs";
 import type { Handlers, Job } from "./job";
 import { purgeFinishedJobs } from "./purge-jobs";
 import { type RunJobOptions, runJob } from "./run-job";
@@ -23,7 +23,14 @@ export type RunnerOptions = {
   db: Db;
   handlers: Handlers;
   concurrency?: number;
+  /**
+   * The longest the runner sleeps between looks when nothing is due: a job's due time, a `wakeOn`
+   * announcement or a finished job wakes it sooner. Without `wakeOn` it is also how late a new job
+   * may start.
+   */
   idleMs?: number;
+  /** Calls `wake` when jobs are queued (the jobs table's NOTIFY, lib/jobs/job-announcements.ts). */
+  wakeOn?: (wake: () => void) => Promise<{ stop: () => Promise<void> }>;
   leaseSeconds?: number;
   heartbeatMs?: number;
   /** The longest one job's handler may run before it is told to stop (lib/jobs/run-job.ts). */
@@ -134,14 +141,26 @@ export function startJobRunner(options: RunnerOptions): Runner {
   );
   let isStopping = false;
   let wake: (() => void) | undefined;
+  /** An announcement that came while a look was under way: look once more before sleeping. */
+  let isWoken = false;
+  const listening = options.wakeOn?.(() => {
+    isWoken = true;
+    wake?.();
+  });
 
   const loop = async () => {
+    // Jobs queued before the listener was in place were missed by it; the first look finds them.
+    await listening?.catch((error) =>
+      log(`[jobs] cannot listen for new jobs: ${error instanceof Error ? error.message : error}`),
+    );
     while (!isStopping) {
       // A turn of the event loop between batches. On PGlite every query completes as a promise
       // continuation with no I/O in between, so a backlog of jobs (a restart after a crash) would
       // otherwise keep the process from accepting a single HTTP request until it was all done.
       await new Promise((resolve) => setImmediate(resolve));
       let claimed: Job[] = [];
+      let sleepMs = idleMs;
+      isWoken = false;
       try {
         claimed = await claimJobs({
           db,
@@ -151,6 +170,10 @@ export function startJobRunner(options: RunnerOptions): Runner {
           leaseSeconds,
           clock: options.clock,
         });
+        if (claimed.length === 0) {
+          const untilDue = await msUntilNextDue({ db, queues, clock: options.clock });
+          if (untilDue !== null) sleepMs = Math.min(idleMs, untilDue);
+        }
       } catch (error) {
         if (!isStopping) log(`[jobs] claiming failed: ${error instanceof Error ? error.message : error}`);
       }
@@ -161,9 +184,9 @@ export function startJobRunner(options: RunnerOptions): Runner {
         });
         inFlight.add(running);
       }
-      if (claimed.length === 0 || inFlight.size >= concurrency) {
+      if ((claimed.length === 0 && !isWoken) || inFlight.size >= concurrency) {
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, idleMs);
+          const timer = setTimeout(resolve, sleepMs);
           wake = () => {
             clearTimeout(timer);
             resolve();
@@ -180,6 +203,7 @@ export function startJobRunner(options: RunnerOptions): Runner {
       isStopping = true;
       wake?.();
       await looping;
+      await (await listening?.catch(() => undefined))?.stop();
       // Jobs already running get the grace period to finish; then the handlers still running are
       // told to stop (their jobs are retried later, here or by another worker).
       await settledWithin([...inFlight], options.stopGraceMs ?? 0);

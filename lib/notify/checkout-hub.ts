@@ -7,8 +7,8 @@ import type { KassaError } from "@/lib/errors";
 import type { InvoiceSettings } from "@/lib/invoices/create-invoice";
 import { type InvoiceRecord, loadInvoiceByToken } from "@/lib/invoices/load-invoice";
 import { secondsLeft } from "@/lib/invoices/to-invoice-response";
-import type { CheckoutChange } from "./checkout-channel";
-import { listenForChanges } from "./listen-for-changes";
+import { CHECKOUT_CHANNEL, type CheckoutChange, parseCheckoutChange } from "./checkout-channel";
+import { listenOnChannel } from "./listen-on-channel";
 import { createStreamAdmission, type StreamLimits } from "./stream-admission";
 
 /** Where one stream's bytes go (encoded once for all the viewers of a change); `end` closes it from the server's side. */
@@ -134,8 +134,11 @@ export function createCheckoutHub(options: CheckoutHubOptions) {
     }
   };
 
-  const listening = listenForChanges(options.driver, {
-    onChange,
+  const listening = listenOnChannel(options.driver, CHECKOUT_CHANNEL, {
+    onMessage: (payload) => {
+      const change = parseCheckoutChange(payload);
+      if (change) onChange(change);
+    },
     onGap: () => {
       for (const watch of watches.values()) void refresh(watch);
     },

@@ -1,12 +1,11 @@
 import "server-only";
 
 import type { Driver } from "@/lib/db/client";
-import { CHECKOUT_CHANNEL, type CheckoutChange, parseCheckoutChange } from "./checkout-channel";
 
-export type ChangeListener = { stop: () => Promise<void> };
+export type ChannelListener = { stop: () => Promise<void> };
 
 type Handlers = {
-  onChange: (change: CheckoutChange) => void;
+  onMessage: (payload: string) => void;
   /** The listening connection was lost and is back: announcements in between are lost, look again. */
   onGap: () => void;
 };
@@ -15,19 +14,18 @@ const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 30_000;
 
 /**
- * One listening session per process on CHECKOUT_CHANNEL. PGlite delivers NOTIFY to its own
- * session (every change of the process goes through it), after the notifying transaction commits,
- * as PostgreSQL does. On PostgreSQL a dedicated connection outside the pool (a pooled one would
- * be handed to queries and lose its LISTEN), reconnected with backoff when it drops, after which
- * every watched invoice is looked at again (onGap).
+ * Listens on one NOTIFY channel. PGlite delivers NOTIFY to its own session (every change of the
+ * process goes through it), after the notifying transaction commits, as PostgreSQL does. On
+ * PostgreSQL a dedicated connection outside the pool (a pooled one would be handed to queries and
+ * lose its LISTEN), reconnected with backoff when it drops, after which `onGap` says to look again.
  */
-export async function listenForChanges(driver: Driver, handlers: Handlers): Promise<ChangeListener> {
-  const deliver = (payload: string | undefined) => {
-    const change = payload ? parseCheckoutChange(payload) : null;
-    if (change) handlers.onChange(change);
-  };
+export async function listenOnChannel(
+  driver: Driver,
+  channel: string,
+  handlers: Handlers,
+): Promise<ChannelListener> {
   if (driver.kind === "pglite") {
-    const unlisten = await driver.client.listen(CHECKOUT_CHANNEL, deliver);
+    const unlisten = await driver.client.listen(channel, (payload) => handlers.onMessage(payload ?? ""));
     return {
       stop: async () => {
         if (!driver.client.closed) await unlisten();
@@ -46,10 +44,10 @@ export async function listenForChanges(driver: Driver, handlers: Handlers): Prom
       connectionTimeoutMillis: 10_000,
     });
     next.on("notification", (message) => {
-      if (message.channel === CHECKOUT_CHANNEL) deliver(message.payload);
+      if (message.channel === channel) handlers.onMessage(message.payload ?? "");
     });
     next.on("error", (error) => {
-      console.error("[notify] listening connection lost:", error.message);
+      console.error(`[notify] listening connection on ${channel} lost:`, error.message);
       void next.end().catch(() => {});
     });
     next.on("end", () => {
@@ -58,7 +56,7 @@ export async function listenForChanges(driver: Driver, handlers: Handlers): Prom
       scheduleReconnect();
     });
     await next.connect();
-    await next.query(`listen ${CHECKOUT_CHANNEL}`);
+    await next.query(`listen ${channel}`);
     client = next;
     delay = RETRY_FIRST_MS;
   };
@@ -68,7 +66,7 @@ export async function listenForChanges(driver: Driver, handlers: Handlers): Prom
         await connect();
         handlers.onGap();
       } catch (error) {
-        console.error("[notify] cannot listen again yet:", (error as Error).message);
+        console.error(`[notify] cannot listen on ${channel} again yet:`, (error as Error).message);
         delay = Math.min(delay * 2, RETRY_MAX_MS);
         if (!isStopped) scheduleReconnect();
       }
