@@ -1,6 +1,6 @@
 // `npm test`: the whole suite, in the order that fails fastest.
-//   1. lint (Biome), the import rules (dependency-cruiser: no cycles, the layers of lib/ and components/)
-//      and typecheck (tsc)
+//   1. lint (Biome), the import rules (dependency-cruiser: no cycles, the layers of lib/ and components/),
+//      typecheck (tsc) and the schema drift check, the four at the same time
 //   2. unit and integration tests on PGlite (in memory)
 //   3. the integration and chain tests on PostgreSQL: KASSA_TEST_DATABASE_URL if set, else a throwaway server
 //      started here from the installed PostgreSQL binaries
@@ -129,10 +129,17 @@ function cleanup() {
   postgres = undefined;
 }
 
-step("lint", bin("biome"), ["check", "."]);
-step("import rules", "npm", ["run", "--silent", "lint:deps"]);
-step("typecheck", bin("tsc"), ["--noEmit"]);
-step("schema drift", process.execPath, [path.join(root, "scripts", "check-schema-drift.mjs")]);
+// Four checks that each keep about one core busy: together on two cores, about half their time in a row.
+await stepsTogether([
+  { title: "lint", command: bin("biome"), args: ["check", "."] },
+  { title: "import rules", command: "npm", args: ["run", "--silent", "lint:deps"] },
+  { title: "typecheck", command: bin("tsc"), args: ["--noEmit"] },
+  {
+    title: "schema drift",
+    command: process.execPath,
+    args: [path.join(root, "scripts", "check-schema-drift.mjs")],
+  },
+]);
 step("unit and integration tests on PGlite", bin("vitest"), ["run", ...vitestReport("vitest-pglite.json")], {
   KASSA_TEST_DATABASE_URL: "",
 });
