@@ -63,7 +63,14 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       await createPgliteCluster(PGlite, options.dataDir);
     const client = await PGlite.create(options.dataDir, {
       loadDataDir: options.loadDataDir,
-      startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+      startParams: [
+        ...PGlite.defaultStartParams,
+        "-c",
+        `shared_buffers=${PGLITE_SHARED_BUFFERS}`,
+        // New jobs wake the runners (drizzle/0047_jobs_notify.sql); PostgreSQL's sessions leave it off.
+        "-c",
+        "kassa.announce_jobs=on",
+      ],
     });
     if (options.dataDir) makeTreeOwnerOnly(options.dataDir);
     driver = { kind: "pglite", client };

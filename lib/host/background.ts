@@ -5,7 +5,7 @@ import { DEFAULT_SCHEDULE_SECONDS } from "@/lib/callbacks/deliver-callback";
 import { mineDueSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
 import type { Config } from "@/lib/config";
 import type { DatabaseHandle } from "@/lib/db/client";
-import { IDLE_LOOK_MS, jobAnnouncements } from "@/lib/jobs/job-announcements";
+import { runnerWaking } from "@/lib/jobs/job-announcements";
 import { startJobRunner } from "@/lib/jobs/runner";
 import { mailSettingsFor } from "@/lib/mail/mail-settings-for";
 import { getSecretBox } from "@/lib/runtime";
@@ -30,11 +30,10 @@ export function startBackground(
   { db, driver }: Pick<DatabaseHandle, "db" | "driver">,
   config: Config,
 ): Background {
-  const wakeOn = jobAnnouncements(driver);
+  const waking = runnerWaking(driver);
   const runner = startJobRunner({
     db,
-    idleMs: IDLE_LOOK_MS,
-    wakeOn,
+    ...waking,
     handlers: jobHandlers({
       spreadPpm: config.spreadPpm,
       mail: mailSettingsFor(config, getSecretBox()),
@@ -60,8 +59,7 @@ export function startBackground(
   });
   const callbackRunner = startJobRunner({
     db,
-    idleMs: IDLE_LOOK_MS,
-    wakeOn,
+    ...waking,
     handlers: callbackHandlers(callbackSettings(config)),
     concurrency: 16,
     leaseSeconds: config.jobLeaseSeconds,

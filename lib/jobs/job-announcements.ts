@@ -7,11 +7,17 @@ import { type ChannelListener, listenOnChannel } from "@/lib/notify/listen-on-ch
 export const JOBS_CHANNEL = "kassa_jobs";
 
 /**
- * How long a runner sleeps at most. New jobs wake it (JOBS_CHANNEL), and due times and the ends of
- * leases are awaited exactly (msUntilNextDue), so this bounds only how late an announcement lost
- * with a dropped connection, or a job moved earlier by another process, is made up for.
+ * On the embedded database new jobs wake the runners (JOBS_CHANNEL), and due times and the ends of
+ * leases are awaited exactly (msUntilNextDue), so a runner looks on its own only every 5 s. On
+ * PostgreSQL jobs are not announced (drizzle/0047_jobs_notify.sql says why) and runners look every
+ * 250 ms, for jobs queued by any process.
  */
-export const IDLE_LOOK_MS = 5_000;
+export function runnerWaking(driver: Driver): {
+  idleMs: number;
+  wakeOn?: ReturnType<typeof jobAnnouncements>;
+} {
+  return driver.kind === "pglite" ? { idleMs: 5_000, wakeOn: jobAnnouncements(driver) } : { idleMs: 250 };
+}
 
 /** One listener on JOBS_CHANNEL for all of a process's runners. */
 export function jobAnnouncements(driver: Driver) {
