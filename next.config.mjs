@@ -11,6 +11,12 @@ const nextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   typescript: { ignoreBuildErrors: false },
+  experimental: {
+    // Turbopack's build cache speeds up a rebuild but costs about 20 s to write; scripts/ensure-build.mjs
+    // turns it off for the first build of a checkout (a fresh clone, CI, a first `npm start`), which
+    // nothing would read.
+    turbopackFileSystemCacheForBuild: process.env.KASSA_BUILD_CACHE !== "off",
+  },
   async headers() {
     // Where two entries set one header the later wins: the checkout's Referrer-Policy comes last.
     // Pages get their Content-Security-Policy, with a nonce per request, from proxy.ts.

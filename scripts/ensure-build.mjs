@@ -49,7 +49,12 @@ if (builtAt === 0 || changedAt > builtAt) {
     {
       cwd: root,
       stdio: "inherit",
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+      // A first build writes no Turbopack cache (next.config.mjs): nothing would read it.
+      env: {
+        ...process.env,
+        NEXT_TELEMETRY_DISABLED: "1",
+        ...(builtAt === 0 && { KASSA_BUILD_CACHE: "off" }),
+      },
     },
   );
   if (result.status !== 0) process.exit(result.status ?? 1);
