@@ -1,6 +1,6 @@
 import "server-only";
 
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { type Clock, sqlNow } from "@/lib/clock";
 import { type Db, queryRows } from "@/lib/db/client";
 import type { Job } from "./job";
@@ -14,6 +14,13 @@ type ClaimOptions = {
   /** Decides which jobs are due and when the lease ends; the database's clock by default. */
   clock?: Clock;
 };
+
+/** `queue in (…)` for a runner's queues, as both the claim and the look for the next due time ask it. */
+const inQueues = (queues: string[]): SQL =>
+  sql`queue in (${sql.join(
+    queues.map((queue) => sql`${queue}`),
+    sql`, `,
+  )})`;
 
 /**
  * Claims due jobs with FOR UPDATE SKIP LOCKED, so each is claimed by exactly one worker even
@@ -45,10 +52,7 @@ export async function claimJobs({
         where id in (
           select id from jobs
           where status = 'queued' and run_at <= ${now} and (locked_until is null or locked_until < ${now})
-            and queue in (${sql.join(
-              queues.map((queue) => sql`${queue}`),
-              sql`, `,
-            )})
+            and ${inQueues(queues)}
           order by run_at, id
           limit ${limit}
           for update skip locked)
@@ -77,17 +81,14 @@ export async function msUntilNextDue({
 }: Pick<ClaimOptions, "db" | "queues" | "clock">): Promise<number | null> {
   if (queues.length === 0) return null;
   const now = sqlNow(clock);
-  const inQueues = sql`queue in (${sql.join(
-    queues.map((queue) => sql`${queue}`),
-    sql`, `,
-  )})`;
+  const ofQueues = inQueues(queues);
   const [row] = await queryRows<{ ms: string | number | null }>(
     db,
     sql`select extract(epoch from (least(
-          (select run_at from jobs where status = 'queued' and run_at > ${now} and ${inQueues}
+          (select run_at from jobs where status = 'queued' and run_at > ${now} and ${ofQueues}
             order by run_at limit 1),
           (select min(locked_until) from jobs
-            where status = 'queued' and run_at <= ${now} and locked_until > ${now} and ${inQueues})
+            where status = 'queued' and run_at <= ${now} and locked_until > ${now} and ${ofQueues})
         ) - ${now})) * 1000 as ms`,
   );
   return row?.ms == null ? null : Math.max(0, Math.ceil(Number(row.ms)));

@@ -24,9 +24,9 @@ export type RunnerOptions = {
   handlers: Handlers;
   concurrency?: number;
   /**
-   * The longest the runner sleeps between looks when nothing is due: a job's due time, a `wakeOn`
-   * announcement or a finished job wakes it sooner. Without `wakeOn` it is also how late a new job
-   * may start.
+   * The longest the runner sleeps between looks when nothing is due; a finished job wakes it sooner.
+   * With `wakeOn`, so do an announcement and the next job's due time; without, it is also how late
+   * a new or newly due job may start.
    */
   idleMs?: number;
   /** Calls `wake` when jobs are queued (the jobs table's NOTIFY, lib/jobs/job-announcements.ts). */
@@ -170,7 +170,9 @@ export function startJobRunner(options: RunnerOptions): Runner {
           leaseSeconds,
           clock: options.clock,
         });
-        if (claimed.length === 0) {
+        // A runner woken by announcements sleeps long, so it must not sleep past a due job; one that
+        // polls every idleMs would only pay a second query each look for nothing.
+        if (claimed.length === 0 && options.wakeOn) {
           const untilDue = await msUntilNextDue({ db, queues, clock: options.clock });
           if (untilDue !== null) sleepMs = Math.min(idleMs, untilDue);
         }
