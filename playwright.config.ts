@@ -1,7 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "./e2e/chromium";
+import { CHROMIUM_FLAGS, TEST_CHROMIUM_PATH } from "./e2e/chromium";
 
 /**
  * Three projects (as dub does): `api` drives the merchant API with signed requests and no browser;
@@ -136,7 +136,7 @@ export default defineConfig({
       use: {
         browserName: "chromium",
         launchOptions: {
-          executablePath: CHROMIUM_PATH,
+          executablePath: TEST_CHROMIUM_PATH,
           args: CHROMIUM_FLAGS,
         },
       },
