@@ -1,9 +1,9 @@
 import { ConfigError } from "@/lib/config";
 import { MasterKeyError } from "@/lib/crypto/master-key";
-import { DataDirLockedError, readLiveLock } from "@/lib/db/data-dir-lock";
-import { KassaError } from "@/lib/errors";
+import { DataDirLockedError } from "@/lib/db/data-dir-lock";
 import { getConfig } from "@/lib/runtime";
-import { type CliCommand, type CliOutput, parseCliArgs, sendToServer } from "./command";
+import { parseCliArgs } from "./command";
+import { runCli } from "./run";
 import { KNOWN_COMMANDS, USAGE } from "./usage";
 
 /**
@@ -11,38 +11,8 @@ import { KNOWN_COMMANDS, USAGE } from "./usage";
  *   cli merchants create --name <name> --email <email> --password <password> [--json]
  *   cli sandbox credit --merchant <id> --currency <code> --amount <decimal> [--json]
  *   cli api-keys create|list|revoke --merchant <id> [--label <label>] [--key <key>] [--json]
- * Against PostgreSQL (DATABASE_URL) it connects directly. On the embedded database, if a Kassa
- * server holds the data directory, the command is sent to that server; otherwise it opens the
- * directory itself, holding the same lock a server would.
+ * Where a command runs (directly, or through the server holding the embedded database): cli/run.ts.
  */
-
-/** Without a running server: the CLI opens the database itself, and so loads the engine. */
-async function direct(command: CliCommand): Promise<CliOutput> {
-  const [{ runCliCommand }, { bootDatabase }] = await Promise.all([
-    import("@/lib/cli/commands"),
-    import("@/lib/host/boot"),
-  ]);
-  const config = getConfig();
-  const { handle, box, lock } = await bootDatabase(config, "cli");
-  try {
-    const result = await runCliCommand(command, {
-      db: handle.db,
-      box,
-      isSandbox: config.isSandbox,
-      evm: config.evm,
-      utxo: config.utxo,
-    });
-    return { ok: true, result };
-  } catch (error) {
-    if (error instanceof KassaError) {
-      return { ok: false, error: { code: error.code, message: error.message, fields: error.fields } };
-    }
-    throw error;
-  } finally {
-    await handle.close();
-    lock?.release();
-  }
-}
 
 async function main(): Promise<number> {
   const { command, positionals, isJson, isHelp } = parseCliArgs(process.argv.slice(2));
@@ -54,12 +24,7 @@ async function main(): Promise<number> {
     console.error(`unknown command "${positionals.join(" ")}"\n${USAGE}`);
     return 64;
   }
-  const config = getConfig();
-  const holder = config.databaseUrl ? undefined : readLiveLock(config.dataDir);
-  let output: CliOutput;
-  if (holder?.port && holder.role === "server")
-    output = await sendToServer(holder.port, holder.token, command);
-  else output = await direct(command);
+  const output = await runCli(command, getConfig());
 
   if (!output.ok) {
     if (isJson)

@@ -6,7 +6,8 @@ import { offeringFor } from "@/lib/chain/evm/evm-offering";
 import { loadAccountKeys } from "@/lib/chain/load-account-keys";
 import { withUtxoOfferings } from "@/lib/chain/utxo/utxo-offering";
 import type { Config } from "@/lib/config";
-import type { SecretBox } from "@/lib/crypto/secret-box";
+import { loadMasterKey } from "@/lib/crypto/master-key";
+import { SecretBox } from "@/lib/crypto/secret-box";
 import { verifyMasterKey } from "@/lib/crypto/verify-master-key";
 import { configureOffering } from "@/lib/currencies/offering";
 import { syncCurrencies } from "@/lib/currencies/sync-currencies";
@@ -14,7 +15,6 @@ import { type DatabaseHandle, openDatabase } from "@/lib/db/client";
 import { acquireDataDirLock, type DataDirLock, type LockInfo } from "@/lib/db/data-dir-lock";
 import { runMigrations } from "@/lib/db/migrate";
 import { seedRates } from "@/lib/rates/rates";
-import { getSecretBox } from "@/lib/runtime";
 
 export type Booted = { handle: DatabaseHandle; box: SecretBox; lock?: DataDirLock };
 
@@ -28,7 +28,8 @@ export const embeddedDatabaseDir = (config: Config) => path.join(config.dataDir,
 export async function bootDatabase(config: Config, role: LockInfo["role"]): Promise<Booted> {
   const lock = config.databaseUrl ? undefined : acquireDataDirLock(config.dataDir, role);
   try {
-    const box = getSecretBox();
+    // The key of the configuration given (a process booting its own: the one lib/runtime.ts reads too).
+    const box = new SecretBox(loadMasterKey(config));
     const handle = await openDatabase(
       config.databaseUrl
         ? { kind: "pg", url: config.databaseUrl, poolSize: config.poolSize }

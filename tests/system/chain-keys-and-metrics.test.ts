@@ -17,7 +17,7 @@ import { TSX_FLAGS } from "../../scripts/tsx-flags.mjs";
 import { type AnvilNode, deployToken, mineBlocks, payEth, startTestAnvil } from "../support/anvil";
 import {
   type Credentials,
-  cli,
+  cliProcess,
   createInstallation,
   type Installation,
   invoiceBody,
@@ -158,7 +158,7 @@ describe("keys web servers never hold, and the operators' /metrics, on real serv
   });
 
   it("the CLI's chain commands answer through that server without the seed; reconcile exits 2 on a mismatch", async () => {
-    const wallets = (await cli(installation, "chain", "wallets")) as { evm: { address: string } };
+    const wallets = (await cliProcess(installation, "chain", "wallets")) as { evm: { address: string } };
     const hotWallet = mnemonicToAccount(mnemonic, { changeIndex: 1, addressIndex: 0 }).address;
     expect(wallets.evm.address).toBe(hotWallet);
 
@@ -178,7 +178,7 @@ describe("keys web servers never hold, and the operators' /metrics, on real serv
     expect(unrecorded.result.currencies.ETH).toMatchObject({ unexplained: "2.5", is_reconciled: false });
 
     expect(
-      await cli(installation, "chain", "fund", "--currency", "ETH", "--txid", funding.transactionHash),
+      await cliProcess(installation, "chain", "fund", "--currency", "ETH", "--txid", funding.transactionHash),
     ).toMatchObject({ amount: "2.50000000", recorded: true });
     const recorded = await reconcile();
     expect(recorded.code).toBe(0);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deriveHotWallet, hotWalletAddress } from "@/lib/chain/evm/payout/hot-wallet";
 import { loadHdSeed } from "@/lib/chain/hd-seed";
 import { type AnvilNode, customer, mineBlocks, payEth, startTestAnvil } from "../support/anvil";
-import { cli, cliRefused, type Installation } from "./harness";
+import { cliProcess, cliRefused, type Installation } from "./harness";
 import {
   onScreenedChain,
   rejectHeldPayment,
@@ -83,7 +83,15 @@ describe("the ops CLI process books a compliance refund from the node, and refus
     const gasWei = receipt.gasUsed * receipt.effectiveGasPrice;
     const gasUnits = (gasWei + WEI_PER_LEDGER_UNIT - 1n) / WEI_PER_LEDGER_UNIT;
     expect(
-      await cli(installation, "compliance", "refund", "--review", String(reviewId), "--txid", refundHash),
+      await cliProcess(
+        installation,
+        "compliance",
+        "refund",
+        "--review",
+        String(reviewId),
+        "--txid",
+        refundHash,
+      ),
     ).toMatchObject({
       review_id: reviewId,
       currency: "ETH",

@@ -7,7 +7,10 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { sql } from "drizzle-orm";
+import { loadConfig } from "@/lib/config";
 import { type DatabaseHandle, openDatabase } from "@/lib/db/client";
+import { parseCliArgs } from "../../cli/command";
+import { runCli } from "../../cli/run";
 import { TSX_FLAGS } from "../../scripts/tsx-flags.mjs";
 import { waitUntil } from "../support/wait";
 
@@ -118,8 +121,28 @@ export async function kill(kassa: KassaProcess, signal: NodeJS.Signals = "SIGKIL
   await exited;
 }
 
-/** The ops CLI against an installation (through the running server on PGlite, directly on PostgreSQL). */
+/**
+ * An ops CLI command against an installation, for setup and for waiting on what it reports: the
+ * CLI's own argument parsing and dispatch (cli/run.ts), in this process: through the running server
+ * on PGlite, directly on PostgreSQL, as the CLI process does. A Node process per command cost about
+ * 2 s of CPU, a third of the system tests' CPU. Tests whose subject is the CLI run it as a process
+ * (`cliProcess`, `cliRefused`).
+ */
 export async function cli(installation: Installation, ...args: string[]): Promise<Record<string, unknown>> {
+  const output = await runCli(
+    parseCliArgs(args).command,
+    loadConfig({ ...process.env, ...installation.env, NODE_ENV: "production" }),
+  );
+  if (!output.ok) throw new Error(`cli ${args.join(" ")}: ${output.error.code}: ${output.error.message}`);
+  // As the process prints it (--json): what a script reading it gets.
+  return JSON.parse(JSON.stringify(output.result));
+}
+
+/** The ops CLI as a process, exactly as an operator runs it: its `--json` output. */
+export async function cliProcess(
+  installation: Installation,
+  ...args: string[]
+): Promise<Record<string, unknown>> {
   const { stdout } = await run(process.execPath, [...TSX_FLAGS, "cli/index.ts", ...args, "--json"], {
     cwd: root,
     timeout: 60_000,
