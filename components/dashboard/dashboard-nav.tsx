@@ -1,8 +1,8 @@
 "use client";
 
-import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useRef, useState } from "react";
+import { IntentLink } from "@/components/dashboard/intent-link";
 import { currentHref, navEntries } from "@/components/dashboard/nav-entries";
 import { listLinkClass, NavGroup } from "@/components/dashboard/nav-group";
 import { LinkPending, NavigationProgress } from "@/components/dashboard/navigation-progress";
@@ -50,9 +50,9 @@ export function DashboardNav({
       <header className="border-b border-slate-200 dark:border-slate-800">
         <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3">
           <div className="min-w-0">
-            <Link href="/dashboard" className="text-lg font-semibold tracking-tight">
+            <IntentLink href="/dashboard" className="text-lg font-semibold tracking-tight">
               Kassa
-            </Link>
+            </IntentLink>
             <span className="ml-2 break-words text-sm text-slate-600 dark:text-slate-400">
               {merchantName}
             </span>
@@ -114,7 +114,7 @@ export function DashboardNav({
               const isActive = entry.link.href === current;
               return (
                 <li key={entry.link.href}>
-                  <Link
+                  <IntentLink
                     href={entry.link.href}
                     aria-current={isActive ? "page" : undefined}
                     onClick={close}
@@ -122,7 +122,7 @@ export function DashboardNav({
                   >
                     {entry.link.label}
                     <LinkPending />
-                  </Link>
+                  </IntentLink>
                 </li>
               );
             })}

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { IntentLink } from "@/components/dashboard/intent-link";
 import { DASHBOARD_PAGES } from "@/components/dashboard/pages";
 import type { GettingStarted } from "@/lib/merchants/load-getting-started";
 import { can, type Role } from "@/lib/team/permissions";
@@ -97,9 +97,12 @@ export function GettingStartedChecklist({
                 </span>
               </span>
             ) : (
-              <Link href={step.href} className="font-medium text-indigo-700 underline dark:text-indigo-300">
+              <IntentLink
+                href={step.href}
+                className="font-medium text-indigo-700 underline dark:text-indigo-300"
+              >
                 {step.label}
-              </Link>
+              </IntentLink>
             )}
           </li>
         ))}

@@ -1,7 +1,7 @@
 "use client";
 
-import Link from "next/link";
 import { useId, useRef } from "react";
+import { IntentLink } from "@/components/dashboard/intent-link";
 import type { NavLink } from "@/components/dashboard/nav-entries";
 import { LinkPending } from "@/components/dashboard/navigation-progress";
 
@@ -76,7 +76,7 @@ export function NavGroup({
       >
         {links.map((link) => (
           <li key={link.href}>
-            <Link
+            <IntentLink
               href={link.href}
               aria-current={link.href === current ? "page" : undefined}
               onClick={onClose}
@@ -84,7 +84,7 @@ export function NavGroup({
             >
               {link.label}
               <LinkPending />
-            </Link>
+            </IntentLink>
           </li>
         ))}
       </ul>

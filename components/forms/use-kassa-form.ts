@@ -17,13 +17,21 @@ export function useKassaForm<Values extends FieldValues>(
   schema: FormSchema<Values>,
   {
     labels,
+    isSchemaLoadedWithPage = true,
     ...options
   }: Omit<UseFormProps<Values>, "resolver"> & {
     /** The form's labels (field-labels.ts): messages name fields as the screen does, not as the API. */
     labels?: FieldLabels;
+    /**
+     * Loads the schema as soon as the page shows (form pages). A form that is rarely opened (the
+     * step-up dialog, on every dashboard page) says false and calls `schema.preload()` on opening.
+     */
+    isSchemaLoadedWithPage?: boolean;
   } = {},
 ) {
-  useEffect(() => schema.preload(), [schema]);
+  useEffect(() => {
+    if (isSchemaLoadedWithPage) schema.preload();
+  }, [schema, isSchemaLoadedWithPage]);
   const resolver: Resolver<Values> = async (values, context, resolverOptions) => {
     const result = await schema.resolver(values, context, resolverOptions);
     if (labels) relabelErrors(result.errors, labels);

@@ -21,13 +21,19 @@ const schema = formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.
 export function StepUpDialog({ hasTotp }: { hasTotp: boolean }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  const form = useKassaForm<Answer>(schema, { defaultValues: hasTotp ? { code: "" } : { password: "" } });
+  // On every dashboard page, and opened only for a sensitive change: zod and the schema (about
+  // 380 KB of script) load when it opens, not with each page.
+  const form = useKassaForm<Answer>(schema, {
+    defaultValues: hasTotp ? { code: "" } : { password: "" },
+    isSchemaLoadedWithPage: false,
+  });
   const { reset, setFocus } = form;
   const field = hasTotp ? "code" : "password";
 
   useEffect(
     () =>
       registerStepUpDialog(() => {
+        schema.preload();
         reset();
         if (!ref.current) return;
         ref.current.returnValue = ""; // Escape closes without one: not confirmed

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { IntentLink } from "@/components/dashboard/intent-link";
 
 /**
  * Unknown dashboard paths ([...missing]) and ids that are not the merchant's (a detail page's
@@ -18,19 +18,19 @@ export default function DashboardNotFound() {
       </p>
       <ul className="mt-3 list-disc space-y-1 pl-6">
         <li>
-          <Link href="/dashboard" className={link}>
+          <IntentLink href="/dashboard" className={link}>
             Overview
-          </Link>
+          </IntentLink>
         </li>
         <li>
-          <Link href="/dashboard/invoices" className={link}>
+          <IntentLink href="/dashboard/invoices" className={link}>
             Invoices
-          </Link>
+          </IntentLink>
         </li>
         <li>
-          <Link href="/dashboard/transactions" className={link}>
+          <IntentLink href="/dashboard/transactions" className={link}>
             Transactions
-          </Link>
+          </IntentLink>
         </li>
       </ul>
     </section>

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { AUDIT_ACTION_LABELS } from "@/components/dashboard/audit-action-labels";
 import { AuditFilterForm } from "@/components/dashboard/audit-filter-form";
+import { IntentLink } from "@/components/dashboard/intent-link";
 import { selectClass } from "@/components/forms/control-classes";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 import { listAuditEntries } from "@/lib/audit/list-audit-entries";
@@ -125,15 +125,15 @@ export default async function AuditPage({
       {result && (page > 1 || result.hasMore) && (
         <nav aria-label="Audit pages" className="mt-4 flex gap-4">
           {page > 1 && (
-            <Link className="text-indigo-700 underline dark:text-indigo-300" href={pageLink(page - 1)}>
+            <IntentLink className="text-indigo-700 underline dark:text-indigo-300" href={pageLink(page - 1)}>
               Newer entries
-            </Link>
+            </IntentLink>
           )}
           <span>Page {page}</span>
           {result.hasMore && (
-            <Link className="text-indigo-700 underline dark:text-indigo-300" href={pageLink(page + 1)}>
+            <IntentLink className="text-indigo-700 underline dark:text-indigo-300" href={pageLink(page + 1)}>
               Older entries
-            </Link>
+            </IntentLink>
           )}
         </nav>
       )}

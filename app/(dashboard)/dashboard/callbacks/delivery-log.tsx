@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { IntentLink } from "@/components/dashboard/intent-link";
 import { secondaryButtonClass } from "@/components/forms/field";
 import { errorMessage, FormError } from "@/components/forms/form-error";
 import { type CallbackDelivery, useCallbackLog, useResendCallback } from "@/components/query/use-callbacks";
@@ -68,9 +68,9 @@ function Delivery({ c, resend }: { c: CallbackDelivery; resend: ReturnType<typeo
         <div className="min-w-0">
           <p>
             {statusLabel(c)} {c.event} for{" "}
-            <Link href={`/dashboard/transactions/${c.transaction_id}`} className="underline">
+            <IntentLink href={`/dashboard/transactions/${c.transaction_id}`} className="underline">
               transaction {c.transaction_id}
-            </Link>
+            </IntentLink>
             <span className="text-xs text-slate-600 dark:text-slate-400">
               {" "}
               · callback {c.id}

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { IntentLink } from "@/components/dashboard/intent-link";
 import { requireSession } from "@/lib/auth/session";
 import { notAllowedMessage } from "@/lib/team/permissions";
 
@@ -13,9 +13,9 @@ export default async function NotAllowedPage() {
       <h1 className="text-2xl font-bold tracking-tight">Not allowed</h1>
       <p className="mt-2 max-w-2xl">{notAllowedMessage(session.role)}</p>
       <p className="mt-4">
-        <Link href="/dashboard" className="underline">
+        <IntentLink href="/dashboard" className="underline">
           Back to the overview
-        </Link>
+        </IntentLink>
       </p>
     </>
   );

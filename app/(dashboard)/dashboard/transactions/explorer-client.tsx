@@ -1,8 +1,8 @@
 "use client";
 
-import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
+import { IntentLink } from "@/components/dashboard/intent-link";
 import { transactionStatus } from "@/components/dashboard/transaction-status";
 import { buttonClass, secondaryButtonClass, selectClass } from "@/components/forms/field";
 import { errorMessage, FormError } from "@/components/forms/form-error";
@@ -141,12 +141,12 @@ export function ExplorerClient() {
           {rows.map((row) => (
             <li key={row.id} className="py-3 text-sm">
               <div className="flex flex-wrap items-baseline justify-between gap-x-3">
-                <Link
+                <IntentLink
                   href={`/dashboard/transactions/${row.id}`}
                   className="font-medium text-indigo-700 underline dark:text-indigo-300"
                 >
                   {kindLabel(row.type)} {row.id}
-                </Link>
+                </IntentLink>
                 <span className="break-all font-mono">
                   {row.amount ? <Money amount={row.amount} code={row.currency} /> : "—"}
                 </span>
@@ -192,12 +192,12 @@ export function ExplorerClient() {
               {rows.map((row) => (
                 <tr key={row.id} className="border-b border-slate-100 dark:border-slate-900">
                   <td className="py-2 pr-3">
-                    <Link
+                    <IntentLink
                       href={`/dashboard/transactions/${row.id}`}
                       className="text-indigo-700 underline dark:text-indigo-300"
                     >
                       {row.id}
-                    </Link>
+                    </IntentLink>
                   </td>
                   <td className="py-2 pr-3 whitespace-nowrap">{formatDateTime(row.created_at)}</td>
                   <td className="py-2 pr-3">{kindLabel(row.type)}</td>
