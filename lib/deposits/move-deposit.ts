@@ -3,7 +3,7 @@ import "server-only";
 import { and, eq, type SQL } from "drizzle-orm";
 import type { Tx } from "@/lib/db/client";
 import { deposits } from "@/lib/db/schema";
-import { DEPOSIT_TRANSITIONS, type DepositStatus } from "@/lib/transactions/statuses";
+import { DEPOSIT_TRANSITIONS, type DepositStatus, isAllowedMove } from "@/lib/transactions/statuses";
 
 /**
  * Moves a payment's row from `from` to `to` (DEPOSIT_TRANSITIONS), with the columns that change
@@ -18,7 +18,7 @@ export async function moveDeposit(
     set?: { creditedAt?: SQL; confirmations?: number };
   },
 ): Promise<typeof deposits.$inferSelect | undefined> {
-  if (!(DEPOSIT_TRANSITIONS[input.from] as readonly string[]).includes(input.to))
+  if (!isAllowedMove(DEPOSIT_TRANSITIONS, input.from, input.to))
     throw new Error(`a deposit cannot go from ${input.from} to ${input.to}`);
   const [deposit] = await tx
     .update(deposits)

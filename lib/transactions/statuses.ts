@@ -60,9 +60,13 @@ export type TransactionKind = keyof typeof TRANSITIONS;
 export type StatusOf<K extends TransactionKind> = keyof (typeof TRANSITIONS)[K] & string;
 export type InvoiceStatus = StatusOf<"invoice">;
 
+/** Whether a transition table (each status: the statuses it may go to) lets `from` go to `to`. */
+export function isAllowedMove(table: Record<string, readonly string[]>, from: string, to: string): boolean {
+  return table[from]?.includes(to) ?? false;
+}
+
 export function canTransition<K extends TransactionKind>(kind: K, from: string, to: string): boolean {
-  const allowed = (TRANSITIONS[kind] as Record<string, readonly string[]>)[from];
-  return allowed?.includes(to) ?? false;
+  return isAllowedMove(TRANSITIONS[kind], from, to);
 }
 
 /** The kind whose transition table a transaction's type follows. */

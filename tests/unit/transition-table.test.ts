@@ -4,6 +4,7 @@ import {
   canTransition,
   DEPOSIT_TRANSITIONS,
   INVOICE_STATUSES,
+  isAllowedMove,
   isCallbackStatus,
   OPEN_INVOICE_STATUSES,
   TERMINAL_INVOICE_STATUSES,
@@ -44,6 +45,17 @@ describe("the transition tables", () => {
     expect(canTransition("withdrawal", "sending", "rejected")).toBe(false);
     expect(canTransition("invoice", "confirmed", "pending")).toBe(false);
     expect(canTransition("deposit", "verifying", "confirmed")).toBe(true);
+  });
+
+  it("let a payment's own row move only forward from seen or held, by the same lookup", () => {
+    const statuses = Object.keys(DEPOSIT_TRANSITIONS);
+    const allowed = statuses.flatMap((from) =>
+      statuses.filter((to) => isAllowedMove(DEPOSIT_TRANSITIONS, from, to)).map((to) => `${from}→${to}`),
+    );
+    expect(allowed.sort()).toEqual(
+      ["held→credited", "held→rejected", "held→unwound", "seen→credited", "seen→held", "seen→unwound"].sort(),
+    );
+    expect(isAllowedMove(DEPOSIT_TRANSITIONS, "no-such-status", "credited")).toBe(false);
   });
 
   it("send callbacks for a type by its kind's list: every payout type as a withdrawal", () => {
