@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deriveHotWallet, hotWalletAddress } from "@/lib/chain/evm/payout/hot-wallet";
 import { loadHdSeed } from "@/lib/chain/hd-seed";
 import { type AnvilNode, customer, mineBlocks, payEth, startTestAnvil } from "../support/anvil";
-import { cliProcess, cliRefused, type Installation } from "./harness";
+import { cliProcess, cliRefused, complianceRefundArgs, type Installation } from "./harness";
 import {
   onScreenedChain,
   rejectHeldPayment,
@@ -62,15 +62,7 @@ describe("the ops CLI process books a compliance refund from the node, and refus
   });
 
   it("answers a transaction not sent from the hot wallet with the reason and exit 1, no stack trace", async () => {
-    const refused = await cliRefused(
-      installation,
-      "compliance",
-      "refund",
-      "--review",
-      String(reviewId),
-      "--txid",
-      strangerHash,
-    );
+    const refused = await cliRefused(installation, ...complianceRefundArgs(reviewId, strangerHash));
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(
       "error: The given data was invalid.\n" +
@@ -82,17 +74,7 @@ describe("the ops CLI process books a compliance refund from the node, and refus
     const receipt = await node.publicClient.getTransactionReceipt({ hash: refundHash });
     const gasWei = receipt.gasUsed * receipt.effectiveGasPrice;
     const gasUnits = (gasWei + WEI_PER_LEDGER_UNIT - 1n) / WEI_PER_LEDGER_UNIT;
-    expect(
-      await cliProcess(
-        installation,
-        "compliance",
-        "refund",
-        "--review",
-        String(reviewId),
-        "--txid",
-        refundHash,
-      ),
-    ).toMatchObject({
+    expect(await cliProcess(installation, ...complianceRefundArgs(reviewId, refundHash))).toMatchObject({
       review_id: reviewId,
       currency: "ETH",
       amount: "0.02000000",

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "@/lib/db/client";
 import { complianceReviews } from "@/lib/db/schema";
 import { type AnvilNode, mineBlocks, payEth, reorg, startTestAnvil } from "../support/anvil";
-import { cliRefused, type Installation } from "./harness";
+import { cliRefused, complianceRefundArgs, type Installation } from "./harness";
 import {
   onScreenedChain,
   rejectHeldPayment,
@@ -43,15 +43,7 @@ describe("the ops CLI refuses the refund of a rejected payment a reorganisation 
   });
 
   it("answers with the reason and exit 1, before asking the node, and books nothing", async () => {
-    const refused = await cliRefused(
-      installation,
-      "compliance",
-      "refund",
-      "--review",
-      String(reviewId),
-      "--txid",
-      `0x${"ab".repeat(32)}`,
-    );
+    const refused = await cliRefused(installation, ...complianceRefundArgs(reviewId, `0x${"ab".repeat(32)}`));
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(
       "error: The given data was invalid.\n" +

@@ -151,6 +151,16 @@ export async function cliProcess(
   return JSON.parse(stdout);
 }
 
+/** The arguments of `cli compliance refund` for a review and the refund's transaction hash. */
+export const complianceRefundArgs = (reviewId: number, txid: string) => [
+  "compliance",
+  "refund",
+  "--review",
+  String(reviewId),
+  "--txid",
+  txid,
+];
+
 /** A CLI command expected to fail: its exit code and what it wrote to stderr (stdout is not read). */
 export async function cliRefused(
   installation: Installation,
