@@ -54,6 +54,16 @@ type NodeTransaction = {
   confirmations?: number;
 };
 
+/**
+ * How far a transaction's virtual size may move between two signings of it: each input's DER
+ * signature is 70 to 72 bytes, two witness bytes, half a virtual byte. The fee is set from one
+ * signing's size and the transaction sent is the next signing (a CI run saw 9,000 for 448 vB at
+ * 20 per vB, six inputs).
+ */
+function signingSlack(transaction: { vin: unknown[] }): number {
+  return Math.ceil(transaction.vin.length / 2);
+}
+
 describe(`Litecoin payouts from Kassa's own coins on a real litecoind in regtest (${testDriver})`, () => {
   let customer: TestLitecoind;
   let database: TestDatabase;
@@ -470,8 +480,8 @@ describe(`Litecoin payouts from Kassa's own coins on a real litecoind in regtest
     expect(bumped).toMatchObject({ replaced_txid: first, fee_rate: 40 });
     const replaced = await transaction(String(bumped.txid));
     const bumpedFee = await nodeFee(replaced);
-    expect(bumpedFee).toBeGreaterThanOrEqual(40n * BigInt(replaced.vsize - 1));
-    expect(bumpedFee).toBeLessThanOrEqual(40n * BigInt(replaced.vsize + 1));
+    expect(bumpedFee).toBeGreaterThanOrEqual(40n * BigInt(replaced.vsize - signingSlack(replaced)));
+    expect(bumpedFee).toBeLessThanOrEqual(40n * BigInt(replaced.vsize + signingSlack(replaced)));
     expect(await customer.rpc<string[]>("getrawmempool")).not.toContain(first);
     await customer.mine(1);
     expect((await fieldsOf(bump(String(bumped.txid), 80))).txid).toContain("already mined");
@@ -549,9 +559,9 @@ describe(`Litecoin payouts from Kassa's own coins on a real litecoind in regtest
     expect(onChain.vin).toHaveLength(6);
     expect(onChain.vout).toHaveLength(1);
     const fee = await nodeFee(onChain);
-    // 20 per virtual byte of the signed size (a signature a byte longer than the last signing at most).
-    expect(fee).toBeGreaterThanOrEqual(20n * BigInt(onChain.vsize - 1));
-    expect(fee).toBeLessThanOrEqual(20n * BigInt(onChain.vsize + 1));
+    // 20 per virtual byte of the signed size, give or take what re-signing changes.
+    expect(fee).toBeGreaterThanOrEqual(20n * BigInt(onChain.vsize - signingSlack(onChain)));
+    expect(fee).toBeLessThanOrEqual(20n * BigInt(onChain.vsize + signingSlack(onChain)));
     // The six smallest coins went in; one coin of their value less the fee came out, Kassa's.
     const smallest = [...before]
       .sort((a, b) => Number(BigInt(a.base_amount) - BigInt(b.base_amount)))
