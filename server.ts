@@ -109,14 +109,25 @@ async function main(): Promise<void> {
    * client that sends again on its connection is answered with `Connection: close`; a connection
    * that stays silent for IDLE_CLOSE_MS (Node's own default keep-alive timeout) is closed meanwhile,
    * unless bytes of a next request arrived, so a slow client's request is not cut.
+   *
+   * Which connections are silent is decided in the event loop's check phase (setImmediate), right
+   * after its poll phase has read what the sockets received: decided in the timer's own callback, a
+   * request that arrived while the loop was busy would still be unread in the kernel, and closing
+   * its connection would reset it. What is left is HTTP/1.1's own race (RFC 9112 section 9.3.1): a
+   * request sent in the microseconds between that read and the close.
    */
+  let idleClosed = 0;
   const drained = async (ms: number): Promise<boolean> => {
     const deadline = Date.now() + ms;
     while (inFlight.size > 0 || idleSince.size > 0) {
       if (Date.now() >= deadline) return false;
-      for (const [socket, idle] of idleSince)
-        if (Date.now() - idle.at > IDLE_CLOSE_MS && socket.bytesRead === idle.bytesRead) socket.destroy();
       await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setImmediate(resolve));
+      for (const [socket, idle] of idleSince)
+        if (Date.now() - idle.at > IDLE_CLOSE_MS && socket.bytesRead === idle.bytesRead) {
+          socket.destroy();
+          idleClosed++;
+        }
     }
     return true;
   };
@@ -143,7 +154,7 @@ async function main(): Promise<void> {
     }
     server.closeAllConnections();
     if (!isDev) await engine({ action: "stop" });
-    console.log("[server] stopped");
+    console.log(`[server] stopped (${idleClosed} idle connections closed)`);
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));

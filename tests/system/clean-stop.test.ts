@@ -24,7 +24,13 @@ const CLIENTS = 20;
  * What an orchestrator's SIGTERM must not cost (docs/OPERATIONS.md, "Stopping"): under load from keep-alive
  * clients, with a checkout page's event stream open and callbacks being delivered, the server stops
  * accepting, answers every request it had taken, lets every job it runs finish, and only then closes
- * the database. Clients see answers, then refused connections; nothing is cut or reset.
+ * the database. Clients see answers, then refused connections; no request the server read is cut.
+ *
+ * One thing HTTP/1.1 leaves open (RFC 9112 section 9.3.1): a client may send on a keep-alive connection
+ * in the very instant the server closes it as idle, and see a reset. The server shrinks that window to
+ * microseconds (server.ts, `drained`); where it still happens, the request never reached the server.
+ * So the test allows no more resets than connections the server says it closed as idle, and requires
+ * that each reset request left no trace: its invoice not stored, or its cancel not applied.
  */
 describe(`a clean stop on ${driver}: SIGTERM under load`, () => {
   let installation: Installation | undefined;
@@ -70,22 +76,31 @@ describe(`a clean stop on ${driver}: SIGTERM under load`, () => {
     const acknowledged = new Set<string>();
     const cancels = new Set<string>();
     const failures: string[] = [];
+    /** Requests reset after SIGTERM, before any answer: each must have left no trace. */
+    const resets: { kind: "create" | "cancel"; foreignId: string }[] = [];
     let isSigtermSent = false;
     let answeredAfterSigterm = 0;
     /** One request; false once the server refuses connections after SIGTERM (the client stops). */
-    const send = async (what: string, path: string, body: string, expected: number) => {
+    const send = async (
+      what: { kind: "create" | "cancel"; foreignId: string },
+      path: string,
+      body: string,
+      expected: number,
+    ) => {
       try {
         // A generous deadline: 20 clients on 2 busy cores can wait long, and a wait is not a failure.
         const answer = await signed(server.base, merchant, path, body, "POST", 120_000);
         if (isSigtermSent) answeredAfterSigterm++;
         if (answer.status === expected) return true;
-        failures.push(`${what}: ${answer.status} ${answer.text.slice(0, 200)}`);
+        failures.push(`${what.kind} ${what.foreignId}: ${answer.status} ${answer.text.slice(0, 200)}`);
         return false;
       } catch (error) {
         const code = (error as { cause?: { code?: string } }).cause?.code;
         // The server no longer listens: the one way a request may go unanswered, before it was sent.
-        if (!(code === "ECONNREFUSED" && isSigtermSent))
-          failures.push(`${what}: ${code ?? (error as Error).message}`);
+        if (code === "ECONNREFUSED" && isSigtermSent) return false;
+        // Reset by the peer, or closed under a request being written (undici's "other side closed").
+        if ((code === "ECONNRESET" || code === "UND_ERR_SOCKET") && isSigtermSent) resets.push(what);
+        else failures.push(`${what.kind} ${what.foreignId}: ${code ?? (error as Error).message}`);
         return false;
       }
     };
@@ -94,7 +109,7 @@ describe(`a clean stop on ${driver}: SIGTERM under load`, () => {
         const foreignId = `stop-${n}-${i}`;
         if (
           !(await send(
-            `create ${foreignId}`,
+            { kind: "create", foreignId },
             "/invoices/create",
             invoiceBody(foreignId, { timer: false, sender_currency: null }),
             201,
@@ -103,7 +118,7 @@ describe(`a clean stop on ${driver}: SIGTERM under load`, () => {
           return;
         acknowledged.add(foreignId);
         // A cancel queues the invoice's `cancelled` callback: deliveries go on while the load does.
-        if (!(await send(`cancel ${foreignId}`, `/invoices/${foreignId}/cancel`, "{}", 200))) return;
+        if (!(await send({ kind: "cancel", foreignId }, `/invoices/${foreignId}/cancel`, "{}", 200))) return;
         cancels.add(foreignId);
       }
     };
@@ -128,11 +143,14 @@ describe(`a clean stop on ${driver}: SIGTERM under load`, () => {
     expect(await streamEnded).toBe("ended");
     expect(failures).toEqual([]);
     const log = server.log.join("");
-    expect(log).toContain("[server] stopped");
+    const idleClosed = Number(/\[server\] stopped \((\d+) idle connections closed\)/.exec(log)?.[1]);
+    expect(idleClosed).toBeGreaterThanOrEqual(0);
+    // A reset can only be a request sent on a connection the server closed as idle, none it was reading.
+    expect(resets.length).toBeLessThanOrEqual(idleClosed);
     // Drained, not cut at the end of the grace period.
     expect(log).not.toContain("still open after");
     step(
-      `stopped: ${acknowledged.size} invoices acknowledged, ${answeredAfterSigterm} answered after SIGTERM`,
+      `stopped: ${acknowledged.size} invoices acknowledged, ${answeredAfterSigterm} answered after SIGTERM, ${idleClosed} idle connections closed, ${resets.length} requests reset`,
     );
     current = undefined;
 
@@ -150,6 +168,12 @@ describe(`a clean stop on ${driver}: SIGTERM under load`, () => {
       );
       const isCancelled = new Set(cancelledRows.map((row) => row.foreign_id));
       expect([...cancels].filter((id) => !isCancelled.has(id))).toEqual([]);
+      // A reset request was never read: a create stored nothing, a cancel left its invoice open.
+      expect(
+        resets.filter(({ kind, foreignId }) =>
+          kind === "create" ? stored.has(foreignId) : isCancelled.has(foreignId),
+        ),
+      ).toEqual([]);
       // Every delivery the receiver took was waited for: its answer is recorded, none cut off to be
       // sent again after the restart.
       const deliveredIds = new Set(
