@@ -10,6 +10,7 @@ import { inTransaction } from "@/lib/db/transaction";
 import type { UtxoNetwork } from "../utxo-network";
 import { type FeeRatePolicy, payoutFeeRate } from "./payout-fee-rate";
 import { sendStoredUtxoPayout } from "./send-stored-utxo-payout";
+import { signAtFeeRate } from "./sign-at-fee-rate";
 import { nextPayoutId, type StoredUtxoPayout, storeUtxoTransaction } from "./store-utxo-transaction";
 import { changeAddressOf, privateKeysOf } from "./utxo-keys";
 
@@ -88,10 +89,8 @@ export async function consolidateUtxoCoins(
       merged.finalize();
       return merged;
     };
-    // The fee follows the signed size: a first signing at an estimate (68 per input, 31 out, 11 overhead) tells it exactly.
-    let merged = build(rate.perVbyte * BigInt(11 + 68 * coins.length + 31));
-    for (let i = 0; i < 4 && merged.fee !== rate.perVbyte * BigInt(merged.vsize); i++)
-      merged = build(rate.perVbyte * BigInt(merged.vsize));
+    // Sized first at an estimate: 68 vB per input, 31 for the output, 11 of overhead.
+    const merged = signAtFeeRate(build, rate.perVbyte, 11 + 68 * coins.length + 31);
     if (total - merged.fee <= merged.fee)
       return { kind: "skipped", reason: "the coins are worth too little for the fee of merging them" };
     const stored = await storeUtxoTransaction(tx, {

@@ -12,6 +12,7 @@ import type { UtxoNetwork } from "../utxo-network";
 import { parseCoins } from "../utxo-rpc";
 import { type FeeRatePolicy, payoutFeeRate } from "./payout-fee-rate";
 import { sendStoredUtxoPayout } from "./send-stored-utxo-payout";
+import { signAtFeeRate } from "./sign-at-fee-rate";
 import type { StoredUtxoPayout } from "./sign-utxo-payout";
 import { privateKeysOf } from "./utxo-keys";
 
@@ -149,11 +150,7 @@ export async function replaceUtxoPayout(
       next.finalize();
       return next;
     };
-    // The fee follows the signed size, which the first signing tells exactly.
-    // A signature's length varies by a byte with what it signs: sign again until the fee fits the size.
-    let next = build(chosen.rate * BigInt(locked.vsize));
-    for (let i = 0; i < 4 && BigInt(next.vsize) * chosen.rate !== next.fee; i++)
-      next = build(chosen.rate * BigInt(next.vsize));
+    const next = signAtFeeRate(build, chosen.rate, locked.vsize);
     const newChange = totalIn - paidOut - next.fee;
     if (newChange < MIN_CHANGE)
       return { kind: "refused", reason: `its change (${change.baseAmount}) cannot pay ${next.fee} in fees` };
