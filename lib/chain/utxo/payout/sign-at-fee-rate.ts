@@ -1,3 +1,5 @@
+import "server-only";
+
 import type { Transaction } from "@scure/btc-signer";
 
 /**
