@@ -10,7 +10,10 @@ export async function startServer(
   env: Record<string, string>,
   entry = "server.ts",
 ): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...TSX_FLAGS, entry], {
+  // KASSA_BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it stops.
+  const profile = process.env.KASSA_BENCH_CPU_PROF;
+  const profileFlags = profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [];
+  const child = spawn(process.execPath, [...profileFlags, ...TSX_FLAGS, entry], {
     cwd: root,
     env: { ...process.env, ...env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1" },
     stdio: ["ignore", "ignore", "inherit"],
