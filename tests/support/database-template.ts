@@ -33,6 +33,33 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
+  const runTemp = useRunTempDir();
+  const dropTemplate = await provideTemplate(project);
+  return async () => {
+    await dropTemplate();
+    runTemp.remove();
+  };
+}
+
+/**
+ * Everything the run's files write under the system's temporary directory (data directories,
+ * denylists, lock files, nodes' data) goes into one directory of the run, removed when the run ends:
+ * the test processes and the nodes they start inherit TMPDIR, which os.tmpdir() reads.
+ */
+function useRunTempDir() {
+  const previous = process.env.TMPDIR;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-tests-"));
+  process.env.TMPDIR = dir;
+  return {
+    remove: () => {
+      if (previous === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previous;
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function provideTemplate(project: TestProject): Promise<() => Promise<void>> {
   const serverUrl = process.env.KASSA_TEST_DATABASE_URL;
   if (!serverUrl) {
     const handle = await openDatabase({ kind: "pglite" });
@@ -52,7 +79,7 @@ export default async function setup(project: TestProject) {
     fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
     project.provide("pgliteTemplate", file);
     project.provide("pgTemplate", undefined);
-    return () => fs.rmSync(dir, { recursive: true, force: true });
+    return async () => fs.rmSync(dir, { recursive: true, force: true });
   }
   const name = `kassa_template_${randomBytes(6).toString("hex")}`;
   const admin = await openDatabase({ kind: "pg", url: serverUrl, poolSize: 1 });
