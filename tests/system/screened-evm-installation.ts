@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { takeAddress } from "@/lib/addresses/take-address";
@@ -22,7 +21,8 @@ export async function screenedEvmInstallation(
   node: AnvilNode,
 ): Promise<{ installation: Installation; merchant: Credentials }> {
   const installation = await createInstallation();
-  const denylist = path.join(mkdtempSync(path.join(tmpdir(), "kassa-screened-")), "denylist.txt");
+  // In the installation's directory, which its cleanup removes.
+  const denylist = path.join(installation.dataDir, "denylist.txt");
   writeFileSync(denylist, `${customer.address}\n`);
   Object.assign(installation.env, {
     KASSA_EVM_RPC_URL: node.url,
