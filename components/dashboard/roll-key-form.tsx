@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { secondaryButtonClass, selectClass } from "@/components/forms/field";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
+import { selectDefault } from "@/components/forms/select-default";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { type ApiKey, type RolledApiKey, useRollApiKey } from "@/components/query/use-api-keys";
 import type { apiKeyRollRequest } from "@/lib/schemas/dashboard";
@@ -47,6 +48,7 @@ export function RollKeyForm({
       <select
         id={`${idPrefix}-overlap`}
         className={`mt-1 ${selectClass}`}
+        defaultValue={selectDefault(form, "overlap_seconds")}
         {...form.register("overlap_seconds", { valueAsNumber: true })}
       >
         {OVERLAPS.map((o) => (

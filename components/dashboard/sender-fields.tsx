@@ -47,7 +47,8 @@ export function PartyFields({
         name={`${side}_type`}
         errors={errors}
       >
-        <select id={`field-${side}_type`} className={selectClass} {...typeField}>
+        {/* What the form holds (its default, when the server renders): shown before the page's script runs. */}
+        <select id={`field-${side}_type`} className={selectClass} defaultValue={type ?? ""} {...typeField}>
           {emptyOption !== undefined && <option value="">{emptyOption}</option>}
           <option value="natural">A person</option>
           <option value="legal">A company</option>

@@ -5,6 +5,7 @@ import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { buttonClass, Field, secondaryButtonClass, selectClass } from "@/components/forms/field";
 import { errorMessage, FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
+import { selectDefault } from "@/components/forms/select-default";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import {
   useRemoveWithdrawalLimits,
@@ -95,7 +96,12 @@ export function LimitsSection({ currencies }: { currencies: string[] }) {
       <FormError message={remove.error ? errorMessage(remove.error) : null} />
       <form className="mt-4 max-w-md" onSubmit={submit} noValidate aria-label="Set withdrawal limits">
         <Field label="Currency" name="currency" idPrefix="limits" errors={form.formState.errors}>
-          <select id="limits-currency" className={selectClass} {...form.register("currency")}>
+          <select
+            id="limits-currency"
+            className={selectClass}
+            defaultValue={selectDefault(form, "currency")}
+            {...form.register("currency")}
+          >
             {currencies.map((code) => (
               <option key={code} value={code}>
                 {code}

@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { buttonClass, selectClass } from "@/components/forms/field";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
+import { selectDefault } from "@/components/forms/select-default";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { type CallbackKeyState, useCallbackKey, useSaveCallbackKey } from "@/components/query/use-callbacks";
 import type { callbackKeyRequest } from "@/lib/schemas/dashboard";
@@ -65,6 +66,7 @@ function ChooseKeyForm({ state }: { state: CallbackKeyState }) {
         id="callback-key-id"
         className={`mt-1 w-full ${selectClass}`}
         aria-invalid={error ? true : undefined}
+        defaultValue={selectDefault(form, "key_id")}
         {...form.register("key_id", { valueAsNumber: true })}
       >
         {state.candidates.map((key) => (

@@ -5,6 +5,7 @@ import type { DefaultValues, FieldValues, Path } from "react-hook-form";
 import { buttonClass, Field, selectClass } from "@/components/forms/field";
 import { FormError } from "@/components/forms/form-error";
 import type { FormSchema } from "@/components/forms/form-schema";
+import { selectDefault } from "@/components/forms/select-default";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { withoutEmpty } from "@/components/forms/without-empty";
 import { type SandboxAction as Action, useSandboxAction } from "@/components/query/use-sandbox";
@@ -54,7 +55,12 @@ export function SandboxAction<Values extends FieldValues, Result>({
       {fields.map((field) =>
         field.options ? (
           <Field key={field.name} label={field.label} name={field.name} errors={errors} idPrefix={id}>
-            <select id={`${id}-${field.name}`} className={selectClass} {...form.register(field.name)}>
+            <select
+              id={`${id}-${field.name}`}
+              className={selectClass}
+              defaultValue={selectDefault(form, field.name)}
+              {...form.register(field.name)}
+            >
               {field.options.map((option) => (
                 <option key={option}>{option}</option>
               ))}

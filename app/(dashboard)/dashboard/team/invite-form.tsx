@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { buttonClass, Field, selectClass } from "@/components/forms/field";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
+import { selectDefault } from "@/components/forms/select-default";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { MailInLogNote } from "@/components/mail-in-log-note";
 import { useInviteMember } from "@/components/query/use-team";
@@ -56,6 +57,7 @@ export function InviteForm({ role, isMailInLog }: { role: Role; isMailInLog: boo
             id="invite-role"
             className={selectClass}
             aria-describedby="invite-role-hint"
+            defaultValue={selectDefault(form, "role")}
             {...form.register("role")}
           >
             {assignableRoles(role).map((option) => (

@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { buttonClass, Field, secondaryButtonClass, selectClass } from "@/components/forms/field";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
+import { selectDefault } from "@/components/forms/select-default";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { type Team, useChangeRole, useRemoveMember } from "@/components/query/use-team";
 import { formatDateTime } from "@/lib/format-date-time";
@@ -89,7 +90,12 @@ export function MemberRow({
           noValidate
         >
           <Field label="Role" name="role" idPrefix={prefix} errors={form.formState.errors}>
-            <select id={`${prefix}-role`} className={selectClass} {...form.register("role")}>
+            <select
+              id={`${prefix}-role`}
+              className={selectClass}
+              defaultValue={selectDefault(form, "role")}
+              {...form.register("role")}
+            >
               {assignableRoles(me.role).map((option) => (
                 <option key={option} value={option}>
                   {option}

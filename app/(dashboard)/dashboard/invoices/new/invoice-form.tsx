@@ -10,6 +10,7 @@ import { buttonClass, Field, secondaryButtonClass, selectClass } from "@/compone
 import { INVOICE_LABELS } from "@/components/forms/field-labels";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
+import { selectDefault } from "@/components/forms/select-default";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { type CreatedInvoice, useCreateInvoice } from "@/components/query/use-transactions";
 import { CURRENCIES, findCurrency } from "@/lib/currencies/registry";
@@ -174,7 +175,13 @@ export function InvoiceForm({
           hint={amountHint(String(form.watch("currency") ?? ""))}
         />
         <Field label="Currency you receive" name="currency" isRequired errors={errors}>
-          <select id="field-currency" aria-required="true" className={selectClass} {...register("currency")}>
+          <select
+            id="field-currency"
+            aria-required="true"
+            className={selectClass}
+            defaultValue={selectDefault(form, "currency")}
+            {...register("currency")}
+          >
             {CURRENCIES.map((c) => (
               <option key={c.code} value={c.code}>
                 {c.code} · {c.name}
@@ -254,13 +261,23 @@ export function InvoiceForm({
         </div>
         <div className="grid gap-x-4 sm:grid-cols-2">
           <Field label="If the customer pays less" name="type" errors={errors}>
-            <select id="field-type" className={selectClass} {...register("type")}>
+            <select
+              id="field-type"
+              className={selectClass}
+              defaultValue={selectDefault(form, "type")}
+              {...register("type")}
+            >
               <option value="fill_or_kill">The full amount in one payment, or the invoice fails</option>
               <option value="good_until_expired">Several payments may add up to the amount</option>
             </select>
           </Field>
           <Field label="Customer pays in" name="sender_currency" errors={errors}>
-            <select id="field-sender_currency" className={selectClass} {...register("sender_currency")}>
+            <select
+              id="field-sender_currency"
+              className={selectClass}
+              defaultValue={selectDefault(form, "sender_currency")}
+              {...register("sender_currency")}
+            >
               <option value="">The customer chooses</option>
               {CURRENCIES.filter((c) => c.kind === "crypto").map((c) => (
                 <option key={c.code} value={c.code}>

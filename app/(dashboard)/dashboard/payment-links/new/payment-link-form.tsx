@@ -9,6 +9,7 @@ import { buttonClass, Field, selectClass } from "@/components/forms/field";
 import { PAYMENT_LINK_LABELS } from "@/components/forms/field-labels";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
+import { selectDefault } from "@/components/forms/select-default";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { useCreatePaymentLink } from "@/components/query/use-payment-links";
 import { CURRENCIES, findCurrency } from "@/lib/currencies/registry";
@@ -103,7 +104,13 @@ export function PaymentLinkForm() {
         Shown to the customer under the title.
       </p>
       <Field label="Currency" name="currency" isRequired errors={errors}>
-        <select id="field-currency" aria-required="true" className={selectClass} {...register("currency")}>
+        <select
+          id="field-currency"
+          aria-required="true"
+          className={selectClass}
+          defaultValue={selectDefault(form, "currency")}
+          {...register("currency")}
+        >
           {CURRENCIES.map((c) => (
             <option key={c.code} value={c.code}>
               {c.code} · {c.name}

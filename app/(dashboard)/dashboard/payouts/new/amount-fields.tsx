@@ -6,6 +6,7 @@ import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { decimalFromInput } from "@/components/forms/decimal-input";
 import { Field, secondaryButtonClass, selectClass } from "@/components/forms/field";
 import { errorMessage } from "@/components/forms/form-error";
+import { selectDefault } from "@/components/forms/select-default";
 import { useBalances } from "@/components/query/use-balances";
 import { fetchMaxPayout } from "@/components/query/use-payouts";
 import { CURRENCIES } from "@/lib/currencies/registry";
@@ -63,7 +64,12 @@ export function AmountFields({
     <>
       <div className="grid gap-x-4 sm:grid-cols-2">
         <Field label={isInstant ? "Currency to send" : "Pay from balance"} name={sourceField} errors={errors}>
-          <select id={`field-${sourceField}`} className={selectClass} {...register(sourceField)}>
+          <select
+            id={`field-${sourceField}`}
+            className={selectClass}
+            defaultValue={selectDefault(form, sourceField)}
+            {...register(sourceField)}
+          >
             {(isInstant ? CRYPTO : CURRENCIES).map((c) => (
               <option key={c.code} value={c.code}>
                 {c.code} · balance{" "}
@@ -79,7 +85,12 @@ export function AmountFields({
             errors={errors}
             hint="Send a different crypto currency than the balance's."
           >
-            <select id="field-convert_to" className={selectClass} {...register("convert_to")}>
+            <select
+              id="field-convert_to"
+              className={selectClass}
+              defaultValue={selectDefault(form, "convert_to")}
+              {...register("convert_to")}
+            >
               <option value="">No conversion</option>
               {CRYPTO.filter((c) => c.code !== source).map((c) => (
                 <option key={c.code} value={c.code}>

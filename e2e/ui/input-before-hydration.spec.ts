@@ -1,0 +1,66 @@
+import type { Locator, Page } from "@playwright/test";
+import { createMerchant, expect, test } from "../fixtures";
+import { expectHydrated } from "./csp-guard";
+import { signIn } from "./sign-in";
+
+/**
+ * Holds the page's scripts back until the returned function is called: the page shows as the
+ * server rendered it and a user can already type and choose, as on a slow phone, while React has
+ * not taken the page over yet.
+ */
+async function holdScripts(page: Page): Promise<() => void> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/_next/static/chunks/**", async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+const isHydrated = (element: Locator) =>
+  element.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactFiber")));
+
+test("the invoice form shows its defaults before its script runs, and keeps what the merchant chose meanwhile", async ({
+  page,
+}) => {
+  await signIn(page, await createMerchant("Early Typist Shop"));
+  const release = await holdScripts(page);
+  // Not waiting for the load event, which waits for the held scripts.
+  await page.goto("/dashboard/invoices/new", { waitUntil: "commit" });
+  const currency = page.getByLabel("Currency you receive");
+  // As the server rendered it: the form's default, the one the hint speaks of (not the first option).
+  await expect(currency).toHaveValue("EUR");
+  await expect(page.getByText(/^At least 10 EUR\./)).toBeVisible();
+  await currency.selectOption("BTC");
+  await page.getByLabel("Title").fill("Espresso beans");
+  await page.getByLabel("Amount").fill("0,015");
+  // All of it before React took the form over: the test is about that moment.
+  expect(await isHydrated(currency)).toBe(false);
+
+  release();
+  await expectHydrated(currency);
+  // The choice and the texts survive hydration, on the screen and in the form's state.
+  await expect(page.getByText(/^At least 0\.0001 BTC\./)).toBeVisible();
+  await expect(currency).toHaveValue("BTC");
+  await expect(page.getByText("Shown to the customer. 14 of 50 characters.")).toBeVisible();
+  await page.getByRole("button", { name: "Create invoice" }).click();
+  await expect(page.getByRole("heading", { name: /Invoice \d+ created/ })).toBeVisible();
+  await page.getByRole("link", { name: "View the invoice" }).click();
+  await expect(page.getByText("0.015 BTC").first()).toBeVisible();
+});
+
+test("the payout form shows its sender and receiver types before its script runs", async ({ page }) => {
+  await signIn(page, await createMerchant("Early Payout Shop"));
+  const release = await holdScripts(page);
+  await page.goto("/dashboard/payouts/new", { waitUntil: "commit" });
+  const sender = page.getByLabel("Sender type");
+  // A company sends (the default), with a company's fields, before and after hydration alike.
+  await expect(sender).toHaveValue("legal");
+  await expect(page.getByLabel("Receiver type")).toHaveValue("natural");
+  expect(await isHydrated(sender)).toBe(false);
+  release();
+  await expectHydrated(sender);
+  await expect(sender).toHaveValue("legal");
+  await expect(page.getByLabel("Receiver type")).toHaveValue("natural");
+});
