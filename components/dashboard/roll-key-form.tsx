@@ -2,9 +2,9 @@
 
 import type { z } from "zod";
 import { secondaryButtonClass, selectClass } from "@/components/forms/field";
+import { selectDefault } from "@/components/forms/field-defaults";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
-import { selectDefault } from "@/components/forms/select-default";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { type ApiKey, type RolledApiKey, useRollApiKey } from "@/components/query/use-api-keys";
 import type { apiKeyRollRequest } from "@/lib/schemas/dashboard";

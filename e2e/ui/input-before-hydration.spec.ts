@@ -64,3 +64,18 @@ test("the payout form shows its sender and receiver types before its script runs
   await expect(sender).toHaveValue("legal");
   await expect(page.getByLabel("Receiver type")).toHaveValue("natural");
 });
+
+test("the payment link form shows who may pay, and its currency, before its script runs", async ({ page }) => {
+  await signIn(page, await createMerchant("Early Link Shop"));
+  const release = await holdScripts(page);
+  await page.goto("/dashboard/payment-links/new", { waitUntil: "commit" });
+  const people = page.getByRole("checkbox", { name: "People" });
+  await expect(people).toBeChecked();
+  await expect(page.getByRole("checkbox", { name: "Companies" })).toBeChecked();
+  await expect(page.locator("#field-currency")).toHaveValue("EUR");
+  expect(await isHydrated(people)).toBe(false);
+  release();
+  await expectHydrated(people);
+  await expect(people).toBeChecked();
+  await expect(page.getByRole("checkbox", { name: "Companies" })).toBeChecked();
+});

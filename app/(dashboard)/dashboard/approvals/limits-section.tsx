@@ -3,9 +3,9 @@
 import type { z } from "zod";
 import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { buttonClass, Field, secondaryButtonClass, selectClass } from "@/components/forms/field";
+import { selectDefault } from "@/components/forms/field-defaults";
 import { errorMessage, FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
-import { selectDefault } from "@/components/forms/select-default";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import {
   useRemoveWithdrawalLimits,

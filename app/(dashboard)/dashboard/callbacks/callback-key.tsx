@@ -2,9 +2,9 @@
 
 import type { z } from "zod";
 import { buttonClass, selectClass } from "@/components/forms/field";
+import { selectDefault } from "@/components/forms/field-defaults";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
-import { selectDefault } from "@/components/forms/select-default";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { type CallbackKeyState, useCallbackKey, useSaveCallbackKey } from "@/components/query/use-callbacks";
 import type { callbackKeyRequest } from "@/lib/schemas/dashboard";

@@ -3,9 +3,9 @@
 import { useState } from "react";
 import type { DefaultValues, FieldValues, Path } from "react-hook-form";
 import { buttonClass, Field, selectClass } from "@/components/forms/field";
+import { selectDefault } from "@/components/forms/field-defaults";
 import { FormError } from "@/components/forms/form-error";
 import type { FormSchema } from "@/components/forms/form-schema";
-import { selectDefault } from "@/components/forms/select-default";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { withoutEmpty } from "@/components/forms/without-empty";
 import { type SandboxAction as Action, useSandboxAction } from "@/components/query/use-sandbox";

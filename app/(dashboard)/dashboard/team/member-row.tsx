@@ -3,9 +3,9 @@
 import { useState } from "react";
 import type { z } from "zod";
 import { buttonClass, Field, secondaryButtonClass, selectClass } from "@/components/forms/field";
+import { selectDefault } from "@/components/forms/field-defaults";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
-import { selectDefault } from "@/components/forms/select-default";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { type Team, useChangeRole, useRemoveMember } from "@/components/query/use-team";
 import { formatDateTime } from "@/lib/format-date-time";

@@ -7,10 +7,10 @@ import { CopyField } from "@/components/checkout/copy-field";
 import { PartyFields } from "@/components/dashboard/sender-fields";
 import { decimalFromInput } from "@/components/forms/decimal-input";
 import { buttonClass, Field, secondaryButtonClass, selectClass } from "@/components/forms/field";
+import { checkedByDefault, selectDefault } from "@/components/forms/field-defaults";
 import { INVOICE_LABELS } from "@/components/forms/field-labels";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
-import { selectDefault } from "@/components/forms/select-default";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { type CreatedInvoice, useCreateInvoice } from "@/components/query/use-transactions";
 import { CURRENCIES, findCurrency } from "@/lib/currencies/registry";
@@ -244,6 +244,7 @@ export function InvoiceForm({
           <input
             id="field-timer"
             type="checkbox"
+            defaultChecked={checkedByDefault(form, "timer")}
             {...register("timer")}
             aria-describedby="field-timer-hint"
             className="mt-0.5 h-4 w-4"

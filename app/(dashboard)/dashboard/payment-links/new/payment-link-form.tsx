@@ -6,10 +6,10 @@ import type { DefaultValues } from "react-hook-form";
 import type { z } from "zod";
 import { decimalFromInput } from "@/components/forms/decimal-input";
 import { buttonClass, Field, selectClass } from "@/components/forms/field";
+import { checkedByDefault, selectDefault } from "@/components/forms/field-defaults";
 import { PAYMENT_LINK_LABELS } from "@/components/forms/field-labels";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
-import { selectDefault } from "@/components/forms/select-default";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { useCreatePaymentLink } from "@/components/query/use-payment-links";
 import { CURRENCIES, findCurrency } from "@/lib/currencies/registry";
@@ -183,11 +183,23 @@ export function PaymentLinkForm() {
         <legend className="text-sm font-medium">Who may pay</legend>
         <div className="mt-1 flex flex-wrap gap-4">
           <label className="flex items-center gap-2">
-            <input type="checkbox" value="natural" className="h-4 w-4" {...register("sender_types")} />
+            <input
+              type="checkbox"
+              value="natural"
+              className="h-4 w-4"
+              defaultChecked={checkedByDefault(form, "sender_types", "natural")}
+              {...register("sender_types")}
+            />
             People
           </label>
           <label className="flex items-center gap-2">
-            <input type="checkbox" value="legal" className="h-4 w-4" {...register("sender_types")} />
+            <input
+              type="checkbox"
+              value="legal"
+              className="h-4 w-4"
+              defaultChecked={checkedByDefault(form, "sender_types", "legal")}
+              {...register("sender_types")}
+            />
             Companies
           </label>
         </div>
