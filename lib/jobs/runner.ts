@@ -4,6 +4,7 @@ import "server-only";
  * Kassa's job runner: a transactional outbox (the `jobs` table) claimed with FOR UPDATE SKIP LOCKED,
  * with leases only their holder renews or completes. Why not pg-boss: docs/decisions/job-outbox.md.
  */
+import { setMaxListeners } from "node:events";
 import { hostname } from "node:os";
 import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
@@ -119,6 +120,9 @@ async function settledWithin(promises: Promise<unknown>[], ms: number): Promise<
 export function startJobRunner(options: RunnerOptions): Runner {
   const { db, handlers, concurrency = 4, idleMs = 250, leaseSeconds = 60, log = console.log } = options;
   const shutdown = new AbortController();
+  // Each running job listens for the stop: up to `concurrency` listeners, which past Node's default
+  // of 10 (the callback runner runs 16) printed a "possible memory leak" warning into the log.
+  setMaxListeners(concurrency + 1, shutdown.signal);
   const runOptions: RunJobOptions = {
     leaseSeconds,
     heartbeatMs: options.heartbeatMs,

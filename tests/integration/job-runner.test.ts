@@ -214,6 +214,39 @@ describe(`a fenced job runner on ${testDriver}`, () => {
     expect(row!.last_error).toMatch(/shutting down/);
   });
 
+  it("runs as many jobs at once as its concurrency without warning of a listener leak", async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on("warning", onWarning);
+    try {
+      for (let i = 0; i < 16; i++) await enqueueJob(database.db, { queue: "test.wide" });
+      let running = 0;
+      const allRunning = deferred();
+      const finish = deferred();
+      const runner = startJobRunner({
+        db: database.db,
+        handlers: {
+          "test.wide": async () => {
+            if (++running === 16) allRunning.resolve();
+            await finish.promise;
+          },
+        },
+        concurrency: 16,
+        idleMs: 10,
+        log: () => {},
+      });
+      await allRunning.promise;
+      finish.resolve();
+      await runner.stop();
+      // Node emits its warnings on a later tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(running).toBe(16);
+      expect(warnings.filter((w) => w.startsWith("MaxListenersExceededWarning"))).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+
   it("purges only finished jobs older than the retention period, in bounded batches", async () => {
     const insert = (status: string, finishedDaysAgo: number | null, queue = "test.purge") =>
       queryRows<{ id: string }>(
