@@ -65,7 +65,9 @@ test("the payout form shows its sender and receiver types before its script runs
   await expect(page.getByLabel("Receiver type")).toHaveValue("natural");
 });
 
-test("the payment link form shows who may pay, and its currency, before its script runs", async ({ page }) => {
+test("the payment link form shows who may pay, and its currency, before its script runs", async ({
+  page,
+}) => {
   await signIn(page, await createMerchant("Early Link Shop"));
   const release = await holdScripts(page);
   await page.goto("/dashboard/payment-links/new", { waitUntil: "commit" });

@@ -33,7 +33,7 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
-  const runTemp = useRunTempDir();
+  const runTemp = takeRunTempDir();
   const dropTemplate = await provideTemplate(project);
   return async () => {
     await dropTemplate();
@@ -46,7 +46,7 @@ export default async function setup(project: TestProject) {
  * denylists, lock files, nodes' data) goes into one directory of the run, removed when the run ends:
  * the test processes and the nodes they start inherit TMPDIR, which os.tmpdir() reads.
  */
-function useRunTempDir() {
+function takeRunTempDir() {
   const previous = process.env.TMPDIR;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-tests-"));
   process.env.TMPDIR = dir;
