@@ -18,16 +18,24 @@ async function holdScripts(page: Page): Promise<() => void> {
   return release;
 }
 
+/**
+ * Signs a new merchant in, then opens `path` with its scripts held: returns when the page shows as
+ * the server rendered it (not waiting for the load event, which waits for the held scripts).
+ */
+async function openBeforeHydration(page: Page, shop: string, path: string) {
+  await signIn(page, await createMerchant(shop));
+  const release = await holdScripts(page);
+  await page.goto(path, { waitUntil: "commit" });
+  return release;
+}
+
 const isHydrated = (element: Locator) =>
   element.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactFiber")));
 
 test("the invoice form shows its defaults before its script runs, and keeps what the merchant chose meanwhile", async ({
   page,
 }) => {
-  await signIn(page, await createMerchant("Early Typist Shop"));
-  const release = await holdScripts(page);
-  // Not waiting for the load event, which waits for the held scripts.
-  await page.goto("/dashboard/invoices/new", { waitUntil: "commit" });
+  const release = await openBeforeHydration(page, "Early Typist Shop", "/dashboard/invoices/new");
   const currency = page.getByLabel("Currency you receive");
   // As the server rendered it: the form's default, the one the hint speaks of (not the first option).
   await expect(currency).toHaveValue("EUR");
@@ -51,9 +59,7 @@ test("the invoice form shows its defaults before its script runs, and keeps what
 });
 
 test("the payout form shows its sender and receiver types before its script runs", async ({ page }) => {
-  await signIn(page, await createMerchant("Early Payout Shop"));
-  const release = await holdScripts(page);
-  await page.goto("/dashboard/payouts/new", { waitUntil: "commit" });
+  const release = await openBeforeHydration(page, "Early Payout Shop", "/dashboard/payouts/new");
   const sender = page.getByLabel("Sender type");
   // A company sends (the default), with a company's fields, before and after hydration alike.
   await expect(sender).toHaveValue("legal");
@@ -68,9 +74,7 @@ test("the payout form shows its sender and receiver types before its script runs
 test("the payment link form shows who may pay, and its currency, before its script runs", async ({
   page,
 }) => {
-  await signIn(page, await createMerchant("Early Link Shop"));
-  const release = await holdScripts(page);
-  await page.goto("/dashboard/payment-links/new", { waitUntil: "commit" });
+  const release = await openBeforeHydration(page, "Early Link Shop", "/dashboard/payment-links/new");
   const people = page.getByRole("checkbox", { name: "People" });
   await expect(people).toBeChecked();
   await expect(page.getByRole("checkbox", { name: "Companies" })).toBeChecked();

@@ -5,6 +5,7 @@ import type { DefaultValues } from "react-hook-form";
 import type { z } from "zod";
 import { CopyField } from "@/components/checkout/copy-field";
 import { PartyFields } from "@/components/dashboard/sender-fields";
+import { CurrencySelect } from "@/components/forms/currency-select";
 import { decimalFromInput } from "@/components/forms/decimal-input";
 import { buttonClass, Field, secondaryButtonClass, selectClass } from "@/components/forms/field";
 import { checkedByDefault, selectDefault } from "@/components/forms/field-defaults";
@@ -175,19 +176,10 @@ export function InvoiceForm({
           hint={amountHint(String(form.watch("currency") ?? ""))}
         />
         <Field label="Currency you receive" name="currency" isRequired errors={errors}>
-          <select
-            id="field-currency"
-            aria-required="true"
-            className={selectClass}
+          <CurrencySelect
+            registration={register("currency")}
             defaultValue={selectDefault(form, "currency")}
-            {...register("currency")}
-          >
-            {CURRENCIES.map((c) => (
-              <option key={c.code} value={c.code}>
-                {c.code} · {c.name}
-              </option>
-            ))}
-          </select>
+          />
         </Field>
       </div>
       <p className="mt-3 text-sm text-slate-700 dark:text-slate-300">

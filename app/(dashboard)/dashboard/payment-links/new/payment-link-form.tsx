@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import type { DefaultValues } from "react-hook-form";
 import type { z } from "zod";
+import { CurrencySelect } from "@/components/forms/currency-select";
 import { decimalFromInput } from "@/components/forms/decimal-input";
 import { buttonClass, Field, selectClass } from "@/components/forms/field";
 import { checkedByDefault, selectDefault } from "@/components/forms/field-defaults";
@@ -12,7 +13,7 @@ import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { useCreatePaymentLink } from "@/components/query/use-payment-links";
-import { CURRENCIES, findCurrency } from "@/lib/currencies/registry";
+import { findCurrency } from "@/lib/currencies/registry";
 import { formatAmountShort } from "@/lib/money";
 import type { createPaymentLinkRequest } from "@/lib/schemas/payment-links";
 
@@ -104,19 +105,7 @@ export function PaymentLinkForm() {
         Shown to the customer under the title.
       </p>
       <Field label="Currency" name="currency" isRequired errors={errors}>
-        <select
-          id="field-currency"
-          aria-required="true"
-          className={selectClass}
-          defaultValue={selectDefault(form, "currency")}
-          {...register("currency")}
-        >
-          {CURRENCIES.map((c) => (
-            <option key={c.code} value={c.code}>
-              {c.code} · {c.name}
-            </option>
-          ))}
-        </select>
+        <CurrencySelect registration={register("currency")} defaultValue={selectDefault(form, "currency")} />
       </Field>
       <fieldset className="mt-4">
         <legend className="text-sm font-medium">How much the customer pays</legend>
@@ -182,26 +171,23 @@ export function PaymentLinkForm() {
       >
         <legend className="text-sm font-medium">Who may pay</legend>
         <div className="mt-1 flex flex-wrap gap-4">
-          <label className="flex items-center gap-2">
-            <input
-              type="checkbox"
-              value="natural"
-              className="h-4 w-4"
-              defaultChecked={checkedByDefault(form, "sender_types", "natural")}
-              {...register("sender_types")}
-            />
-            People
-          </label>
-          <label className="flex items-center gap-2">
-            <input
-              type="checkbox"
-              value="legal"
-              className="h-4 w-4"
-              defaultChecked={checkedByDefault(form, "sender_types", "legal")}
-              {...register("sender_types")}
-            />
-            Companies
-          </label>
+          {(
+            [
+              ["natural", "People"],
+              ["legal", "Companies"],
+            ] as const
+          ).map(([type, label]) => (
+            <label key={type} className="flex items-center gap-2">
+              <input
+                type="checkbox"
+                value={type}
+                className="h-4 w-4"
+                defaultChecked={checkedByDefault(form, "sender_types", type)}
+                {...register("sender_types")}
+              />
+              {label}
+            </label>
+          ))}
         </div>
         <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
           The customer gives the details payment rules ask (a name and date of birth, or a company&apos;s name
