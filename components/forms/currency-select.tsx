@@ -1,17 +1,19 @@
 import type { UseFormRegisterReturn } from "react-hook-form";
-import { CURRENCIES } from "@/lib/currencies/registry";
 import { selectClass } from "./field";
 
 /**
- * The required `currency` select of the invoice and payment link forms: every currency Kassa prices,
- * showing `defaultValue` (the form's default, `selectDefault`) as the server renders it.
+ * The required `currency` select of the invoice and payment link forms: the `currencies` given (the
+ * registry's, from the page), showing `defaultValue` (the form's default, `selectDefault`) as the
+ * server renders it.
  */
 export function CurrencySelect({
   registration,
   defaultValue,
+  currencies,
 }: {
   registration: UseFormRegisterReturn;
   defaultValue: string;
+  currencies: readonly { code: string; name: string }[];
 }) {
   return (
     <select
@@ -21,7 +23,7 @@ export function CurrencySelect({
       defaultValue={defaultValue}
       {...registration}
     >
-      {CURRENCIES.map((c) => (
+      {currencies.map((c) => (
         <option key={c.code} value={c.code}>
           {c.code} · {c.name}
         </option>

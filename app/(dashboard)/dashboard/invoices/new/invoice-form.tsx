@@ -179,6 +179,7 @@ export function InvoiceForm({
           <CurrencySelect
             registration={register("currency")}
             defaultValue={selectDefault(form, "currency")}
+            currencies={CURRENCIES}
           />
         </Field>
       </div>

@@ -13,7 +13,7 @@ import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { useCreatePaymentLink } from "@/components/query/use-payment-links";
-import { findCurrency } from "@/lib/currencies/registry";
+import { CURRENCIES, findCurrency } from "@/lib/currencies/registry";
 import { formatAmountShort } from "@/lib/money";
 import type { createPaymentLinkRequest } from "@/lib/schemas/payment-links";
 
@@ -105,7 +105,11 @@ export function PaymentLinkForm() {
         Shown to the customer under the title.
       </p>
       <Field label="Currency" name="currency" isRequired errors={errors}>
-        <CurrencySelect registration={register("currency")} defaultValue={selectDefault(form, "currency")} />
+        <CurrencySelect
+          registration={register("currency")}
+          defaultValue={selectDefault(form, "currency")}
+          currencies={CURRENCIES}
+        />
       </Field>
       <fieldset className="mt-4">
         <legend className="text-sm font-medium">How much the customer pays</legend>
