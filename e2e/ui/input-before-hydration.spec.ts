@@ -11,7 +11,7 @@ import { signIn } from "./sign-in";
 async function holdScripts(page: Page): Promise<() => void> {
   let release = () => {};
   const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route("**/_next/static/chunks/**", async (route) => {
+  await page.route("**/_next/static/chunks/*.js", async (route) => {
     await released;
     await route.continue();
   });
@@ -58,20 +58,26 @@ test("the invoice form shows its defaults before its script runs, and keeps what
   await expect(page.getByText("0.015 BTC").first()).toBeVisible();
 });
 
-test("the payout form shows its sender and receiver types before its script runs", async ({ page }) => {
+test("the payout page shows its defaults before its script runs, and keeps the kind of payout chosen meanwhile", async ({
+  page,
+}) => {
   const release = await openBeforeHydration(page, "Early Payout Shop", "/dashboard/payouts/new");
   const sender = page.getByLabel("Sender type");
-  // A company sends (the default), with a company's fields, before and after hydration alike.
+  // A company sends (the default), with a company's fields.
   await expect(sender).toHaveValue("legal");
   await expect(page.getByLabel("Receiver type")).toHaveValue("natural");
-  expect(await isHydrated(sender)).toBe(false);
+  const instant = page.getByRole("radio", { name: "Instant withdrawal" });
+  await instant.check();
+  expect(await isHydrated(instant)).toBe(false);
   release();
-  await expectHydrated(sender);
+  await expectHydrated(instant);
+  // The page's state follows the click: the instant payout's form, not the withdrawal's under it.
+  await expect(page.getByLabel("Currency to send")).toBeVisible();
+  await expect(instant).toBeChecked();
   await expect(sender).toHaveValue("legal");
-  await expect(page.getByLabel("Receiver type")).toHaveValue("natural");
 });
 
-test("the payment link form shows who may pay, and its currency, before its script runs", async ({
+test("the payment link form shows who may pay and its currency before its script runs, and keeps an open amount chosen meanwhile", async ({
   page,
 }) => {
   const release = await openBeforeHydration(page, "Early Link Shop", "/dashboard/payment-links/new");
@@ -79,9 +85,13 @@ test("the payment link form shows who may pay, and its currency, before its scri
   await expect(people).toBeChecked();
   await expect(page.getByRole("checkbox", { name: "Companies" })).toBeChecked();
   await expect(page.locator("#field-currency")).toHaveValue("EUR");
+  await page.getByRole("radio", { name: "The customer enters the amount" }).check();
   expect(await isHydrated(people)).toBe(false);
   release();
   await expectHydrated(people);
   await expect(people).toBeChecked();
   await expect(page.getByRole("checkbox", { name: "Companies" })).toBeChecked();
+  // The open amount chosen before hydration: its bounds, not a fixed amount.
+  await expect(page.getByLabel("Least amount")).toBeVisible();
+  await expect(page.getByLabel("Amount", { exact: true })).toHaveCount(0);
 });

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import type { DefaultValues } from "react-hook-form";
 import type { z } from "zod";
 import { CurrencySelect } from "@/components/forms/currency-select";
@@ -11,6 +11,7 @@ import { checkedByDefault, selectDefault } from "@/components/forms/field-defaul
 import { PAYMENT_LINK_LABELS } from "@/components/forms/field-labels";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
+import { useChoiceMadeBeforeHydration } from "@/components/forms/use-choice-made-before-hydration";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { useCreatePaymentLink } from "@/components/query/use-payment-links";
 import { CURRENCIES, findCurrency } from "@/lib/currencies/registry";
@@ -63,6 +64,8 @@ const TITLE_MAX = 50;
 export function PaymentLinkForm() {
   const router = useRouter();
   const [isFixed, setIsFixed] = useState(true);
+  const amountKindGroup = useRef<HTMLFieldSetElement>(null);
+  useChoiceMadeBeforeHydration(amountKindGroup, [true, false], setIsFixed);
   const form = useKassaForm<Values>(schema, {
     defaultValues: defaults(),
     shouldUnregister: true,
@@ -111,7 +114,7 @@ export function PaymentLinkForm() {
           currencies={CURRENCIES}
         />
       </Field>
-      <fieldset className="mt-4">
+      <fieldset ref={amountKindGroup} className="mt-4">
         <legend className="text-sm font-medium">How much the customer pays</legend>
         <div className="mt-1 flex flex-wrap gap-4">
           <label className="flex items-center gap-2">

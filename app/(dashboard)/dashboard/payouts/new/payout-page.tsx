@@ -1,6 +1,7 @@
 "use client";
 
-import { useState } from "react";
+import { useRef, useState } from "react";
+import { useChoiceMadeBeforeHydration } from "@/components/forms/use-choice-made-before-hydration";
 import { PayoutForm } from "./payout-form";
 import type { PayoutPrefill } from "./payout-values";
 
@@ -14,6 +15,8 @@ export function PayoutPage({
   prefill?: PayoutPrefill;
 }) {
   const [kind, setKind] = useState<"withdrawal" | "instant">("withdrawal");
+  const kindGroup = useRef<HTMLFieldSetElement>(null);
+  useChoiceMadeBeforeHydration(kindGroup, ["withdrawal", "instant"] as const, setKind);
   return (
     <>
       <h1 className="text-2xl font-bold tracking-tight">New payout</h1>
@@ -33,7 +36,7 @@ export function PayoutPage({
         </a>
         .
       </p>
-      <fieldset className="mt-3">
+      <fieldset ref={kindGroup} className="mt-3">
         <legend className="text-sm font-medium">Kind of payout</legend>
         <div className="mt-1 flex flex-wrap gap-4 text-sm">
           <label className="flex items-center gap-2">
