@@ -190,7 +190,8 @@ export function startJobRunner(options: RunnerOptions): Runner {
         });
         inFlight.add(running);
       }
-      if ((claimed.length === 0 && !isWoken) || inFlight.size >= concurrency) {
+      // A stop that came during the look above found no sleep to wake: do not start one.
+      if (!isStopping && ((claimed.length === 0 && !isWoken) || inFlight.size >= concurrency)) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, sleepMs);
           wake = () => {
