@@ -28,7 +28,7 @@ const { handle, box, lock } = await bootDatabase(config, "server");
 const { db } = handle;
 const invoiceSettings = {
   timerSeconds: config.invoiceTimerSeconds,
-  spreadPpm: config.spreadPpm,
+  pricing: config.pricing,
   callbackMode: config.mode,
 };
 
@@ -59,7 +59,7 @@ const routes: Record<string, (signed: Signed) => Promise<[number, unknown]>> = {
   },
   "/api/v2/withdrawal/crypto": async ({ merchantId, object }) => {
     const body = validate(withdrawalEndpoint, object);
-    const input = withdrawalInput(merchantId, body, config.spreadPpm);
+    const input = withdrawalInput(merchantId, body, config.pricing);
     const { id, price } = await createWithdrawal(db, input);
     const data = {
       id,

@@ -21,6 +21,7 @@ import { createMerchant } from "@/lib/merchants/create-merchant";
 import { seedRates } from "@/lib/rates/rates";
 import { startAnvil } from "../scripts/anvil.mjs";
 import { startPostgres } from "../scripts/postgres.mjs";
+import { benchPricing } from "./pricing";
 
 /**
  * The EVM watcher's catch-up: a backlog of BLOCKS blocks on a real anvil holding DEPOSITS
@@ -89,7 +90,7 @@ async function main() {
       tokens: [{ currency: "USDTE", address: token.toLowerCase() as Address, decimals: 6 }],
       confirmations: { ETH: 12, USDTE: 12 },
     };
-    await watchEvmChain(db, { network, spreadPpm: 5_000 }); // the cursor at the current tip
+    await watchEvmChain(db, { network, pricing: benchPricing }); // the cursor at the current tip
 
     // The backlog: DEPOSITS payments in batches of PER_TX, spread evenly over BLOCKS blocks.
     const batches = Math.ceil(DEPOSITS / PER_TX);
@@ -116,7 +117,7 @@ async function main() {
 
     calls = 0;
     const began = performance.now();
-    const pass = await watchEvmChain(db, { network, spreadPpm: 5_000, state: { range: 1n } });
+    const pass = await watchEvmChain(db, { network, pricing: benchPricing, state: { range: 1n } });
     const seconds = (performance.now() - began) / 1000;
     const [found] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from deposits`);
 
@@ -134,7 +135,7 @@ async function main() {
         pollingInterval: 5,
       });
       const t0 = performance.now();
-      await watchEvmChain(db, { network, spreadPpm: 5_000 });
+      await watchEvmChain(db, { network, pricing: benchPricing });
       latencies.push(performance.now() - t0);
     }
     latencies.sort((a, b) => a - b);

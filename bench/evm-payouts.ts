@@ -21,6 +21,7 @@ import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { withdrawalInput } from "@/lib/withdrawals/from-request";
 import { startAnvil } from "../scripts/anvil.mjs";
 import { startPostgres } from "../scripts/postgres.mjs";
+import { benchPricing } from "./pricing";
 
 /**
  * Payouts from one hot wallet: QUEUED ETH withdrawals accepted (the API's 201: committed,
@@ -70,7 +71,7 @@ async function main() {
     });
     const evm = { rpcUrl: node.url, tokens: {}, confirmations: 1 };
     const handlers = jobHandlers({
-      spreadPpm: 5_000,
+      pricing: benchPricing,
       mail: { smtpUrl: undefined, from: "Kassa <bench@kassa.test>" },
       chain: payoutAdapter({ mode: "sandbox", evm, box }),
     });
@@ -90,7 +91,7 @@ async function main() {
             sender_data: { legal_name: "Bench GmbH", country_of_registration: "DEU" },
             receiver_type: "self",
           }),
-          5_000,
+          benchPricing,
         ),
       );
     const broadcastCount = async () =>

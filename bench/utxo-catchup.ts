@@ -11,6 +11,7 @@ import { createMerchant } from "@/lib/merchants/create-merchant";
 import { seedRates } from "@/lib/rates/rates";
 import { isLitecoindInstalled, litecoinRpc, startLitecoind } from "../scripts/litecoind.mjs";
 import { startPostgres } from "../scripts/postgres.mjs";
+import { benchPricing } from "./pricing";
 
 /**
  * The Litecoin watcher's catch-up, the Litecoin column of `npm run bench:chain`: a backlog of BLOCKS
@@ -63,7 +64,7 @@ export async function benchLitecoin() {
     await rpc("generatetoaddress", [101 + Math.ceil(DEPOSITS / PER_TX / 50), own]);
     const network = await connectUtxoNetwork("LTC", { rpcUrl: node.url, confirmations: 6 }, "sandbox");
     const state: UtxoWatcherState = { examined: new Set() };
-    await watchUtxoChain(db, { network, spreadPpm: 5_000, state }); // the cursor at the current tip
+    await watchUtxoChain(db, { network, pricing: benchPricing, state }); // the cursor at the current tip
 
     // The backlog: DEPOSITS payments in transactions of PER_TX outputs, spread evenly over BLOCKS blocks.
     const batches = Math.ceil(DEPOSITS / PER_TX);
@@ -81,7 +82,7 @@ export async function benchLitecoin() {
     console.error(`[bench] backlog of ${backlog} blocks built`);
 
     const began = performance.now();
-    const pass = await watchUtxoChain(db, { network, spreadPpm: 5_000, state });
+    const pass = await watchUtxoChain(db, { network, pricing: benchPricing, state });
     const seconds = (performance.now() - began) / 1000;
     const [found] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from deposits`);
 
@@ -90,7 +91,7 @@ export async function benchLitecoin() {
     for (let i = 0; i < 20; i++) {
       const t0 = performance.now();
       await rpc("sendtoaddress", [addresses[WATCHED - 1 - i]!, "0.05000000"]);
-      await watchUtxoChain(db, { network, spreadPpm: 5_000, state });
+      await watchUtxoChain(db, { network, pricing: benchPricing, state });
       latencies.push(performance.now() - t0);
     }
     const [seen] = await queryRows<{ n: number }>(

@@ -30,6 +30,7 @@ import {
   startLitecoind,
 } from "../scripts/litecoind.mjs";
 import { startPostgres } from "../scripts/postgres.mjs";
+import { benchPricing } from "./pricing";
 import { recordRun } from "./record-run";
 
 /**
@@ -183,7 +184,7 @@ export async function benchLitecoinPayouts(): Promise<{ database: string; rows: 
         network,
       ),
     );
-    const watch = () => watchUtxoChain(db, { network, spreadPpm: 5_000 });
+    const watch = () => watchUtxoChain(db, { network, pricing: benchPricing });
     await watch(); // the cursor at the tip
 
     // Kassa's coins: a customer pays PAYOUTS + 10 deposit addresses 1 LTC each (one coin each: with
@@ -220,7 +221,7 @@ export async function benchLitecoinPayouts(): Promise<{ database: string; rows: 
             sender_data: { legal_name: "Bench GmbH", country_of_registration: "DEU" },
             receiver_type: "self",
           }),
-          5_000,
+          benchPricing,
         ),
       );
 
@@ -245,7 +246,7 @@ export async function benchLitecoinPayouts(): Promise<{ database: string; rows: 
       const clock: Clock = { now: () => new Date(Date.now() + offsetMs) };
       const failures: string[] = [];
       const handlers = jobHandlers({
-        spreadPpm: 5_000,
+        pricing: benchPricing,
         mail: { smtpUrl: undefined, from: "Kassa <bench@kassa.test>" },
         chain: payoutAdapter({ mode: "sandbox", evm: undefined, utxo: { LTC: config }, batchSeconds, box }),
       });

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { parseProxyRange } from "@/lib/auth/client-address";
+import type { Pricing } from "@/lib/rates/pricing";
 import { DEFAULT_APPROVAL_SECONDS } from "@/lib/withdrawals/approval-window";
 
 /**
@@ -322,11 +323,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     seedDemo: e.KASSA_SEED_DEMO ?? e.KASSA_MODE === "sandbox",
     /** How long a customer has to choose a currency, and then to pay, on an invoice with `timer: true`. */
     invoiceTimerSeconds: e.KASSA_INVOICE_TIMER_SECONDS,
-    /** How long an invoice's locked rate holds when it has no timer; by default as long as a timer would. */
-    rateLockSeconds: e.KASSA_RATE_LOCK_SECONDS ?? e.KASSA_INVOICE_TIMER_SECONDS,
     /** Sandbox chain: mine a block this often on every currency with unconfirmed payments; 0 turns it off. */
     sandboxBlockSeconds: e.KASSA_SANDBOX_BLOCK_SECONDS,
-    spreadPpm: e.KASSA_EXCHANGE_SPREAD_PPM,
+    /** The spread on conversions, and how long an invoice's rate holds without a timer (as long as a timer would, unless set). */
+    pricing: {
+      spreadPpm: e.KASSA_EXCHANGE_SPREAD_PPM,
+      rateLockSeconds: e.KASSA_RATE_LOCK_SECONDS ?? e.KASSA_INVOICE_TIMER_SECONDS,
+    } satisfies Pricing,
     /** How long a withdrawal over a limit waits for an approver before it is declined as expired. */
     withdrawalApprovalSeconds: e.KASSA_WITHDRAWAL_APPROVAL_SECONDS,
     /** Run background jobs in this process (turn off on app servers when a separate worker runs them). */

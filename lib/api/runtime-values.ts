@@ -20,9 +20,8 @@ export function invoiceSettings(): InvoiceSettings {
   const config = getConfig();
   return {
     timerSeconds: config.invoiceTimerSeconds,
-    spreadPpm: config.spreadPpm,
+    pricing: config.pricing,
     callbackMode: config.mode,
-    rateLockSeconds: config.rateLockSeconds,
   };
 }
 

@@ -4,7 +4,7 @@ import { getCurrency } from "@/lib/currencies/registry";
 import type { Executor } from "@/lib/db/client";
 import { judgePayments, paymentsWorth } from "@/lib/invoices/judge-payments";
 import type { InvoiceRecord } from "@/lib/invoices/load-invoice";
-import { paymentTolerance } from "@/lib/invoices/price-invoice";
+import { invoiceSpreadPpm, paymentTolerance } from "@/lib/invoices/price-invoice";
 import { convert, invert } from "@/lib/rates/rate";
 import { quote, RateUnavailableError } from "@/lib/rates/rates";
 
@@ -31,13 +31,12 @@ export async function amountsDue(
   db: Executor,
   record: InvoiceRecord,
   options: {
-    spreadPpm: number;
     /**
      * Count only credited (confirmed) payments: what the invoice owes back must not include money
      * still unconfirmed or held for compliance review, which may never be the merchant's.
      */
     isCreditedOnly?: boolean;
-  },
+  } = {},
 ): Promise<AmountsDue | null> {
   const { invoice } = record;
   const due = invoice.senderAmount;
@@ -57,7 +56,7 @@ export async function amountsDue(
       merchantId: invoice.merchantId,
       from: invoice.senderCurrency,
       to: record.currency,
-      spreadPpm: invoice.spreadPpm ?? options.spreadPpm,
+      spreadPpm: invoiceSpreadPpm(invoice),
     }));
   } catch (error) {
     if (error instanceof RateUnavailableError) return inPayCurrency;

@@ -12,6 +12,7 @@ import { priceInvoice } from "@/lib/invoices/price-invoice";
 import { lockExpiry } from "@/lib/invoices/rate-lock";
 import { secondsLeft } from "@/lib/invoices/to-invoice-response";
 import { formatAmount } from "@/lib/money";
+import type { Pricing } from "@/lib/rates/pricing";
 import { formatStoredRate } from "@/lib/rates/rate";
 import { TERMINAL_INVOICE_STATUSES } from "@/lib/transactions/statuses";
 import { amountsDue } from "./amounts-due";
@@ -28,13 +29,7 @@ const seconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000)
 export async function checkoutView(
   db: Executor,
   record: InvoiceRecord,
-  options: {
-    spreadPpm: number;
-    clock?: Clock;
-    /** How long a price holds without a timer (InvoiceSettings); unknown: the view says nothing of it. */
-    rateLockSeconds?: number;
-    timerSeconds?: number;
-  },
+  options: { pricing: Pricing; clock?: Clock },
 ) {
   const now = (options.clock ?? systemClock).now();
   const { invoice } = record;
@@ -62,7 +57,7 @@ export async function checkoutView(
   const confirming = [...payments].reverse().find((p) => p.status === "seen")?.currency ?? payCurrency?.code;
   const required = confirming ? confirmationsOf(confirming) : 0;
   const due = invoice.senderAmount;
-  const owed = await amountsDue(db, record, options);
+  const owed = await amountsDue(db, record);
   // The customer chooses the currency: a `created` invoice, or a timer invoice `pending` since
   // creation whose merchant named none (its clock already runs).
   const isAwaitingCurrency =
@@ -75,14 +70,12 @@ export async function checkoutView(
     invoice.senderType === null && !TERMINAL_INVOICE_STATUSES.includes(record.status);
   const shownAddress = needsCustomerDetails ? null : record.address;
   const currencies =
-    isAwaitingCurrency && !needsCustomerDetails ? await currencyChoices(db, record, options.spreadPpm) : [];
-  const rateLockSeconds = options.rateLockSeconds ?? options.timerSeconds ?? null;
+    isAwaitingCurrency && !needsCustomerDetails ? await currencyChoices(db, record, options.pricing) : [];
+  const { rateLockSeconds } = options.pricing;
   // Without a timer a price holds for a while only; the page says until when, rather than showing a
   // new price unannounced once it lapses (lib/checkout/open-checkout.ts re-prices it then).
   const priceHoldsUntil =
-    invoice.expiresAt === null && rateLockSeconds !== null && invoice.rateNumerator !== null
-      ? lockExpiry(record, rateLockSeconds)
-      : null;
+    invoice.expiresAt === null && invoice.rateNumerator !== null ? lockExpiry(record, rateLockSeconds) : null;
   // "Pay with another currency": only the customer's own choice, and only before anything was paid.
   const canSwitchCurrency =
     record.status === "pending" &&
@@ -159,7 +152,7 @@ export async function checkoutView(
 }
 
 /** The currencies a customer can choose, each with the amount it would cost at the current rate. */
-export async function currencyChoices(db: Executor, record: InvoiceRecord, spreadPpm: number) {
+export async function currencyChoices(db: Executor, record: InvoiceRecord, pricing: Pricing) {
   const choices = [];
   for (const currency of CURRENCIES) {
     if (currency.kind !== "crypto" || !isOffered(currency.code)) continue;
@@ -169,7 +162,7 @@ export async function currencyChoices(db: Executor, record: InvoiceRecord, sprea
         invoiceCurrency: record.currency,
         amount: record.amount,
         payCurrency: currency.code,
-        spreadPpm,
+        pricing,
         field: "currency",
       });
       choices.push({

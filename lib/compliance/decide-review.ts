@@ -10,6 +10,7 @@ import { bookDeposit } from "@/lib/deposits/book-deposit";
 import { moveDeposit } from "@/lib/deposits/move-deposit";
 import { fieldError, notFound } from "@/lib/errors";
 import { formatAmountShort } from "@/lib/money";
+import type { Pricing } from "@/lib/rates/pricing";
 import { lockActingMember } from "@/lib/team/lock-acting-member";
 import { rejectHeldDeposit } from "./reject-held-deposit";
 
@@ -31,7 +32,7 @@ export async function decideReview(
     userId: number | null;
     decision: ReviewDecision;
     audit: AuditSource;
-    spreadPpm: number;
+    pricing: Pricing;
     clock?: Clock;
   },
 ): Promise<DecidedReview> {
@@ -80,7 +81,7 @@ export async function decideReview(
     );
     if (!deposit) throw new Error(`review ${review.id}: its deposit ${review.depositId} is not held`);
     if (input.decision === "release")
-      await bookDeposit(tx, { deposit, spreadPpm: input.spreadPpm, clock: input.clock });
+      await bookDeposit(tx, { deposit, pricing: input.pricing, clock: input.clock });
     else await rejectHeldDeposit(tx, { deposit, isRemoved, clock: input.clock });
     await recordAuditEntry(tx, {
       merchantId: input.merchantId,

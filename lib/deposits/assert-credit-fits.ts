@@ -6,6 +6,7 @@ import { deposits, transactions } from "@/lib/db/schema";
 import { fieldError } from "@/lib/errors";
 import { readBalance } from "@/lib/ledger/read-balance";
 import { fitsCap } from "@/lib/money";
+import type { Pricing } from "@/lib/rates/pricing";
 import { storedRate } from "@/lib/rates/rate";
 import { quote, RateUnavailableError } from "@/lib/rates/rates";
 import { computeCredit } from "./compute-credit";
@@ -20,7 +21,7 @@ type Payment = {
 };
 
 /** What a payment will credit (gross), or 0 when no rate can be had for it now. */
-async function grossOf(db: Executor, payment: Payment): Promise<bigint> {
+async function grossOf(db: Executor, payment: Payment, pricing: Pricing): Promise<bigint> {
   const { rates } = payment;
   let rest = rates.rate;
   if (rest === null && rates.lockedAmount < payment.amount) {
@@ -30,6 +31,7 @@ async function grossOf(db: Executor, payment: Payment): Promise<bigint> {
           merchantId: payment.merchantId,
           from: payment.payCurrency,
           to: payment.creditCurrency,
+          spreadPpm: pricing.spreadPpm,
         })
       ).rate;
     } catch (error) {
@@ -52,9 +54,12 @@ async function grossOf(db: Executor, payment: Payment): Promise<bigint> {
  * above the cap could no longer be read or spent. Used where the client chooses the
  * payment (the sandbox chain); a real chain's payment cannot be refused.
  */
-export async function assertCreditFits(db: Executor, input: Payment & { merchantId: number }): Promise<void> {
+export async function assertCreditFits(
+  db: Executor,
+  input: Payment & { merchantId: number; pricing: Pricing },
+): Promise<void> {
   const balance = await readBalance(db, { merchantId: input.merchantId, currency: input.creditCurrency });
-  let total = balance + (await grossOf(db, input));
+  let total = balance + (await grossOf(db, input, input.pricing));
   const pending = await db
     .select({ deposit: deposits })
     .from(deposits)
@@ -68,17 +73,21 @@ export async function assertCreditFits(db: Executor, input: Payment & { merchant
     );
   for (const { deposit } of pending) {
     if (!fitsCap(total)) break;
-    total += await grossOf(db, {
-      merchantId: input.merchantId,
-      payCurrency: deposit.currency,
-      creditCurrency: input.creditCurrency,
-      amount: deposit.amount,
-      rates: {
-        lockedAmount: deposit.lockedAmount,
-        lockedRate: storedRate(deposit.lockedRateNumerator, deposit.lockedRateDenominator),
-        rate: storedRate(deposit.rateNumerator, deposit.rateDenominator),
+    total += await grossOf(
+      db,
+      {
+        merchantId: input.merchantId,
+        payCurrency: deposit.currency,
+        creditCurrency: input.creditCurrency,
+        amount: deposit.amount,
+        rates: {
+          lockedAmount: deposit.lockedAmount,
+          lockedRate: storedRate(deposit.lockedRateNumerator, deposit.lockedRateDenominator),
+          rate: storedRate(deposit.rateNumerator, deposit.rateDenominator),
+        },
       },
-    });
+      input.pricing,
+    );
   }
   if (!fitsCap(total)) {
     throw fieldError({

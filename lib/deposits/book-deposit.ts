@@ -8,6 +8,7 @@ import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { settleInvoice } from "@/lib/invoices/settle-invoice";
 import { postJournal } from "@/lib/ledger/post-journal";
 import { formatAmount } from "@/lib/money";
+import type { Pricing } from "@/lib/rates/pricing";
 import { formatRate } from "@/lib/rates/rate";
 import { quote } from "@/lib/rates/rates";
 import { transitionStatus } from "@/lib/transactions/transition-status";
@@ -23,7 +24,7 @@ import { recordedParts } from "./rate-payment";
  */
 async function creditParts(
   tx: Tx,
-  input: { deposit: typeof deposits.$inferSelect; creditCurrency: string; spreadPpm: number },
+  input: { deposit: typeof deposits.$inferSelect; creditCurrency: string; pricing: Pricing },
 ): Promise<CreditPart[]> {
   const { deposit, creditCurrency } = input;
   const recorded = recordedParts(deposit, creditCurrency);
@@ -32,7 +33,7 @@ async function creditParts(
     merchantId: deposit.merchantId,
     from: deposit.currency,
     to: creditCurrency,
-    spreadPpm: input.spreadPpm,
+    spreadPpm: input.pricing.spreadPpm,
   });
   await tx
     .update(deposits)
@@ -50,7 +51,7 @@ async function creditParts(
  */
 export async function bookDeposit(
   tx: Tx,
-  input: { deposit: typeof deposits.$inferSelect; spreadPpm: number; clock?: Clock },
+  input: { deposit: typeof deposits.$inferSelect; pricing: Pricing; clock?: Clock },
 ): Promise<void> {
   const { deposit } = input;
   // On a UTXO chain the payment's coin becomes Kassa's to spend with its credit, never before.
@@ -71,7 +72,7 @@ export async function bookDeposit(
       parts: await creditParts(tx, {
         deposit,
         creditCurrency: record.currency,
-        spreadPpm: input.spreadPpm,
+        pricing: input.pricing,
       }),
       payCurrency: deposit.currency,
       creditCurrency: record.currency,
@@ -125,7 +126,7 @@ export async function bookDeposit(
   }
 
   const creditCurrency = address!.convertTo ?? deposit.currency;
-  const parts = await creditParts(tx, { deposit, creditCurrency, spreadPpm: input.spreadPpm });
+  const parts = await creditParts(tx, { deposit, creditCurrency, pricing: input.pricing });
   const credit = computeCredit({ parts, payCurrency: deposit.currency, creditCurrency });
   await postJournal(tx, {
     merchantId: deposit.merchantId,

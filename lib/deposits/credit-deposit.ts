@@ -8,6 +8,7 @@ import type { ScreeningProvider } from "@/lib/compliance/screening-provider";
 import type { Db } from "@/lib/db/client";
 import { chainTransactions, deposits } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
+import type { Pricing } from "@/lib/rates/pricing";
 import { bookDeposit } from "./book-deposit";
 import { moveDeposit } from "./move-deposit";
 
@@ -19,7 +20,7 @@ import { moveDeposit } from "./move-deposit";
  */
 export async function creditDeposit(
   db: Db,
-  input: { depositId: number; spreadPpm: number; clock?: Clock; screening?: ScreeningProvider },
+  input: { depositId: number; pricing: Pricing; clock?: Clock; screening?: ScreeningProvider },
 ): Promise<boolean> {
   return inTransaction(db, async (tx) => {
     const [seen] = await tx
@@ -57,7 +58,7 @@ export async function creditDeposit(
     });
     // The row lock holds it `seen` until this transaction ends.
     if (!deposit) throw new Error(`deposit ${seen.id} changed while claimed`);
-    await bookDeposit(tx, { deposit, spreadPpm: input.spreadPpm, clock: input.clock });
+    await bookDeposit(tx, { deposit, pricing: input.pricing, clock: input.clock });
     return true;
   });
 }

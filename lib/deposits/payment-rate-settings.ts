@@ -5,6 +5,5 @@ import type { PaymentRateSettings } from "./rate-payment";
 
 /** The installation's settings for converting payments (KASSA_EXCHANGE_SPREAD_PPM, KASSA_RATE_LOCK_SECONDS). */
 export function paymentRateSettings(): PaymentRateSettings {
-  const config = getConfig();
-  return { spreadPpm: config.spreadPpm, rateLockSeconds: config.rateLockSeconds };
+  return { pricing: getConfig().pricing };
 }

@@ -3,15 +3,16 @@ import "server-only";
 import type { Clock } from "@/lib/clock";
 import type { Executor } from "@/lib/db/client";
 import type { InvoiceRecord } from "@/lib/invoices/load-invoice";
+import { invoiceSpreadPpm } from "@/lib/invoices/price-invoice";
 import { lockExpiry } from "@/lib/invoices/rate-lock";
+import type { Pricing } from "@/lib/rates/pricing";
 import { IDENTITY_RATE, type Rate, storedRate } from "@/lib/rates/rate";
 import { quote, RateUnavailableError } from "@/lib/rates/rates";
 import type { CreditPart } from "./compute-credit";
 
-/** How payments are converted: the spread, and how long a rate locked without a timer holds. */
+/** How payments are converted: the installation's pricing (the spread, how long a rate locked without a timer holds). */
 export type PaymentRateSettings = {
-  spreadPpm: number;
-  rateLockSeconds: number;
+  pricing: Pricing;
   /** The moment a payment is seen is read from here; the system clock unless given (tests). */
   clock?: Clock;
 };
@@ -57,7 +58,7 @@ export async function rateInvoicePayment(
   const { record, amount, paidBefore, now, settings } = input;
   const { invoice } = record;
   const lockedRate = storedRate(invoice.rateNumerator, invoice.rateDenominator);
-  const expiry = lockExpiry(record, settings.rateLockSeconds);
+  const expiry = lockExpiry(record, settings.pricing.rateLockSeconds);
   const isOpen = record.status === "pending" || record.status === "processing";
   const isLive = lockedRate !== null && isOpen && expiry !== null && now < expiry;
   const room =
@@ -72,7 +73,7 @@ export async function rateInvoicePayment(
           merchantId: record.merchantId,
           from: invoice.senderCurrency ?? record.currency,
           to: record.currency,
-          spreadPpm: invoice.spreadPpm ?? settings.spreadPpm,
+          spreadPpm: invoiceSpreadPpm(invoice),
         });
   return { lockedAmount, lockedRate: lockedAmount > 0n ? lockedRate : null, rate };
 }
@@ -87,7 +88,7 @@ export async function rateAddressPayment(
     merchantId: input.merchantId,
     from: input.payCurrency,
     to: input.creditCurrency,
-    spreadPpm: input.settings.spreadPpm,
+    spreadPpm: input.settings.pricing.spreadPpm,
   });
   return { lockedAmount: 0n, lockedRate: null, rate };
 }

@@ -104,6 +104,7 @@ export async function recordIncomingPayment(
         creditCurrency: invoice.currency,
         amount: payment.amount,
         rates,
+        pricing: settings.pricing,
       });
   } else {
     const creditCurrency = address.convertTo ?? payment.currency;
@@ -123,6 +124,7 @@ export async function recordIncomingPayment(
         creditCurrency,
         amount: payment.amount,
         rates,
+        pricing: settings.pricing,
       });
     const status = isBelowMinimum ? "below_minimum" : "processing";
     const [created] = await tx

@@ -6,6 +6,7 @@ import { getCurrency } from "@/lib/currencies/registry";
 import type { Db } from "@/lib/db/client";
 import { chainTips, chainTransactions, deposits } from "@/lib/db/schema";
 import { runEach } from "@/lib/jobs/run-each";
+import type { Pricing } from "@/lib/rates/pricing";
 import { creditDeposit } from "./credit-deposit";
 
 /**
@@ -17,7 +18,7 @@ import { creditDeposit } from "./credit-deposit";
  */
 export async function scanConfirmations(
   db: Db,
-  input: { currency: string; spreadPpm: number; clock?: Clock },
+  input: { currency: string; pricing: Pricing; clock?: Clock },
 ): Promise<number> {
   const required = getCurrency(input.currency).confirmations;
   const rows = await db
@@ -52,7 +53,7 @@ export async function scanConfirmations(
         confirmations >= required &&
         (await creditDeposit(db, {
           depositId: row.id,
-          spreadPpm: input.spreadPpm,
+          pricing: input.pricing,
           clock: input.clock,
         }))
       ) {

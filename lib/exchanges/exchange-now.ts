@@ -3,6 +3,7 @@ import "server-only";
 import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
+import type { Pricing } from "@/lib/rates/pricing";
 import { mapExchangeError } from "./map-exchange-error";
 import { type ExchangePrice, priceExchange } from "./price-exchange";
 import { recordExchange } from "./record-exchange";
@@ -16,7 +17,7 @@ export type AcceptedExchange = { id: number; foreignId: string; price: ExchangeP
  */
 export async function exchangeNow(
   db: Db,
-  input: ExchangeOrder & { spreadPpm: number; clock?: Clock },
+  input: ExchangeOrder & { pricing: Pricing; clock?: Clock },
 ): Promise<AcceptedExchange> {
   const amountField = input.senderAmount !== undefined ? "sender_amount" : "receiver_amount";
   const price = await priceExchange(db, input);

@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import { type Clock, sqlNow, systemClock } from "@/lib/clock";
 import { type Db, queryRows } from "@/lib/db/client";
 import { amountSql } from "@/lib/db/schema";
+import type { Pricing } from "@/lib/rates/pricing";
 import { type ExchangePrice, priceExchange } from "./price-exchange";
 
 /** How long a quoted price holds for /exchange/fixed, in seconds (the public API's `fix_period`). */
@@ -30,7 +31,7 @@ export async function fixExchangeQuote(
     receiverCurrency: string;
     senderAmount?: bigint;
     receiverAmount?: bigint;
-    spreadPpm: number;
+    pricing: Pricing;
     clock?: Clock;
   },
 ): Promise<FixedQuote> {

@@ -4,6 +4,7 @@ import { isOffered } from "@/lib/currencies/offering";
 import { CURRENCIES, type Currency } from "@/lib/currencies/registry";
 import type { Executor } from "@/lib/db/client";
 import { formatAmount } from "@/lib/money";
+import type { Pricing } from "@/lib/rates/pricing";
 import { formatRate, type Rate } from "@/lib/rates/rate";
 import { memoizedRatesProvider, type PricesOf, quote, RateUnavailableError } from "@/lib/rates/rates";
 
@@ -30,7 +31,7 @@ export type CurrencyPair = {
  */
 export async function listPairs(
   db: Executor,
-  input: { merchantId: PricesOf; from?: string; to?: string; spreadPpm: number },
+  input: { merchantId: PricesOf; from?: string; to?: string; pricing: Pricing },
 ): Promise<CurrencyPair[]> {
   const offered = CURRENCIES.filter((c) => isOffered(c.code));
   // Every price read once: the provider answers each pair's two look-ups from memory.
@@ -47,7 +48,7 @@ export async function listPairs(
         merchantId: input.merchantId,
         from: from.code,
         to: to.code,
-        spreadPpm: input.spreadPpm,
+        spreadPpm: input.pricing.spreadPpm,
         provider,
       });
       if (!rate) continue;

@@ -5,6 +5,7 @@ import { getCurrency } from "@/lib/currencies/registry";
 import type { Executor } from "@/lib/db/client";
 import { fieldError } from "@/lib/errors";
 import { divide, formatAmountShort, MAX_AMOUNT, UNIT } from "@/lib/money";
+import type { Pricing } from "@/lib/rates/pricing";
 import { convert, invert, type Rate } from "@/lib/rates/rate";
 import { quote, RateUnavailableError } from "@/lib/rates/rates";
 import { exchangeFeeType } from "./exchange-fee-type";
@@ -42,7 +43,7 @@ export async function priceExchange(
     receiverCurrency: string;
     senderAmount?: bigint;
     receiverAmount?: bigint;
-    spreadPpm: number;
+    pricing: Pricing;
   },
 ): Promise<ExchangePrice> {
   const source = getCurrency(input.senderCurrency);
@@ -54,7 +55,7 @@ export async function priceExchange(
       merchantId: input.merchantId,
       from: source.code,
       to: target.code,
-      spreadPpm: input.spreadPpm,
+      spreadPpm: input.pricing.spreadPpm,
     });
   } catch (error) {
     if (error instanceof RateUnavailableError) throw fieldError(EXCHANGE_UNAVAILABLE);

@@ -35,7 +35,7 @@ export function startBackground(
     db,
     ...waking,
     handlers: jobHandlers({
-      spreadPpm: config.spreadPpm,
+      pricing: config.pricing,
       mail: mailSettingsFor(config, getSecretBox()),
       chain: payoutAdapter({
         mode: config.mode,
@@ -52,7 +52,7 @@ export function startBackground(
       evm: config.evm,
       utxo: config.utxo,
       mode: config.mode,
-      spreadPpm: config.spreadPpm,
+      pricing: config.pricing,
       box: getSecretBox(),
     }),
     retentionDays: config.jobRetentionDays,

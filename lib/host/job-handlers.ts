@@ -37,13 +37,14 @@ import {
 import { runEach } from "@/lib/jobs/run-each";
 import type { Handlers, PeriodicTask } from "@/lib/jobs/runner";
 import { type MailSettings, sendQueuedEmail } from "@/lib/mail/send-email";
+import type { Pricing } from "@/lib/rates/pricing";
 import { expireRefund } from "@/lib/refunds/expire-refund";
 import { expireWithdrawalApproval } from "@/lib/withdrawals/expire-withdrawal-approval";
 import { broadcastWithdrawal, confirmWithdrawals } from "@/lib/withdrawals/process-withdrawal";
 import { sweepWithdrawalClaims } from "@/lib/withdrawals/sweep-withdrawals";
 
 export type JobSettings = {
-  spreadPpm: number;
+  pricing: Pricing;
   mail: MailSettings;
   /** The network payouts go to (payoutAdapter); the sandbox chain unless given (tests). */
   chain?: ChainAdapter;
@@ -110,8 +111,8 @@ export function jobHandlers(settings: JobSettings): Handlers {
     [INVOICE_REPRICE_QUEUE]: async (job, db, { clock }) => {
       await repriceInvoiceJob(db, {
         invoiceId: Number(job.payload.invoiceId),
-        lockSeconds: Number(job.payload.lockSeconds),
-        spreadPpm: settings.spreadPpm,
+        // The lock length the job was scheduled with: its run time was computed from it.
+        pricing: { ...settings.pricing, rateLockSeconds: Number(job.payload.lockSeconds) },
         clock,
       });
     },
@@ -122,7 +123,7 @@ export function jobHandlers(settings: JobSettings): Handlers {
       const steps = [
         {
           name: "deposits",
-          run: () => scanConfirmations(db, { currency, spreadPpm: settings.spreadPpm, clock }),
+          run: () => scanConfirmations(db, { currency, pricing: settings.pricing, clock }),
         },
         { name: "withdrawals", run: () => confirmWithdrawals(db, currency) },
       ];
@@ -156,22 +157,20 @@ export function jobHandlers(settings: JobSettings): Handlers {
 }
 
 /** What the job runner repeats on a timer besides claiming jobs; each real chain's watcher when its node is configured. */
-export function jobTasks(
-  options: {
-    evm?: EvmConfig;
-    utxo?: Config["utxo"];
-    mode?: Config["mode"];
-    spreadPpm?: number;
-    box?: SecretBox;
-  } = {},
-): PeriodicTask[] {
+export function jobTasks(options: {
+  evm?: EvmConfig;
+  utxo?: Config["utxo"];
+  mode?: Config["mode"];
+  pricing: Pricing;
+  box?: SecretBox;
+}): PeriodicTask[] {
   const tasks: PeriodicTask[] = [
     { name: "withdrawal sweep", everyMs: 60_000, run: (db) => sweepWithdrawalClaims(db) },
     { name: "prune idempotency keys", everyMs: 10 * 60_000, run: (db) => pruneIdempotencyKeys(db) },
   ];
   if (options.evm)
     tasks.push(
-      evmWatcherTask({ config: options.evm, spreadPpm: options.spreadPpm ?? 0 }),
+      evmWatcherTask({ config: options.evm, pricing: options.pricing }),
       evmPayoutTask({ config: options.evm, box: options.box }),
     );
   for (const currency of ["BTC", "LTC"] as const) {
@@ -182,7 +181,7 @@ export function jobTasks(
           currency,
           config,
           mode: options.mode ?? "production",
-          spreadPpm: options.spreadPpm ?? 0,
+          pricing: options.pricing,
           box: options.box,
         }),
         utxoPayoutTask({ currency, config, mode: options.mode ?? "production", box: options.box }),

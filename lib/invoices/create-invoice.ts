@@ -18,6 +18,7 @@ import { amountSql, invoices, optionalAmountSql, optionalWholeSql } from "@/lib/
 import { inTransaction, retrySerializationFailures } from "@/lib/db/transaction";
 import { fieldError } from "@/lib/errors";
 import { formatAmountShort } from "@/lib/money";
+import type { Pricing } from "@/lib/rates/pricing";
 import type { DashboardInvoiceRequest } from "@/lib/schemas/invoices";
 import { foreignIdTakenError } from "@/lib/transactions/foreign-id-taken";
 import { changeSql } from "@/lib/transactions/record-change";
@@ -25,24 +26,13 @@ import { invoiceExpiryJob } from "./invoice-jobs";
 import type { InvoiceRecord } from "./load-invoice";
 import { priceInvoice } from "./price-invoice";
 
-/**
- * `rateLockSeconds`: how long a rate fixed without a timer holds (KASSA_RATE_LOCK_SECONDS); when
- * absent, the timer's length, as the configuration defaults it.
- */
 export type InvoiceSettings = {
   timerSeconds: number;
-  spreadPpm: number;
+  pricing: Pricing;
   callbackMode: CallbackMode;
-  rateLockSeconds?: number;
   /** Where "now" is read for timers and rate locks; the system clock unless given (tests). */
   clock?: Clock;
 };
-
-export function rateLockSecondsOf(
-  settings: Pick<InvoiceSettings, "timerSeconds" | "rateLockSeconds">,
-): number {
-  return settings.rateLockSeconds ?? settings.timerSeconds;
-}
 
 /**
  * What an invoice is created from: the API's request (spec 2.2), or the dashboard's, which may leave
@@ -102,7 +92,7 @@ export async function createInvoice(
         invoiceCurrency: currency.code,
         amount: request.amount,
         payCurrency: request.sender_currency,
-        spreadPpm: settings.spreadPpm,
+        pricing: settings.pricing,
         field: "sender_currency",
       })
     : undefined;

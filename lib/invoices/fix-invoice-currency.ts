@@ -11,11 +11,11 @@ import { inTransaction } from "@/lib/db/transaction";
 import { fieldError, notFound } from "@/lib/errors";
 import { storedRate } from "@/lib/rates/rate";
 import { enqueueChangeJob, recordChange } from "@/lib/transactions/record-change";
-import { type InvoiceSettings, rateLockSecondsOf } from "./create-invoice";
+import type { InvoiceSettings } from "./create-invoice";
 import { markChosenByCustomer } from "./currency-choice";
 import { invoiceExpiryJob } from "./invoice-jobs";
 import { type InvoiceRecord, loadInvoiceById, loadInvoiceByToken } from "./load-invoice";
-import { priceInvoice } from "./price-invoice";
+import { invoiceSpreadPpm, priceInvoice } from "./price-invoice";
 import { isLockLive } from "./rate-lock";
 import { repriceInvoiceIn, scheduleRepricing } from "./reprice-invoice";
 import { setInvoiceStatus } from "./set-invoice-status";
@@ -86,16 +86,17 @@ export async function fixInvoiceCurrency(
     // A merchant-fixed currency keeps the price of creation while its lock holds; opened later (or
     // migrated without a usable rate) it is priced afresh, with a new lock from now.
     const storedPrice = isFixed ? storedRate(invoice.rateNumerator, invoice.rateDenominator) : null;
-    const isStoredLive = storedPrice !== null && isLockLive(record, rateLockSecondsOf(input.settings), now);
+    const isStoredLive =
+      storedPrice !== null && isLockLive(record, input.settings.pricing.rateLockSeconds, now);
     const price =
       storedPrice && isStoredLive
-        ? { rate: storedPrice, spreadPpm: invoice.spreadPpm ?? 0, senderAmount: invoice.senderAmount! }
+        ? { rate: storedPrice, spreadPpm: invoiceSpreadPpm(invoice), senderAmount: invoice.senderAmount! }
         : await priceInvoice(tx, {
             merchantId: record.merchantId,
             invoiceCurrency: record.currency,
             amount: record.amount,
             payCurrency: input.currency,
-            spreadPpm: input.settings.spreadPpm,
+            pricing: input.settings.pricing,
             field: "currency",
           });
     const address = await allocateDepositAddress(tx, input.keys, {

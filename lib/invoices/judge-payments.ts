@@ -6,9 +6,8 @@ import { deposits } from "@/lib/db/schema";
 import { computeCredit } from "@/lib/deposits/compute-credit";
 import { isFullyLocked, rateOfTheMoment, recordedParts } from "@/lib/deposits/rate-payment";
 import type { Rate } from "@/lib/rates/rate";
-import { DEFAULT_SPREAD_PPM } from "@/lib/rates/rates";
 import type { InvoiceRecord } from "./load-invoice";
-import { paymentTolerance } from "./price-invoice";
+import { invoiceSpreadPpm, paymentTolerance } from "./price-invoice";
 
 /**
  * An invoice's payments in figures: how much of them its locked rate covered (pay currency),
@@ -73,7 +72,7 @@ async function partsAtRateOfNow(db: Executor, record: InvoiceRecord, row: typeof
     merchantId: record.merchantId,
     from: row.currency,
     to: record.currency,
-    spreadPpm: record.invoice.spreadPpm ?? DEFAULT_SPREAD_PPM,
+    spreadPpm: invoiceSpreadPpm(record.invoice),
   });
   return rate ? recordedParts(row, record.currency, rate) : null;
 }

@@ -4,10 +4,19 @@ import { getCurrency } from "@/lib/currencies/registry";
 import type { Executor } from "@/lib/db/client";
 import { fieldError } from "@/lib/errors";
 import { formatAmountShort, MAX_AMOUNT } from "@/lib/money";
+import type { Pricing } from "@/lib/rates/pricing";
 import { convert, invert, type Rate } from "@/lib/rates/rate";
 import { quote, RateUnavailableError } from "@/lib/rates/rates";
 
 export type InvoicePrice = { rate: Rate; spreadPpm: number; senderAmount: bigint };
+
+/**
+ * The spread of an invoice's conversions: the one fixed with its price, which every write of a pay
+ * currency stores beside it. An invoice without a pay currency has converted nothing (0).
+ */
+export function invoiceSpreadPpm(invoice: { spreadPpm: number | null }): number {
+  return invoice.spreadPpm ?? 0;
+}
 
 /**
  * What a customer must send in `payCurrency` for an invoice of `amount` in `invoiceCurrency`, at the
@@ -23,7 +32,7 @@ export async function priceInvoice(
     invoiceCurrency: string;
     amount: bigint;
     payCurrency: string;
-    spreadPpm: number;
+    pricing: Pricing;
     field: string;
   },
 ): Promise<InvoicePrice> {
@@ -37,7 +46,7 @@ export async function priceInvoice(
       merchantId: input.merchantId,
       from: pay.code,
       to: input.invoiceCurrency,
-      spreadPpm: input.spreadPpm,
+      spreadPpm: input.pricing.spreadPpm,
     }));
   } catch (error) {
     if (error instanceof RateUnavailableError) {

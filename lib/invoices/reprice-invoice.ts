@@ -8,16 +8,14 @@ import { inTransaction } from "@/lib/db/transaction";
 import { KassaError } from "@/lib/errors";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import { INVOICE_REPRICE_QUEUE } from "@/lib/jobs/queues";
-import { type InvoiceSettings, rateLockSecondsOf } from "./create-invoice";
+import type { Pricing } from "@/lib/rates/pricing";
+import type { InvoiceSettings } from "./create-invoice";
 import { type InvoiceRecord, loadInvoiceById } from "./load-invoice";
 import { priceInvoice } from "./price-invoice";
 import { isLockLive, lockExpiry } from "./rate-lock";
 
-/** What re-pricing reads of the invoice settings: the lock's length, the spread, the clock. */
-export type PriceLockSettings = Pick<
-  InvoiceSettings,
-  "timerSeconds" | "rateLockSeconds" | "spreadPpm" | "clock"
->;
+/** What re-pricing reads of the invoice settings: the pricing (the lock's length, the spread), the clock. */
+export type PriceLockSettings = Pick<InvoiceSettings, "pricing" | "clock">;
 
 /**
  * Whether a pending invoice asks a stale price (DESIGN.md section 3): its payment currency is fixed,
@@ -34,7 +32,7 @@ export function needsNewPrice(
   if (record.status !== "pending" || invoice.senderCurrency === null) return false;
   if (invoice.paidAmount > 0n) return false;
   if (invoice.expiresAt && invoice.expiresAt <= now) return false;
-  return !isLockLive(record, rateLockSecondsOf(settings), now);
+  return !isLockLive(record, settings.pricing.rateLockSeconds, now);
 }
 
 /**
@@ -44,7 +42,7 @@ export function needsNewPrice(
 export function needsNewPriceAt(record: InvoiceRecord, settings: PriceLockSettings): number | null {
   const { invoice } = record;
   if (record.status !== "pending" || invoice.senderCurrency === null || invoice.paidAmount > 0n) return null;
-  return lockExpiry(record, rateLockSecondsOf(settings))?.getTime() ?? null;
+  return lockExpiry(record, settings.pricing.rateLockSeconds)?.getTime() ?? null;
 }
 
 /** How long the re-pricing job waits to try again when no rate could be had at the lock's end. */
@@ -62,7 +60,7 @@ export async function scheduleRepricing(tx: Tx, record: InvoiceRecord, settings:
   if (endsAt === null) return;
   await enqueueJob(tx, {
     queue: INVOICE_REPRICE_QUEUE,
-    payload: { invoiceId: record.id, lockSeconds: rateLockSecondsOf(settings) },
+    payload: { invoiceId: record.id, lockSeconds: settings.pricing.rateLockSeconds },
     runAt: new Date(endsAt),
     dedupeKey: `invoice-reprice:${record.id}:${endsAt}`,
   });
@@ -76,14 +74,9 @@ export async function scheduleRepricing(tx: Tx, record: InvoiceRecord, settings:
  */
 export async function repriceInvoiceJob(
   db: Db,
-  input: { invoiceId: number; lockSeconds: number; spreadPpm: number; clock: Clock },
+  input: { invoiceId: number; pricing: Pricing; clock: Clock },
 ): Promise<void> {
-  const settings: PriceLockSettings = {
-    timerSeconds: input.lockSeconds,
-    rateLockSeconds: input.lockSeconds,
-    spreadPpm: input.spreadPpm,
-    clock: input.clock,
-  };
+  const settings: PriceLockSettings = { pricing: input.pricing, clock: input.clock };
   await inTransaction(db, async (tx) => {
     const locked = await loadInvoiceById(tx, input.invoiceId, true);
     if (!locked) return;
@@ -93,7 +86,7 @@ export async function repriceInvoiceJob(
     const retryAt = now.getTime() + REPRICE_RETRY_SECONDS * 1000;
     await enqueueJob(tx, {
       queue: INVOICE_REPRICE_QUEUE,
-      payload: { invoiceId: after.id, lockSeconds: input.lockSeconds },
+      payload: { invoiceId: after.id, lockSeconds: input.pricing.rateLockSeconds },
       runAt: new Date(retryAt),
       dedupeKey: `invoice-reprice:${after.id}:retry:${retryAt}`,
     });
@@ -122,7 +115,7 @@ export async function repriceInvoiceIn(
       invoiceCurrency: record.currency,
       amount: record.amount,
       payCurrency: record.invoice.senderCurrency!,
-      spreadPpm: settings.spreadPpm,
+      pricing: settings.pricing,
       field: "currency",
     });
   } catch (error) {

@@ -58,7 +58,7 @@ export async function switchInvoiceCurrencyIn(
     invoiceCurrency: record.currency,
     amount: record.amount,
     payCurrency: input.currency,
-    spreadPpm: input.settings.spreadPpm,
+    pricing: input.settings.pricing,
     field: "currency",
   });
   const [earlier] = await tx

@@ -7,6 +7,7 @@ import { transactions } from "@/lib/db/schema";
 import { KassaError } from "@/lib/errors";
 import { readBalance } from "@/lib/ledger/read-balance";
 import { type MovedAmount, withdrawalLegs } from "@/lib/limits/judge-withdrawal-limits";
+import type { Pricing } from "@/lib/rates/pricing";
 import { withoutNullOptionals } from "@/lib/schemas/absent-nulls";
 import type { Sender } from "@/lib/schemas/common";
 import { toFieldErrors } from "@/lib/schemas/messages";
@@ -57,7 +58,7 @@ function withdrawalInputOf(input: BatchCheckInput, row: PayoutRow): CreateWithdr
     ...withdrawalInput(
       input.merchantId,
       { ...row, ...input.sender, end_user_reference: endUserReference },
-      input.spreadPpm,
+      input.pricing,
     ),
     createdByUserId: input.createdByUserId,
     apiKeyId: input.apiKeyId,
@@ -70,7 +71,7 @@ type BatchCheckInput = {
   merchantId: number;
   sender: Sender;
   rows: readonly BatchRow[];
-  spreadPpm: number;
+  pricing: Pricing;
   createdByUserId?: number;
   apiKeyId?: number;
   audit?: AuditSource;

@@ -8,6 +8,7 @@ import { inTransaction } from "@/lib/db/transaction";
 import { fieldError } from "@/lib/errors";
 import { judgeWithdrawalLimits, overLimitText } from "@/lib/limits/judge-withdrawal-limits";
 import { formatAmount } from "@/lib/money";
+import type { Pricing } from "@/lib/rates/pricing";
 import type { Sender } from "@/lib/schemas/common";
 import type { FileCheck } from "@/lib/schemas/payout-batches";
 import { type CheckedBatch, checkPayoutBatch, type RowError } from "./check-payout-batch";
@@ -33,7 +34,7 @@ type FileInput = {
   merchantId: number;
   file: Uint8Array;
   sender: Sender;
-  spreadPpm: number;
+  pricing: Pricing;
   reference?: string;
   /** Who sends it, when the file is checked to be sent. */
   createdByUserId?: number;

@@ -11,6 +11,7 @@ import { inTransaction } from "@/lib/db/transaction";
 import { fieldError, KassaError } from "@/lib/errors";
 import { judgeWithdrawalLimits } from "@/lib/limits/judge-withdrawal-limits";
 import { formatAmountShort } from "@/lib/money";
+import type { Pricing } from "@/lib/rates/pricing";
 import { withoutNullOptionals } from "@/lib/schemas/absent-nulls";
 import type { Sender } from "@/lib/schemas/common";
 import { payoutRow } from "@/lib/schemas/payout-batches";
@@ -108,7 +109,7 @@ function assertCovered(checked: CheckedBatch): void {
  */
 export async function sendPayoutBatch(
   db: Db,
-  input: BatchWriter & { sender: Sender; rows: readonly BatchRow[]; spreadPpm: number },
+  input: BatchWriter & { sender: Sender; rows: readonly BatchRow[]; pricing: Pricing },
 ): Promise<SentBatch> {
   const hash = contentHash(input.sender, input.rows);
   const existing = await findPayoutBatch(db, input.merchantId, input.reference);

@@ -154,9 +154,6 @@ export async function setUsdPrice(
     });
 }
 
-/** The spread Kassa keeps on every conversion, in parts per million (0.5% unless configured). */
-export const DEFAULT_SPREAD_PPM = 5_000;
-
 export type Quote = {
   from: string;
   to: string;
@@ -176,11 +173,10 @@ export class RateUnavailableError extends Error {}
  */
 export async function quote(
   db: Executor,
-  input: { merchantId: PricesOf; from: string; to: string; spreadPpm?: number; provider?: RatesProvider },
+  input: { merchantId: PricesOf; from: string; to: string; spreadPpm: number; provider?: RatesProvider },
 ): Promise<Quote> {
-  const { merchantId, from, to, provider = tableRatesProvider } = input;
+  const { merchantId, from, to, spreadPpm, provider = tableRatesProvider } = input;
   if (from === to) return { from, to, midRate: IDENTITY_RATE, rate: IDENTITY_RATE, spreadPpm: 0 };
-  const spreadPpm = input.spreadPpm ?? DEFAULT_SPREAD_PPM;
   // One after the other: `db` may be a transaction, which runs one statement at a time.
   const fromPrice = await provider.usdPrice(db, { currency: from, merchantId });
   const toPrice = await provider.usdPrice(db, { currency: to, merchantId });

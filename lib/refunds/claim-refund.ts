@@ -7,6 +7,7 @@ import { refundClaims, withdrawals } from "@/lib/db/schema";
 import { fieldError, KassaError, notFound } from "@/lib/errors";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { formatAmountShort } from "@/lib/money";
+import type { Pricing } from "@/lib/rates/pricing";
 import type { Sender } from "@/lib/schemas/common";
 import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { expireRefund } from "./expire-refund";
@@ -33,7 +34,7 @@ export async function claimRefund(
     currency: string;
     address: string;
     tag?: string;
-    spreadPpm: number;
+    pricing: Pricing;
     approvalSeconds?: number;
     clock?: Clock;
   },
@@ -101,7 +102,7 @@ export async function claimRefund(
       endUserReference: `refund-${refund.invoiceId}`,
       sender: { sender_type: record.invoice.senderType, sender_data: record.invoice.senderData } as Sender,
       receiver: { receiver_type: "self" },
-      spreadPpm: input.spreadPpm,
+      pricing: input.pricing,
       approvalSeconds: input.approvalSeconds,
       refundOf: refund.invoiceId,
       claim: { before: lockOpen, after: link },

@@ -41,7 +41,6 @@ export async function issueRefund(
     invoiceId: number;
     terms: RefundTerms;
     actor: AuditSource;
-    spreadPpm: number;
     /** The master key's box: the link's token is derived under it (lib/refunds/refund-token.ts). */
     box: SecretBox;
     /** The e-mail to the invoice's customer: the link is `${baseUrl}/refund/<token>`. */
@@ -63,7 +62,7 @@ export async function issueRefund(
       throw fieldError({
         refund_of: `Invoice ${record.id} was marked resolved without a refund: it offers no refund any more.`,
       });
-    const owed = await owedBack(tx, record, { spreadPpm: input.spreadPpm, clock });
+    const owed = await owedBack(tx, record, { clock });
     if (!owed)
       throw fieldError({
         refund_of: `Invoice ${record.id} owes no refund: only an invoice that failed short, was overpaid, or was paid after it closed does.`,

@@ -29,11 +29,11 @@ export type OwedBack = {
 export async function owedBack(
   db: Executor,
   record: InvoiceRecord,
-  options: { spreadPpm: number; clock?: Clock },
+  options: { clock?: Clock } = {},
 ): Promise<OwedBack | null> {
   const currency = record.invoice.senderCurrency;
   if (!currency) return null;
-  const due = await amountsDue(db, record, { spreadPpm: options.spreadPpm, isCreditedOnly: true });
+  const due = await amountsDue(db, record, { isCreditedOnly: true });
   const owed = owedRefund({
     status: record.status,
     reason: record.invoice.statusReason,

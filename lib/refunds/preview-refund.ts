@@ -6,6 +6,7 @@ import type { Executor } from "@/lib/db/client";
 import { KassaError, notFound } from "@/lib/errors";
 import { type InvoiceRecord, loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { readBalance } from "@/lib/ledger/read-balance";
+import type { Pricing } from "@/lib/rates/pricing";
 import { convert } from "@/lib/rates/rate";
 import { priceWithdrawal } from "@/lib/withdrawals/price-withdrawal";
 import { refundableCurrencies, refundCurrencies } from "./check-refund-currencies";
@@ -57,12 +58,12 @@ export type RefundOption = Omit<RefundPayoutPrice, "withdrawal"> & {
  */
 export async function previewRefund(
   db: Executor,
-  input: { merchantId: number; invoiceId: number; terms: RefundTerms; spreadPpm: number; clock?: Clock },
+  input: { merchantId: number; invoiceId: number; terms: RefundTerms; pricing: Pricing; clock?: Clock },
 ): Promise<RefundPreview> {
   const record = await loadInvoiceById(db, input.invoiceId);
   if (!record || record.merchantId !== input.merchantId)
     throw notFound(`There is no invoice ${input.invoiceId} in your account.`);
-  const owed = await owedBack(db, record, { spreadPpm: input.spreadPpm, clock: input.clock });
+  const owed = await owedBack(db, record, { clock: input.clock });
   const preview = await previewFor(db, { record, owed, terms: input.terms });
   const available = await readBalance(db, { merchantId: record.merchantId, currency: record.currency });
   const options: RefundOption[] = [];
@@ -77,7 +78,7 @@ export async function previewRefund(
       source: record.currency,
       target: option.currency,
       amountTo: option.receives,
-      spreadPpm: input.spreadPpm,
+      pricing: input.pricing,
       isRefund: true,
     }).then(
       (price) => price.totalDebit,

@@ -53,7 +53,13 @@ export async function priceRefundPayout(
         ? [input.invoiceCurrency, input.paymentValue]
         : [input.payCurrency, input.owedAmount];
     try {
-      const { midRate } = await quote(db, { merchantId: input.merchantId, from, to: target.code });
+      // The mid-market rate: a refund is valued without Kassa's spread.
+      const { midRate } = await quote(db, {
+        merchantId: input.merchantId,
+        from,
+        to: target.code,
+        spreadPpm: 0,
+      });
       worth = convert(amount, midRate, "down", target.precision);
     } catch (error) {
       if (error instanceof RateUnavailableError)

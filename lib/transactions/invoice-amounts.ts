@@ -26,7 +26,7 @@ export type InvoiceAmounts = {
 export async function invoiceAmounts(db: Executor, record: InvoiceRecord): Promise<InvoiceAmounts | null> {
   const { invoice } = record;
   if (invoice.senderCurrency === null || invoice.senderAmount === null) return null;
-  const owed = await amountsDue(db, record, { spreadPpm: invoice.spreadPpm ?? 0 });
+  const owed = await amountsDue(db, record);
   // A payment to an address shown before a switch of coins is not in `paidAmount` (another coin), but
   // it moved the invoice on from waiting for its first payment.
   const isFirstWait = record.status === "pending" && invoice.statusReason !== "awaiting_remainder";

@@ -25,7 +25,6 @@ export async function assertRefundFits(
     /** The currency sent, and what reaches the address in it. */
     target: string;
     sent: bigint;
-    spreadPpm: number;
     /** Request field names for the errors. */
     fields: { amount: string; target: string };
   },
@@ -45,7 +44,7 @@ export async function assertRefundFits(
     }
   }
   // What is owed and left, of confirmed money only: a payment still unconfirmed or held for review is not owed back.
-  const owed = await owedBack(tx, record, { spreadPpm: input.spreadPpm });
+  const owed = await owedBack(tx, record);
   if (!owed) {
     throw fieldError({
       refund_of: `Invoice ${record.id} owes no refund: only an invoice that failed short, was overpaid, or was paid after it closed does.`,

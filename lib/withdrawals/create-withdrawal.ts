@@ -24,6 +24,7 @@ import { journalJson, postJournalsSql } from "@/lib/ledger/post-journal";
 import { findWithdrawalLimits } from "@/lib/limits/find-withdrawal-limits";
 import { judgeWithdrawalLimits, withdrawalLegs } from "@/lib/limits/judge-withdrawal-limits";
 import { formatAmountShort } from "@/lib/money";
+import type { Pricing } from "@/lib/rates/pricing";
 import type { Receiver, Sender } from "@/lib/schemas/common";
 import { foreignIdText } from "@/lib/schemas/withdrawals";
 import { foreignIdTakenError } from "@/lib/transactions/foreign-id-taken";
@@ -48,7 +49,7 @@ export type CreateWithdrawalInput = {
   endUserReference: string;
   sender: Sender;
   receiver: Receiver;
-  spreadPpm: number;
+  pricing: Pricing;
   /** Field names for errors, as the endpoint's request names them. */
   fields?: { amount: string; amountTo: string; currency: string };
   /** The API key whose request creates it (it signs the withdrawal's callbacks); absent: the dashboard. */
@@ -115,7 +116,6 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
           invoiceId: refundOf,
           target: prepared.target.code,
           sent: price.sent,
-          spreadPpm: input.spreadPpm,
           fields: {
             amount: input.amount !== undefined ? prepared.fields.amount : prepared.fields.amountTo,
             target: input.kind === "withdrawal_exchange" ? "convert_to" : prepared.fields.currency,
@@ -206,7 +206,7 @@ export async function prepareWithdrawal(
     target: target.code,
     amount: input.amount,
     amountTo: input.amountTo,
-    spreadPpm: input.spreadPpm,
+    pricing: input.pricing,
     fields,
     isRefund: input.refundOf !== undefined,
   });

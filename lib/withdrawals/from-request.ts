@@ -1,5 +1,6 @@
 import "server-only";
 
+import type { Pricing } from "@/lib/rates/pricing";
 import type { InstantWithdrawalRequest, WithdrawalRequest } from "@/lib/schemas/withdrawals";
 import type { CreateWithdrawalInput } from "./create-withdrawal";
 
@@ -7,7 +8,7 @@ import type { CreateWithdrawalInput } from "./create-withdrawal";
 export function withdrawalInput(
   merchantId: number,
   body: WithdrawalRequest,
-  spreadPpm: number,
+  pricing: Pricing,
 ): CreateWithdrawalInput {
   return {
     merchantId,
@@ -22,7 +23,7 @@ export function withdrawalInput(
     endUserReference: body.end_user_reference,
     sender: body,
     receiver: body,
-    spreadPpm,
+    pricing,
   };
 }
 
@@ -30,7 +31,7 @@ export function withdrawalInput(
 export function instantWithdrawalInput(
   merchantId: number,
   body: InstantWithdrawalRequest,
-  spreadPpm: number,
+  pricing: Pricing,
 ): CreateWithdrawalInput {
   return {
     merchantId,
@@ -44,7 +45,7 @@ export function instantWithdrawalInput(
     endUserReference: body.end_user_reference,
     sender: body,
     receiver: body,
-    spreadPpm,
+    pricing,
     fields: { amount: "sender_amount", amountTo: "sender_amount", currency: "sender_currency" },
   };
 }

@@ -5,6 +5,7 @@ import { getCurrency } from "@/lib/currencies/registry";
 import type { Executor } from "@/lib/db/client";
 import { fieldError } from "@/lib/errors";
 import { formatAmountShort, MAX_AMOUNT, percentOf, roundToPrecision } from "@/lib/money";
+import type { Pricing } from "@/lib/rates/pricing";
 import { convert, invert, type Rate } from "@/lib/rates/rate";
 import { quote, RateUnavailableError } from "@/lib/rates/rates";
 
@@ -40,7 +41,7 @@ export async function priceWithdrawal(
     target: string;
     amount?: bigint;
     amountTo?: bigint;
-    spreadPpm: number;
+    pricing: Pricing;
     fields?: { amount: string; amountTo: string };
     /**
      * A refund of an invoice: only the network's minimum applies. The source currency's minimum is
@@ -72,7 +73,7 @@ export async function priceWithdrawal(
         merchantId: input.merchantId,
         from: source.code,
         to: target.code,
-        spreadPpm: input.spreadPpm,
+        spreadPpm: input.pricing.spreadPpm,
       }));
     } catch (error) {
       if (error instanceof RateUnavailableError) {

@@ -13,7 +13,7 @@ import { parseDecimal } from "@/lib/money";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { type AnvilNode, mineBlocks, payEth, startTestAnvil } from "../support/anvil";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { testKeys } from "../support/invoices";
+import { pricing, testKeys } from "../support/invoices";
 import { createTestMerchant } from "../support/merchants";
 
 const WEI_PER_LEDGER_UNIT = 10n ** 10n;
@@ -24,7 +24,7 @@ describe(`an ETH deposit below the minimum, seen by the EVM watcher (${testDrive
   let network: EvmNetwork;
   let merchantId: number;
 
-  const watch = () => watchEvmChain(database.db, { network, spreadPpm: 5_000 });
+  const watch = () => watchEvmChain(database.db, { network, pricing });
 
   beforeAll(async () => {
     node = await startTestAnvil();

@@ -11,7 +11,7 @@ import { runDueJobs } from "@/lib/jobs/runner";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { type AnvilNode, deployToken, mineBlocks, payToken, startTestAnvil } from "../support/anvil";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { createFixedInvoice } from "../support/invoices";
+import { createFixedInvoice, pricing } from "../support/invoices";
 import { startReceiver } from "../support/receiver";
 import { startSmtpServer } from "../support/smtp";
 
@@ -31,7 +31,7 @@ describe(`callbacks and e-mail for a payment on a real anvil node (${testDriver}
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 
-  const watch = () => watchEvmChain(database.db, { network, spreadPpm: 5_000 });
+  const watch = () => watchEvmChain(database.db, { network, pricing });
   const deliver = async () => {
     await runDueJobs(
       database.db,
@@ -40,7 +40,7 @@ describe(`callbacks and e-mail for a payment on a real anvil node (${testDriver}
     await runDueJobs(
       database.db,
       jobHandlers({
-        spreadPpm: 5_000,
+        pricing,
         mail: { smtpUrl: `smtp://127.0.0.1:${smtp.port}`, from: "k@kassa.test" },
       }),
     );

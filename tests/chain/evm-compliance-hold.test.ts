@@ -16,7 +16,7 @@ import { listBalances } from "@/lib/ledger/list-balances";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { type AnvilNode, customer, mineBlocks, payEth, reorg, startTestAnvil } from "../support/anvil";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { testKeys } from "../support/invoices";
+import { pricing, testKeys } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 
@@ -29,7 +29,7 @@ describe(`a denylisted sender's ETH payment on the EVM chain (${testDriver})`, (
   let merchantId: number;
   let denylist: string;
 
-  const watch = () => watchEvmChain(database.db, { network, spreadPpm: 5_000 });
+  const watch = () => watchEvmChain(database.db, { network, pricing });
 
   beforeAll(async () => {
     node = await startTestAnvil();
@@ -82,7 +82,7 @@ describe(`a denylisted sender's ETH payment on the EVM chain (${testDriver})`, (
     expect(
       await creditDeposit(database.db, {
         depositId: row!.id,
-        spreadPpm: 5_000,
+        pricing,
         screening: listScreeningProvider({
           denylistPath: undefined,
           allowlistPath: undefined,
@@ -102,7 +102,7 @@ describe(`a denylisted sender's ETH payment on the EVM chain (${testDriver})`, (
       userId: null,
       decision: "release",
       audit: { actor: { kind: "cli" } },
-      spreadPpm: 5_000,
+      pricing,
     });
     expect((await describeTransaction(database.db, deposit!.id)).status).toBe("confirmed");
     // 0.02 ETH less the 0.5 % deposit fee.
@@ -149,7 +149,7 @@ describe(`a denylisted sender's ETH payment on the EVM chain (${testDriver})`, (
         userId: null,
         decision,
         audit: { actor: { kind: "cli" } },
-        spreadPpm: 5_000,
+        pricing,
       });
     expect(await fieldsOf(decide("release"))).toEqual({
       id: "A reorganisation removed this payment's block from the chain: it cannot be credited. Reject it instead.",

@@ -50,7 +50,7 @@ import {
   testClientFor,
 } from "../support/anvil";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { testKeys } from "../support/invoices";
+import { pricing, testKeys } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 
@@ -74,7 +74,7 @@ describe(`a rejected payment's refund read from a real anvil node (${testDriver}
   const gasBooked: Hash[] = [];
 
   const env = () => ({ db: database.db, box: database.box, isSandbox: true, evm: config });
-  const watch = () => watchEvmChain(database.db, { network, spreadPpm: 5_000 });
+  const watch = () => watchEvmChain(database.db, { network, pricing });
   const reconcile = async () =>
     (await runCliCommand({ name: "chain.reconcile", args: {} }, env())) as Reconciliation;
   const refund = (review: number, txid: string, extra: Record<string, string> = {}) =>
@@ -111,7 +111,7 @@ describe(`a rejected payment's refund read from a real anvil node (${testDriver}
           sender_data: { legal_name: "Shop GmbH", country_of_registration: "DEU" },
           receiver_type: "self",
         }),
-        5_000,
+        pricing,
       ),
     );
     await runDueJobs(database.db, handlers);
@@ -159,7 +159,7 @@ describe(`a rejected payment's refund read from a real anvil node (${testDriver}
       userId: null,
       decision: "reject",
       audit: { actor: { kind: "cli" } },
-      spreadPpm: 5_000,
+      pricing,
     });
     return { reviewId: row!.reviewId, held: row!.amount };
   };
@@ -195,7 +195,7 @@ describe(`a rejected payment's refund read from a real anvil node (${testDriver}
     config = { rpcUrl: node.url, tokens: { USDTE: usdt }, confirmations: CONFIRMATIONS };
     network = await connectEvmNetwork(config);
     handlers = jobHandlers({
-      spreadPpm: 5_000,
+      pricing,
       mail: { smtpUrl: undefined, from: "Kassa <test@kassa.test>" },
       chain: payoutAdapter({ mode: "sandbox", evm: config, box: database.box }),
     });

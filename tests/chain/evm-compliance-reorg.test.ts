@@ -21,7 +21,7 @@ import { parseDecimal } from "@/lib/money";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { type AnvilNode, customer, mineBlocks, reorg, startTestAnvil, walletFor } from "../support/anvil";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { testKeys } from "../support/invoices";
+import { pricing, testKeys } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 import { waitUntil } from "../support/wait";
@@ -42,7 +42,7 @@ describe(`held payments a reorganisation removed, on a real anvil node (${testDr
   let merchantId: number;
   let counter = 0;
 
-  const watch = () => watchEvmChain(database.db, { network, spreadPpm: 5_000 });
+  const watch = () => watchEvmChain(database.db, { network, pricing });
   const decide = (reviewId: number, decision: "release" | "reject") =>
     decideReview(database.db, {
       merchantId,
@@ -50,7 +50,7 @@ describe(`held payments a reorganisation removed, on a real anvil node (${testDr
       userId: null,
       decision,
       audit: { actor: { kind: "cli" } },
-      spreadPpm: 5_000,
+      pricing,
     });
   /** The operator's refund as the CLI books it on the EVM chain (refused before the node is asked)... */
   const evmRefund = (reviewId: number) =>

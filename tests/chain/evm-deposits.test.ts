@@ -23,7 +23,7 @@ import {
   startTestAnvil,
 } from "../support/anvil";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { createFixedInvoice, testKeys } from "../support/invoices";
+import { createFixedInvoice, pricing, testKeys } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant } from "../support/merchants";
 
@@ -39,7 +39,7 @@ describe(`EVM deposits on a real anvil node (${testDriver})`, () => {
   let usdt: Address;
   let usdc: Address;
 
-  const watch = () => watchEvmChain(database.db, { network, spreadPpm: 5_000 });
+  const watch = () => watchEvmChain(database.db, { network, pricing });
   const balance = async (currency: string) =>
     (await listBalances(database.db, merchantId)).find((b) => b.currency === currency)?.balance ?? 0n;
   const reload = async (id: number) => (await loadInvoiceById(database.db, id))!;
@@ -215,7 +215,7 @@ describe(`EVM deposits on a real anvil node (${testDriver})`, () => {
     });
     await watch();
     expect((await reload(invoice.id)).status).toBe("processing");
-    const seen = await checkoutView(database.db, await reload(invoice.id), { spreadPpm: 5_000 });
+    const seen = await checkoutView(database.db, await reload(invoice.id), { pricing });
     expect(seen.payments).toMatchObject([{ confirmations: 1, is_confirmed: false, is_late: false }]);
 
     await reorg(node.url, 1);
@@ -227,7 +227,7 @@ describe(`EVM deposits on a real anvil node (${testDriver})`, () => {
     expect(back.invoice.paidAmount).toBe(0n);
     expect(await depositsOf(invoice.id)).toMatchObject([{ status: "unwound" }]);
     // The checkout no longer lists the removed payment: the customer sees the invoice waiting again.
-    expect((await checkoutView(database.db, back, { spreadPpm: 5_000 })).payments).toEqual([]);
+    expect((await checkoutView(database.db, back, { pricing })).payments).toEqual([]);
 
     await mineBlocks(node.url, CONFIRMATIONS + 1);
     await watch();

@@ -10,6 +10,7 @@ import { configureOffering, isOffered } from "@/lib/currencies/offering";
 import { runEngineAction } from "@/lib/host/run-engine-action";
 import { type AnvilNode, freePort, startTestAnvil } from "../support/anvil";
 import { createTestDatabase, type TestDatabase } from "../support/database";
+import { pricingWith } from "../support/invoices";
 
 /**
  * Sandbox mode beside a node whose chain id is 1: sandbox credits and editable prices would be paid
@@ -63,7 +64,7 @@ describe("sandbox mode against an EVM main network", () => {
     late = await startTestAnvil({ port, chainId: 1 });
     database = await createTestDatabase();
     const { db } = database;
-    const watcher = evmWatcherTask({ config: evm, spreadPpm: 0 });
+    const watcher = evmWatcherTask({ config: evm, pricing: pricingWith(0) });
     await expect(watcher.run(db)).rejects.toBeInstanceOf(MainNetworkInSandboxError);
     // Every pass asks again and is refused again; the payout task, which would spend from the hot
     // wallet, is refused the same way.

@@ -5,6 +5,7 @@ import { paymentUri } from "@/lib/checkout/payment-uri";
 import { chainIdOf, configureOffering, currentOffering, isOffered } from "@/lib/currencies/offering";
 import { type AnvilNode, deployToken, freePort, startTestAnvil } from "../support/anvil";
 import { createTestDatabase, type TestDatabase } from "../support/database";
+import { pricing } from "../support/invoices";
 
 const ADDRESS = "0x9858EfFD232B4033E47d90003D41EC34EcaEda94";
 /** The first contract anvil's first account deploys on a fresh chain (its address follows from account and nonce). */
@@ -38,7 +39,7 @@ describe("the EVM node down when Kassa computes its offering", () => {
     // A USDC stand-in with 18 decimals, where the registry's USDC has 6.
     const token = await deployToken(node.url, { symbol: "USDC", decimals: 18, supply: 10n ** 24n });
     expect(token.toLowerCase()).toBe(FIRST_CONTRACT);
-    await evmWatcherTask({ config: evm, spreadPpm: 5_000 }).run(database.db);
+    await evmWatcherTask({ config: evm, pricing }).run(database.db);
 
     expect(currentOffering()!.mode).toBe("production");
     expect(isOffered("ETH")).toBe(true);

@@ -41,6 +41,7 @@ import {
 } from "../support/anvil";
 import { testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
+import { pricing } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 
@@ -73,7 +74,7 @@ describe(`EVM payouts from the hot wallet on a real anvil node (${testDriver})`,
           sender_data: { legal_name: "Shop GmbH", country_of_registration: "DEU" },
           receiver_type: "self",
         }),
-        5_000,
+        pricing,
       ),
     );
   const tokenBalance = (token: Address, owner: string) =>
@@ -127,7 +128,7 @@ describe(`EVM payouts from the hot wallet on a real anvil node (${testDriver})`,
     config = { rpcUrl: node.url, tokens: { USDTE: usdt, USDC: usdc }, confirmations: CONFIRMATIONS };
     network = await connectEvmNetwork(config);
     handlers = jobHandlers({
-      spreadPpm: 5_000,
+      pricing,
       mail: { smtpUrl: undefined, from: "Kassa <test@kassa.test>" },
       chain: payoutAdapter({ mode: "sandbox", evm: config, box: database.box }),
     });
@@ -183,7 +184,7 @@ describe(`EVM payouts from the hot wallet on a real anvil node (${testDriver})`,
     );
     expect(await describeTransaction(database.db, id)).toMatchObject({ status: "confirmed" });
     // Its confirmations are counted on the real chain (the watcher's cursor), not the sandbox's tip.
-    await watchEvmChain(database.db, { network, spreadPpm: 5_000 });
+    await watchEvmChain(database.db, { network, pricing });
     const sent = (await describeTransaction(database.db, id)).transactions.find(
       (t) => t.txid === payout!.tx_hash,
     );
@@ -608,7 +609,7 @@ describe(`EVM payouts from the hot wallet on a real anvil node (${testDriver})`,
       sql`select count(*)::int as count from jobs`,
     );
     expect(
-      await fieldsOf(createWithdrawal(database.db, withdrawalInput(merchantId, request, 5_000))),
+      await fieldsOf(createWithdrawal(database.db, withdrawalInput(merchantId, request, pricing))),
     ).toEqual({
       currency: "BTC cannot be withdrawn here: this installation has no real BTC network to send it on.",
     });

@@ -33,7 +33,7 @@ import {
   testClientFor,
 } from "../support/anvil";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { createFixedInvoice, testSeed } from "../support/invoices";
+import { createFixedInvoice, pricing, testSeed } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 
@@ -56,7 +56,7 @@ describe(`reconciliation of on-chain holdings with the ledger on a real anvil no
   const env = () => ({ db: database.db, box: database.box, isSandbox: true, evm: config });
   const reconcile = async () =>
     (await runCliCommand({ name: "chain.reconcile", args: {} }, env())) as Reconciliation;
-  const watch = () => watchEvmChain(database.db, { network, spreadPpm: 5_000 });
+  const watch = () => watchEvmChain(database.db, { network, pricing });
   const sweep = () =>
     sweepEvmDeposits(database.db, {
       network,
@@ -88,7 +88,7 @@ describe(`reconciliation of on-chain holdings with the ledger on a real anvil no
           sender_data: { legal_name: "Shop GmbH", country_of_registration: "DEU" },
           receiver_type: "self",
         }),
-        5_000,
+        pricing,
       ),
     );
   const fund = async (currency: string, txid: string) =>
@@ -120,7 +120,7 @@ describe(`reconciliation of on-chain holdings with the ledger on a real anvil no
     config = { rpcUrl: node.url, tokens: { USDTE: usdt, USDC: usdc }, confirmations: CONFIRMATIONS };
     network = await connectEvmNetwork(config);
     handlers = jobHandlers({
-      spreadPpm: 5_000,
+      pricing,
       mail: { smtpUrl: undefined, from: "Kassa <test@kassa.test>" },
       chain: payoutAdapter({ mode: "sandbox", evm: config, box: database.box }),
     });

@@ -12,7 +12,7 @@ import {
   testClientFor,
 } from "../support/anvil";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { createFixedInvoice } from "../support/invoices";
+import { createFixedInvoice, pricing } from "../support/invoices";
 import { createTestMerchant } from "../support/merchants";
 
 const TOKEN_UNITS_PER_LEDGER_UNIT = 100n;
@@ -31,7 +31,7 @@ describe(`a reorganisation during a long pass (${testDriver})`, () => {
     database = await createTestDatabase();
     merchantId = await createTestMerchant(database, "Long pass");
     network = await connectEvmNetwork({ rpcUrl: node.url, tokens: { USDTE: usdt }, confirmations: 2 });
-    await watchEvmChain(database.db, { network, spreadPpm: 5_000 });
+    await watchEvmChain(database.db, { network, pricing });
   });
   afterAll(async () => {
     await database?.drop();
@@ -45,7 +45,7 @@ describe(`a reorganisation during a long pass (${testDriver})`, () => {
     let invoice: Awaited<ReturnType<typeof createFixedInvoice>> | undefined;
     await watchEvmChain(database.db, {
       network,
-      spreadPpm: 5_000,
+      pricing,
       state: { range: 1n }, // one block per range: the pass is long
       onStored: async () => {
         if (invoice) return;
@@ -63,7 +63,7 @@ describe(`a reorganisation during a long pass (${testDriver})`, () => {
     });
     expect((await loadInvoiceById(database.db, invoice!.id))!.status).not.toBe("pending");
     await mineBlocks(node.url, 2);
-    await watchEvmChain(database.db, { network, spreadPpm: 5_000 });
+    await watchEvmChain(database.db, { network, pricing });
     expect((await loadInvoiceById(database.db, invoice!.id))!.status).toBe("confirmed");
   });
 });

@@ -11,7 +11,7 @@ import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { listBalances } from "@/lib/ledger/list-balances";
 import { type AnvilNode, deployToken, payToken, startTestAnvil } from "../support/anvil";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { createFixedInvoice } from "../support/invoices";
+import { createFixedInvoice, pricing } from "../support/invoices";
 import { createTestMerchant } from "../support/merchants";
 
 const TOKEN_UNITS_PER_LEDGER_UNIT = 100n;
@@ -27,7 +27,7 @@ describe(`a reorganisation racing a credit (${testDriver})`, () => {
   let merchantId: number;
   let usdt: Address;
 
-  const watch = () => watchEvmChain(database.db, { network, spreadPpm: 5_000 });
+  const watch = () => watchEvmChain(database.db, { network, pricing });
   const balance = async () =>
     (await listBalances(database.db, merchantId)).find((b) => b.currency === "EUR")?.balance ?? 0n;
 
@@ -71,9 +71,7 @@ describe(`a reorganisation racing a credit (${testDriver})`, () => {
   it("records an incident when the deposit read as seen was credited before the unwind", async () => {
     const { invoiceId, removed } = await seenPayment();
     // Another worker credits it after the handler's read (its removal is not committed yet).
-    expect(
-      await creditDeposit(database.db, { depositId: Number(removed.deposit_id), spreadPpm: 5_000 }),
-    ).toBe(true);
+    expect(await creditDeposit(database.db, { depositId: Number(removed.deposit_id), pricing })).toBe(true);
     const credited = await balance();
     const outcome = await inTransaction(database.db, async (tx) => {
       await tx.execute(sql`update chain_transactions set removed_at = now() where id = ${removed.id}`);
@@ -93,9 +91,7 @@ describe(`a reorganisation racing a credit (${testDriver})`, () => {
     const { invoiceId, removed } = await seenPayment();
     const before = await balance();
     await markRemoved(removed.id);
-    expect(
-      await creditDeposit(database.db, { depositId: Number(removed.deposit_id), spreadPpm: 5_000 }),
-    ).toBe(false);
+    expect(await creditDeposit(database.db, { depositId: Number(removed.deposit_id), pricing })).toBe(false);
     const [deposit] = await queryRows<{ status: string }>(
       database.db,
       sql`select status from deposits where id = ${removed.deposit_id}`,

@@ -12,7 +12,7 @@ import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { TSX_FLAGS } from "../../scripts/tsx-flags.mjs";
 import { type AnvilNode, deployToken, mineBlocks, payToken, startTestAnvil } from "../support/anvil";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { createFixedInvoice } from "../support/invoices";
+import { createFixedInvoice, pricing } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant } from "../support/merchants";
 
@@ -50,7 +50,7 @@ describe(`the EVM watcher across restarts (${testDriver})`, () => {
     database = await createTestDatabase({ isPersistent: true });
     merchantId = await createTestMerchant(database, "Restarts");
     await connect();
-    await watchEvmChain(database.db, { network, spreadPpm: 5_000 });
+    await watchEvmChain(database.db, { network, pricing });
   });
   afterAll(async () => {
     await database?.drop();
@@ -79,7 +79,7 @@ describe(`the EVM watcher across restarts (${testDriver})`, () => {
     let stored = 0;
     const crashed = await watchEvmChain(database.db, {
       network,
-      spreadPpm: 5_000,
+      pricing,
       state: { range: 1n },
       onStored: () => {
         if (++stored === 2) throw new Error("killed"); // ranges of 1 then 2 blocks: two payments in
@@ -99,11 +99,11 @@ describe(`the EVM watcher across restarts (${testDriver})`, () => {
     expect(before.some((row) => row.status === "pending")).toBe(true); // it really stopped half-way
 
     database = await database.reopen();
-    await watchEvmChain(database.db, { network, spreadPpm: 5_000 });
+    await watchEvmChain(database.db, { network, pricing });
     for (const invoice of invoices)
       expect((await loadInvoiceById(database.db, invoice.id))!.status).toBe("confirmed");
     const entries = await creditedCount();
-    await watchEvmChain(database.db, { network, spreadPpm: 5_000 });
+    await watchEvmChain(database.db, { network, pricing });
     expect(await creditedCount()).toBe(entries);
   });
 
@@ -135,7 +135,7 @@ describe(`the EVM watcher across restarts (${testDriver})`, () => {
     expect(output).not.toContain("done");
 
     database = await database.reopen();
-    await watchEvmChain(database.db, { network, spreadPpm: 5_000 });
+    await watchEvmChain(database.db, { network, pricing });
     for (const invoice of invoices)
       expect((await loadInvoiceById(database.db, invoice.id))!.status).toBe("confirmed");
     expect((await creditedCount()) - entries).toBe(invoices.length);
@@ -145,8 +145,8 @@ describe(`the EVM watcher across restarts (${testDriver})`, () => {
     const invoices = await payInvoices(3);
     const entries = await creditedCount();
     await Promise.all([
-      watchEvmChain(database.db, { network, spreadPpm: 5_000, state: { range: 1n } }),
-      watchEvmChain(database.db, { network, spreadPpm: 5_000, state: { range: 2n } }),
+      watchEvmChain(database.db, { network, pricing, state: { range: 1n } }),
+      watchEvmChain(database.db, { network, pricing, state: { range: 2n } }),
     ]);
     for (const invoice of invoices)
       expect((await loadInvoiceById(database.db, invoice.id))!.status).toBe("confirmed");
@@ -172,7 +172,7 @@ describe(`the EVM watcher across restarts (${testDriver})`, () => {
     expect(await node.publicClient.getBlockNumber({ cacheTime: 0 })).toBe(tipBefore);
     await connect();
     const [invoice] = await payInvoices(1);
-    const pass = await watchEvmChain(database.db, { network, spreadPpm: 5_000 });
+    const pass = await watchEvmChain(database.db, { network, pricing });
     expect(pass.reorgs).toBe(0);
     expect((await loadInvoiceById(database.db, invoice!.id))!.status).toBe("confirmed");
   });

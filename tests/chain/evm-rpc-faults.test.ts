@@ -7,7 +7,7 @@ import { type WatcherState, watchEvmChain } from "@/lib/chain/evm/watch-evm-chai
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { type AnvilNode, deployToken, mineBlocks, payToken, startTestAnvil } from "../support/anvil";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { createFixedInvoice } from "../support/invoices";
+import { createFixedInvoice, pricing } from "../support/invoices";
 import { createTestMerchant } from "../support/merchants";
 
 /**
@@ -90,7 +90,7 @@ describe(`the EVM watcher on a node that refuses wide ranges and fails requests 
     const merchantId = await createTestMerchant(database, "Faults");
     const network = await connectEvmNetwork({ rpcUrl: proxy.url, tokens: { USDTE: usdt }, confirmations: 2 });
     const state: WatcherState = { range: 1n };
-    const options = { network, spreadPpm: 5_000, state, baseDelayMs: 5, attempts: 8 };
+    const options = { network, pricing, state, baseDelayMs: 5, attempts: 8 };
     await watchEvmChain(database.db, options);
     const invoices = [];
     for (let i = 0; i < 5; i++) {

@@ -25,7 +25,7 @@ import {
 } from "../support/anvil";
 import { testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { createFixedInvoice, testSeed } from "../support/invoices";
+import { createFixedInvoice, pricing, testSeed } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant } from "../support/merchants";
 
@@ -41,7 +41,7 @@ describe(`EVM sweeps of deposit addresses into the hot wallet on a real anvil no
   let hotWallet: Address;
   let sources: SweepSources;
 
-  const watch = () => watchEvmChain(database.db, { network, spreadPpm: 5_000 });
+  const watch = () => watchEvmChain(database.db, { network, pricing });
   const sweep = () => sweepEvmDeposits(database.db, { network, sources });
   const track = () => trackEvmSweeps(database.db, { network });
   const tokenBalance = (owner: string) =>

@@ -9,7 +9,7 @@ import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { type AnvilNode, mineBlocks, payEth, startTestAnvil } from "../support/anvil";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { createFixedInvoice } from "../support/invoices";
+import { createFixedInvoice, pricing } from "../support/invoices";
 import { createTestMerchant } from "../support/merchants";
 
 const WEI_PER_LEDGER_UNIT = 10n ** 10n;
@@ -30,7 +30,7 @@ describe(`transactions/info for a payment on a real anvil node (${testDriver})`,
     database = await createTestDatabase();
     merchantId = await createTestMerchant(database, "Chain info");
     network = await connectEvmNetwork({ rpcUrl: node.url, tokens: {}, confirmations: 5 });
-    await watchEvmChain(database.db, { network, spreadPpm: 5_000 });
+    await watchEvmChain(database.db, { network, pricing });
     // A stale sandbox tip far above the node's height.
     await database.db.insert(chainTips).values({ currency: "ETH", height: 1_000 });
   });
@@ -59,15 +59,15 @@ describe(`transactions/info for a payment on a real anvil node (${testDriver})`,
     // What the live checkout shows of the same payment.
     const shown = async () => {
       const record = await loadInvoiceById(database.db, invoice.id);
-      return (await checkoutView(database.db, record!, { spreadPpm: 5_000 })).payments[0]?.confirmations;
+      return (await checkoutView(database.db, record!, { pricing })).payments[0]?.confirmations;
     };
 
-    await watchEvmChain(database.db, { network, spreadPpm: 5_000 });
+    await watchEvmChain(database.db, { network, pricing });
     expect(await reported()).toBe(await nodeCount());
     expect(await reported()).toBe("1");
     expect(await shown()).toBe(1);
     await mineBlocks(node.url, 2);
-    await watchEvmChain(database.db, { network, spreadPpm: 5_000 });
+    await watchEvmChain(database.db, { network, pricing });
     expect(await reported()).toBe(await nodeCount());
     expect(await reported()).toBe("3");
     expect(await shown()).toBe(3);

@@ -9,7 +9,7 @@ import { queryRows } from "@/lib/db/client";
 import { listBalances } from "@/lib/ledger/list-balances";
 import { type AnvilNode, deployToken, mineBlocks, payEth, payToken, startTestAnvil } from "../support/anvil";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { testKeys } from "../support/invoices";
+import { pricing, testKeys } from "../support/invoices";
 import { createTestMerchant } from "../support/merchants";
 
 describe(`a transfer in a currency its address was not handed out for (${testDriver})`, () => {
@@ -20,7 +20,7 @@ describe(`a transfer in a currency its address was not handed out for (${testDri
   let usdt: Address;
   let usdc: Address;
 
-  const watch = () => watchEvmChain(database.db, { network, spreadPpm: 5_000 });
+  const watch = () => watchEvmChain(database.db, { network, pricing });
 
   beforeAll(async () => {
     node = await startTestAnvil();

@@ -18,7 +18,7 @@ import {
 } from "../support/anvil";
 import { testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { createFixedInvoice, handlers, settings } from "../support/invoices";
+import { createFixedInvoice, handlers, pricing, settings } from "../support/invoices";
 import { createTestMerchant } from "../support/merchants";
 
 const CONFIRMATIONS = 3;
@@ -31,7 +31,7 @@ describe(`a payment mined before the deadline, read after watcher downtime (${te
   let merchantId: number;
   let usdt: Address;
 
-  const watch = (clock?: Clock) => watchEvmChain(database.db, { network, spreadPpm: 5_000, clock });
+  const watch = (clock?: Clock) => watchEvmChain(database.db, { network, pricing, clock });
 
   beforeAll(async () => {
     node = await startTestAnvil();

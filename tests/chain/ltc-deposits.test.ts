@@ -12,7 +12,7 @@ import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { listBalances } from "@/lib/ledger/list-balances";
 import { formatAmount, parseDecimal } from "@/lib/money";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { createFixedInvoice, testKeys } from "../support/invoices";
+import { createFixedInvoice, pricing, testKeys } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import {
   doubleSpend,
@@ -32,7 +32,7 @@ describe(`Litecoin deposits on a real litecoind in regtest (${testDriver})`, () 
   let network: UtxoNetwork;
   let merchantId: number;
 
-  const watch = () => watchUtxoChain(database.db, { network, spreadPpm: 5_000 });
+  const watch = () => watchUtxoChain(database.db, { network, pricing });
   const balance = async (currency: string) =>
     (await listBalances(database.db, merchantId)).find((b) => b.currency === currency)?.balance ?? 0n;
   const reload = async (id: number) => (await loadInvoiceById(database.db, id))!;

@@ -17,7 +17,7 @@ import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { startLitecoind } from "@/scripts/litecoind.mjs";
 import { freePort } from "../support/anvil";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { createFixedInvoice } from "../support/invoices";
+import { createFixedInvoice, pricing, pricingWith } from "../support/invoices";
 import { NODE_START_MS, startTestLitecoind, type TestLitecoind } from "../support/litecoind";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 
@@ -88,7 +88,7 @@ describe(`the Litecoin watcher through faults (${testDriver})`, () => {
         BASE,
       ),
     );
-    await watchUtxoChain(database.db, { network, spreadPpm: 5_000 });
+    await watchUtxoChain(database.db, { network, pricing });
   }, NODE_START_MS);
   afterAll(async () => {
     configureOffering(undefined);
@@ -139,7 +139,7 @@ describe(`the Litecoin watcher through faults (${testDriver})`, () => {
   it("never lets the sandbox block timer mine a real payment, even while LTC is closed because its node is down", async () => {
     const invoice = await createFixedInvoice(database.db, merchantId, "LTC");
     const txid = await customer.pay(invoice.address!.address, invoice.invoice.senderAmount!);
-    await watchUtxoChain(database.db, { network, spreadPpm: 5_000 });
+    await watchUtxoChain(database.db, { network, pricing });
     const offering = currentOffering();
     // As after a restart with the node down: LTC's network is real but carries no currency yet.
     configureOffering({ ...offering!, realCurrencies: [] });
@@ -156,7 +156,7 @@ describe(`the Litecoin watcher through faults (${testDriver})`, () => {
     );
     expect(row!.block_height).toBeNull();
     await customer.mine(CONFIRMATIONS);
-    await watchUtxoChain(database.db, { network, spreadPpm: 5_000 });
+    await watchUtxoChain(database.db, { network, pricing });
     expect((await loadInvoiceById(database.db, invoice.id))!.status).toBe("confirmed");
   });
 
@@ -171,7 +171,7 @@ describe(`the Litecoin watcher through faults (${testDriver})`, () => {
     }
     const states: UtxoWatcherState[] = [{ examined: new Set() }, { examined: new Set() }];
     const both = () =>
-      Promise.all(states.map((state) => watchUtxoChain(database.db, { network, spreadPpm: 5_000, state })));
+      Promise.all(states.map((state) => watchUtxoChain(database.db, { network, pricing, state })));
     await both();
     for (const invoice of invoices)
       expect((await loadInvoiceById(database.db, invoice.id))!.status).toBe("processing");
@@ -201,13 +201,13 @@ describe(`the Litecoin watcher through faults (${testDriver})`, () => {
     let stored = 0;
     const killed = watchUtxoChain(database.db, {
       network,
-      spreadPpm: 5_000,
+      pricing,
       onStored: () => {
         if (++stored === 2) throw new Error("killed after two blocks");
       },
     });
     await expect(killed).rejects.toThrow("killed after two blocks");
-    await watchUtxoChain(database.db, { network, spreadPpm: 5_000 });
+    await watchUtxoChain(database.db, { network, pricing });
     for (const invoice of invoices)
       expect((await loadInvoiceById(database.db, invoice.id))!.status).toBe("confirmed");
   });
@@ -236,7 +236,7 @@ describe(`the Litecoin watcher through faults (${testDriver})`, () => {
       for (let pass = 0; pass < 6; pass++) {
         const outcome = await watchUtxoChain(database.db, {
           network: slow,
-          spreadPpm: 5_000,
+          pricing,
           baseDelayMs: 5,
           attempts: 4,
         }).catch((error: Error) => {
@@ -283,7 +283,7 @@ describe("the Litecoin node down, restarted, or on the wrong chain", () => {
     configureOffering(await withUtxoOfferings({ mode: "production", utxo }, { ...BASE, mode: "production" }));
     expect(isOffered("LTC")).toBe(false);
     expect(isOffered("BTC")).toBe(false);
-    const task = utxoWatcherTask({ currency: "LTC", config: utxo.LTC, mode: "production", spreadPpm: 5_000 });
+    const task = utxoWatcherTask({ currency: "LTC", config: utxo.LTC, mode: "production", pricing });
     const down = await task.run(database.db).catch((error: Error) => error);
     expect(down).toBeInstanceOf(Error);
     const said = [...warn.mock.calls.flat(), (down as Error).message].join("\n");
@@ -312,7 +312,12 @@ describe("the Litecoin node down, restarted, or on the wrong chain", () => {
     await expect(withUtxoOfferings({ mode: "sandbox", utxo }, BASE)).rejects.toThrow(
       /^Sandbox mode refuses to run against LTC's main network.*KASSA_LTC_RPC_URL/,
     );
-    const task = utxoWatcherTask({ currency: "LTC", config: utxo.LTC, mode: "sandbox", spreadPpm: 0 });
+    const task = utxoWatcherTask({
+      currency: "LTC",
+      config: utxo.LTC,
+      mode: "sandbox",
+      pricing: pricingWith(0),
+    });
     await expect(task.run(database.db)).rejects.toThrow(
       /^Sandbox mode refuses to run against LTC.s main network/,
     );

@@ -24,7 +24,7 @@ import { createMerchant } from "@/lib/merchants/create-merchant";
 import { parseDecimal } from "@/lib/money";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { createFixedInvoice, invoiceRequest, settings, testKeys } from "../support/invoices";
+import { createFixedInvoice, invoiceRequest, pricing, settings, testKeys } from "../support/invoices";
 import { NODE_START_MS, startTestLitecoind, type TestLitecoind } from "../support/litecoind";
 import { startReceiver } from "../support/receiver";
 import { startSmtpServer } from "../support/smtp";
@@ -45,7 +45,7 @@ describe(`callbacks, mail, transactions/info and screening on litecoind (${testD
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
   let denylist: string;
 
-  const watch = () => watchUtxoChain(database.db, { network, spreadPpm: 5_000 });
+  const watch = () => watchUtxoChain(database.db, { network, pricing });
   const deliver = async () => {
     await runDueJobs(
       database.db,
@@ -54,7 +54,7 @@ describe(`callbacks, mail, transactions/info and screening on litecoind (${testD
     await runDueJobs(
       database.db,
       jobHandlers({
-        spreadPpm: 5_000,
+        pricing,
         mail: { smtpUrl: `smtp://127.0.0.1:${smtp.port}`, from: "k@kassa.test" },
       }),
     );
@@ -122,7 +122,7 @@ describe(`callbacks, mail, transactions/info and screening on litecoind (${testD
     await deliver();
     // Seen in the mempool: processing on the checkout, with no confirmation yet.
     const record = async () => (await loadInvoiceById(database.db, invoice.id))!;
-    const checkout = await checkoutView(database.db, await record(), { spreadPpm: 5_000 });
+    const checkout = await checkoutView(database.db, await record(), { pricing });
     expect(checkout.payments).toMatchObject([{ txid, confirmations: 0, is_confirmed: false }]);
     expect(checkout.confirmations_required).toBe(CONFIRMATIONS);
     const reported = async () =>
@@ -199,7 +199,7 @@ describe(`callbacks, mail, transactions/info and screening on litecoind (${testD
       userId: null,
       decision: "release",
       audit: { actor: { kind: "cli" } },
-      spreadPpm: 5_000,
+      pricing,
     });
     // 0.5 LTC less the 0.5 % deposit fee; the coin is spendable with the credit.
     expect(await ltc()).toBe(parseDecimal("0.5") - (parseDecimal("0.5") * 5_000n) / 1_000_000n);

@@ -33,6 +33,7 @@ import { broadcastWithdrawal } from "@/lib/withdrawals/process-withdrawal";
 import { withdrawalReference } from "@/lib/withdrawals/withdrawal-reference";
 import { testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
+import { pricing } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import {
   doubleSpend,
@@ -73,7 +74,7 @@ describe(`Litecoin payouts from Kassa's own coins on a real litecoind in regtest
   let counter = 0;
 
   const transaction = (txid: string) => customer.rpc<NodeTransaction>("getrawtransaction", [txid, true]);
-  const watch = () => watchUtxoChain(database.db, { network, spreadPpm: 5_000 });
+  const watch = () => watchUtxoChain(database.db, { network, pricing });
   const balance = async () =>
     (await listBalances(database.db, merchantId)).find((b) => b.currency === "LTC")?.balance ?? 0n;
   const status = async (id: number) =>
@@ -102,7 +103,7 @@ describe(`Litecoin payouts from Kassa's own coins on a real litecoind in regtest
           sender_data: { legal_name: "Shop GmbH", country_of_registration: "DEU" },
           receiver_type: "self",
         }),
-        5_000,
+        pricing,
       ),
     );
   const freshAddress = () => customer.rpc<string>("getnewaddress", ["", "bech32"]);
@@ -151,7 +152,7 @@ describe(`Litecoin payouts from Kassa's own coins on a real litecoind in regtest
     network = await connectUtxoNetwork("LTC", config, "sandbox");
     configureOffering(withUtxoNetwork(SANDBOX_OFFERING, { utxo: { LTC: config } }, "LTC", network));
     handlers = jobHandlers({
-      spreadPpm: 5_000,
+      pricing,
       mail: { smtpUrl: undefined, from: "Kassa <test@kassa.test>" },
       chain: payoutAdapter({ mode: "sandbox", evm: undefined, utxo: { LTC: config }, box: database.box }),
     });
@@ -299,7 +300,7 @@ describe(`Litecoin payouts from Kassa's own coins on a real litecoind in regtest
 
   it("with batching on, payouts waiting together leave in one transaction, each once with its exact amount", async () => {
     const batched = jobHandlers({
-      spreadPpm: 5_000,
+      pricing,
       mail: { smtpUrl: undefined, from: "Kassa <test@kassa.test>" },
       chain: payoutAdapter({
         mode: "sandbox",
@@ -357,7 +358,7 @@ describe(`Litecoin payouts from Kassa's own coins on a real litecoind in regtest
 
   it("with batching on, a bulk payout leaves in one transaction: every row once, with its exact amount", async () => {
     const batched = jobHandlers({
-      spreadPpm: 5_000,
+      pricing,
       mail: { smtpUrl: undefined, from: "Kassa <test@kassa.test>" },
       chain: payoutAdapter({
         mode: "sandbox",
@@ -387,7 +388,7 @@ describe(`Litecoin payouts from Kassa's own coins on a real litecoind in regtest
           receiver_type: "self",
         },
       })),
-      spreadPpm: 5_000,
+      pricing,
     });
     clock.advance(31);
     await runDueJobs(database.db, batched, { clock });
@@ -652,7 +653,7 @@ describe(`Litecoin payouts from Kassa's own coins on a real litecoind in regtest
           foreign_id: `instant-${++counter}`,
           ...party,
         }),
-        5_000,
+        pricing,
       ),
     );
     // BTC is simulated in this installation: the merchant's BTC is sold for LTC paid from Kassa's coins.
@@ -674,7 +675,7 @@ describe(`Litecoin payouts from Kassa's own coins on a real litecoind in regtest
           foreign_id: `convert-${++counter}`,
           ...party,
         }),
-        5_000,
+        pricing,
       ),
     );
     await setWithdrawalLimits(database.db, { merchantId, currency: "LTC", perWithdrawal: "0.1" });

@@ -29,6 +29,7 @@ import { withdrawalRequest } from "@/lib/schemas/withdrawals";
 import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { withdrawalInput } from "@/lib/withdrawals/from-request";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
+import { pricing } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import {
   coins,
@@ -67,7 +68,7 @@ describe(`Litecoin hot wallet and reconciliation on a real litecoind in regtest 
       { name, args: {} },
       { db: database.db, box: database.box, isSandbox: true, utxo: { LTC: config } },
     );
-  const watch = () => watchUtxoChain(database.db, { network, spreadPpm: 5_000, hotWallet });
+  const watch = () => watchUtxoChain(database.db, { network, pricing, hotWallet });
   const reconcile = async () => ((await cli("chain.reconcile")) as Report).ltc;
   const transaction = (txid: string) => customer.rpc<NodeTransaction>("getrawtransaction", [txid, true]);
   /** A platform account's balance in LTC, ledger units. */
@@ -143,7 +144,7 @@ describe(`Litecoin hot wallet and reconciliation on a real litecoind in regtest 
     configureOffering(withUtxoNetwork(SANDBOX_OFFERING, { utxo: { LTC: config } }, "LTC", network));
     hotWallet = utxoHotWallet(deriveAccountKeys(await loadHdSeed(database.db, database.box)), network);
     handlers = jobHandlers({
-      spreadPpm: 5_000,
+      pricing,
       mail: { smtpUrl: undefined, from: "Kassa <test@kassa.test>" },
       chain: payoutAdapter({ mode: "sandbox", evm: undefined, utxo: { LTC: config }, box: database.box }),
     });
@@ -264,7 +265,7 @@ describe(`Litecoin hot wallet and reconciliation on a real litecoind in regtest 
           sender_data: { legal_name: "Shop GmbH", country_of_registration: "DEU" },
           receiver_type: "self",
         }),
-        5_000,
+        pricing,
       ),
     );
     await runDueJobs(database.db, handlers);

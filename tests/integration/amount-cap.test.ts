@@ -14,7 +14,15 @@ import { MAX_AMOUNT, parseDecimal } from "@/lib/money";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { priceWithdrawal } from "@/lib/withdrawals/price-withdrawal";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { confirm, createFixedInvoice, invoiceRequest, pay, settings, testKeys } from "../support/invoices";
+import {
+  confirm,
+  createFixedInvoice,
+  invoiceRequest,
+  pay,
+  pricing,
+  settings,
+  testKeys,
+} from "../support/invoices";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 
 /**
@@ -54,7 +62,7 @@ describe(`the amount cap on ${testDriver}`, () => {
       request: invoiceRequest({ amount: HUGE_EUR }),
       settings,
     });
-    const view = await checkoutView(database.db, created, { spreadPpm: 5_000 });
+    const view = await checkoutView(database.db, created, { pricing });
     expect(view.currencies.find((c) => c.currency === "DOGE")).toMatchObject({ is_available: false });
     expect(view.currencies.find((c) => c.currency === "BTC")).toMatchObject({ is_available: true });
     const fields = await fieldsOf(
@@ -77,7 +85,7 @@ describe(`the amount cap on ${testDriver}`, () => {
     const record = (await loadInvoiceById(database.db, created.id))!;
     expect(record.invoice.senderAmount).toBe(MAX_AMOUNT * 7n);
     expect((await describeTransaction(database.db, created.id)).id).toBe(created.id);
-    expect((await checkoutView(database.db, record, { spreadPpm: 5_000 })).sender_amount).toBe(
+    expect((await checkoutView(database.db, record, { pricing })).sender_amount).toBe(
       "700000000000000000000.00000000",
     );
     await cancelInvoice(database.db, { merchantId, foreignId: record.foreignId! });
@@ -127,7 +135,7 @@ describe(`the amount cap on ${testDriver}`, () => {
         source: "DOGE",
         target: "BTC",
         amountTo: parseDecimal("100000000000000000000"),
-        spreadPpm: 5_000,
+        pricing,
       }),
     );
     expect(withdrawal.amount_to).toMatch(/too large/);
@@ -137,7 +145,7 @@ describe(`the amount cap on ${testDriver}`, () => {
         source: "DOGE",
         target: "BTC",
         amountTo: parseDecimal("100000000000000000000"),
-        spreadPpm: 5_000,
+        pricing,
         fields: { amount: "sender_amount", amountTo: "receiver_amount" },
       }),
     );

@@ -18,6 +18,7 @@ import { expireWithdrawalApproval } from "@/lib/withdrawals/expire-withdrawal-ap
 import { withdrawalInput } from "@/lib/withdrawals/from-request";
 import { testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
+import { pricing } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant } from "../support/merchants";
 import { addMembers, sessionOf, watchDeadlocks } from "../support/team-races";
@@ -75,7 +76,7 @@ describe(`withdrawal approvals racing each other and team changes on ${testDrive
         receiver_type: "self",
       });
       const created = await createWithdrawal(database.db, {
-        ...withdrawalInput(merchantId, request, 5_000),
+        ...withdrawalInput(merchantId, request, pricing),
         createdByUserId: owner!.id,
         approvalSeconds: 3600,
         clock,

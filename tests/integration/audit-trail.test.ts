@@ -22,6 +22,7 @@ import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { decideWithdrawal } from "@/lib/withdrawals/decide-withdrawal";
 import { withdrawalInput } from "@/lib/withdrawals/from-request";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
+import { pricing } from "../support/invoices";
 import { fieldsOf } from "../support/merchants";
 
 const BTC_ADDRESS = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu";
@@ -245,7 +246,7 @@ describe(`audit trail on ${testDriver}`, () => {
     };
     const create = (amount: string) =>
       createWithdrawal(database.db, {
-        ...withdrawalInput(s.merchantId, withdrawalRequest.parse(withdrawalBody({ amount })), 5_000),
+        ...withdrawalInput(s.merchantId, withdrawalRequest.parse(withdrawalBody({ amount })), pricing),
         createdByUserId: s.userId,
         audit: creator,
       });

@@ -246,7 +246,7 @@ describe(`checkout event stream on ${testDriver}`, () => {
     // No timer on the invoice: its rate holds for rateLockSeconds; the job queued with the lock
     // re-prices it, and the hub, which only reads, passes the change on.
     const clock = testClock();
-    const shortLock = { ...settings, rateLockSeconds: 60, clock };
+    const shortLock = { ...settings, pricing: { ...settings.pricing, rateLockSeconds: 60 }, clock };
     const hub = createCheckoutHub({
       driver: database.driver,
       db: database.db,

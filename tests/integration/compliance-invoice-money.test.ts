@@ -71,7 +71,7 @@ describe(`invoice sums around held and rejected payments on ${testDriver}`, () =
       userId,
       decision,
       audit: { actor: { kind: "user", userId, email: "money@example.com" } },
-      spreadPpm: settings.spreadPpm,
+      pricing: settings.pricing,
     });
   }
 

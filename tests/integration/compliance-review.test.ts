@@ -20,7 +20,7 @@ import { changeMemberRole } from "@/lib/team/change-member-role";
 import { removeMember } from "@/lib/team/remove-member";
 import { describeTransaction } from "@/lib/transactions/describe-transaction";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { confirm, createFixedInvoice, testKeys } from "../support/invoices";
+import { confirm, createFixedInvoice, pricingWith, testKeys } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 import { addMembers, lockWaiters } from "../support/team-races";
@@ -147,7 +147,7 @@ describe(`compliance screening and review on ${testDriver}`, () => {
           userId,
           decision: "release",
           audit: audit(),
-          spreadPpm: SPREAD,
+          pricing: pricingWith(SPREAD),
         }),
       ),
     );
@@ -188,7 +188,7 @@ describe(`compliance screening and review on ${testDriver}`, () => {
       userId,
       decision: "reject",
       audit: audit(),
-      spreadPpm: SPREAD,
+      pricing: pricingWith(SPREAD),
     });
     expect(await balance("LTC")).toBe(before);
     expect(await heldAccount("LTC")).toBe(heldBefore + parseDecimal("1.5"));
@@ -203,7 +203,7 @@ describe(`compliance screening and review on ${testDriver}`, () => {
           userId,
           decision: "release",
           audit: audit(),
-          spreadPpm: SPREAD,
+          pricing: pricingWith(SPREAD),
         }),
       ),
     ).toEqual({ id: "This payment needs no decision: it was already rejected." });
@@ -236,7 +236,7 @@ describe(`compliance screening and review on ${testDriver}`, () => {
       userId,
       decision: "reject",
       audit: audit(),
-      spreadPpm: SPREAD,
+      pricing: pricingWith(SPREAD),
     });
     const heldBefore = await heldAccount("LTC");
     const results = await Promise.allSettled([
@@ -291,7 +291,7 @@ describe(`compliance screening and review on ${testDriver}`, () => {
       userId,
       decision: "reject",
       audit: audit(),
-      spreadPpm: SPREAD,
+      pricing: pricingWith(SPREAD),
     });
     const env = { db: database.db, box: database.box, isSandbox: true };
     const txid = `0x${"7a".repeat(32)}`;
@@ -330,7 +330,7 @@ describe(`compliance screening and review on ${testDriver}`, () => {
         userId: stranger!,
         decision: "release",
         audit: audit(),
-        spreadPpm: SPREAD,
+        pricing: pricingWith(SPREAD),
       }),
     ).rejects.toMatchObject({ code: "not_found" });
   });
@@ -401,7 +401,7 @@ describe(`compliance screening and review on ${testDriver}`, () => {
       userId,
       decision: "release",
       audit: audit(),
-      spreadPpm: SPREAD,
+      pricing: pricingWith(SPREAD),
     });
     expect((await loadInvoiceById(database.db, released.id))!.status).toBe("confirmed");
     expect(await balance("EUR")).toBeGreaterThan(before);
@@ -420,7 +420,7 @@ describe(`compliance screening and review on ${testDriver}`, () => {
       userId,
       decision: "reject",
       audit: audit(),
-      spreadPpm: SPREAD,
+      pricing: pricingWith(SPREAD),
     });
     const record = (await loadInvoiceById(database.db, rejected.id))!;
     expect(record.status).toBe("pending");
@@ -454,7 +454,7 @@ describe(`compliance screening and review on ${testDriver}`, () => {
             reviewId: review.id,
             ...racer,
             audit: as(racer.userId),
-            spreadPpm: SPREAD,
+            pricing: pricingWith(SPREAD),
           }),
         ),
       );
@@ -523,7 +523,7 @@ describe(`compliance screening and review on ${testDriver}`, () => {
           userId: member,
           decision: "release",
           audit: audit(),
-          spreadPpm: SPREAD,
+          pricing: pricingWith(SPREAD),
         }),
       ).rejects.toMatchObject({ status: 403, message });
     expect((await reviewOf(id))!.status).toBe("held");
@@ -547,7 +547,7 @@ describe(`compliance screening and review on ${testDriver}`, () => {
       userId,
       decision: "release",
       audit: audit(),
-      spreadPpm: SPREAD,
+      pricing: pricingWith(SPREAD),
     });
     const outcome = await inTransaction(database.db, async (tx) => {
       await tx.execute(sql`update chain_transactions set removed_at = now() where id = ${removed!.id}`);
@@ -592,7 +592,7 @@ describe(`compliance screening and review on ${testDriver}`, () => {
         userId,
         decision: "release",
         audit: audit(),
-        spreadPpm: SPREAD,
+        pricing: pricingWith(SPREAD),
       });
       const settled = release.then(
         () => "released",

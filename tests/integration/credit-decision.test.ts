@@ -10,7 +10,7 @@ import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { listBalances } from "@/lib/ledger/list-balances";
 import { parseDecimal } from "@/lib/money";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { confirm, createFixedInvoice, testKeys } from "../support/invoices";
+import { confirm, createFixedInvoice, pricingWith, testKeys } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant } from "../support/merchants";
 
@@ -134,7 +134,7 @@ describe(`crediting decides held or credited before writing, on ${testDriver}`, 
     await mineSandboxBlocks(db(), { currency: "LTC", count: getCurrency("LTC").confirmations });
     const { id } = await depositOf(payment.txid);
     const results = await Promise.all(
-      Array.from({ length: 4 }, () => creditDeposit(db(), { depositId: id, spreadPpm: SPREAD })),
+      Array.from({ length: 4 }, () => creditDeposit(db(), { depositId: id, pricing: pricingWith(SPREAD) })),
     );
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(await transitionsOf(payment.txid)).toEqual(["seen -> credited"]);
@@ -144,7 +144,7 @@ describe(`crediting decides held or credited before writing, on ${testDriver}`, 
     // 0.5% deposit fee, rounded up against the merchant.
     expect(await balance("LTC")).toBe(before + parseDecimal("2") - parseDecimal("0.01"));
     // Claimed once: another try finds nothing left to decide.
-    expect(await creditDeposit(db(), { depositId: id, spreadPpm: SPREAD })).toBe(false);
+    expect(await creditDeposit(db(), { depositId: id, pricing: pricingWith(SPREAD) })).toBe(false);
     expect(await transitionsOf(payment.txid)).toEqual(["seen -> credited"]);
     expect(await ledgerInvariants(db())).toEqual({
       nonZeroCurrencies: [],

@@ -97,7 +97,7 @@ describe(`an invoice paid in two coins after a switch, in figures, on ${testDriv
     expect(owing.currency_sent?.remaining_amount).toBe(formatAmount(secondPaid));
     expect(owing.additional_details).toMatchObject({ remaining_amount: formatAmount(secondPaid) });
     // The dashboard's invoice page says how short it is in the invoice currency: the value not yet covered.
-    expect((await amountsDue(db(), short, { spreadPpm: 0 }))?.inInvoiceCurrency).toEqual({
+    expect((await amountsDue(db(), short))?.inInvoiceCurrency).toEqual({
       remaining: invoiced - firstGross,
       overpaid: 0n,
     });

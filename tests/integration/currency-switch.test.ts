@@ -323,7 +323,6 @@ describe(`switching the pay currency on the checkout, on ${testDriver}`, () => {
           invoiceId: ltc.id,
           target,
           sent,
-          spreadPpm: settings.spreadPpm,
           fields: { amount: "amount", target: "currency" },
         }),
       );

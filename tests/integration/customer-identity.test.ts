@@ -13,7 +13,7 @@ import { withdrawalRequest } from "@/lib/schemas/withdrawals";
 import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { withdrawalInput } from "@/lib/withdrawals/from-request";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { invoiceRequest, settings } from "../support/invoices";
+import { invoiceRequest, pricing, settings } from "../support/invoices";
 
 describe(`customer identity per end_user_reference on ${testDriver}`, () => {
   let database: TestDatabase;
@@ -111,7 +111,7 @@ describe(`customer identity per end_user_reference on ${testDriver}`, () => {
             ...sender,
             receiver_type: "self",
           }),
-          5_000,
+          pricing,
         ),
       );
     const customer = async (endUserReference: string) =>

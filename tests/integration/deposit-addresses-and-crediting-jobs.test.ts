@@ -15,7 +15,7 @@ import { createMerchant } from "@/lib/merchants/create-merchant";
 import { parseDecimal } from "@/lib/money";
 import { testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { confirm, createFixedInvoice, handlers, pay, settings, testKeys } from "../support/invoices";
+import { confirm, createFixedInvoice, handlers, pay, pricing, settings, testKeys } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { type Mail, startSmtpServer } from "../support/smtp";
 
@@ -127,9 +127,9 @@ describe(`durable jobs and exactly-once crediting on ${testDriver}`, () => {
     await mineSandboxBlocks(database.db, { currency: "BTC", count: 5 });
     const [deposit] = await database.db.select().from(deposits).where(eq(deposits.transactionId, invoice.id));
     const results = await Promise.all([
-      creditDeposit(database.db, { depositId: deposit!.id, spreadPpm: 5_000 }),
-      creditDeposit(database.db, { depositId: deposit!.id, spreadPpm: 5_000 }),
-      creditDeposit(database.db, { depositId: deposit!.id, spreadPpm: 5_000 }),
+      creditDeposit(database.db, { depositId: deposit!.id, pricing }),
+      creditDeposit(database.db, { depositId: deposit!.id, pricing }),
+      creditDeposit(database.db, { depositId: deposit!.id, pricing }),
     ]);
     expect(results.filter(Boolean)).toHaveLength(1);
     const journals = await queryRows<{ count: number }>(

@@ -8,7 +8,7 @@ import { parseDecimal } from "@/lib/money";
 import { DEFAULT_USD_PRICES, INSTALLATION_PRICES, setUsdPrice } from "@/lib/rates/rates";
 import { priceWithdrawal } from "@/lib/withdrawals/price-withdrawal";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { invoiceRequest, settings } from "../support/invoices";
+import { invoiceRequest, pricingWith, settings } from "../support/invoices";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 
 const SPREAD = 5_000;
@@ -38,7 +38,7 @@ describe(`exact rates on ${testDriver}`, () => {
       source: "DOGE",
       target: "BTC",
       amount: parseDecimal("100000"),
-      spreadPpm: SPREAD,
+      pricing: pricingWith(SPREAD),
     });
     expect(price.sent).toBe(parseDecimal("0.22961538"));
   });
@@ -49,7 +49,7 @@ describe(`exact rates on ${testDriver}`, () => {
       invoiceCurrency: "BTC",
       amount: parseDecimal("1"),
       payCurrency: "DOGE",
-      spreadPpm: SPREAD,
+      pricing: pricingWith(SPREAD),
       field: "currency",
     });
     // The smallest DOGE amount s with s × 0.15 × (1 − 0.5%) ≥ 1 × 65000, at DOGE's precision.
@@ -94,7 +94,7 @@ describe(`exact rates on ${testDriver}`, () => {
             source: from!,
             target: to!,
             amount,
-            spreadPpm: SPREAD,
+            pricing: pricingWith(SPREAD),
           }).then(
             (p) => p.sent,
             () => null, // below a minimum at these prices: nothing to compare
@@ -112,7 +112,7 @@ describe(`exact rates on ${testDriver}`, () => {
               invoiceCurrency: to!,
               amount,
               payCurrency: from!,
-              spreadPpm: SPREAD,
+              pricing: pricingWith(SPREAD),
               field: "currency",
             }).then(
               (p) => p.senderAmount,
@@ -167,7 +167,7 @@ describe(`exact rates on ${testDriver}`, () => {
       request: invoiceRequest({ timer: false }),
       settings,
     });
-    const view = await checkoutView(database.db, created, { spreadPpm: SPREAD });
+    const view = await checkoutView(database.db, created, { pricing: pricingWith(SPREAD) });
     const doge = view.currencies.find((c) => c.currency === "DOGE")!;
     // 100 EUR × 1.08 USD ÷ (0.00000001 USD × 0.995), up.
     const due = parseDecimal(doge.amount!);

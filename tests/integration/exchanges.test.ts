@@ -20,7 +20,7 @@ import { parseFilter } from "@/lib/transactions/parse-filter";
 import { transactionDetail } from "@/lib/transactions/transaction-detail";
 import { testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { handlers } from "../support/invoices";
+import { handlers, pricingWith } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 
@@ -71,16 +71,20 @@ describe(`exchanges on ${testDriver}`, () => {
   afterAll(() => database.drop());
 
   it("lists pairs with rate_from 1 and the spread-included rate_to, filtered by either side", async () => {
-    const all = await listPairs(database.db, { merchantId, spreadPpm: SPREAD_PPM });
+    const all = await listPairs(database.db, { merchantId, pricing: pricingWith(SPREAD_PPM) });
     // 12 currencies in the registry, each exchangeable into the 11 others.
     expect(all).toHaveLength(12 * 11);
-    const fromBtc = await listPairs(database.db, { merchantId, from: "BTC", spreadPpm: SPREAD_PPM });
+    const fromBtc = await listPairs(database.db, {
+      merchantId,
+      from: "BTC",
+      pricing: pricingWith(SPREAD_PPM),
+    });
     expect(fromBtc).toHaveLength(11);
     const [btcEur] = await listPairs(database.db, {
       merchantId,
       from: "BTC",
       to: "EUR",
-      spreadPpm: SPREAD_PPM,
+      pricing: pricingWith(SPREAD_PPM),
     });
     // 65000 × 0.995 / 1.08 = 59884.259259…, printed with 8 digits, rounded down.
     expect(btcEur).toEqual({
@@ -98,7 +102,7 @@ describe(`exchanges on ${testDriver}`, () => {
       merchantId,
       from: "EUR",
       to: "BTC",
-      spreadPpm: SPREAD_PPM,
+      pricing: pricingWith(SPREAD_PPM),
     });
     // 1.08 × 0.995 / 65000 = 1.0746 / 65000 = 0.0000165323…; fiat has no deposit-with-exchange minimum.
     expect(eurBtc).toEqual({
@@ -107,7 +111,7 @@ describe(`exchanges on ${testDriver}`, () => {
       rate_from: "1",
       rate_to: "0.00001653",
     });
-    const toEur = await listPairs(database.db, { merchantId, to: "EUR", spreadPpm: SPREAD_PPM });
+    const toEur = await listPairs(database.db, { merchantId, to: "EUR", pricing: pricingWith(SPREAD_PPM) });
     expect(toEur.map((pair) => pair.currency_to.currency)).toEqual(Array(11).fill("EUR"));
   });
 
@@ -117,7 +121,7 @@ describe(`exchanges on ${testDriver}`, () => {
       senderCurrency: "BTC",
       receiverCurrency: "EUR",
       senderAmount: units("0.01"),
-      spreadPpm: SPREAD_PPM,
+      pricing: pricingWith(SPREAD_PPM),
     });
     // 0.01 BTC = 1000000 units: 1000000 × 1616875 / 27 = 1616875000000 / 27 = 59884259259 rem 7
     // → 598.84259259 EUR (down); at the mid rate 1000000 × 1625000 / 27 = 60185185185 rem 5
@@ -136,7 +140,7 @@ describe(`exchanges on ${testDriver}`, () => {
       senderCurrency: "BTC",
       receiverCurrency: "EUR",
       receiverAmount: units("100"),
-      spreadPpm: SPREAD_PPM,
+      pricing: pricingWith(SPREAD_PPM),
     });
     // 100 EUR = 10^10 units: 10^10 × 27 / 1616875 = 166988 rem 1277500 → 166989 units (up) = 0.00166989 BTC;
     // at the mid rate 166989 × 1625000 / 27 = 271357125000 / 27 = 10050263888 rem 24 → 100.50263888 EUR
@@ -150,7 +154,7 @@ describe(`exchanges on ${testDriver}`, () => {
       senderCurrency: "EUR",
       receiverCurrency: "BTC",
       senderAmount: units("250"),
-      spreadPpm: SPREAD_PPM,
+      pricing: pricingWith(SPREAD_PPM),
     });
     // 250 × 1.0746 / 65000 = 268.65 / 65000 = 0.004133076… → 0.00413307 BTC;
     // mid 250 × 1.08 / 65000 = 0.004153846… → 0.00415384; fee 0.00002077 BTC.
@@ -164,7 +168,7 @@ describe(`exchanges on ${testDriver}`, () => {
       senderCurrency: "BTC",
       receiverCurrency: "ETH",
       senderAmount: units("0.1"),
-      spreadPpm: SPREAD_PPM,
+      pricing: pricingWith(SPREAD_PPM),
     });
     // 0.1 × 65000 × 0.995 / 3200 = 2.02109375 exactly; mid 0.1 × 65000 / 3200 = 2.03125.
     expect(formatAmount(quote.receiverAmount)).toBe("2.02109375");
@@ -179,7 +183,7 @@ describe(`exchanges on ${testDriver}`, () => {
           merchantId,
           senderCurrency: "BTC",
           receiverCurrency: "EUR",
-          spreadPpm: SPREAD_PPM,
+          pricing: pricingWith(SPREAD_PPM),
           ...input,
         }),
       );
@@ -199,7 +203,7 @@ describe(`exchanges on ${testDriver}`, () => {
       senderCurrency: "BTC",
       receiverCurrency: "EUR",
       receiverAmount: units("10.001"),
-      spreadPpm: SPREAD_PPM,
+      pricing: pricingWith(SPREAD_PPM),
     });
     // 10.001 EUR = 1000100000 units: 1000100000 × 27 / 1616875 = 16700 rem 887500 → 16701 units (up).
     expect(formatAmount(thousandths.receiverAmount)).toBe("10.00100000");
@@ -212,7 +216,7 @@ describe(`exchanges on ${testDriver}`, () => {
       senderCurrency: "BTC",
       receiverCurrency: "EUR",
       senderAmount: units("0.0123"),
-      spreadPpm: SPREAD_PPM,
+      pricing: pricingWith(SPREAD_PPM),
     });
     const [btcBefore, eurBefore, feesBefore] = [
       await balance("BTC"),
@@ -303,7 +307,7 @@ describe(`exchanges on ${testDriver}`, () => {
       senderCurrency: "EUR",
       receiverCurrency: "BTC",
       senderAmount: units("20"),
-      spreadPpm: SPREAD_PPM,
+      pricing: pricingWith(SPREAD_PPM),
       clock,
     });
     const fixed = (input: { price?: bigint; senderAmount?: bigint }) =>
@@ -344,7 +348,7 @@ describe(`exchanges on ${testDriver}`, () => {
       senderCurrency: body.sender_currency,
       receiverCurrency: body.receiver_currency,
       receiverAmount: body.receiver_amount,
-      spreadPpm: SPREAD_PPM,
+      pricing: pricingWith(SPREAD_PPM),
     });
     // 0.001 BTC = 100000 units at 325000000/5373 EUR per BTC: 32500000000000 / 5373 = 6048762330
     // rem 910 → 6048762331 units (up: the merchant is debited) = 60.48762331 EUR.
@@ -358,7 +362,7 @@ describe(`exchanges on ${testDriver}`, () => {
           senderCurrency: "EUR",
           receiverCurrency: "BTC",
           senderAmount: units("20"),
-          spreadPpm: SPREAD_PPM,
+          pricing: pricingWith(SPREAD_PPM),
         }),
       ),
     ).toEqual({ foreign_id: "The foreign id has already been taken." });
@@ -379,7 +383,7 @@ describe(`exchanges on ${testDriver}`, () => {
           senderCurrency: "BTC",
           receiverCurrency: "EUR",
           senderAmount: units("0.002"),
-          spreadPpm: SPREAD_PPM,
+          pricing: pricingWith(SPREAD_PPM),
         }),
       ),
     ).toEqual({ sender_amount: "Insufficient funds: this exchange needs 0.002 BTC from your balance." });
@@ -414,7 +418,7 @@ describe(`exchanges on ${testDriver}`, () => {
           senderCurrency: "EUR",
           receiverCurrency: "USD",
           senderAmount: units("50"),
-          spreadPpm: SPREAD_PPM,
+          pricing: pricingWith(SPREAD_PPM),
         }),
       ),
     ).toEqual({
@@ -435,7 +439,7 @@ describe(`exchanges on ${testDriver}`, () => {
           senderCurrency: "BTC",
           receiverCurrency: "EUR",
           senderAmount: units("0.07"),
-          spreadPpm: SPREAD_PPM,
+          pricing: pricingWith(SPREAD_PPM),
         }),
       ),
     );
@@ -465,7 +469,7 @@ describe(`exchanges on ${testDriver}`, () => {
       senderCurrency: "BTC",
       receiverCurrency: "USD",
       senderAmount: units("0.0042"),
-      spreadPpm: SPREAD_PPM,
+      pricing: pricingWith(SPREAD_PPM),
     });
     const before = await balance("BTC");
     const results = await Promise.allSettled(
@@ -501,7 +505,7 @@ describe(`exchanges on ${testDriver}`, () => {
       senderCurrency: "EUR",
       receiverCurrency: "USD",
       senderAmount: units("50"),
-      spreadPpm: SPREAD_PPM,
+      pricing: pricingWith(SPREAD_PPM),
     });
     const callbacksOf = () =>
       queryRows<{ event: string; body: string }>(
@@ -536,7 +540,7 @@ describe(`exchanges on ${testDriver}`, () => {
       senderCurrency: "BTC",
       receiverCurrency: "LTC",
       senderAmount: units("0.01"),
-      spreadPpm: SPREAD_PPM,
+      pricing: pricingWith(SPREAD_PPM),
     });
     await runDueJobs(database.db, handlers);
     const { filter } = parseFilter(new URLSearchParams({ type: "exchange" }));

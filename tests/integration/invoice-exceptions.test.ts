@@ -60,7 +60,7 @@ describe(`invoice exceptions on ${testDriver}`, () => {
     database = await createTestDatabase();
     smtp = await startSmtpServer();
     handlers = jobHandlers({
-      spreadPpm: settings.spreadPpm,
+      pricing: settings.pricing,
       mail: { smtpUrl: `smtp://127.0.0.1:${smtp.port}`, from: "Kassa <no-reply@kassa.test>" },
     });
   });

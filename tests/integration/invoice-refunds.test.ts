@@ -8,7 +8,7 @@ import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { withdrawalInput } from "@/lib/withdrawals/from-request";
 import { listRefunds } from "@/lib/withdrawals/list-refunds";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { confirm, createFixedInvoice, pay } from "../support/invoices";
+import { confirm, createFixedInvoice, pay, pricing } from "../support/invoices";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 
 const BTC_ADDRESS = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu";
@@ -56,7 +56,7 @@ describe(`refunds recorded against an invoice on ${testDriver}`, () => {
       ...fields,
     });
     return createWithdrawal(database.db, {
-      ...withdrawalInput(merchant, body, 5_000),
+      ...withdrawalInput(merchant, body, pricing),
       refundOf: body.refund_of,
     });
   };

@@ -236,7 +236,7 @@ describe(`invoice life cycle on ${testDriver}`, () => {
     expect(waiting.invoice.creditedAmount > 0n).toBe(true);
     expect(await mailsFor(invoice.id)).toEqual([]);
     // The checkout asks for the rest, to the same address.
-    expect(await checkoutView(database.db, waiting, { spreadPpm: settings.spreadPpm, clock })).toMatchObject({
+    expect(await checkoutView(database.db, waiting, { pricing: settings.pricing, clock })).toMatchObject({
       status: "pending",
       address: invoice.address!.address,
       paid_amount: formatAmount(paid),

@@ -16,7 +16,7 @@ import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { withdrawalInput } from "@/lib/withdrawals/from-request";
 import { type TestClock, testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { createFixedInvoice, handlers, pay } from "../support/invoices";
+import { createFixedInvoice, handlers, pay, pricing } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant } from "../support/merchants";
 
@@ -314,7 +314,7 @@ describe(`a fenced job runner on ${testDriver}`, () => {
           sender_data: { legal_name: "Shop GmbH", country_of_registration: "DEU" },
           receiver_type: "self",
         }),
-        5_000,
+        pricing,
       ),
     );
     await runDueJobs(database.db, handlers); // the payout is broadcast

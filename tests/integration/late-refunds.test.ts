@@ -18,7 +18,7 @@ import type { RefundTerms } from "@/lib/refunds/refund-terms";
 import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { type TestClock, testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { confirm, createFixedInvoice, handlers, pay, settings } from "../support/invoices";
+import { confirm, createFixedInvoice, handlers, pay, pricingWith, settings } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 import { refundPayoutsOf, refundStepsOf } from "../support/refunds";
@@ -87,14 +87,19 @@ describe(`refunds of late payments on ${testDriver}`, () => {
       invoiceId,
       terms,
       actor,
-      spreadPpm: SPREAD,
       box: database.box,
       mail: { baseUrl: "https://kassa.example" },
       clock,
     });
 
   const claim = (token: string, clock: TestClock) =>
-    claimRefund(database.db, { token, currency: "BTC", address: BTC_ADDRESS, spreadPpm: SPREAD, clock });
+    claimRefund(database.db, {
+      token,
+      currency: "BTC",
+      address: BTC_ADDRESS,
+      pricing: pricingWith(SPREAD),
+      clock,
+    });
 
   const refundPayouts = (invoiceId: number) => refundPayoutsOf(database.db, invoiceId);
   const refundSteps = (invoiceId: number) => refundStepsOf(database.db, invoiceId);
@@ -119,7 +124,7 @@ describe(`refunds of late payments on ${testDriver}`, () => {
       merchantId,
       invoiceId: invoice.id,
       terms: FULL,
-      spreadPpm: SPREAD,
+      pricing: pricingWith(SPREAD),
       clock,
     });
     expect([preview.currency, preview.owed, preview.left, preview.amount]).toEqual([
@@ -160,7 +165,7 @@ describe(`refunds of late payments on ${testDriver}`, () => {
       merchantId: shop,
       invoiceId: invoice.id,
       terms: FULL,
-      spreadPpm: SPREAD,
+      pricing: pricingWith(SPREAD),
       clock,
     });
     const available = await eur();
@@ -207,7 +212,7 @@ describe(`refunds of late payments on ${testDriver}`, () => {
         merchantId,
         invoiceId: invoice.id,
         terms: FULL,
-        spreadPpm: SPREAD,
+        pricing: pricingWith(SPREAD),
       });
       expect([preview.owed, preview.amount]).toEqual([owed, owed]);
       // A plain refund payout counts the same rule: one unit over what is owed is refused.
@@ -223,7 +228,7 @@ describe(`refunds of late payments on ${testDriver}`, () => {
           endUserReference: `refund-${invoice.id}`,
           sender: { sender_type: "natural", sender_data: invoice.invoice.senderData } as never,
           receiver: { receiver_type: "self" },
-          spreadPpm: SPREAD,
+          pricing: pricingWith(SPREAD),
           refundOf: invoice.id,
           clock,
         }),

@@ -11,6 +11,7 @@ import { seedBulk } from "@/lib/seed/seed-bulk";
 import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { withdrawalInput } from "@/lib/withdrawals/from-request";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
+import { pricing } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant } from "../support/merchants";
 import { waitUntil } from "../support/wait";
@@ -31,7 +32,7 @@ const withdrawal = (merchantId: number, amount = "0.01") =>
       sender_data: { legal_name: "Shop GmbH", country_of_registration: "DEU" },
       receiver_type: "self",
     }),
-    5_000,
+    pricing,
   );
 
 describe(`one ledger posting implementation on ${testDriver}`, () => {

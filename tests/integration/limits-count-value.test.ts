@@ -17,7 +17,7 @@ import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { instantWithdrawalInput, withdrawalInput } from "@/lib/withdrawals/from-request";
 import { listPendingWithdrawals } from "@/lib/withdrawals/list-pending-withdrawals";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { confirm, createFixedInvoice, pay } from "../support/invoices";
+import { confirm, createFixedInvoice, pay, pricingWith } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 
@@ -77,7 +77,7 @@ describe(`withdrawal limits count value on every movement on ${testDriver}`, () 
         ...withdrawalInput(
           merchantId,
           withdrawalRequest.parse({ address: BTC_ADDRESS, foreign_id: nextId("w"), ...party, ...fields }),
-          SPREAD_PPM,
+          pricingWith(SPREAD_PPM),
         ),
       });
     const instant = (amount: string) =>
@@ -91,13 +91,13 @@ describe(`withdrawal limits count value on every movement on ${testDriver}`, () 
             sender_amount: amount,
             ...party,
           }),
-          SPREAD_PPM,
+          pricingWith(SPREAD_PPM),
         ),
       });
     const exchange = (fields: Record<string, unknown>) =>
       exchangeNow(database.db, {
         ...toExchangeOrder(merchantId, exchangeNowRequest.parse({ foreign_id: nextId("x"), ...fields })),
-        spreadPpm: SPREAD_PPM,
+        pricing: pricingWith(SPREAD_PPM),
       });
     const balances = async () =>
       Object.fromEntries(
@@ -227,7 +227,7 @@ describe(`withdrawal limits count value on every movement on ${testDriver}`, () 
       senderCurrency: "LTC",
       receiverCurrency: "BTC",
       receiverAmount: units("0.02"),
-      spreadPpm: SPREAD_PPM,
+      pricing: pricingWith(SPREAD_PPM),
     });
     expect(quote.senderAmount).toBe(ltcFor(units("0.02")));
     const before = await m.balances();
@@ -277,7 +277,7 @@ describe(`withdrawal limits count value on every movement on ${testDriver}`, () 
           convert_to: "BTC",
           amount_to: formatAmount(half),
         }),
-        SPREAD_PPM,
+        pricingWith(SPREAD_PPM),
       ),
       refundOf: invoice.id,
     });

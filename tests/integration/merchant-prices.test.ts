@@ -14,6 +14,7 @@ import { divide, formatAmount, parseDecimal, UNIT } from "@/lib/money";
 import { INSTALLATION_PRICES, quote } from "@/lib/rates/rates";
 import { priceWithdrawal } from "@/lib/withdrawals/price-withdrawal";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
+import { pricingWith } from "../support/invoices";
 import { createTestMerchant } from "../support/merchants";
 
 // The route handlers read the process's configuration: a session secret and a master key of this test's own.
@@ -84,14 +85,14 @@ describe(`sandbox prices per merchant on ${testDriver}`, () => {
       merchantId,
       from: "BTC",
       to: "EUR",
-      spreadPpm: SPREAD_PPM,
+      pricing: pricingWith(SPREAD_PPM),
     });
     const invoice = await priceInvoice(database.db, {
       merchantId,
       invoiceCurrency: "EUR",
       amount: ONE_THOUSAND,
       payCurrency: "BTC",
-      spreadPpm: SPREAD_PPM,
+      pricing: pricingWith(SPREAD_PPM),
       field: "currency",
     });
     const exchange = await priceExchange(database.db, {
@@ -99,14 +100,14 @@ describe(`sandbox prices per merchant on ${testDriver}`, () => {
       senderCurrency: "EUR",
       receiverCurrency: "BTC",
       senderAmount: ONE_THOUSAND,
-      spreadPpm: SPREAD_PPM,
+      pricing: pricingWith(SPREAD_PPM),
     });
     const withdrawal = await priceWithdrawal(database.db, {
       merchantId,
       source: "EUR",
       target: "BTC",
       amount: ONE_THOUSAND,
-      spreadPpm: SPREAD_PPM,
+      pricing: pricingWith(SPREAD_PPM),
     });
     return {
       pair: pair!.rate_to,
@@ -138,9 +139,10 @@ describe(`sandbox prices per merchant on ${testDriver}`, () => {
       merchantId: INSTALLATION_PRICES,
       from: "BTC",
       to: "USD",
+      spreadPpm: 0,
     });
     expect(installation.midRate).toEqual(
-      (await quote(database.db, { merchantId: bystander.id, from: "BTC", to: "USD" })).midRate,
+      (await quote(database.db, { merchantId: bystander.id, from: "BTC", to: "USD", spreadPpm: 0 })).midRate,
     );
   });
 
@@ -174,9 +176,15 @@ describe(`sandbox prices per merchant on ${testDriver}`, () => {
     configureOffering({ ...offeringOf({ mode: "production", evm: undefined }, null) });
     try {
       // Production offers no simulated BTC to convert into; the price itself is what is checked.
-      const atProduction = await quote(database.db, { merchantId: edits.id, from: "BTC", to: "USD" });
+      const atProduction = await quote(database.db, {
+        merchantId: edits.id,
+        from: "BTC",
+        to: "USD",
+        spreadPpm: 0,
+      });
       expect(atProduction.midRate).toEqual(
-        (await quote(database.db, { merchantId: INSTALLATION_PRICES, from: "BTC", to: "USD" })).midRate,
+        (await quote(database.db, { merchantId: INSTALLATION_PRICES, from: "BTC", to: "USD", spreadPpm: 0 }))
+          .midRate,
       );
       expect(atProduction.midRate.numerator * UNIT).toBe(INSTALLATION_BTC * atProduction.midRate.denominator);
     } finally {

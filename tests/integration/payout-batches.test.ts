@@ -15,7 +15,7 @@ import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { decideWithdrawal } from "@/lib/withdrawals/decide-withdrawal";
 import { withdrawalInput } from "@/lib/withdrawals/from-request";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { handlers } from "../support/invoices";
+import { handlers, pricing } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 
@@ -81,7 +81,7 @@ describe(`bulk payouts on ${testDriver}`, () => {
         reference: extra.reference ?? unique("batch"),
         sender: SENDER,
         rows: rowsOf(payouts),
-        spreadPpm: 5_000,
+        pricing,
         createdByUserId: extra.createdByUserId,
       });
     const batchCount = async () =>
@@ -144,7 +144,7 @@ describe(`bulk payouts on ${testDriver}`, () => {
           end_user_reference: "payee-1",
           ...SENDER,
         }),
-        5_000,
+        pricing,
       ),
     });
     expect(earlier.status).toBe("processing");
@@ -319,7 +319,7 @@ describe(`bulk payouts on ${testDriver}`, () => {
         ...withdrawalInput(
           s.merchantId,
           withdrawalRequest.parse({ ...payout({ amount: "0.05" }), end_user_reference: "payee", ...SENDER }),
-          5_000,
+          pricing,
         ),
       });
       const [fromBatch, fromSingle] = await Promise.allSettled([s.send(batch), single]);

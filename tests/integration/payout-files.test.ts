@@ -11,7 +11,7 @@ import { payoutBatchResultCsv } from "@/lib/payout-batches/payout-batch-result-c
 import { checkPayoutFile, fileReference, sendPayoutFile } from "@/lib/payout-batches/payout-file";
 import { readPayoutBatch } from "@/lib/payout-batches/read-payout-batch";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { handlers } from "../support/invoices";
+import { handlers, pricing } from "../support/invoices";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 
 const BTC = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu";
@@ -44,7 +44,7 @@ describe(`bulk payouts from a file on ${testDriver}`, () => {
     merchantId,
     file: bytes,
     sender: SENDER,
-    spreadPpm: 5_000,
+    pricing,
   });
 
   beforeAll(async () => {

@@ -5,6 +5,7 @@ import { readBalance } from "@/lib/ledger/read-balance";
 import { parseDecimal } from "@/lib/money";
 import { priceWithdrawal } from "@/lib/withdrawals/price-withdrawal";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
+import { pricingWith } from "../support/invoices";
 import { createTestMerchant } from "../support/merchants";
 
 /** The payout form's guardrails: the available balance, and "Max", the largest payout whose fees fit. */
@@ -39,7 +40,7 @@ describe(`payout headroom on ${testDriver}`, () => {
       merchantId,
       source: "BTC",
       target: "BTC",
-      spreadPpm,
+      pricing: pricingWith(spreadPpm),
     });
     expect(available).toBe(parseDecimal("1"));
     expect(price!.principal).toBe(parseDecimal("0.99998"));
@@ -47,7 +48,12 @@ describe(`payout headroom on ${testDriver}`, () => {
   });
 
   it("finds the largest converted payout whose 1% fee and network fee fit: one smallest unit more does not", async () => {
-    const { price } = await maxPayout(database.db, { merchantId, source: "EUR", target: "BTC", spreadPpm });
+    const { price } = await maxPayout(database.db, {
+      merchantId,
+      source: "EUR",
+      target: "BTC",
+      pricing: pricingWith(spreadPpm),
+    });
     const balance = parseDecimal("1000");
     expect(price!.totalDebit).toBeLessThanOrEqual(balance);
     // Independently: principal + 1% (rounded up) + the network fee in EUR equals the debit.
@@ -57,7 +63,7 @@ describe(`payout headroom on ${testDriver}`, () => {
       source: "EUR",
       target: "BTC",
       amount: price!.principal + 1n,
-      spreadPpm,
+      pricing: pricingWith(spreadPpm),
     });
     expect(oneMore.totalDebit).toBeGreaterThan(balance);
   });
@@ -67,7 +73,7 @@ describe(`payout headroom on ${testDriver}`, () => {
       merchantId,
       source: "DOGE",
       target: "DOGE",
-      spreadPpm,
+      pricing: pricingWith(spreadPpm),
     });
     expect(available).toBe(parseDecimal("0.5"));
     expect(price).toBeNull();

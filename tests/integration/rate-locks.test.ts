@@ -21,6 +21,7 @@ import {
   handlers,
   invoiceRequest,
   pay,
+  pricing,
   settings,
   testKeys,
 } from "../support/invoices";
@@ -140,7 +141,7 @@ describe(`rate locks on ${testDriver}`, () => {
       merchantId,
       invoiceId: invoice.id,
       terms: { amount: { kind: "excess" }, rateBasis: "payment", feePaidBy: "merchant", currencies: ["LTC"] },
-      spreadPpm: 5_000,
+      pricing,
     });
     expect(preview.amount).toBe(excess);
     expect(preview.paymentValue).toBe(expectedGross([{ btc: excess, usdPrice: FALLEN_BTC }]));
@@ -161,7 +162,7 @@ describe(`rate locks on ${testDriver}`, () => {
       merchantId,
       invoiceId: invoice.id,
       terms: { amount: { kind: "full" }, rateBasis: "payment", feePaidBy: "merchant", currencies: ["LTC"] },
-      spreadPpm: 5_000,
+      pricing,
       clock,
     });
     expect(preview.amount).toBe(due);

@@ -20,7 +20,7 @@ import { createMerchant } from "@/lib/merchants/create-merchant";
 import { parseDecimal } from "@/lib/money";
 import { claimRefund } from "@/lib/refunds/claim-refund";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { confirm, createFixedInvoice, pay } from "../support/invoices";
+import { confirm, createFixedInvoice, pay, pricing } from "../support/invoices";
 import { startReceiver } from "../support/receiver";
 import { waitUntil } from "../support/wait";
 
@@ -250,7 +250,7 @@ describe(`the refund API on ${testDriver}`, () => {
       token: claimed.claim_url.split("/refund/")[1],
       currency: "BTC",
       address: BTC_ADDRESS,
-      spreadPpm: 5_000,
+      pricing,
     });
     const refused = await cancel(second.foreignId, String(claimed.id));
     expect(refused.status).toBe(409);

@@ -18,7 +18,7 @@ import type { RefundTerms } from "@/lib/refunds/refund-terms";
 import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { confirm, createFixedInvoice, handlers, pay } from "../support/invoices";
+import { confirm, createFixedInvoice, handlers, pay, pricingWith } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 import { refundPayoutsOf, refundStepsOf } from "../support/refunds";
@@ -79,7 +79,7 @@ describe(`refund claims on ${testDriver}`, () => {
       token,
       currency: "BTC",
       address: BTC_ADDRESS,
-      spreadPpm: SPREAD,
+      pricing: pricingWith(SPREAD),
       clock,
       ...fields,
     });
@@ -95,7 +95,6 @@ describe(`refund claims on ${testDriver}`, () => {
       invoiceId: invoice.id,
       terms: FULL,
       actor,
-      spreadPpm: SPREAD,
       box: database.box,
       mail: { baseUrl: "https://kassa.example" },
     });
@@ -144,7 +143,6 @@ describe(`refund claims on ${testDriver}`, () => {
             invoiceId: invoice.id,
             terms: FULL,
             actor,
-            spreadPpm: SPREAD,
             box: database.box,
           }),
         )
@@ -160,7 +158,6 @@ describe(`refund claims on ${testDriver}`, () => {
       invoiceId: invoice.id,
       terms: FULL,
       actor,
-      spreadPpm: SPREAD,
       box: database.box,
     });
     const results = await Promise.allSettled([claim(token), claim(token)]);
@@ -181,7 +178,6 @@ describe(`refund claims on ${testDriver}`, () => {
         invoiceId: invoice.id,
         terms: FULL,
         actor,
-        spreadPpm: SPREAD,
         box: database.box,
       });
       const [claimed, cancelled] = await Promise.allSettled([
@@ -207,7 +203,6 @@ describe(`refund claims on ${testDriver}`, () => {
           invoiceId: invoice.id,
           terms: FULL,
           actor,
-          spreadPpm: SPREAD,
           box: database.box,
         });
         expect(again.refund.owedAmount).toBe(25_000n);
@@ -223,7 +218,6 @@ describe(`refund claims on ${testDriver}`, () => {
       invoiceId: invoice.id,
       terms: { ...FULL, expiresInSeconds: 3600 },
       actor,
-      spreadPpm: SPREAD,
       box: database.box,
       clock,
     });
@@ -248,7 +242,7 @@ describe(`refund claims on ${testDriver}`, () => {
         token: "not-a-token",
         currency: "BTC",
         address: BTC_ADDRESS,
-        spreadPpm: SPREAD,
+        pricing: pricingWith(SPREAD),
       }),
     ).rejects.toMatchObject({ status: 404 });
   });
@@ -261,7 +255,6 @@ describe(`refund claims on ${testDriver}`, () => {
       invoiceId: invoice.id,
       terms: { ...FULL, expiresInSeconds: 3600 },
       actor,
-      spreadPpm: SPREAD,
       box: database.box,
       clock,
     });
@@ -288,7 +281,6 @@ describe(`refund claims on ${testDriver}`, () => {
       invoiceId: invoice.id,
       terms: FULL,
       actor: await ownerOf(limited),
-      spreadPpm: SPREAD,
       box: database.box,
     });
     const claimed = await claim(token);
@@ -303,7 +295,6 @@ describe(`refund claims on ${testDriver}`, () => {
       invoiceId: invoice.id,
       terms: { ...FULL, amount: { kind: "custom", units: 20_000n } },
       actor,
-      spreadPpm: SPREAD,
       box: database.box,
     });
     const plain = (amountTo: bigint) =>
@@ -321,7 +312,7 @@ describe(`refund claims on ${testDriver}`, () => {
           sender_data: { legal_name: "Claim Shop", country_of_registration: "DEU" },
         },
         receiver: { receiver_type: "self" },
-        spreadPpm: SPREAD,
+        pricing: pricingWith(SPREAD),
         refundOf: invoice.id,
       });
     expect((await fieldsOf(plain(10_001n))).amount_to).toBe(
@@ -336,7 +327,6 @@ describe(`refund claims on ${testDriver}`, () => {
             invoiceId: invoice.id,
             terms: FULL,
             actor,
-            spreadPpm: SPREAD,
             box: database.box,
           }),
         )
@@ -352,7 +342,7 @@ describe(`refund claims on ${testDriver}`, () => {
       merchantId,
       invoiceId: invoice.id,
       terms,
-      spreadPpm: SPREAD,
+      pricing: pricingWith(SPREAD),
     });
     // 0.0003 BTC at 65000 USD is 19.5 USD, at 80 USD per LTC 0.24375 LTC (mid rate, rounded down).
     const ltc = (extra * BTC_USD) / LTC_USD;
@@ -365,7 +355,6 @@ describe(`refund claims on ${testDriver}`, () => {
       invoiceId: invoice.id,
       terms,
       actor,
-      spreadPpm: SPREAD,
       box: database.box,
     });
     const wrongNetwork = await fieldsOf(claim(token, { currency: "LTC", address: BTC_ADDRESS }));
@@ -384,7 +373,7 @@ describe(`refund claims on ${testDriver}`, () => {
       merchantId,
       invoiceId: invoice.id,
       terms: FULL,
-      spreadPpm: SPREAD,
+      pricing: pricingWith(SPREAD),
     });
     expect(preview.isUnderMinimum).toBe(true);
     expect(preview.options[0]).toMatchObject({
@@ -404,7 +393,6 @@ describe(`refund claims on ${testDriver}`, () => {
             invoiceId: invoice.id,
             terms: FULL,
             actor,
-            spreadPpm: SPREAD,
             box: database.box,
           }),
         )
@@ -417,7 +405,7 @@ describe(`refund claims on ${testDriver}`, () => {
       merchantId,
       invoiceId: invoice.id,
       terms: { ...FULL, feePaidBy: "customer" },
-      spreadPpm: SPREAD,
+      pricing: pricingWith(SPREAD),
     });
     expect(taken.alternatives!.largerAmount).toBe(BTC_MINIMUM + BTC_FEE);
     // The larger amount is offered; one unit more than it is refused.
@@ -429,7 +417,6 @@ describe(`refund claims on ${testDriver}`, () => {
             invoiceId: invoice.id,
             terms: { ...FULL, amount: { kind: "custom", units: BTC_MINIMUM + 1n } },
             actor,
-            spreadPpm: SPREAD,
             box: database.box,
           }),
         )
@@ -440,7 +427,6 @@ describe(`refund claims on ${testDriver}`, () => {
       invoiceId: invoice.id,
       terms: { ...FULL, amount: { kind: "custom", units: BTC_MINIMUM } },
       actor,
-      spreadPpm: SPREAD,
       box: database.box,
     });
     expect(larger.refund.owedAmount).toBe(BTC_MINIMUM);
@@ -451,7 +437,6 @@ describe(`refund claims on ${testDriver}`, () => {
       invoiceId: invoice.id,
       terms: { ...FULL, rateBasis: "now", currencies: ["LTC"] },
       actor,
-      spreadPpm: SPREAD,
       box: database.box,
     });
     await expect(claim(other.token)).rejects.toMatchObject({ status: 400 });
@@ -472,7 +457,6 @@ describe(`refund claims on ${testDriver}`, () => {
             invoiceId: invoice.id,
             terms: { ...FULL, amount: { kind: "excess" } },
             actor,
-            spreadPpm: SPREAD,
             box: database.box,
           }),
         )
@@ -485,7 +469,6 @@ describe(`refund claims on ${testDriver}`, () => {
         invoiceId: invoice.id,
         terms: FULL,
         actor,
-        spreadPpm: SPREAD,
         box: database.box,
       }),
     ).rejects.toMatchObject({ status: 404 });
@@ -494,7 +477,6 @@ describe(`refund claims on ${testDriver}`, () => {
       invoiceId: invoice.id,
       terms: FULL,
       actor,
-      spreadPpm: SPREAD,
       box: database.box,
     });
     expect(refund.owedAmount).toBe(half);

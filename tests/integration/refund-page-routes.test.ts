@@ -47,7 +47,6 @@ describe(`refund page endpoints on ${testDriver}`, () => {
       invoiceId: invoice.id,
       terms: { amount: { kind: "full" }, rateBasis: "payment", feePaidBy: "merchant" },
       actor: { actor: { kind: "user", userId: owner!.id, email: owner!.email } },
-      spreadPpm: 5_000,
       box: database.box,
     });
     return { token, invoiceId: invoice.id };

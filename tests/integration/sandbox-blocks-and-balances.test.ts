@@ -14,7 +14,7 @@ import { postJournal } from "@/lib/ledger/post-journal";
 import { volumeByDay } from "@/lib/ledger/volume-by-day";
 import { parseDecimal } from "@/lib/money";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { createFixedInvoice, pay } from "../support/invoices";
+import { createFixedInvoice, pay, pricing } from "../support/invoices";
 import { createTestMerchant } from "../support/merchants";
 
 /** Reads with no API of their own: the dashboard's daily volume, a payment's confirmations on the checkout, the block timer. */
@@ -66,7 +66,7 @@ describe(`sandbox and dashboard reads on ${testDriver}`, () => {
     const invoice = await createFixedInvoice(database.db, merchantId, "LTC");
     const payments = async () => {
       const record = await loadInvoiceById(database.db, invoice.id);
-      return (await checkoutView(database.db, record!, { spreadPpm: 5_000 })).payments;
+      return (await checkoutView(database.db, record!, { pricing })).payments;
     };
     expect(await payments()).toEqual([]);
 

@@ -29,7 +29,6 @@ describe(`sandbox actions on an invoice on ${testDriver}`, () => {
       merchantId,
       invoiceId: id,
       how,
-      spreadPpm: 5_000,
     });
     await runDueJobs(database.db, handlers);
     return { payment, after: (await loadInvoiceById(database.db, id))! };
@@ -83,7 +82,6 @@ describe(`sandbox actions on an invoice on ${testDriver}`, () => {
             merchantId,
             invoiceId: invoice.id,
             how: "exact",
-            spreadPpm: 5_000,
           }),
         )
       ).invoice,
@@ -99,7 +97,6 @@ describe(`sandbox actions on an invoice on ${testDriver}`, () => {
       merchantId,
       invoiceId: created.id,
       how: "exact",
-      spreadPpm: 5_000,
     });
     expect((await fieldsOf(answer)).invoice).toBe(
       "The customer has not chosen a currency yet: choose one on the checkout page first.",

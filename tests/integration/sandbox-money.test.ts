@@ -19,7 +19,7 @@ import { seedDemoMerchant } from "@/lib/seed/seed-demo";
 import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { withdrawalInput } from "@/lib/withdrawals/from-request";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { testKeys } from "../support/invoices";
+import { pricing, testKeys } from "../support/invoices";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 
 /**
@@ -138,7 +138,7 @@ describe(`sandbox money beside a real chain on ${testDriver}`, () => {
             receiver_type: "self",
             ...body,
           }),
-          5_000,
+          pricing,
         ),
       );
     const ltc = await withdraw({ currency: "LTC" });

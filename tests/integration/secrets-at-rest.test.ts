@@ -292,7 +292,6 @@ describe(`no live secret at rest in plain text on ${testDriver}`, () => {
       invoiceId: invoice.id,
       terms: { amount: { kind: "full" }, rateBasis: "payment", feePaidBy: "merchant" },
       actor: audit,
-      spreadPpm: 5_000,
       box: database.box,
       mail: { baseUrl: BASE },
     });

@@ -10,7 +10,7 @@ import { withdrawalRequest } from "@/lib/schemas/withdrawals";
 import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { withdrawalInput } from "@/lib/withdrawals/from-request";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { testKeys } from "../support/invoices";
+import { pricing, testKeys } from "../support/invoices";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 
 /** DESIGN.md section 5: the sandbox chain uses each network's testnet address formats. */
@@ -103,7 +103,7 @@ describe(`testnet addresses on the sandbox chain on ${testDriver}`, () => {
           sender_data: { legal_name: "Example GmbH", country_of_registration: "DEU" },
           receiver_type: "self",
         }),
-        5_000,
+        pricing,
       ),
     );
 

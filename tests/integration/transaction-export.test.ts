@@ -8,7 +8,7 @@ import { listTransactions } from "@/lib/transactions/list-transactions";
 import { createWithdrawal } from "@/lib/withdrawals/create-withdrawal";
 import { withdrawalInput } from "@/lib/withdrawals/from-request";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { confirm, createFixedInvoice, pay } from "../support/invoices";
+import { confirm, createFixedInvoice, pay, pricing } from "../support/invoices";
 import { createTestMerchant } from "../support/merchants";
 
 const BTC_ADDRESS = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu";
@@ -77,7 +77,7 @@ describe(`the transaction export's accounting fields on ${testDriver}`, () => {
           sender_data: { legal_name: "Shop GmbH", country_of_registration: "DEU" },
           receiver_type: "self",
         }),
-        5_000,
+        pricing,
       ),
     });
     // "withdrawal" is every payout: the filter a merchant means.

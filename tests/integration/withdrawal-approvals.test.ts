@@ -19,7 +19,7 @@ import { decideWithdrawal } from "@/lib/withdrawals/decide-withdrawal";
 import { withdrawalInput } from "@/lib/withdrawals/from-request";
 import { testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { handlers } from "../support/invoices";
+import { handlers, pricing } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 
@@ -77,7 +77,10 @@ describe(`withdrawal limits and approvals on ${testDriver}`, () => {
     const balance = async () =>
       (await listBalances(database.db, merchantId)).find((b) => b.currency === "BTC")!.balance;
     const withdraw = (overrides: Record<string, unknown> = {}, extra: Partial<CreateWithdrawalInput> = {}) =>
-      createWithdrawal(database.db, { ...withdrawalInput(merchantId, request(overrides), 5_000), ...extra });
+      createWithdrawal(database.db, {
+        ...withdrawalInput(merchantId, request(overrides), pricing),
+        ...extra,
+      });
     const events = async (transactionId: number) =>
       (
         await database.db

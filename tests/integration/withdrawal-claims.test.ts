@@ -16,7 +16,7 @@ import { withdrawalInput } from "@/lib/withdrawals/from-request";
 import { broadcastWithdrawal, rejectWithdrawal } from "@/lib/withdrawals/process-withdrawal";
 import { sweepWithdrawalClaims } from "@/lib/withdrawals/sweep-withdrawals";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { settings as invoiceSettings } from "../support/invoices";
+import { settings as invoiceSettings, pricing } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant } from "../support/merchants";
 
@@ -49,7 +49,7 @@ function network(behaviour: { beforeSend?: () => Promise<void>; afterSend?: () =
 }
 
 const handlerSettings = {
-  spreadPpm: invoiceSettings.spreadPpm,
+  pricing: invoiceSettings.pricing,
   mail: { smtpUrl: undefined, from: "Kassa <test@kassa.test>" },
 };
 
@@ -81,7 +81,7 @@ describe(`a withdrawal is either sent or refunded, never both, on ${testDriver}`
           sender_data: { legal_name: "Shop GmbH", country_of_registration: "DEU" },
           receiver_type: "self",
         }),
-        5_000,
+        pricing,
       ),
     );
   /** The merchant's BTC balance as the sum of its ledger entries, independent of the balance column. */

@@ -16,7 +16,7 @@ import { instantWithdrawalInput, withdrawalInput } from "@/lib/withdrawals/from-
 import { priceWithdrawal } from "@/lib/withdrawals/price-withdrawal";
 import { rejectWithdrawal } from "@/lib/withdrawals/process-withdrawal";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
-import { handlers } from "../support/invoices";
+import { handlers, pricing } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { waitUntil } from "../support/wait";
 
@@ -47,7 +47,7 @@ describe(`withdrawals on ${testDriver}`, () => {
   const balance = async (currency: string, merchant = merchantId) =>
     (await listBalances(database.db, merchant)).find((b) => b.currency === currency)!.balance;
   const withdraw = (overrides: Record<string, unknown> = {}) =>
-    createWithdrawal(database.db, withdrawalInput(merchantId, request(overrides), 5_000));
+    createWithdrawal(database.db, withdrawalInput(merchantId, request(overrides), pricing));
   const info = (id: number) => describeTransaction(database.db, id);
 
   beforeAll(async () => {
@@ -123,7 +123,7 @@ describe(`withdrawals on ${testDriver}`, () => {
       source: "EUR",
       target: "BTC",
       amount: parseDecimal("500"),
-      spreadPpm: 5_000,
+      pricing,
     });
     expect(price.sent).toBe(quote.sent); // a quote and the withdrawal that follows it agree
     // Independently: 500 EUR × 1.08 USD × (1 − 0.5%) ÷ 65000 USD per BTC, rounded down to 10^-8 BTC.
@@ -239,7 +239,7 @@ describe(`withdrawals on ${testDriver}`, () => {
       receiver_type: "natural",
       receiver_data: { first_name: "Alan", last_name: "Turing", date_of_birth: "1912-06-23" },
     });
-    const { id } = await createWithdrawal(database.db, instantWithdrawalInput(merchantId, body, 5_000));
+    const { id } = await createWithdrawal(database.db, instantWithdrawalInput(merchantId, body, pricing));
     await runDueJobs(database.db, handlers);
     await mineSandboxBlocks(database.db, { currency: "BTC", count: 2 });
     await runDueJobs(database.db, handlers);
@@ -271,7 +271,7 @@ describe(`withdrawals on ${testDriver}`, () => {
     });
     const other = await createWithdrawal(
       database.db,
-      withdrawalInput(otherMerchantId, request(), 5_000),
+      withdrawalInput(otherMerchantId, request(), pricing),
     ).catch(
       () => undefined, // the other merchant has no BTC: its refusal must not leave an address record either
     );
@@ -336,7 +336,7 @@ describe(`racing withdrawals on ${testDriver}`, () => {
           withdrawalInput(
             merchantId,
             request({ currency: "LTC", amount: "0.1", address: LTC_ADDRESS }),
-            5_000,
+            pricing,
           ),
         ),
       ),
@@ -357,7 +357,7 @@ describe(`racing withdrawals on ${testDriver}`, () => {
   if (testDriver === "pg") {
     it("takes the merchant's balance lock last: everything else is written before it waits", async () => {
       const merchantId = await fundedMerchant("Lock", "BTC", "1");
-      const withdraw = () => createWithdrawal(database.db, withdrawalInput(merchantId, request(), 5_000));
+      const withdraw = () => createWithdrawal(database.db, withdrawalInput(merchantId, request(), pricing));
       await withdraw(); // the platform's clearing account exists from here on
       // Sequences are not transactional: they show what a statement has inserted while it waits.
       const sequences = async () =>

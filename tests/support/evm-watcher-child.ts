@@ -4,6 +4,7 @@
 import { connectEvmNetwork } from "@/lib/chain/evm/evm-network";
 import { watchEvmChain } from "@/lib/chain/evm/watch-evm-chain";
 import { openDatabase } from "@/lib/db/client";
+import { pricing } from "../support/invoices";
 import type { TestDatabaseLocation } from "./database";
 
 const location = JSON.parse(process.env.KASSA_CHILD_DB!) as TestDatabaseLocation;
@@ -19,7 +20,7 @@ const network = await connectEvmNetwork({
 });
 await watchEvmChain(handle.db, {
   network,
-  spreadPpm: 5_000,
+  pricing,
   state: { range: 1n },
   // Stays at one block per range: the parent kills it between and inside ranges.
   onStored: (block) => {

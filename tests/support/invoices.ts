@@ -11,6 +11,7 @@ import { createInvoice, type InvoiceSettings } from "@/lib/invoices/create-invoi
 import { fixInvoiceCurrency } from "@/lib/invoices/fix-invoice-currency";
 import { runDueJobs } from "@/lib/jobs/runner";
 import { parseDecimal } from "@/lib/money";
+import type { Pricing } from "@/lib/rates/pricing";
 import { createInvoiceRequest } from "@/lib/schemas/invoices";
 
 export const testSeed = mnemonicToSeedSync(
@@ -18,9 +19,11 @@ export const testSeed = mnemonicToSeedSync(
 );
 /** The test seed's account-level public keys: what web processes derive deposit addresses from. */
 export const testKeys = deriveAccountKeys(testSeed);
-export const settings: InvoiceSettings = { timerSeconds: 900, spreadPpm: 5_000, callbackMode: "sandbox" };
+/** The installation's pricing as the configuration defaults it: a 0.5% spread, rates held as long as a timer. */
+export const pricing: Pricing = { spreadPpm: 5_000, rateLockSeconds: 900 };
+export const settings: InvoiceSettings = { timerSeconds: 900, pricing, callbackMode: "sandbox" };
 export const handlers = jobHandlers({
-  spreadPpm: 5_000,
+  pricing,
   mail: { smtpUrl: undefined, from: "Kassa <test@kassa.test>" },
 });
 
@@ -89,4 +92,9 @@ export function pay(
 export async function confirm(db: Db, currency: string, clock?: Clock): Promise<void> {
   await mineSandboxBlocks(db, { currency, count: getCurrency(currency).confirmations });
   await runDueJobs(db, handlers, { clock });
+}
+
+/** The default pricing with another spread (parts per million). */
+export function pricingWith(spreadPpm: number): Pricing {
+  return { ...pricing, spreadPpm };
 }

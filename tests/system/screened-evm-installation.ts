@@ -11,6 +11,7 @@ import { SecretBox } from "@/lib/crypto/secret-box";
 import type { Db } from "@/lib/db/client";
 import { chainTransactions, complianceReviews, deposits } from "@/lib/db/schema";
 import { type AnvilNode, customer } from "../support/anvil";
+import { pricing } from "../support/invoices";
 import { type Credentials, createInstallation, type Installation, newMerchant } from "./harness";
 
 /**
@@ -59,7 +60,7 @@ export async function onScreenedChain<T>(
     forgetAccountKeys();
     const keys = await loadAccountKeys(database.db, box);
     const network = await connectEvmNetwork({ rpcUrl: node.url, tokens: {}, confirmations: 2 });
-    const watch = () => watchEvmChain(database.db, { network, spreadPpm: 5_000 });
+    const watch = () => watchEvmChain(database.db, { network, pricing });
     return await work({ db: database.db, box, keys, watch });
   } finally {
     delete process.env.KASSA_SCREENING_DENYLIST;
@@ -88,7 +89,7 @@ export async function rejectHeldPayment(
     userId: null,
     decision: "reject",
     audit: { actor: { kind: "cli" } },
-    spreadPpm: 5_000,
+    pricing,
   });
   return row!.reviewId;
 }

@@ -5,6 +5,7 @@ import { type Db, queryRows } from "@/lib/db/client";
 import { deposits } from "@/lib/db/schema";
 import { creditDeposit } from "@/lib/deposits/credit-deposit";
 import { runEach } from "@/lib/jobs/run-each";
+import type { Pricing } from "@/lib/rates/pricing";
 
 /**
  * Counts the confirmations of the network's seen deposits against the watcher's cursor (the last
@@ -15,7 +16,7 @@ import { runEach } from "@/lib/jobs/run-each";
 export async function confirmEvmDeposits(
   db: Db,
   // Any real network's name and confirmations: the UTXO watcher counts its deposits here too.
-  input: { network: { network: string; confirmations: Record<string, number> }; spreadPpm: number },
+  input: { network: { network: string; confirmations: Record<string, number> }; pricing: Pricing },
 ): Promise<number> {
   // Raw: the cursor's block number is a bigint column read as text, so a tip past 2^53 stays exact.
   const rows = await queryRows<{
@@ -47,7 +48,7 @@ export async function confirmEvmDeposits(
       const required = input.network.confirmations[row.currency] ?? Number.POSITIVE_INFINITY;
       if (
         confirmations >= required &&
-        (await creditDeposit(db, { depositId: Number(row.id), spreadPpm: input.spreadPpm }))
+        (await creditDeposit(db, { depositId: Number(row.id), pricing: input.pricing }))
       )
         credited++;
     },

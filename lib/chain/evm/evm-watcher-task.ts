@@ -3,6 +3,7 @@ import "server-only";
 import type { EvmConfig } from "@/lib/config";
 import { configureOffering, currentOffering, replaceNetwork } from "@/lib/currencies/offering";
 import type { PeriodicTask } from "@/lib/jobs/runner";
+import type { Pricing } from "@/lib/rates/pricing";
 import { EVM_NETWORK, evmNetworkOnce } from "./evm-network";
 import { offeringOf } from "./evm-offering";
 import { type WatcherState, watchEvmChain } from "./watch-evm-chain";
@@ -16,7 +17,7 @@ import { type WatcherState, watchEvmChain } from "./watch-evm-chain";
  */
 export function evmWatcherTask(input: {
   config: EvmConfig;
-  spreadPpm: number;
+  pricing: Pricing;
   everyMs?: number;
 }): PeriodicTask {
   // Each connection knows the chain id and token decimals: the EVM currencies open (if they were
@@ -41,7 +42,7 @@ export function evmWatcherTask(input: {
       try {
         const pass = await watchEvmChain(db, {
           network: await network.get(),
-          spreadPpm: input.spreadPpm,
+          pricing: input.pricing,
           state,
         });
         if (pass.reorgs > 0)

@@ -5,6 +5,7 @@ import { retryRpcCall } from "@/lib/chain/retry-rpc-call";
 import { type Clock, systemClock } from "@/lib/clock";
 import { type Db, queryRows } from "@/lib/db/client";
 import { chainCursors, depositAddresses } from "@/lib/db/schema";
+import type { Pricing } from "@/lib/rates/pricing";
 import { confirmEvmDeposits } from "./confirm-evm-deposits";
 import type { EvmNetwork } from "./evm-network";
 import { type FetchedBlock, type FetchedPayment, fetchRange, RangeChangedError } from "./fetch-range";
@@ -27,7 +28,7 @@ export type WatchResult = {
 
 export type WatchOptions = {
   network: EvmNetwork;
-  spreadPpm: number;
+  pricing: Pricing;
   state?: WatcherState;
   /** Tries per RPC step before the pass fails (and the next pass starts again from the cursor). */
   attempts?: number;
@@ -150,6 +151,6 @@ export async function watchEvmChain(db: Db, options: WatchOptions): Promise<Watc
       .where(
         and(eq(chainCursors.network, network.network), eq(chainCursors.blockNumber, cursor.blockNumber)),
       );
-  result.credited = await confirmEvmDeposits(db, { network, spreadPpm: options.spreadPpm });
+  result.credited = await confirmEvmDeposits(db, { network, pricing: options.pricing });
   return result;
 }

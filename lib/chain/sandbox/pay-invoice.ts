@@ -29,7 +29,7 @@ export type SandboxInvoicePayment = {
  */
 export async function paySandboxInvoice(
   db: Db,
-  input: { merchantId: number; invoiceId: number; how: SandboxPayHow; spreadPpm: number },
+  input: { merchantId: number; invoiceId: number; how: SandboxPayHow },
 ): Promise<SandboxInvoicePayment> {
   const record = await loadInvoiceById(db, input.invoiceId);
   if (!record || record.merchantId !== input.merchantId) throw notFound("No such invoice.");
@@ -44,7 +44,7 @@ export async function paySandboxInvoice(
   // A timer invoice starts `pending` before its customer picks a coin: there is no address to pay yet.
   if (!record.invoice.senderCurrency || !record.address) throw fieldError({ invoice: CHOOSE_FIRST });
   const pay = getCurrency(record.invoice.senderCurrency);
-  const due = await amountsDue(db, record, { spreadPpm: input.spreadPpm });
+  const due = await amountsDue(db, record);
   const remaining = due?.remaining ?? 0n;
   if (remaining <= 0n)
     throw fieldError({ invoice: "Nothing is left to pay: mine blocks to confirm what was sent." });

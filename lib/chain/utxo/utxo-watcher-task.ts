@@ -5,6 +5,7 @@ import type { UtxoCoin, UtxoConfig } from "@/lib/config";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { configureOffering, currentOffering } from "@/lib/currencies/offering";
 import type { PeriodicTask } from "@/lib/jobs/runner";
+import type { Pricing } from "@/lib/rates/pricing";
 import { utxoHotWallet } from "./hot-wallet/utxo-hot-wallet";
 import { utxoNetworkOnce } from "./utxo-network";
 import { withUtxoNetwork } from "./utxo-offering";
@@ -23,7 +24,7 @@ export function utxoWatcherTask(input: {
   currency: UtxoCoin;
   config: UtxoConfig;
   mode: "sandbox" | "production";
-  spreadPpm: number;
+  pricing: Pricing;
   box?: SecretBox;
   everyMs?: number;
 }): PeriodicTask {
@@ -44,7 +45,7 @@ export function utxoWatcherTask(input: {
         const pass = await watchUtxoChain(db, {
           network: connected,
           hotWallet: input.box ? utxoHotWallet(await loadAccountKeys(db, input.box), connected) : undefined,
-          spreadPpm: input.spreadPpm,
+          pricing: input.pricing,
           state,
         });
         if (pass.reorgs > 0)

@@ -8,6 +8,7 @@ import { type Clock, systemClock } from "@/lib/clock";
 import { type Db, queryRows } from "@/lib/db/client";
 import { addressCounters, chainCursors, depositAddresses } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
+import type { Pricing } from "@/lib/rates/pricing";
 import { creditHotWalletFunding } from "./hot-wallet/credit-hot-wallet-funding";
 import type { UtxoHotWallet } from "./hot-wallet/utxo-hot-wallet";
 import { readMempoolTransaction, readUtxoBlock } from "./read-utxo-block";
@@ -43,7 +44,7 @@ export type UtxoWatchResult = {
 
 export type UtxoWatchOptions = {
   network: UtxoNetwork;
-  spreadPpm: number;
+  pricing: Pricing;
   /** The hot wallet (hot-wallet/utxo-hot-wallet.ts): payments to it are the operator's funding, not deposits. */
   hotWallet?: UtxoHotWallet;
   state?: UtxoWatcherState;
@@ -235,7 +236,7 @@ export async function watchUtxoChain(db: Db, options: UtxoWatchOptions): Promise
       .where(
         and(eq(chainCursors.network, network.network), eq(chainCursors.blockNumber, cursor.blockNumber)),
       );
-  result.credited = await confirmEvmDeposits(db, { network, spreadPpm: options.spreadPpm });
+  result.credited = await confirmEvmDeposits(db, { network, pricing: options.pricing });
   if (options.hotWallet) result.funded = await creditHotWalletFunding(db, { network });
   result.calls = calls;
   return result;

@@ -26,7 +26,7 @@ export const POST = withSession(
       sender: body,
       reference: body.reference,
       sendValidRows: body.send_valid_rows ?? false,
-      spreadPpm: config.spreadPpm,
+      pricing: config.pricing,
       createdByUserId: session.userId,
       audit: sessionSource(session, request),
       approvalSeconds: config.withdrawalApprovalSeconds,

@@ -5,11 +5,12 @@ import type { Executor } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
 import { readBalance } from "@/lib/ledger/read-balance";
 import { SCALE } from "@/lib/money";
+import type { Pricing } from "@/lib/rates/pricing";
 import { priceWithdrawal, type WithdrawalPrice } from "@/lib/withdrawals/price-withdrawal";
 
 async function priceOrNull(
   db: Executor,
-  input: { merchantId: number; source: string; target: string; amount: bigint; spreadPpm: number },
+  input: { merchantId: number; source: string; target: string; amount: bigint; pricing: Pricing },
 ) {
   try {
     return await priceWithdrawal(db, input);
@@ -29,7 +30,7 @@ async function priceOrNull(
  */
 export async function maxPayout(
   db: Executor,
-  input: { merchantId: number; source: string; target: string; spreadPpm: number },
+  input: { merchantId: number; source: string; target: string; pricing: Pricing },
 ): Promise<{ available: bigint; price: WithdrawalPrice | null }> {
   const available = await readBalance(db, { merchantId: input.merchantId, currency: input.source });
   const atBalance = await priceOrNull(db, { ...input, amount: available });

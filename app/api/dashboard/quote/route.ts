@@ -19,7 +19,7 @@ export const POST = withSession(
       target: body.convert_to ?? body.currency,
       amount: body.amount,
       amountTo: body.amount_to,
-      spreadPpm: getConfig().spreadPpm,
+      pricing: getConfig().pricing,
     });
     const available = await readBalance(db, { merchantId: session.merchantId, currency: price.source });
     // The same rule createWithdrawal applies when the payout is sent, judged now so the review can say

@@ -20,7 +20,7 @@ export function decideReviewRoute(decision: ReviewDecision) {
         userId: session.userId,
         decision,
         audit: sessionSource(session, request),
-        spreadPpm: getConfig().spreadPpm,
+        pricing: getConfig().pricing,
       });
     },
   );

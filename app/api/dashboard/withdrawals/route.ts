@@ -10,7 +10,7 @@ export const POST = withSession(
   { action: "payout.create", request: payoutRequest, successStatus: 201 },
   ({ db, session, body, request }) =>
     acceptPayout(db, {
-      ...withdrawalInput(session.merchantId, body, getConfig().spreadPpm),
+      ...withdrawalInput(session.merchantId, body, getConfig().pricing),
       createdByUserId: session.userId,
       refundOf: body.refund_of,
       audit: sessionSource(session, request),

@@ -29,7 +29,7 @@ export const POST = withPublicCheckout({ request: claimRefundRequest }, async ({
     currency: body.currency,
     address: body.address,
     tag: body.tag,
-    spreadPpm: invoiceSettings().spreadPpm,
+    pricing: invoiceSettings().pricing,
     approvalSeconds: getConfig().withdrawalApprovalSeconds,
   });
   return (await refundPageView(db, token))!;

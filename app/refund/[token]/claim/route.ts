@@ -37,7 +37,7 @@ export async function POST(request: Request, context: { params: Promise<{ token:
     await claimRefund(getDb(), {
       token,
       ...parsed.data,
-      spreadPpm: invoiceSettings().spreadPpm,
+      pricing: invoiceSettings().pricing,
       approvalSeconds: getConfig().withdrawalApprovalSeconds,
     });
   } catch (error) {

@@ -19,7 +19,7 @@ import { transactionDetail } from "@/lib/transactions/transaction-detail";
 import { listRefunds } from "@/lib/withdrawals/list-refunds";
 
 /** Everything the invoice page shows, or undefined when the invoice is not this merchant's. */
-export async function invoicePageData(db: Db, input: { merchantId: number; id: number; spreadPpm: number }) {
+export async function invoicePageData(db: Db, input: { merchantId: number; id: number }) {
   const record = await loadInvoiceById(db, input.id);
   if (!record || record.merchantId !== input.merchantId) return undefined;
   const detail = await transactionDetail(db, input.merchantId, input.id);
@@ -40,13 +40,13 @@ export async function invoicePageData(db: Db, input: { merchantId: number; id: n
   return {
     record,
     detail,
-    owed: await amountsDue(db, record, { spreadPpm: input.spreadPpm }),
+    owed: await amountsDue(db, record),
     // What a refund may send back: confirmed money only (lib/withdrawals/assert-refund-fits.ts agrees).
     // Only an overpaid confirmed invoice owes an excess back (lib/invoices/owed-refund.ts), so only
     // then is it worked out.
     owedBack:
       record.status === "confirmed" && reason === "overpaid"
-        ? await amountsDue(db, record, { spreadPpm: input.spreadPpm, isCreditedOnly: true })
+        ? await amountsDue(db, record, { isCreditedOnly: true })
         : null,
     /** What payments after the invoice closed credited in the coin paid: owed back when nothing else is. */
     lateCredit: await lateCredit(db, record),
@@ -57,7 +57,7 @@ export async function invoicePageData(db: Db, input: { merchantId: number; id: n
     refunds: await listRefunds(db, { merchantId: input.merchantId, invoiceId: input.id }),
     /** Refunds offered to the customer to claim (lib/refunds), and what no refund covers yet. */
     refundClaims: await listInvoiceRefundClaims(db, { merchantId: input.merchantId, invoiceId: input.id }),
-    refundLeft: await owedBack(db, record, { spreadPpm: input.spreadPpm }),
+    refundLeft: await owedBack(db, record),
     exceptions: invoiceExceptions({ status: record.status, reason, hasLatePayment: late.length > 0 }),
     hasLatePayment: late.length > 0,
     /** Payments that reached the invoice after it closed, for the timeline. */

@@ -22,7 +22,7 @@ import { checkoutUrl } from "@/lib/invoices/to-invoice-response";
 import { formatAmountShort, parseDecimal } from "@/lib/money";
 import { refundableCurrencies } from "@/lib/refunds/check-refund-currencies";
 import { openRefundLinks } from "@/lib/refunds/open-refund-links";
-import { getConfig, getSecretBox } from "@/lib/runtime";
+import { getSecretBox } from "@/lib/runtime";
 import { can } from "@/lib/team/permissions";
 import { OPEN_INVOICE_STATUSES } from "@/lib/transactions/statuses";
 import { isPayoutUnderWay, refundedAmount } from "@/lib/withdrawals/list-refunds";
@@ -53,7 +53,6 @@ export default async function InvoicePage({ params }: { params: Promise<{ id: st
     ? await invoicePageData(getDb(), {
         merchantId: session.merchantId,
         id,
-        spreadPpm: getConfig().spreadPpm,
       })
     : undefined;
   if (!data) notFound();

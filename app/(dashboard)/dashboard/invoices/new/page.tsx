@@ -8,5 +8,7 @@ export const metadata: Metadata = { title: "New invoice" };
 export default async function NewInvoicePage() {
   await requireSession({ permission: "invoices.manage" });
   const config = getConfig();
-  return <InvoiceForm timerSeconds={config.invoiceTimerSeconds} rateLockSeconds={config.rateLockSeconds} />;
+  return (
+    <InvoiceForm timerSeconds={config.invoiceTimerSeconds} rateLockSeconds={config.pricing.rateLockSeconds} />
+  );
 }

@@ -14,7 +14,7 @@ import { fixCurrencyRequest } from "@/lib/schemas/checkout";
 export const GET = withPublicCheckout({}, async ({ db, params }) => {
   const record = await loadInvoiceByToken(db, params.token ?? "");
   if (!record) throw notFound("No such invoice.");
-  return { currencies: await currencyChoices(db, record, invoiceSettings().spreadPpm) };
+  return { currencies: await currencyChoices(db, record, invoiceSettings().pricing) };
 });
 
 /**

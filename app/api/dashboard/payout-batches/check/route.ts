@@ -12,6 +12,6 @@ export const POST = withSession(
       file: Buffer.from(body.file, "base64"),
       sender: body,
       reference: body.reference,
-      spreadPpm: getConfig().spreadPpm,
+      pricing: getConfig().pricing,
     }),
 );

@@ -19,7 +19,7 @@ export const GET = withSession({ permission: "payouts.create" }, async ({ db, se
     merchantId: session.merchantId,
     source,
     target,
-    spreadPpm: getConfig().spreadPpm,
+    pricing: getConfig().pricing,
   });
   return {
     currency: source,

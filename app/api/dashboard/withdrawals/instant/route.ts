@@ -9,7 +9,7 @@ export const POST = withSession(
   { action: "payout.instant", request: instantWithdrawalRequest, successStatus: 201 },
   ({ db, session, body, request }) =>
     acceptPayout(db, {
-      ...instantWithdrawalInput(session.merchantId, body, getConfig().spreadPpm),
+      ...instantWithdrawalInput(session.merchantId, body, getConfig().pricing),
       createdByUserId: session.userId,
       audit: sessionSource(session, request),
       approvalSeconds: getConfig().withdrawalApprovalSeconds,

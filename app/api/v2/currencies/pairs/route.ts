@@ -8,6 +8,6 @@ export const POST = withMerchantSignature(currencyPairsEndpoint, ({ db, merchant
     merchantId,
     from: body.currency_from,
     to: body.currency_to,
-    spreadPpm: getConfig().spreadPpm,
+    pricing: getConfig().pricing,
   }),
 );

@@ -9,7 +9,7 @@ export const POST = withMerchantSignature(currencyRatesEndpoint, async ({ db, me
     merchantId,
     from: body.currency_from,
     to: body.currency_to,
-    spreadPpm: getConfig().spreadPpm,
+    pricing: getConfig().pricing,
   });
   if (pairs.length === 0) throw fieldError({ currency_from: "Exchange is unavailable for given currencies" });
   return pairs;

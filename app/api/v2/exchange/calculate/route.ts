@@ -12,7 +12,7 @@ export const POST = withMerchantSignature(exchangeCalculateEndpoint, async ({ db
     receiverCurrency: body.receiver_currency,
     senderAmount: body.sender_amount,
     receiverAmount: body.receiver_amount,
-    spreadPpm: getConfig().spreadPpm,
+    pricing: getConfig().pricing,
   });
   return {
     sender_amount: formatAmount(quote.senderAmount),

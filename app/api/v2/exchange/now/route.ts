@@ -10,7 +10,7 @@ export const POST = withMerchantSignature(exchangeNowEndpoint, async ({ db, merc
     await exchangeNow(db, {
       ...toExchangeOrder(merchantId, body),
       apiKeyId,
-      spreadPpm: getConfig().spreadPpm,
+      pricing: getConfig().pricing,
     }),
   ),
 );

@@ -14,7 +14,7 @@ export const POST = withMerchantSignature(
       reference: body.reference,
       sender: body,
       rows: body.payouts.map((payout, index) => ({ row: index + 1, payout })),
-      spreadPpm: config.spreadPpm,
+      pricing: config.pricing,
       apiKeyId,
       approvalSeconds: config.withdrawalApprovalSeconds,
       audit: { actor: { kind: "api_key", key: apiKey }, address: clientAddress },

@@ -10,7 +10,7 @@ export const POST = withMerchantSignature(
   async ({ db, merchantId, body, apiKey, apiKeyId, clientAddress }) => {
     const config = getConfig();
     const input = {
-      ...withdrawalInput(merchantId, body, config.spreadPpm),
+      ...withdrawalInput(merchantId, body, config.pricing),
       apiKeyId,
       approvalSeconds: config.withdrawalApprovalSeconds,
       audit: { actor: { kind: "api_key" as const, key: apiKey }, address: clientAddress },

@@ -5,7 +5,7 @@ import { sessionSource } from "@/lib/audit/session-source";
 import { issueRefund } from "@/lib/refunds/issue-refund";
 import { refundJson } from "@/lib/refunds/refund-json";
 import { refundPath } from "@/lib/refunds/refund-token";
-import { getConfig, getSecretBox } from "@/lib/runtime";
+import { getSecretBox } from "@/lib/runtime";
 import { refundTermsOf, refundTermsRequest } from "@/lib/schemas/refunds";
 
 /**
@@ -21,7 +21,6 @@ export const POST = withSession(
       invoiceId: pathId(params, "No such invoice."),
       terms: refundTermsOf(body),
       actor: sessionSource(session, request),
-      spreadPpm: getConfig().spreadPpm,
       box: getSecretBox(),
       mail: { baseUrl },
     });

@@ -6,7 +6,6 @@ import { notFound } from "@/lib/errors";
 import { expireInvoiceNow } from "@/lib/invoices/expire-invoice-now";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { formatAmount } from "@/lib/money";
-import { getConfig } from "@/lib/runtime";
 import { sandboxInvoiceActionRequest } from "@/lib/schemas/dashboard";
 
 /** The sandbox panel follows an invoice it acted on: its status in words. */
@@ -43,7 +42,6 @@ export const POST = withSession(
       merchantId: session.merchantId,
       invoiceId: id,
       how,
-      spreadPpm: getConfig().spreadPpm,
     });
     return {
       action: body.action,

@@ -14,7 +14,7 @@ export const POST = withSession(
         merchantId: session.merchantId,
         invoiceId: pathId(params, "No such invoice."),
         terms: refundTermsOf(body),
-        spreadPpm: getConfig().spreadPpm,
+        pricing: getConfig().pricing,
       }),
     ),
 );

@@ -1,4 +1,4 @@
-import { baseUrlFor, invoiceSettings } from "@/lib/api/runtime-values";
+import { baseUrlFor } from "@/lib/api/runtime-values";
 import { withMerchantSignature } from "@/lib/api/with-merchant-signature";
 import { findInvoiceId } from "@/lib/invoices/find-invoice-id";
 import { issueRefund } from "@/lib/refunds/issue-refund";
@@ -16,7 +16,6 @@ export const POST = withMerchantSignature(
       invoiceId: await findInvoiceId(db, merchantId, params.foreign_id ?? ""),
       terms: refundTermsOf(body),
       actor: { actor: { kind: "api_key", key: apiKey }, address: clientAddress },
-      spreadPpm: invoiceSettings().spreadPpm,
       box: getSecretBox(),
       mail: { baseUrl },
     });

@@ -11,7 +11,7 @@ export const POST = withMerchantSignature(previewRefundEndpoint, async ({ db, me
     merchantId,
     invoiceId: await findInvoiceId(db, merchantId, foreignId),
     terms: refundTermsOf(body),
-    spreadPpm: invoiceSettings().spreadPpm,
+    pricing: invoiceSettings().pricing,
   });
   return toRefundPreviewResponse(preview, foreignId);
 });
