@@ -16,12 +16,10 @@ import { quietBrokenPipes } from "@/server/quiet-broken-pipes";
 import { applySourceMapSetting } from "@/server/source-maps";
 
 /**
- * Kassa's entry point (DESIGN.md section 1): a node:http server around Next.js. It imports nothing
- * from lib/ (types aside): the engine (database, jobs, the CLI's commands) runs inside Next's
- * compiled route graph, started and stopped through app/internal/engine/route.ts, so the process has
- * one copy of lib/ serving routes. The server listens, buffers GET bodies under /api/v2 (the App
- * Router drops them), serves the /api/v2 fast path from Next's own compiled handlers
- * (server/serve-api-route.ts), and drains requests before the engine stops.
+ * Kassa's entry point (DESIGN.md section 1): a node:http server around Next.js that imports nothing from
+ * lib/ (types aside): the engine runs inside Next's compiled routes (app/internal/engine/route.ts starts
+ * and stops it), so the process has one copy of lib/. The server buffers GET bodies under /api/v2 (the App
+ * Router drops them), serves the /api/v2 fast path (server/serve-api-route.ts), drains before stopping.
  */
 const projectDir = path.dirname(fileURLToPath(import.meta.url));
 
@@ -51,7 +49,8 @@ async function main(): Promise<void> {
   await app.prepare();
   const distDir = path.join(projectDir, ".next");
   // In development Next compiles on demand: the engine is reached over loopback once the server
-  // listens, and Next serves /api/v2 too, so edits to the handlers reload without a restart.
+  // listens, and Next serves /api/v2 too, so edits to the handlers reload without a restart
+  // (why not one path: docs/decisions/request-paths.md).
   let engine: EngineClient | undefined = isDev ? undefined : await compiledEngine(distDir, token);
   let started = engine ? await startEngine(engine) : undefined;
   const apiRouter = started?.apiFastPath === true ? createApiRouter(await loadApiRoutes(distDir)) : undefined;
@@ -105,16 +104,9 @@ async function main(): Promise<void> {
   printBanner({ base: `http://localhost:${boundPort}`, isDev, started });
 
   /**
-   * Resolves true once no request is in flight and no connection is open, false after `ms`. A
-   * client that sends again on its connection is answered with `Connection: close`; a connection
-   * that stays silent for IDLE_CLOSE_MS (Node's own default keep-alive timeout) is closed meanwhile,
-   * unless bytes of a next request arrived, so a slow client's request is not cut.
-   *
-   * Which connections are silent is decided in the event loop's check phase (setImmediate), right
-   * after its poll phase has read what the sockets received: decided in the timer's own callback, a
-   * request that arrived while the loop was busy would still be unread in the kernel, and closing
-   * its connection would reset it. What is left is HTTP/1.1's own race (RFC 9112 section 9.3.1): a
-   * request sent in the microseconds between that read and the close.
+   * Resolves true once no request is in flight and no connection is open, false after `ms`. Meanwhile it
+   * closes connections silent for IDLE_CLOSE_MS unless bytes of a next request arrived, judged right after
+   * the event loop read the sockets (setImmediate). Why: docs/decisions/stopping-the-server.md.
    */
   let idleClosed = 0;
   const drained = async (ms: number): Promise<boolean> => {

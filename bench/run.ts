@@ -11,16 +11,12 @@ import { recordRun } from "./record-run";
 import { startServer, stopServer } from "./server";
 
 /**
- * `npm run bench`: autocannon against Kassa's production server and against the bare node:http
- * baseline (bench/baseline.ts), on the same database, one after the other in the same run, on
- * PGlite and on PostgreSQL. For each endpoint it prints req/s, p50/p99 latency, the ratio Kassa /
- * baseline and each server's peak RSS, and records the run in docs/benchmarks/. A third column
- * measures Kassa with the API fast path off (KASSA_API_FAST_PATH=off: every request through
- * Next.js's pipeline), to show what the fast path buys. Then the explorer and transaction lookup
- * at scale (bench/explorer.ts), unless --transactions 0. Loopback only; bounded durations.
+ * `npm run bench`: autocannon on loopback against Kassa's production server, with the API fast path and
+ * without (KASSA_API_FAST_PATH=off; --no-next skips it), and the bare node:http baseline (bench/baseline.ts),
+ * in one run on the same database, PGlite then PostgreSQL: req/s, p50/p99, ratio and peak RSS, recorded in
+ * docs/benchmarks/; then bench/explorer.ts (unless --transactions 0) and bench/streams.ts. Bounded durations.
  *   npm run bench -- [--db pglite|pg|both] [--duration s] [--connections n] [--transactions n]
  *                    [--no-next] [--no-record] [--no-streams]
- * Then the checkout's event streams at scale (bench/streams.ts), unless --no-streams.
  */
 const root = path.resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);

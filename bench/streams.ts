@@ -10,16 +10,12 @@ import { recordRun } from "./record-run";
 import { startServer, stopServer } from "./server";
 
 /**
- * The checkout's event streams at scale, against the production server on loopback:
- * `ping` p50/p99 with no stream open (the baseline, same run), then with 10 and with 10,000 open
- * checkout streams spread over a few invoices, and the database statements per second while the
- * invoices receive one sandbox payment a second in all (read from the server's own counter,
- * `kassa_db_queries_total` on /metrics). Pushed streams cost no query of their own, so the rate
- * should not move with the number of viewers; every payment must still reach every viewer (the
- * events received are counted). Bounded: fixed sample counts and windows.
+ * The checkout's event streams at scale, against the production server on loopback: `ping` p50/p99 with no
+ * stream open, then with 10 and 10,000 checkout streams over a few invoices, and the server's statements per
+ * second (`kassa_db_queries_total`) while the invoices get one sandbox payment a second in all: it should not
+ * grow with viewers (docs/decisions/checkout-streams.md); every event must reach every viewer. Fixed samples
+ * and windows; `npm run bench` runs it too. The npm script raises the open-file limit (a socket a side).
  *   npm run bench:streams -- [--db pglite|pg|both] [--streams n] [--invoices n] [--window s] [--no-record]
- * (`npm run bench` runs it after the API benchmark.) The script raises its open-file limit to the
- * hard limit through its npm script; each stream is one socket on each side.
  */
 const root = path.resolve(import.meta.dirname, "..");
 const PORT = 3297;

@@ -34,17 +34,12 @@ import { benchPricing } from "./pricing";
 import { recordRun } from "./record-run";
 
 /**
- * The Litecoin part of `npm run bench:payouts`: Kassa's payouts from its own coins on a real
- * litecoind in regtest, PAYOUTS LTC withdrawals accepted (createWithdrawal, what the API's 201
- * commits) before the production job runner starts, then timed until each has its txid (or no job
- * is left to give it one). With batching off (KASSA_PAYOUT_BATCH_SECONDS=0: a transaction per
- * payout) and 4 jobs at once, the runner's default; then with a WINDOW-second batch, with 4 jobs at
- * once and with 1, its wait skipped by moving the runner's clock once every job has deferred itself
- * to the window's end, so the time is the work, not the window. Then, in the same run, the
- * baseline: the node's own wallet paying as many payouts at the same fee rate, one `sendtoaddress`
- * each and one `sendmany` for all. Every fee is read from the node (the inputs' values, from the
- * transactions they spend, less the outputs'), and every payout is checked on the node: its address
- * paid its exact amount, once.
+ * The Litecoin part of `npm run bench:payouts` (method and figures: docs/BENCHMARKS.md, "Litecoin
+ * payouts from Kassa's own coins"): PAYOUTS withdrawals accepted on a regtest litecoind (createWithdrawal),
+ * then the job runner timed until each has its txid. Batching off (4 jobs at once), then a WINDOW-second
+ * batch with 4 jobs and with 1, its wait skipped by moving the runner's clock. The baseline, in the same run
+ * at the same fee rate: the node's wallet, a `sendtoaddress` each and one `sendmany`. Every fee and payee
+ * is checked on the node, never in Kassa's records.
  */
 const PAYOUTS = Number(process.env.KASSA_BENCH_LTC_PAYOUTS ?? 100);
 const WINDOW = 60;

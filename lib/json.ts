@@ -2,16 +2,10 @@ import { withoutTrailingZeros } from "./digits";
 import { unstorableTextReason } from "./unstorable-text";
 
 /**
- * A strict JSON reader for request bodies. JSON.parse loses the text of numbers (Node 20 has no
- * source-text access), so an amount like 12345678.123456789 would silently become a different
- * double. Here a number is read by its value, whatever its spelling: `5`, `5.0` and `5e0` are the
- * number 5, `1e-05` and `0.00001` the same double. A literal whose exact value no double holds
- * (12345678.123456789, 2^53 + 1, 1e400) becomes a JsonExactNumber carrying the client's digits:
- * amount fields read it exactly (and refuse it when it has too many decimals, never rounding it),
- * every other field refuses it with a clear message. It also bounds nesting depth, rejects
- * duplicate keys (a classic request-smuggling trick where the signature checker and the handler
- * read different values), and refuses text PostgreSQL cannot store: NUL and lone UTF-16
- * surrogates (`"\ud800"`), which would otherwise reach the database and fail there.
+ * A strict JSON reader for request bodies. A number is read by its value whatever its spelling; one no double
+ * holds exactly becomes a JsonExactNumber with the client's digits: amounts read it exactly, chosen ids keep
+ * it as text (exactNumbersAsText), other fields refuse it. Duplicate keys, deep nesting, NUL and lone
+ * surrogates are a JsonSyntaxError (400 `bad_content_format`). Why: docs/decisions/strict-json.md.
  */
 export class JsonSyntaxError extends Error {
   constructor(message: string) {

@@ -1,14 +1,9 @@
 /**
- * Puts `import "server-only";` at the top of every server module of lib/ that lacks it (the module
- * graph of scripts/module-graph.mjs says which those are). Safe to re-run, for example after a merge
- * brings new files:
- *
+ * Puts `import "server-only";` at the top of every server module of lib/ that lacks it (which those are:
+ * scripts/module-graph.mjs). Safe to re-run. A marked module a client component reaches is reported, never
+ * unmarked: drop the client's import, or unmark the module by hand if it is not server code.
  *   node scripts/add-server-only.mjs            add the marker where it is missing
  *   node scripts/add-server-only.mjs --check    change nothing; exit 1 if anything is off
- *
- * A module that a client component reaches while carrying the marker is reported, never unmarked:
- * either the client component should not import it, or the module is not server code and its
- * marker goes by hand.
  */
 import fs from "node:fs";
 import path from "node:path";

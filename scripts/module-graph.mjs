@@ -1,14 +1,8 @@
 /**
- * Which of our modules are server code. A module is client code when a "use client" file reaches
- * it through value imports (type-only imports are erased and bring nothing into the browser); every
- * other module of lib/ is a server module and starts with `import "server-only";`, so Next.js
- * refuses to bundle it for the browser and the mistake shows at build time, not as a leaked secret.
- *
- * One exception: modules drizzle-kit loads (the schema and what it imports). drizzle-kit reads them
- * through require(), which the resolve hook of scripts/server-only-hook.mjs does not reach, so the
- * marker would make `drizzle-kit generate` throw.
- *
- * Used by scripts/add-server-only.mjs (adds the marker) and tests/unit/server-only.test.ts (checks it).
+ * Which of our modules are server code: every module of lib/ that no "use client" file reaches through
+ * value imports (type-only imports bring nothing into the browser), except those drizzle-kit loads (the
+ * schema and what it imports). Server modules start with `import "server-only";`. Used by
+ * scripts/add-server-only.mjs and tests/unit/server-only.test.ts. Why: docs/decisions/server-only-marker.md.
  */
 import fs from "node:fs";
 import path from "node:path";

@@ -1,16 +1,9 @@
-// `npm test`: the whole suite, in the order that fails fastest.
-//   1. lint (Biome), the import rules (dependency-cruiser: no cycles, the layers of lib/ and components/),
-//      typecheck (tsc) and the schema drift check, the four at the same time
-//   2. unit and integration tests on PGlite (in memory)
-//   3. the integration and chain tests on PostgreSQL: KASSA_TEST_DATABASE_URL if set, else a throwaway server
-//      started here from the installed PostgreSQL binaries
-//   4. the production build
-//   5. system tests (real processes: SIGKILLs, fuzzing, two servers and two workers) on PGlite and
-//      PostgreSQL, the two runs at the same time
-//   6. Playwright (api and ui projects)
-// Each step prints its duration, and the end a table of them with the total. The last line counts
-// every test once: `N passed, N failed, N failed a first attempt` (a test that passed only on a
-// retry; no runner retries today, and this line would show it if one did).
+// `npm test`: the whole suite, in the order that fails fastest: (1) Biome, the import rules
+// (dependency-cruiser), tsc and the schema drift check, at once; (2) unit and integration tests on PGlite;
+// (3) integration and chain tests on PostgreSQL (KASSA_TEST_DATABASE_URL, else a throwaway server from the
+// installed binaries); (4) the production build; (5) system tests on PGlite and PostgreSQL at once;
+// (6) Playwright (api, ui). Prints each step's duration, then a table with the total. The last line counts
+// each test once: `N passed, N failed, N failed a first attempt` (passed on a retry; none retries today).
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

@@ -7,15 +7,10 @@ import { loadInvoiceWire } from "@/lib/transactions/load-invoice-wire";
 const unixSeconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000) : null);
 
 /**
- * The body of an invoice callback, shaped as the public API's (its "Invoice payment callbacks"
- * examples, key for key): the invoice's OWN status (`created`, `pending`, `processing`, `confirmed`,
- * `failed`, and `cancelled` after a merchant's cancel), not the transactions/info mapping, with
- * `fixed_at` and `expires_at` in unix seconds at the root. `expires_at` is the deadline in force: the
- * 24-hour processing timer while a payment is unconfirmed, the invoice's own deadline otherwise.
- * The amounts are there from the moment the pay currency is fixed (lib/transactions/invoice-amounts.ts).
- * `additional_details` is Kassa's addition, the same as in transactions/info. An invoice a customer
- * started from a payment link also carries `payment_link_id` (the link's id); no other invoice's
- * body changes (docs/decisions/payment-links.md).
+ * An invoice callback's body, key for key the public API's examples: the invoice's own status (`cancelled`
+ * too), not transactions/info's mapping; `fixed_at`, `expires_at` in unix seconds (the deadline in force: the
+ * 24-hour timer while a payment is unconfirmed); amounts once the pay currency is fixed; `additional_details`
+ * as in transactions/info; `payment_link_id` only from a payment link (docs/decisions/payment-links.md).
  */
 export async function buildInvoiceCallback(db: Executor, id: number) {
   const wire = await loadInvoiceWire(db, id);

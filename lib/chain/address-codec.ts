@@ -7,14 +7,10 @@ import type { AddressFormat } from "@/lib/currencies/registry";
 import { decodeCashAddr, encodeCashAddr } from "./cashaddr";
 
 /**
- * Address formats of each network Kassa supports, mainnet and testnet: encoding deposit addresses
- * from public keys, and validating withdrawal destinations with each format's real checksum
- * (base58check, bech32/bech32m, CashAddr, EIP-55). The Bitcoin family has testnet formats of its
- * own (tb1…, tltc1…, bchtest:…, Dogecoin's n…); Ethereum, Tron and XRP use the same addresses on
- * their test networks. Which net a currency uses here is decided by lib/chain/sandbox/address-nets.ts:
- * the sandbox chain uses testnet formats, as the public API's sandbox does (DESIGN.md section 5).
- * Regtest (a local Bitcoin Core or Litecoin Core node) has segwit prefixes of its own (bcrt1…,
- * rltc1…); elsewhere it shares testnet's formats.
+ * Address formats of each supported network: encodes deposit addresses from public keys, validates withdrawal
+ * destinations by each format's real checksum (base58check, bech32/bech32m, CashAddr, EIP-55). The Bitcoin
+ * family has testnet formats (tb1…, tltc1…, bchtest:…, Dogecoin's n…) and regtest segwit prefixes (bcrt1…,
+ * rltc1…); Ethereum, Tron and XRP use one on all nets. The sandbox uses testnet's (sandbox/address-nets.ts).
  */
 export type ChainNet = "mainnet" | "testnet" | "regtest";
 

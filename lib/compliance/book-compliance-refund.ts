@@ -27,20 +27,16 @@ export type ComplianceRefund = {
 
 /**
  * What the refund moved: on a sandbox chain the operator types the fee withheld (the amount sent
- * follows), on the EVM chain the amount sent is read from the node (the fee withheld follows).
+ * follows), on the EVM chain the amount sent is read from the node (the fee withheld follows, and a
+ * `sent` above the held amount is refused).
  */
 type RefundAmounts = { fee: bigint; sent?: undefined } | { sent: bigint; fee?: undefined };
 
 /**
- * Books the operator's refund of a payment a reviewer rejected (docs/OPERATIONS.md, "Rejected
- * payments"), once: the review must be `rejected` with its coins held and still in the chain
- * (check-refundable.ts), and not refunded yet, which one conditional update decides, so two racing refunds cannot both book (and a transaction id is unique across refunds).
- * The held amount leaves platform:compliance_held: what was sent (amount less `fee`, the network fee
- * the sender bears) goes to platform:chain, the fee withheld to platform:network_fees as a payout's
- * charged fee; `gas` (ETH the hot wallet paid) is booked as payouts book theirs, platform:network_fees
- * -> platform:chain. One transaction with the audit entry (and `alsoInTransaction`'s work); every
- * currency's entries sum to zero. Given `sent` instead of `fee`, the fee withheld is held - sent,
- * and a refund that sent more than was held is refused.
+ * Books, once, the operator's refund of a rejected payment (docs/OPERATIONS.md, "Rejected payments"): the
+ * review `rejected`, its coins held and in the chain (check-refundable.ts), not refunded yet (one conditional
+ * update decides; a txid books one refund). One transaction, with the audit entry and `alsoInTransaction`,
+ * moves the held amount out of platform:compliance_held, booking the fee withheld and `gas` as a payout's.
  */
 export async function bookComplianceRefund(
   db: Db,

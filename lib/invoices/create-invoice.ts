@@ -44,14 +44,10 @@ export type InvoiceRequest = Omit<DashboardInvoiceRequest, "foreign_id" | "timer
 };
 
 /**
- * Creates an invoice (spec 2.2, DESIGN.md section 6). With `sender_currency`, the payment currency
- * and its rate are fixed now. Without a timer the invoice starts `created` (the public API's type 1),
- * its address handed out when the customer opens the checkout. With `timer: true` it starts `pending`
- * with its 15-minute clock running (`fixed_at`, `release_at`, `seconds_left` filled), as the public
- * API's types 2 and 3 do: given a `sender_currency`, its deposit address is handed out now (a
- * white-label page shows it at once); without one, the customer chooses the currency on the checkout
- * within that clock. With a timer, an expiry job is queued in the same transaction.
- * `keys` (the account public keys) are needed only for a timer invoice with a `sender_currency`.
+ * Creates an invoice (spec 2.2; one statement: docs/decisions/one-statement-writes.md). A `sender_currency`
+ * fixes its currency and rate now. Without a timer it starts `created` (the API's type 1), its address given
+ * when the checkout opens; with one, `pending` (types 2, 3), its `timerSeconds` clock and expiry job started,
+ * its address given now if `sender_currency` is (that needs `keys`), else the customer picks a coin in time.
  */
 export async function createInvoice(
   db: Db,

@@ -15,15 +15,10 @@ import { judgeCredited } from "./settle-invoice";
 export const EXPIRY_RECHECK_SECONDS = 30;
 
 /**
- * The expiry job: an invoice still waiting at its deadline fails, `expired` when nothing was paid;
- * when part was, `underpaid` (`fill_or_kill`) or `partially_paid` (`good_until_expired`), with refund
- * instructions. An invoice with a payment in flight is left to its settlement, unless that payment
- * stayed unconfirmed for 24 hours (the processing timer started by setInvoiceStatus): then it fails,
- * `processing_expired`, and the payment, should it confirm later, is credited as a late one. A
- * deadline that moved (the currency was fixed later) is left to its own job.
- * On a real network the watcher may not have read the chain up to the deadline yet (it was down, or
- * is catching up): a payment mined (or confirmed) before the deadline may still be found, so the job
- * looks again a little later instead of failing an invoice the customer paid on time.
+ * The expiry job: an invoice waiting at its deadline fails `expired` if nothing was credited, else is judged
+ * on what was (judgeCredited: `underpaid` or `partially_paid`, refund instructions). A `processing` one fails
+ * `processing_expired` after 24 hours unconfirmed (a later confirmation is credited late). A moved deadline
+ * is left to its own job; while the watcher is behind the deadline, it looks again (EXPIRY_RECHECK_SECONDS).
  */
 export async function expireInvoice(tx: Tx, invoiceId: number, clock: Clock = systemClock): Promise<void> {
   const record = await loadInvoiceById(tx, invoiceId, true);

@@ -43,14 +43,10 @@ export async function isExceptionResolved(db: Executor, invoiceId: number): Prom
 }
 
 /**
- * "Mark resolved": the merchant closes an invoice that owes its customer money (lib/invoices/list-open-exceptions.ts)
- * without a refund, saying why. One-way: a resolved invoice stays resolved (its row is never
- * updated) and no refund is issued for it afterwards. The invoice is locked while it is decided, so
- * a second resolve (or a refund deciding at the same time) waits and then sees this one. Refunds
- * offered and not yet claimed are cancelled with it (their links stop working, with their
- * `refund.cancelled` callbacks); a refund claimed whose payout is still on its way refuses it. The
- * money stays where it is: resolving moves nothing in the ledger. Recorded in the audit trail in the same
- * transaction. For the dashboard and, by foreign_id resolved to an id, the API.
+ * "Mark resolved": the merchant closes an invoice that owes its customer money (list-open-exceptions.ts)
+ * without a refund, saying why. One-way: no refund follows. The invoice is locked, so a racing resolve or
+ * refund sees this one. Cancels refunds offered and unclaimed (`refund.cancelled`); refused while a claimed
+ * refund's payout is on its way. Moves no money; audited in the same transaction. For the dashboard and API.
  */
 export async function resolveInvoiceException(
   db: Db,

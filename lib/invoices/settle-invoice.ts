@@ -54,21 +54,10 @@ async function mail(tx: Tx, record: InvoiceRecord, kind: string, message: { subj
 }
 
 /**
- * Decides an invoice's outcome after one of its payments was credited (lib/invoices/judge-payments.ts:
- * in the pay currency when paid under its locked rate, else by value in the invoice currency, so a
- * payment of a stale amount after the lock expired does not complete it; a difference within one
- * smallest unit counts as exact):
- * - while other payments to it are still unconfirmed, it waits for them (the merchant still hears
- *   of the credit: `invoice.payment_credited`, status unchanged);
- * - paid in full → `confirmed` (receipt; when more was paid, refund instructions for the difference);
- * - short, with time left before its deadline → back to `pending` for the remainder, whatever its
- *   type: the customer may still top up, as the public API lets them;
- * - short with its time run out → `failed`, `underpaid` for `fill_or_kill` (instructions for a full
- *   refund) or `partially_paid` for `good_until_expired`. A `fill_or_kill` invoice without a timer has
- *   no deadline to top up by, so a short payment fails it at once; a `good_until_expired` one waits.
- * A payment to an invoice that had already closed is credited all the same, flagged late, the
- * customer is told the merchant has it, and the merchant gets an `invoice.late_payment` callback
- * (the invoice's status, with the payment among its amounts): every credited payment is reported.
+ * Decides an invoice after a payment was credited (judge-payments.ts; docs/api-decisions.md, "Amounts that
+ * differ"). Another payment still seen or held: it waits, callback `invoice.payment_credited`. Paid in full:
+ * `confirmed`. Short: `pending` until its deadline, then `failed` (failShort; a timerless `fill_or_kill` at
+ * once). Already closed: flagged late, callback `invoice.late_payment`. E-mails the customer.
  */
 export async function settleInvoice(
   tx: Tx,
@@ -118,7 +107,7 @@ export async function settleCreditedInvoice(tx: Tx, input: { invoiceId: number; 
 }
 
 /**
- * The outcome of an invoice judged on its credited payments (settleInvoice's list, from "paid in full");
+ * The outcome of an invoice judged on its credited payments (settleInvoice's, from "Paid in full" on);
  * also the expiry job's, for an invoice with something credited at its deadline.
  */
 export async function judgeCredited(tx: Tx, record: InvoiceRecord, clock: Clock = systemClock) {

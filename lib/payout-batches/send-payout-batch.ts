@@ -98,14 +98,10 @@ function assertCovered(checked: CheckedBatch): void {
 }
 
 /**
- * Sends a bulk payout, all of it or nothing: every row is checked first (checkPayoutBatch) and any
- * problem refuses the whole batch with every problem listed. Then one transaction records the
- * batch under its reference, judges the merchant's limits on the batch's total, and writes each
- * payout as a withdrawal of the batch (its debit, its broadcast job) exactly as a single withdrawal
- * is written: a balance that changed meanwhile refuses the whole transaction, never part of it.
- * Over a limit every payout is written `pending` and the batch waits for one approval
- * (decidePayoutBatch). The same reference again answers the first batch when the payouts are the
- * same (a retry, or the same file uploaded twice), and is refused when they differ.
+ * Sends a bulk payout, all or nothing (docs/decisions/bulk-payouts.md): any row's problem refuses the batch,
+ * every problem listed. One transaction records it, judges limits on its total and writes each payout as a
+ * single withdrawal is written; over a limit all wait `pending` for one approval (decidePayoutBatch). The
+ * same reference again answers the first batch if its payouts are the same, and is refused if they differ.
  */
 export async function sendPayoutBatch(
   db: Db,

@@ -78,15 +78,10 @@ async function seedBatch(db: Db, batch: BulkBatch): Promise<void> {
 }
 
 /**
- * Fills one merchant with a history of realistic transactions for measuring the explorer and the
- * lookups at scale (`npm run seed:bulk`). Everything is generated inside the database with
- * `generate_series`, a batch per transaction, so a million rows take minutes: a mix of invoices
- * (45 %), deposits (15 %), withdrawals (30 %) and withdrawals with conversion (10 %), each with the
- * rows the engine would have written for it (invoice, deposit address, chain transaction, deposit,
- * withdrawal, status events) and balanced ledger journals for every movement of money, so
- * `transactions/info`, the explorer, the balances and the ledger invariants all hold. Dates spread
- * over the past year, increasing with the id, as they do in real use. Addresses and txids are
- * well-formed look-alikes (sandbox data): nothing here can receive money.
+ * Fills one merchant with realistic history to measure the explorer at scale (`npm run seed:bulk`), generated
+ * in SQL, a batch per transaction (a million rows take minutes): invoices 45 %, deposits 15 %, withdrawals
+ * 30 %, with conversion 10 %, each with the engine's rows and balanced journals, so invariants hold. Dates
+ * span `days` (a year), rising with the id; addresses and txids are sandbox look-alikes that cannot be paid.
  */
 export async function seedBulk(db: Db, options: BulkSeedOptions): Promise<BulkSeedResult> {
   const started = Date.now();

@@ -45,17 +45,10 @@ function add(map: Map<number, Map<string, bigint>>, id: number, currency: string
 }
 
 /**
- * What an accountant needs of each transaction of an export page, from what is stored, in three
- * queries per page whatever its size (the export streams up to 1,000 rows a page):
- * - fee: a payout's withdrawal and network fees as its row fixed them (none once its funds returned);
- *   for any other kind, what the ledger booked to the platform's fee account for it;
- * - net: what a payout sent to the address; for any other kind, what the ledger credited to the
- *   merchant's balance for it (nothing yet while unconfirmed);
- * - destination_address and txid: the address a payout went to and its txid, or the addresses paid
- *   to and the payments' txids (space-separated);
- * - fiat_value: the transaction's own amount when it is in fiat (an invoice's price, a deposit
- *   credited in fiat, a payout debited from a fiat balance). Kassa keeps no fiat price of a
- *   crypto-only movement, so that cell stays empty rather than valued at today's rate.
+ * An export page's accounting cells, in three queries whatever its size. `fee`: a payout's fees as its row
+ * fixed them (none once its funds returned), else what the ledger booked as fees for it; `net`: what a payout
+ * sent, else what the ledger credited (none while unconfirmed); address, txid: the payout's, or the payments'
+ * (space-separated); `fiat_value`: its amount when in fiat, else empty (Kassa keeps no fiat price of crypto).
  */
 export async function loadAccountingFields(
   db: Executor,

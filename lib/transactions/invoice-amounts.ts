@@ -14,14 +14,10 @@ export type InvoiceAmounts = {
 };
 
 /**
- * An invoice's `currency_sent` and `currency_received` once its pay currency is fixed (null before):
- * - `currency_sent.amount` is what the customer is asked to send (`sender_amount`), as the public
- *   API reports it, and `remaining_amount` what is still owed (what the checkout asks for);
- * - `currency_received` is what the merchant gets in the invoice currency for the payments that
- *   arrived, before and after the deposit fee: exactly what was credited for confirmed payments, and
- *   what will be for those still unconfirmed (at the rates fixed when they were seen), so a
- *   `processing` callback already says what is coming. Before any payment it is the invoice amount,
- *   what an exact payment brings, and so it stays while an exact payment confirms.
+ * An invoice's `currency_sent` (`amount`: `sender_amount`; `remaining_amount`: what is still owed) and
+ * `currency_received` (in the invoice currency, before and after the deposit fee: what was credited for
+ * confirmed payments, and will be for unconfirmed ones at their fixed rates; before any payment the invoice
+ * amount), once the pay currency is fixed, else null. A `processing` callback thus says what is coming.
  */
 export async function invoiceAmounts(db: Executor, record: InvoiceRecord): Promise<InvoiceAmounts | null> {
   const { invoice } = record;

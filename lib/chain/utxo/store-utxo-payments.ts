@@ -17,15 +17,10 @@ export type UtxoPayment = FoundOutput & { sender: string | null };
 export type UtxoBlock = { height: number; hash: string; time: Date };
 
 /**
- * Records outputs paid to Kassa's addresses, inside the caller's transaction. Each output is one
- * chain transaction (currency, txid, vout as its log index), inserted once: a second worker that
- * found it too waits on the unique index and then finds it known. A new one gets its coin in
- * utxo_coins (`pending` until its deposit is credited) and is reported to the deposit pipeline, so
- * its invoice turns `processing`; one first seen in the mempool and now mined only gets its block;
- * one a reorganisation or a double spend had removed comes back (its coin too) and is reported
- * again. An output to the hot wallet is the operator's funding: its coin (on the hot wallet's path)
- * waits `pending` for creditHotWalletFunding, and no deposit is reported. Returns how many were new
- * or came back.
+ * Records outputs paid to Kassa in the caller's transaction, each once as a chain transaction (vout as log
+ * index; a racing worker waits on the unique index). A new one, or one back after a reorganisation or double
+ * spend, gets a `pending` coin and is reported as a deposit, unless it funds the hot wallet (for
+ * creditHotWalletFunding). A mempool one now mined only gets its block. Returns how many were new or back.
  */
 export async function storeUtxoPayments(
   tx: Tx,

@@ -59,15 +59,10 @@ async function heldOnNode(network: UtxoNetwork, coin: RecordedCoin): Promise<big
 }
 
 /**
- * Compares the node's view of Kassa's coins on a UTXO chain with the ledger (the other side of
- * platform:chain of its coin), exactly, and explains the difference from Kassa's records. The node
- * is asked about every coin Kassa recorded: each coin not spent by a payout the node has is looked up
- * in its UTXO set (`gettxout`, mempool included), and each payout transaction is looked up itself
- * (its inputs are then spent, its change and payees made, its fee the node's values less its
- * outputs). What Kassa's records expect is the payments that arrived less what the payouts on the
- * node paid and cost; the ledger books the same payments when credited and the payouts when sent
- * and their fees when confirmed. Whatever no record explains (a coin spent behind Kassa's back, an
- * entry posted by hand, a bug) is `unexplained`.
+ * Compares, exactly, the node's view of Kassa's coins on a UTXO chain with the ledger (platform:chain's other
+ * side in that coin), explaining the difference from Kassa's records (docs/OPERATIONS.md, "Reconciliation"):
+ * each recorded coin no payout on the node spent is looked up with `gettxout` (mempool included), each payout
+ * itself. What no record explains (a coin spent behind Kassa's back, a hand entry, a bug) is `unexplained`.
  */
 export async function reconcileUtxoChain(
   db: Db,
