@@ -3,6 +3,7 @@ import { quiet, shortTimer } from "../../playwright.config";
 import { decimal } from "../currency-switch";
 import { createMerchant, expect, type SignedClient, signedClient, test, UNMINED } from "../fixtures";
 import { expectAccessible } from "./page-checks";
+import { checkBothWidths, PHONE } from "./widths";
 
 let counter = 0;
 async function createInvoice(client: SignedClient, baseURL: string, overrides: Record<string, unknown> = {}) {
@@ -277,74 +278,69 @@ test.describe("hosted checkout", () => {
 });
 
 test.describe("hosted checkout: what is owed", () => {
-  for (const width of [375, 1280]) {
-    test(`at ${width} px a short payment says at once what is still due, and where`, async ({
-      page,
-      client,
-      baseURL,
-    }) => {
-      const invoice = await createInvoice(client, baseURL!);
-      await page.setViewportSize({ width, height: 900 });
-      await page.goto(invoice.path);
-      await expect(page.getByTestId("amount-due")).toHaveText("120.00 EUR");
-      // Choosing a coin makes its amount the header at once, fiat on the line below, without a reload.
-      // A coin no test mines: on BTC, another test's blocks could confirm the payment before the page
-      // says it has none yet (e2e/fixtures.ts, UNMINED).
-      await page.getByRole("button", { name: new RegExp(`^${UNMINED}`) }).click();
-      await expect(page.getByText("Amount to send")).toBeVisible();
-      const toSend = (await page.getByRole("status").filter({ hasText: /^\d/ }).first().textContent())!;
-      await expect(page.getByTestId("amount-due")).toHaveText(`${grouped(toSend)} ${UNMINED}`);
-      await expect(page.getByTestId("amount-fiat")).toHaveText("= 120.00 EUR");
-      // A tap on the QR code copies what it encodes: the same URI as "Open in wallet".
-      await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
-      await page.getByRole("button", { name: /^QR code for paying/ }).click();
-      await expect(page.getByText("Copied", { exact: true })).toBeVisible();
-      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
-        await page.getByRole("link", { name: "Open in wallet" }).getAttribute("href"),
-      );
+  test("a short payment says at once what is still due, and where, each state at 375 and 1280 px", async ({
+    page,
+    client,
+    baseURL,
+  }) => {
+    const invoice = await createInvoice(client, baseURL!);
+    await page.setViewportSize(PHONE);
+    await page.goto(invoice.path);
+    await expect(page.getByTestId("amount-due")).toHaveText("120.00 EUR");
+    // Choosing a coin makes its amount the header at once, fiat on the line below, without a reload.
+    // A coin no test mines: on BTC, another test's blocks could confirm the payment before the page
+    // says it has none yet (e2e/fixtures.ts, UNMINED).
+    await page.getByRole("button", { name: new RegExp(`^${UNMINED}`) }).click();
+    await expect(page.getByText("Amount to send")).toBeVisible();
+    const toSend = (await page.getByRole("status").filter({ hasText: /^\d/ }).first().textContent())!;
+    await expect(page.getByTestId("amount-due")).toHaveText(`${grouped(toSend)} ${UNMINED}`);
+    await expect(page.getByTestId("amount-fiat")).toHaveText("= 120.00 EUR");
+    // A tap on the QR code copies what it encodes: the same URI as "Open in wallet".
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.getByRole("button", { name: /^QR code for paying/ }).click();
+    await expect(page.getByText("Copied", { exact: true })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      await page.getByRole("link", { name: "Open in wallet" }).getAttribute("href"),
+    );
 
-      const { address } = await readAndPay(page, client, { times: 2n, currency: UNMINED });
-      const remaining = units(toSend) - units(toSend) / 2n;
-      const remainingText =
-        `${remaining / 100_000_000n}.${(remaining % 100_000_000n).toString().padStart(8, "0")}`.replace(
-          /\.?0+$/,
-          "",
-        );
-      // No block mined: the payment is only seen, and the page already asks for the rest.
-      await expect(page.getByRole("heading", { name: "Not paid in full yet" })).toBeVisible();
-      await expect(page.getByText("Confirmations: 0 of 20")).toBeVisible();
-      await expect(page.getByText(/close this page/)).toHaveCount(0);
-      await expect(page.getByTestId("amount-due")).toHaveText(`${grouped(remainingText)} ${UNMINED}`);
-      await expect(page.getByTestId("amount-fiat")).toHaveText(
-        `of ${grouped(toSend)} ${UNMINED} = 120.00 EUR`,
+    const { address } = await readAndPay(page, client, { times: 2n, currency: UNMINED });
+    const remaining = units(toSend) - units(toSend) / 2n;
+    const remainingText =
+      `${remaining / 100_000_000n}.${(remaining % 100_000_000n).toString().padStart(8, "0")}`.replace(
+        /\.?0+$/,
+        "",
       );
-      await expect(page.getByText("Amount still due")).toBeVisible();
-      await expect(page.getByRole("status").filter({ hasText: /^\d/ }).first()).toHaveText(remainingText);
-      await expect(page.locator("output").nth(1)).toHaveText(address);
-      await expect(page.getByRole("link", { name: "Open in wallet" })).toHaveAttribute(
-        "href",
-        `dogecoin:${address}?amount=${remainingText}`,
-      );
-      // Only the status notice is announced: not the countdown, not the amounts.
-      const liveAncestor = (selector: string) =>
-        page
-          .locator(selector)
-          .first()
-          .evaluate((el) => el.parentElement?.closest("[aria-live]")?.tagName ?? null);
-      expect(await liveAncestor("[data-testid=countdown]")).toBeNull();
-      expect(await liveAncestor("[data-testid=amount-due]")).toBeNull();
-      expect(await liveAncestor("h2:text('Not paid in full yet')")).not.toBeNull();
-      await expectAccessible(page);
-      await shot(page, `short-payment-seen-${width}`);
+    // No block mined: the payment is only seen, and the page already asks for the rest.
+    await expect(page.getByRole("heading", { name: "Not paid in full yet" })).toBeVisible();
+    await expect(page.getByText("Confirmations: 0 of 20")).toBeVisible();
+    await expect(page.getByText(/close this page/)).toHaveCount(0);
+    await expect(page.getByTestId("amount-due")).toHaveText(`${grouped(remainingText)} ${UNMINED}`);
+    await expect(page.getByTestId("amount-fiat")).toHaveText(`of ${grouped(toSend)} ${UNMINED} = 120.00 EUR`);
+    await expect(page.getByText("Amount still due")).toBeVisible();
+    await expect(page.getByRole("status").filter({ hasText: /^\d/ }).first()).toHaveText(remainingText);
+    await expect(page.locator("output").nth(1)).toHaveText(address);
+    await expect(page.getByRole("link", { name: "Open in wallet" })).toHaveAttribute(
+      "href",
+      `dogecoin:${address}?amount=${remainingText}`,
+    );
+    // Only the status notice is announced: not the countdown, not the amounts.
+    const liveAncestor = (selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate((el) => el.parentElement?.closest("[aria-live]")?.tagName ?? null);
+    expect(await liveAncestor("[data-testid=countdown]")).toBeNull();
+    expect(await liveAncestor("[data-testid=amount-due]")).toBeNull();
+    expect(await liveAncestor("h2:text('Not paid in full yet')")).not.toBeNull();
+    await checkBothWidths(page, test.info(), "short-payment-seen");
 
-      // The rest arrives: nothing is owed any more, and only now may the customer close the page.
-      await readAndPay(page, client, { currency: UNMINED });
-      await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
-      await expect(page.getByText(/You can close this page/)).toBeVisible();
-      await expect(page.getByTestId("amount-due")).toHaveText(`${grouped(toSend)} ${UNMINED}`);
-      await expectAccessible(page);
-    });
-  }
+    // The rest arrives: nothing is owed any more, and only now may the customer close the page.
+    await readAndPay(page, client, { currency: UNMINED });
+    await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+    await expect(page.getByText(/You can close this page/)).toBeVisible();
+    await expect(page.getByTestId("amount-due")).toHaveText(`${grouped(toSend)} ${UNMINED}`);
+    await expectAccessible(page);
+  });
 
   test("without JavaScript the coin is chosen with a form and the status shows on reload", async ({
     browser,
@@ -383,48 +379,40 @@ test.describe("hosted checkout: what is owed", () => {
     await context.close();
   });
 
-  for (const width of [375, 1280]) {
-    test(`at ${width} px a paid invoice keeps a printable receipt, the return to the shop can wait`, async ({
-      page,
-      client,
-      baseURL,
-    }) => {
-      const invoice = await createInvoice(client, baseURL!, { sender_currency: "BTC" });
-      await page.setViewportSize({ width, height: 900 });
-      await page.goto(invoice.path);
-      const amount = (await page
-        .getByRole("status")
-        .filter({ hasText: /^\d/ })
-        .first()
-        .textContent())!.trim();
-      const address = (await page.locator("output").nth(1).textContent())!.trim();
-      const paid = (
-        await (await client.post("/sandbox/payments", { address, currency: "BTC", amount })).json()
-      ).data;
-      await client.post("/sandbox/blocks", { currency: "BTC", count: 2 });
-      await expect(page.getByRole("heading", { name: "Invoice paid" })).toBeVisible({ timeout: 15_000 });
-      await page.getByRole("button", { name: "Stay on this page" }).click();
-      await expect(page.getByText(/Returning to/)).toHaveCount(0);
-      const receipt = page.getByRole("region", { name: "Receipt" });
-      await expect(receipt.getByTestId("receipt-txid")).toHaveText(paid.txid);
-      await expect(receipt.getByText(`${amount} BTC`).first()).toBeVisible();
-      await expect(receipt.getByText("120.00 EUR")).toBeVisible();
-      await expect(receipt.getByText(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/)).toBeVisible();
-      // The rate shown is the one the amount was priced at, to six significant digits, grouped:
-      // amount × rate is 120 EUR to within the rounding of its sixth digit (and one satoshi's worth).
-      const rateText = (await receipt.getByText(/^1 BTC = /).textContent())!.replace(/^1 BTC = | EUR$/g, "");
-      expect(rateText).toMatch(/^\d{1,3}(\u202f\d{3})*(\.\d+)?$/);
-      expect(rateText.replace(/\D/g, "").replace(/^0+/, "").replace(/0+$/, "").length).toBeLessThanOrEqual(6);
-      const rate = units(rateText.replaceAll("\u202f", ""));
-      const worth = units(amount) * rate;
-      const slack = (120n * 100_000_000n * 100_000_000n) / 100_000n + rate;
-      expect(worth >= 120n * 100_000_000n * 100_000_000n - slack).toBe(true);
-      expect(worth <= 120n * 100_000_000n * 100_000_000n + slack).toBe(true);
-      await expect(receipt.getByRole("button", { name: "Print" })).toBeVisible();
-      await expectAccessible(page);
-      await shot(page, `receipt-${width}`);
-    });
-  }
+  test("a paid invoice keeps a printable receipt, the return to the shop can wait, each state at 375 and 1280 px", async ({
+    page,
+    client,
+    baseURL,
+  }) => {
+    const invoice = await createInvoice(client, baseURL!, { sender_currency: "BTC" });
+    await page.setViewportSize(PHONE);
+    await page.goto(invoice.path);
+    const amount = (await page.getByRole("status").filter({ hasText: /^\d/ }).first().textContent())!.trim();
+    const address = (await page.locator("output").nth(1).textContent())!.trim();
+    const paid = (await (await client.post("/sandbox/payments", { address, currency: "BTC", amount })).json())
+      .data;
+    await client.post("/sandbox/blocks", { currency: "BTC", count: 2 });
+    await expect(page.getByRole("heading", { name: "Invoice paid" })).toBeVisible({ timeout: 15_000 });
+    await page.getByRole("button", { name: "Stay on this page" }).click();
+    await expect(page.getByText(/Returning to/)).toHaveCount(0);
+    const receipt = page.getByRole("region", { name: "Receipt" });
+    await expect(receipt.getByTestId("receipt-txid")).toHaveText(paid.txid);
+    await expect(receipt.getByText(`${amount} BTC`).first()).toBeVisible();
+    await expect(receipt.getByText("120.00 EUR")).toBeVisible();
+    await expect(receipt.getByText(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/)).toBeVisible();
+    // The rate shown is the one the amount was priced at, to six significant digits, grouped:
+    // amount × rate is 120 EUR to within the rounding of its sixth digit (and one satoshi's worth).
+    const rateText = (await receipt.getByText(/^1 BTC = /).textContent())!.replace(/^1 BTC = | EUR$/g, "");
+    expect(rateText).toMatch(/^\d{1,3}(\u202f\d{3})*(\.\d+)?$/);
+    expect(rateText.replace(/\D/g, "").replace(/^0+/, "").replace(/0+$/, "").length).toBeLessThanOrEqual(6);
+    const rate = units(rateText.replaceAll("\u202f", ""));
+    const worth = units(amount) * rate;
+    const slack = (120n * 100_000_000n * 100_000_000n) / 100_000n + rate;
+    expect(worth >= 120n * 100_000_000n * 100_000_000n - slack).toBe(true);
+    expect(worth <= 120n * 100_000_000n * 100_000_000n + slack).toBe(true);
+    await expect(receipt.getByRole("button", { name: "Print" })).toBeVisible();
+    await checkBothWidths(page, test.info(), "receipt");
+  });
 
   test("offers 'Open in wallet' only where the network has a URI scheme", async ({
     page,
@@ -542,99 +530,94 @@ test.describe("hosted checkout: pay with another currency", () => {
     (await page.getByRole("status").filter({ hasText: /^\d/ }).first().textContent())!.trim();
   const shownAddress = async (page: Page) => (await page.locator("output").nth(1).textContent())!.trim();
 
-  for (const width of [375, 1280]) {
-    test(`at ${width} px the customer switches coins without a reload, and money sent before still counts`, async ({
-      page,
-      client,
-      baseURL,
-    }) => {
-      const invoice = await createInvoice(client, baseURL!);
-      await page.setViewportSize({ width, height: 900 });
-      await page.goto(invoice.path);
-      // The first coin is one no test mines: on BTC, another test's blocks could confirm the payment
-      // to the old address before the page shows it received (e2e/fixtures.ts, UNMINED).
-      const first = UNMINED;
-      await page.getByRole("button", { name: new RegExp(`^${first}`) }).click();
-      await expect(page.getByText("Amount to send")).toBeVisible();
-      const firstAmount = await amountToSend(page);
-      const firstAddress = await shownAddress(page);
-      await expect(page.getByTestId("amount-due")).toHaveText(`${firstAmount} ${first}`);
-      await page.evaluate(() => {
-        (window as unknown as { marker: string }).marker = "same page";
-      });
-
-      // The list opens below the amount, focus on its heading; the address is put away meanwhile.
-      const switchButton = page.getByRole("button", { name: "Pay with another currency" });
-      await switchButton.click();
-      const heading = page.getByRole("heading", { name: "Pay with another currency" });
-      await expect(heading).toBeFocused();
-      await expect(page.getByRole("button", { name: /^LTC/ })).toBeVisible();
-      await expect(page.getByRole("button", { name: new RegExp(`^${first}`) })).toHaveCount(0);
-      await expect(page.getByText("Amount to send")).toHaveCount(0);
-      await expect(page.getByTestId("countdown")).toBeVisible();
-      await expectAccessible(page);
-      await switchShot(page, `switch-list-${width}`);
-
-      // Keeping the coin goes back, focus on the button that opened the list.
-      await page.getByRole("button", { name: `Keep paying with ${first}` }).click();
-      await expect(switchButton).toBeFocused();
-      expect(await shownAddress(page)).toBe(firstAddress);
-
-      // By keyboard: open, move to LTC, choose it.
-      await switchButton.press("Enter");
-      await expect(heading).toBeFocused();
-      await page.getByRole("button", { name: /^LTC/ }).focus();
-      await page.keyboard.press("Enter");
-      await expect(page.getByTestId("amount-due")).toHaveText(/ LTC$/);
-      const ltcAmount = await amountToSend(page);
-      await expect(page.getByTestId("amount-due")).toHaveText(`${ltcAmount} LTC`);
-      await expect(page.getByTestId("amount-fiat")).toHaveText("= 120.00 EUR");
-      const ltcAddress = await shownAddress(page);
-      expect(ltcAddress).not.toBe(firstAddress);
-      // Focus lands on the new amount, and the live region says it once.
-      await expect(page.getByTestId("amount-due")).toBeVisible();
-      expect(
-        await page.evaluate(() =>
-          document.activeElement?.contains(document.querySelector("[data-testid=amount-due]")),
-        ),
-      ).toBe(true);
-      const live = page.getByTestId("status-notices");
-      await expect(live).toHaveText(`Now paying with ${ltcAmount} LTC, to the new address below.`);
-      await expect(page.getByTestId("switch-news")).toHaveCount(1);
-      await expect(page.getByRole("link", { name: "Open in wallet" })).toHaveAttribute(
-        "href",
-        new RegExp(`^litecoin:${ltcAddress}\\?amount=${ltcAmount.replace(".", "\\.")}$`),
-      );
-      await expect(page.getByTestId("countdown")).toHaveText(/^1[45]:\d\d$/);
-      expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe("same page");
-      await expectAccessible(page);
-      await switchShot(page, `switched-to-ltc-${width}`);
-
-      // The coins the customer had already sent to the first address arrive: they count for this invoice.
-      const paid = await client.post("/sandbox/payments", {
-        address: firstAddress,
-        currency: first,
-        amount: firstAmount,
-      });
-      expect((await paid.json()).data.is_recognized).toBe(true);
-      await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 15_000 });
-      await expect(page.getByText(`${firstAmount} ${first} seen on the Dogecoin network`)).toBeVisible();
-      // Its confirmations are Dogecoin's (20 here), not Litecoin's (6).
-      await expect(page.getByText("Confirmations: 0 of 20")).toBeVisible();
-      await expect(switchButton).toHaveCount(0);
-      await expect(page.getByTestId("switch-news")).toHaveCount(0);
-      await expectAccessible(page);
-      await switchShot(page, `old-address-paid-${width}`);
-
-      // Switching once a payment was seen is refused, with a clear 400.
-      const token = invoice.path.split("/").pop();
-      const refused = await page.request.post(`/api/checkout/${token}/currency`, {
-        data: { currency: "ETH" },
-      });
-      expect(refused.status()).toBe(400);
-      expect((await refused.json()).errors.currency).toMatch(/already seen/);
+  test("the customer switches coins without a reload, and money sent before still counts, each state at 375 and 1280 px", async ({
+    page,
+    client,
+    baseURL,
+  }) => {
+    const invoice = await createInvoice(client, baseURL!);
+    await page.setViewportSize(PHONE);
+    await page.goto(invoice.path);
+    // The first coin is one no test mines: on BTC, another test's blocks could confirm the payment
+    // to the old address before the page shows it received (e2e/fixtures.ts, UNMINED).
+    const first = UNMINED;
+    await page.getByRole("button", { name: new RegExp(`^${first}`) }).click();
+    await expect(page.getByText("Amount to send")).toBeVisible();
+    const firstAmount = await amountToSend(page);
+    const firstAddress = await shownAddress(page);
+    await expect(page.getByTestId("amount-due")).toHaveText(`${firstAmount} ${first}`);
+    await page.evaluate(() => {
+      (window as unknown as { marker: string }).marker = "same page";
     });
-  }
+
+    // The list opens below the amount, focus on its heading; the address is put away meanwhile.
+    const switchButton = page.getByRole("button", { name: "Pay with another currency" });
+    await switchButton.click();
+    const heading = page.getByRole("heading", { name: "Pay with another currency" });
+    await expect(heading).toBeFocused();
+    await expect(page.getByRole("button", { name: /^LTC/ })).toBeVisible();
+    await expect(page.getByRole("button", { name: new RegExp(`^${first}`) })).toHaveCount(0);
+    await expect(page.getByText("Amount to send")).toHaveCount(0);
+    await expect(page.getByTestId("countdown")).toBeVisible();
+    await checkBothWidths(page, test.info(), "switch-list");
+
+    // Keeping the coin goes back, focus on the button that opened the list.
+    await page.getByRole("button", { name: `Keep paying with ${first}` }).click();
+    await expect(switchButton).toBeFocused();
+    expect(await shownAddress(page)).toBe(firstAddress);
+
+    // By keyboard: open, move to LTC, choose it.
+    await switchButton.press("Enter");
+    await expect(heading).toBeFocused();
+    await page.getByRole("button", { name: /^LTC/ }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("amount-due")).toHaveText(/ LTC$/);
+    const ltcAmount = await amountToSend(page);
+    await expect(page.getByTestId("amount-due")).toHaveText(`${ltcAmount} LTC`);
+    await expect(page.getByTestId("amount-fiat")).toHaveText("= 120.00 EUR");
+    const ltcAddress = await shownAddress(page);
+    expect(ltcAddress).not.toBe(firstAddress);
+    // Focus lands on the new amount, and the live region says it once.
+    await expect(page.getByTestId("amount-due")).toBeVisible();
+    expect(
+      await page.evaluate(() =>
+        document.activeElement?.contains(document.querySelector("[data-testid=amount-due]")),
+      ),
+    ).toBe(true);
+    const live = page.getByTestId("status-notices");
+    await expect(live).toHaveText(`Now paying with ${ltcAmount} LTC, to the new address below.`);
+    await expect(page.getByTestId("switch-news")).toHaveCount(1);
+    await expect(page.getByRole("link", { name: "Open in wallet" })).toHaveAttribute(
+      "href",
+      new RegExp(`^litecoin:${ltcAddress}\\?amount=${ltcAmount.replace(".", "\\.")}$`),
+    );
+    await expect(page.getByTestId("countdown")).toHaveText(/^1[45]:\d\d$/);
+    expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe("same page");
+    await checkBothWidths(page, test.info(), "switched-to-ltc");
+
+    // The coins the customer had already sent to the first address arrive: they count for this invoice.
+    const paid = await client.post("/sandbox/payments", {
+      address: firstAddress,
+      currency: first,
+      amount: firstAmount,
+    });
+    expect((await paid.json()).data.is_recognized).toBe(true);
+    await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText(`${firstAmount} ${first} seen on the Dogecoin network`)).toBeVisible();
+    // Its confirmations are Dogecoin's (20 here), not Litecoin's (6).
+    await expect(page.getByText("Confirmations: 0 of 20")).toBeVisible();
+    await expect(switchButton).toHaveCount(0);
+    await expect(page.getByTestId("switch-news")).toHaveCount(0);
+    await checkBothWidths(page, test.info(), "old-address-paid");
+
+    // Switching once a payment was seen is refused, with a clear 400.
+    const token = invoice.path.split("/").pop();
+    const refused = await page.request.post(`/api/checkout/${token}/currency`, {
+      data: { currency: "ETH" },
+    });
+    expect(refused.status()).toBe(400);
+    expect((await refused.json()).errors.currency).toMatch(/already seen/);
+  });
 
   test("a currency the merchant fixed offers no switch, and the API refuses one", async ({
     page,
