@@ -4,6 +4,7 @@ import { cli, createMerchant, expect, sandboxCredit, signedClient, test } from "
 import { expectAccessible } from "./page-checks";
 import { signIn } from "./sign-in";
 import { confirmStepUp } from "./step-up";
+import { checkBothWidths, DESKTOP, PHONE } from "./widths";
 
 /** On e2e/screening-denylist.txt, which the test servers load (playwright.config.ts). */
 const DENIED = "LTCe2eDenied11111111111111111111111";
@@ -114,82 +115,77 @@ function cents(wire: string): string {
 }
 
 test.describe("money reads like money on the checkout and the dashboard alike", () => {
-  for (const width of [375, 1280]) {
-    test(`fiat to its cents with the exact amount on hover, crypto trimmed, a grouped rate (${width} px)`, async ({
-      page,
-      request,
-    }, testInfo) => {
-      const merchant = await createMerchant(`Money Shop ${width}`);
-      const api = signedClient(request, merchant);
-      const created = await api.post("/invoices/create", {
-        end_user_reference: `money-${width}`,
-        timer: true,
-        title: "A precise order",
-        foreign_id: `money-${width}-${Date.now()}`,
-        currency: "EUR",
-        amount: "1297.86828788",
-        url_success: "http://shop.example/paid",
-        url_failed: "http://shop.example/failed",
-        email_user: "buyer@example.com",
-        sender_type: "natural",
-        sender_data: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1990-12-10" },
-      });
-      expect(created.status()).toBe(201);
-      const invoice = (await created.json()).data;
+  test("fiat to its cents with the exact amount on hover, crypto trimmed, a grouped rate, each page at 375 and 1280 px", async ({
+    page,
+    request,
+  }, testInfo) => {
+    const merchant = await createMerchant("Money Shop");
+    const api = signedClient(request, merchant);
+    const created = await api.post("/invoices/create", {
+      end_user_reference: "money",
+      timer: true,
+      title: "A precise order",
+      foreign_id: `money-${Date.now()}`,
+      currency: "EUR",
+      amount: "1297.86828788",
+      url_success: "http://shop.example/paid",
+      url_failed: "http://shop.example/failed",
+      email_user: "buyer@example.com",
+      sender_type: "natural",
+      sender_data: { first_name: "Ada", last_name: "Lovelace", date_of_birth: "1990-12-10" },
+    });
+    expect(created.status()).toBe(201);
+    const invoice = (await created.json()).data;
 
-      await page.setViewportSize({ width, height: 800 });
-      await page.goto(new URL(invoice.url).pathname);
-      const due = page.getByTestId("amount-due");
-      await expect(due).toHaveText(`1${NNBSP}297.87 EUR`);
-      await expect(due).toHaveAttribute(
-        "title",
-        `Exactly 1${NNBSP}297.86828788 EUR (shown rounded to the nearest)`,
-      );
-      await expectAccessible(page);
-      await page.getByRole("button", { name: /^BTC/ }).click();
-      // Crypto to the digits it has: no trailing zeros, every digit the wallet must send.
-      const toSend = (await page
-        .getByRole("status")
-        .filter({ hasText: /^\d/ })
-        .first()
-        .textContent())!.trim();
-      await expect(due).toHaveText(`${toSend} BTC`);
-      expect(toSend).toMatch(/^\d+(\.\d*[1-9])?$/);
-      await expect(page.getByTestId("amount-fiat")).toHaveText(`= 1${NNBSP}297.87 EUR`);
-      await shoot(page, testInfo, `money-checkout-${width}`);
+    await page.setViewportSize(PHONE);
+    await page.goto(new URL(invoice.url).pathname);
+    const due = page.getByTestId("amount-due");
+    await expect(due).toHaveText(`1${NNBSP}297.87 EUR`);
+    await expect(due).toHaveAttribute(
+      "title",
+      `Exactly 1${NNBSP}297.86828788 EUR (shown rounded to the nearest)`,
+    );
+    await checkBothWidths(page, testInfo, "money-invoice");
+    await page.getByRole("button", { name: /^BTC/ }).click();
+    // Crypto to the digits it has: no trailing zeros, every digit the wallet must send.
+    const toSend = (await page.getByRole("status").filter({ hasText: /^\d/ }).first().textContent())!.trim();
+    await expect(due).toHaveText(`${toSend} BTC`);
+    expect(toSend).toMatch(/^\d+(\.\d*[1-9])?$/);
+    await expect(page.getByTestId("amount-fiat")).toHaveText(`= 1${NNBSP}297.87 EUR`);
+    await checkBothWidths(page, testInfo, "money-checkout");
 
-      const address = (await page.locator("output").nth(1).textContent())!.trim();
-      expect(
-        (await api.post("/sandbox/payments", { address, currency: "BTC", amount: toSend })).status(),
-      ).toBe(201);
-      expect((await api.post("/sandbox/blocks", { currency: "BTC", count: 2 })).status()).toBe(201);
-      await expect(page.getByRole("heading", { name: "Invoice paid" })).toBeVisible({ timeout: 15_000 });
-      await page.getByRole("button", { name: "Stay on this page" }).click();
-      const receipt = page.getByRole("region", { name: "Receipt" });
-      await expect(receipt.getByText(`1${NNBSP}297.87 EUR`)).toBeVisible();
-      // The rate to six significant digits, grouped: "1 BTC = 59 884.3 EUR", never 8 decimals.
-      const rate = (await receipt.getByText(/^1 BTC = /).textContent())!.replace(/^1 BTC = | EUR$/g, "");
-      expect(rate).toMatch(new RegExp(`^${GROUPED}(\\.\\d+)?$`));
-      expect(rate.replace(/\D/g, "").replace(/0+$/, "").length).toBeLessThanOrEqual(6);
-      await expectAccessible(page);
-      await shoot(page, testInfo, `money-receipt-${width}`);
+    const address = (await page.locator("output").nth(1).textContent())!.trim();
+    expect((await api.post("/sandbox/payments", { address, currency: "BTC", amount: toSend })).status()).toBe(
+      201,
+    );
+    expect((await api.post("/sandbox/blocks", { currency: "BTC", count: 2 })).status()).toBe(201);
+    await expect(page.getByRole("heading", { name: "Invoice paid" })).toBeVisible({ timeout: 15_000 });
+    await page.getByRole("button", { name: "Stay on this page" }).click();
+    const receipt = page.getByRole("region", { name: "Receipt" });
+    await expect(receipt.getByText(`1${NNBSP}297.87 EUR`)).toBeVisible();
+    // The rate to six significant digits, grouped: "1 BTC = 59 884.3 EUR", never 8 decimals.
+    const rate = (await receipt.getByText(/^1 BTC = /).textContent())!.replace(/^1 BTC = | EUR$/g, "");
+    expect(rate).toMatch(new RegExp(`^${GROUPED}(\\.\\d+)?$`));
+    expect(rate.replace(/\D/g, "").replace(/0+$/, "").length).toBeLessThanOrEqual(6);
+    await checkBothWidths(page, testInfo, "money-receipt");
 
-      await signIn(page, merchant);
-      const balances = (await (await api.post("/accounts/list", {})).json()).data as {
-        currency: string;
-        balance: string;
-      }[];
-      const eur = balances.find((b) => b.currency === "EUR")!.balance;
-      await expect(page.getByText(`${cents(eur)} EUR`, { exact: true })).toBeVisible();
-      await expectAccessible(page);
-      await page.goto("/dashboard/transactions");
-      // The phone's stacked rows and the desktop's table are both in the page; one of them shows.
+    await signIn(page, merchant);
+    const balances = (await (await api.post("/accounts/list", {})).json()).data as {
+      currency: string;
+      balance: string;
+    }[];
+    const eur = balances.find((b) => b.currency === "EUR")!.balance;
+    await expect(page.getByText(`${cents(eur)} EUR`, { exact: true })).toBeVisible();
+    await checkBothWidths(page, testInfo, "money-overview");
+    await page.goto("/dashboard/transactions");
+    // The phone's stacked rows and the desktop's table are both in the page; one of them shows.
+    for (const viewport of [DESKTOP, PHONE]) {
+      await page.setViewportSize(viewport);
       await expect(
         page.getByText(`1${NNBSP}297.87 EUR`, { exact: true }).locator("visible=true"),
       ).toHaveCount(1);
-      await expect(page.getByText(/\d\.\d{3,} EUR/)).toHaveCount(0);
-      await expectAccessible(page);
-      await shoot(page, testInfo, `money-explorer-${width}`);
-    });
-  }
+    }
+    await expect(page.getByText(/\d\.\d{3,} EUR/)).toHaveCount(0);
+    await checkBothWidths(page, testInfo, "money-explorer");
+  });
 });
