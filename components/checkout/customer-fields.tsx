@@ -1,8 +1,9 @@
 "use client";
 
 import countries from "i18n-iso-countries";
-import { useMemo } from "react";
+import { useMemo, useRef } from "react";
 import { RequiredMark } from "@/components/forms/field";
+import { useChoiceMadeBeforeHydration } from "@/components/forms/use-choice-made-before-hydration";
 
 export type CustomerKind = "natural" | "legal";
 export type FieldErrors = Record<string, string>;
@@ -101,12 +102,15 @@ export function CustomerFields({
   errors: FieldErrors;
 }) {
   const countryList = useCountries();
+  // A payer type chosen on the server-rendered page before its script ran: its fields are the ones shown.
+  const kindGroup = useRef<HTMLDivElement>(null);
+  useChoiceMadeBeforeHydration(kindGroup, kinds, onKind);
   return (
     <>
       {kinds.length > 1 ? (
         <fieldset className="mt-3">
           <legend className="text-sm font-medium">You are paying as</legend>
-          <div className="mt-1 flex flex-wrap gap-4">
+          <div className="mt-1 flex flex-wrap gap-4" ref={kindGroup}>
             {kinds.map((value) => (
               <label key={value} className="flex items-center gap-2">
                 <input

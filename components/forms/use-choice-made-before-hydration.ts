@@ -21,3 +21,20 @@ export function useChoiceMadeBeforeHydration<T>(
     if (checked >= 0 && checked < values.length) choose(values[checked] as T);
   }, []);
 }
+
+/**
+ * The same for a group of checkboxes whose choices live in React state: once hydrated, takes the boxes
+ * the user ticked or cleared before. `values` are the boxes' choices in the order of the group's boxes.
+ */
+export function useBoxesTickedBeforeHydration<T>(
+  group: RefObject<HTMLElement | null>,
+  values: readonly T[],
+  setTicked: (ticked: T[]) => void,
+): void {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read the page once, as hydration left it
+  useEffect(() => {
+    const boxes = [...(group.current?.querySelectorAll<HTMLInputElement>('input[type="checkbox"]') ?? [])];
+    if (boxes.length !== values.length) return;
+    setTicked(values.filter((_, index) => boxes[index]!.checked));
+  }, []);
+}

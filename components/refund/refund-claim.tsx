@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import { buttonClass, secondaryButtonClass } from "@/components/forms/control-classes";
+import { useChoiceMadeBeforeHydration } from "@/components/forms/use-choice-made-before-hydration";
 import type { RefundPageView } from "@/lib/refunds/refund-page-view";
 import { FINAL_PAYOUT_STATUSES, PayoutState } from "./payout-state";
 
@@ -42,6 +43,13 @@ export function RefundClaim({
     errorCode && ERROR_TEXT[errorCode] ? { form: ERROR_TEXT[errorCode]! } : {},
   );
   const confirmRef = useRef<HTMLButtonElement>(null);
+  // A coin chosen on the server-rendered page before its script ran is the one claimed.
+  const optionGroup = useRef<HTMLDivElement>(null);
+  useChoiceMadeBeforeHydration(
+    optionGroup,
+    view.options.map((o) => o.currency),
+    setCurrency,
+  );
   const option = view.options.find((o) => o.currency === currency);
 
   const isFinal = view.payout !== null && FINAL_PAYOUT_STATUSES.includes(view.payout.status);
@@ -129,7 +137,7 @@ export function RefundClaim({
     >
       <fieldset disabled={isReviewing || isSending}>
         <legend className="text-lg font-semibold">1. Choose the coin to receive</legend>
-        <div className="mt-2 space-y-2">
+        <div className="mt-2 space-y-2" ref={optionGroup}>
           {view.options.map((o) => (
             <label
               key={o.currency}

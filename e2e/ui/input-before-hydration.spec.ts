@@ -1,7 +1,9 @@
 import type { Locator, Page } from "@playwright/test";
-import { createMerchant, expect, test } from "../fixtures";
+import { createMerchant, expect, signedClient, test } from "../fixtures";
+import { ltcInvoice, payLtc } from "../ltc-invoice";
 import { expectHydrated } from "./csp-guard";
 import { signIn } from "./sign-in";
+import { confirmStepUp } from "./step-up";
 
 /**
  * Holds the page's scripts back until the returned function is called: the page shows as the
@@ -94,4 +96,99 @@ test("the payment link form shows who may pay and its currency before its script
   // The open amount chosen before hydration: its bounds, not a fixed amount.
   await expect(page.getByLabel("Least amount")).toBeVisible();
   await expect(page.getByLabel("Amount", { exact: true })).toHaveCount(0);
+});
+
+/** A merchant whose 40 EUR invoice was paid twice over in LTC and confirmed: it owes the excess back. */
+async function overpaid(request: Parameters<typeof signedClient>[0], shop: string) {
+  const merchant = await createMerchant(shop);
+  const client = signedClient(request, merchant);
+  const foreignId = `early-${Date.now()}`;
+  const customer = { first_name: "Ada", last_name: "Lovelace", email: "ada@example.com" };
+  const { invoice, address, due } = await ltcInvoice(client, request, { foreignId, title: "Lamp", customer });
+  await payLtc(client, { invoiceId: invoice.id, address, amount: due * 2n, status: "confirmed" });
+  return { merchant, client, foreignId, invoiceId: invoice.id };
+}
+
+test("refund terms chosen before the invoice page's script runs are the terms previewed and issued", async ({
+  page,
+  request,
+}) => {
+  const { merchant, client, foreignId, invoiceId } = await overpaid(request, "Early Refund Shop");
+  // What the customer receives with the fee taken from the refund, and with the merchant paying it.
+  const receives = async (fee: string) =>
+    (
+      await (
+        await client.post(`/invoices/${foreignId}/refunds/preview`, { amount: "excess", network_fee: fee })
+      ).json()
+    ).data.options[0].receives as string;
+  const feeTaken = await receives("customer");
+  expect(feeTaken).not.toBe(await receives("merchant"));
+
+  await signIn(page, merchant);
+  const release = await holdScripts(page);
+  await page.goto(`/dashboard/invoices/${invoiceId}`, { waitUntil: "commit" });
+  const fromRefund = page.getByRole("radio", { name: "Taken from the refund" });
+  await page.getByRole("radio", { name: "The excess" }).check();
+  await fromRefund.check();
+  expect(await isHydrated(fromRefund)).toBe(false);
+  release();
+  await expectHydrated(fromRefund);
+  await expect(fromRefund).toBeChecked();
+  // The preview is of the terms on the screen: the fee comes out of what the customer receives.
+  await expect(page.getByText(`${feeTaken} LTC`, { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Issue refund" }).click();
+  await confirmStepUp(page, merchant.password);
+  await expect(page.locator("output").filter({ hasText: "/refund/" }).first()).toBeVisible();
+  // The refund the customer is offered is the one previewed.
+  const claim = (await page.locator("output").filter({ hasText: "/refund/" }).first().textContent())!.trim();
+  await page.goto(new URL(claim).pathname);
+  await expect(page.getByText(`${feeTaken} LTC`).first()).toBeVisible();
+});
+
+test("a refund's coin chosen before the claim page's script runs is the coin asked for and claimed", async ({
+  page,
+  request,
+}) => {
+  const { client, foreignId } = await overpaid(request, "Early Claim Shop");
+  const offered = await client.post(`/invoices/${foreignId}/refunds/create`, {
+    amount: "excess",
+    currencies: ["BTC"],
+  });
+  expect(offered.status()).toBe(201);
+  const claimUrl = (await offered.json()).data.claim_url as string;
+  const release = await holdScripts(page);
+  await page.goto(new URL(claimUrl).pathname, { waitUntil: "commit" });
+  const btc = page.getByRole("radio", { name: /\(BTC\)/ });
+  // The first coin, the one paid in, is chosen as the server rendered the page.
+  await expect(page.getByRole("radio", { name: /\(LTC\)/ })).toBeChecked();
+  await btc.check();
+  expect(await isHydrated(btc)).toBe(false);
+  release();
+  await expectHydrated(btc);
+  await expect(btc).toBeChecked();
+  // The form asks for an address in the coin on the screen.
+  await expect(page.getByLabel("Your BTC address")).toBeVisible();
+  await expect(page.getByLabel("Your LTC address")).toHaveCount(0);
+});
+
+test("a payer type chosen before the checkout's script runs shows its own fields", async ({ page }) => {
+  await signIn(page, await createMerchant("Early Payer Shop"));
+  // A dashboard invoice without the customer's details: the checkout asks for them first.
+  await page.goto("/dashboard/invoices/new");
+  await page.getByLabel("Title").fill("Two bags of beans");
+  await page.getByRole("textbox", { name: "Amount", exact: true }).fill("40");
+  await page.getByRole("button", { name: "Create invoice" }).click();
+  await expect(page.getByRole("heading", { name: /^Invoice \d+ created$/ })).toBeVisible();
+  const link = (await page.locator("output").first().textContent())!.trim();
+
+  const release = await holdScripts(page);
+  await page.goto(new URL(link).pathname, { waitUntil: "commit" });
+  const company = page.getByRole("radio", { name: "A company" });
+  await company.check();
+  expect(await isHydrated(company)).toBe(false);
+  release();
+  await expectHydrated(company);
+  await expect(company).toBeChecked();
+  await expect(page.getByLabel("Company's legal name")).toBeVisible();
+  await expect(page.getByLabel("First name")).toHaveCount(0);
 });

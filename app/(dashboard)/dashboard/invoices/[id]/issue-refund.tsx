@@ -1,10 +1,14 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { CopyField } from "@/components/checkout/copy-field";
 import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
 import { buttonClass, secondaryButtonClass } from "@/components/forms/control-classes";
+import {
+  useBoxesTickedBeforeHydration,
+  useChoiceMadeBeforeHydration,
+} from "@/components/forms/use-choice-made-before-hydration";
 import { DashboardRequestError, dashboardFetch } from "@/components/query/dashboard-fetch";
 
 type Preview = {
@@ -79,6 +83,17 @@ export function IssueRefund({
   const [rate, setRate] = useState<"payment" | "now">("payment");
   const [fee, setFee] = useState<"merchant" | "customer">("merchant");
   const [coins, setCoins] = useState<string[]>([]);
+  // Choices made on the server-rendered page before its script ran (a slow phone) are the terms issued.
+  const amountGroup = useRef<HTMLDivElement>(null);
+  const feeGroup = useRef<HTMLDivElement>(null);
+  const coinGroup = useRef<HTMLDivElement>(null);
+  useChoiceMadeBeforeHydration(
+    amountGroup,
+    isOverpaid ? (["full", "excess", "custom"] as const) : (["full", "custom"] as const),
+    setKind,
+  );
+  useChoiceMadeBeforeHydration(feeGroup, ["merchant", "customer"] as const, setFee);
+  useBoxesTickedBeforeHydration(coinGroup, otherCoins, setCoins);
   const [preview, setPreview] = useState<Preview | null>(null);
   const [problem, setProblem] = useState("");
   const [isIssuing, setIssuing] = useState(false);
@@ -209,7 +224,7 @@ export function IssueRefund({
       {isOwed && canIssue && (
         <fieldset className="mt-3 space-y-3 text-sm">
           <legend className="font-medium">Issue refund</legend>
-          <div role="radiogroup" aria-label="Amount">
+          <div role="radiogroup" aria-label="Amount" ref={amountGroup}>
             <span className="mr-3 font-medium">Amount:</span>
             {radio("amount", "full", kind === "full", () => setKind("full"), "Everything owed")}
             {isOverpaid &&
@@ -227,13 +242,13 @@ export function IssueRefund({
               />
             </label>
           )}
-          <div role="radiogroup" aria-label="Network fee">
+          <div role="radiogroup" aria-label="Network fee" ref={feeGroup}>
             <span className="mr-3 font-medium">Network fee:</span>
             {radio("fee", "merchant", fee === "merchant", () => setFee("merchant"), "We pay it")}
             {radio("fee", "customer", fee === "customer", () => setFee("customer"), "Taken from the refund")}
           </div>
           {otherCoins.length > 0 && (
-            <div>
+            <div ref={coinGroup}>
               <span className="font-medium">The customer may also choose:</span>{" "}
               {otherCoins.map((coin) => (
                 <label key={coin} className="mr-3 inline-flex items-center gap-1">
