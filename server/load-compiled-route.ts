@@ -5,12 +5,10 @@ import type { ApiRoute, RouteHandler } from "./api-routes";
 import { apiRoutePaths } from "./api-routes";
 
 /**
- * Why the fast path loads Next.js's compiled route modules rather than the sources: the server runs
- * under tsx, and importing app/ or lib/ from here would give the process a second copy of the
- * engine (its own database wrapper, rate limiter, caches) next to the one Next.js bundled. Loading
- * `.next/server/app/.../route.js` with Next's own `requirePage` (what Next calls when it serves the
- * route) goes through Node's module cache and Next's bundler runtime, so the handler the fast path
- * calls is the very function object, with the very module state, that Next's pipeline calls.
+ * The fast path loads Next's compiled route modules (`.next/server/app/.../route.js`, via Next's own
+ * `requirePage`), not the sources: importing app/ or lib/ under tsx would make a second engine copy (its
+ * own database wrapper, rate limiter, caches). This way it calls the very handler, with the very module
+ * state, that Next's pipeline calls. Why a fast path: docs/decisions/request-paths.md.
  */
 type CompiledRoute = {
   routeModule: { ensureUserland?: () => Promise<void>; userland: Record<string, unknown> };

@@ -4,13 +4,10 @@ import type { ApiMatch } from "./api-routes";
 import { setRouteHandlerHeaders } from "./route-handler-headers";
 
 /**
- * The merchant API's fast path (docs/BENCHMARKS.md has the profile that called for it). Next.js's
- * request pipeline costs about 1 ms of CPU per request before a route handler runs, more than the
- * handler and its queries together. For the routes of the table (server/api-routes.ts) the server
- * calls the route handler Next.js would call (a Web `Request` in, a `Response` out) without the
- * pipeline around it, and keeps what the pipeline gives a handler: `request.signal` aborts when the
- * client goes away, the body is streamed as the handler produces it, and the answer carries the
- * headers next.config.mjs gives every route handler's answer (from the same file).
+ * The merchant API's fast path (docs/decisions/request-paths.md): for the routes of server/api-routes.ts,
+ * calls the handler Next.js would call (a Web `Request` in, a `Response` out) without its pipeline, and
+ * keeps what that gives a handler: `request.signal` aborts when the client goes, the body streams, and
+ * the answer carries next.config.mjs's route-handler headers (from the same file).
  */
 
 function toHeaders(req: IncomingMessage): Headers {

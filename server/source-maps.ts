@@ -1,10 +1,8 @@
 /**
- * Whether the production server maps stack traces back to the source: KASSA_SOURCE_MAPS, `off` by
- * default (`on` in development). tsx turns Node's source maps on for every module loaded after it,
- * and Node then reads and keeps the map of each of Next's compiled chunks whether or not an error
- * ever needs it: about 80 MB of the idle server's memory (docs/BENCHMARKS.md). Off, a stack trace
- * names the compiled chunk and position instead. Read here, before Next loads its chunks, and
- * validated by lib/config.ts like every other setting.
+ * Whether the production server maps stack traces to the source: KASSA_SOURCE_MAPS, `off` by default
+ * (`on` in development); off, traces name the compiled chunk. On costs about 80 MB (docs/BENCHMARKS.md):
+ * tsx makes Node keep every compiled chunk's map. Must run before Next loads its chunks; validated by
+ * lib/config.ts like every setting.
  */
 export function applySourceMapSetting(
   env: Record<string, string | undefined> = process.env,

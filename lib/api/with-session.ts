@@ -64,13 +64,10 @@ function assertSameOrigin(request: Request): void {
 }
 
 /**
- * The one wrapper for /api/dashboard routes: a signed-in merchant (401 otherwise), same-origin
- * mutations, the same body cap and JSON rules as the API, the endpoint's zod schema, errors in the
- * dashboard's shape. Every query in a handler is scoped by `session.merchantId`; `isPublic` routes
- * (sign-up) run without a session. The session's role must hold the route's permission (403
- * otherwise), checked before the body is read. A sensitive `action` is confirmed as its entry says:
- * a step-up window of this session (403 `confirmation_required` otherwise, before the body is
- * read), or the current password in the body.
+ * Wraps every /api/dashboard route: signed-in merchant (401; none if `isPublic`), same-origin mutations,
+ * the API's body cap and JSON rules, zod schema, dashboard errors. Before the body: role permission (403),
+ * a sensitive `action`'s step-up window (403 `confirmation_required`) unless its entry wants the password
+ * in the body. Handlers scope every query by `session.merchantId`.
  */
 export function withSession<Req extends z.ZodType>(
   endpoint: SessionRouteSpec<Req>,

@@ -6,13 +6,10 @@ import { claimSignInAttempt, type ThrottleKey } from "./claim-sign-in-attempt";
 import { UNKNOWN_ADDRESS } from "./client-address";
 
 /**
- * Rations the e-mails someone can make Kassa send: per recipient always (a password reset, a
- * sign-up, a team invitation share one count, so no mix of them floods an inbox), and per client
- * address for the forms anyone can post (`ip`). Counted whether or not the recipient has an account,
- * so the answer says nothing about it. Throws 429 with Retry-After when either is spent.
- *
- * Without `ip` the sender is a signed-in member inviting someone, not an anonymous form: the message
- * names the recipient, whom that member chose.
+ * Rations the e-mails someone can make Kassa send: per recipient always (resets, sign-ups and invitations
+ * share one count) and per client address when `ip` is given (forms anyone can post; without it, a member
+ * is inviting someone). Counted whether or not the recipient has an account, so the answer reveals
+ * nothing. Throws 429 with Retry-After when either is spent.
  */
 export async function claimMailRequest(db: Executor, input: { email: string; ip?: string }): Promise<void> {
   const keys: ThrottleKey[] = [

@@ -10,12 +10,10 @@ import { fieldError, KassaError } from "@/lib/errors";
 import { claimSignInAttempt, releaseSignInAttempt, type ThrottleKey } from "./claim-sign-in-attempt";
 
 /**
- * Asks a signed-in user to prove it is them again before a sensitive change. `second_factor`
- * (creating an API key, changing the callback URL): the authenticator code when two-factor sign-in
- * is on, the password when it is off (lib/approvals/verify-second-factor.ts). `password` (changing
- * the password, turning the second factor off): the current password, always. Each check is
- * counted per user before anything is verified (SIGN_IN_THROTTLES.reauth): a session on its own
- * cannot guess its way through. A right answer clears the count; a wrong one answers a field error.
+ * Re-confirms a signed-in user before a sensitive change. `second_factor` (API key, callback URL): the
+ * authenticator code with two-factor on, else the password (lib/approvals/verify-second-factor.ts).
+ * `password` (password change, second factor off): the current password. Throttled per user before any
+ * check (SIGN_IN_THROTTLES.reauth); a right answer clears the count, a wrong one is a field error.
  */
 export async function confirmUser(
   db: Db,

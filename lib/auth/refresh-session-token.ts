@@ -24,12 +24,10 @@ export type SessionClaims = {
 export type SignedInUser = { id: string; merchantId: number; sessionVersion: number; role: Role };
 
 /**
- * next-auth's jwt callback, run at sign-in and on every request that reads the session. At sign-in
- * the token takes the merchant and the user's session version; afterwards it stands only while that
- * version is still the user's. Sign-out, a password change and a second-factor change move the
- * version on, so a cookie issued before (a copy kept by anyone) comes back without a merchant: no
- * session. The check reads the database each time because the JWT alone cannot be taken back; the
- * same read gives the user's current role (a role change also ends the sessions, lib/team).
+ * next-auth's jwt callback, at sign-in and on every session read. At sign-in the token takes the merchant
+ * and the user's session version; later it stands only while that version is current (sign-out, a
+ * password, second-factor or role change moves it on), else it returns without a merchant: no session.
+ * Reads the database each time because a JWT cannot be revoked; the same read gives the current role.
  */
 export async function refreshSessionToken<Token extends SessionClaims>(
   db: Db,

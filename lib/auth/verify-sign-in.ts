@@ -29,13 +29,10 @@ const DUMMY_HASH =
   "$argon2id$v=19$m=19456,t=2,p=1$BpIcJVKXs6E1YgnfzrM9qw$QxeqW4cFO6DxnBM2KBvkaWhH6MRb6vfhNLmzj4tgfLs";
 
 /**
- * Checks a sign-in: e-mail and password (argon2id), then the second factor when the user has one
- * (a TOTP code or an unused recovery code). Each attempt is claimed against the client address and
- * then the account before anything is verified (lib/auth/claim-sign-in-attempt.ts): an address gets
- * 30 tries per 15 minutes across accounts; an account 5, then a delay that doubles from 30 seconds
- * up to 15 minutes, never a lock. From an address the account signed in from before, the account's
- * count is that address's own, so a stranger who knows the e-mail cannot slow its owner down there.
- * Unknown e-mails take as long as known ones.
+ * Checks a sign-in: e-mail and password (argon2id), then the user's second factor (TOTP or an unused
+ * recovery code). Each attempt is claimed per client address, then per account, before anything is
+ * verified (claim-sign-in-attempt.ts, SIGN_IN_THROTTLES: delays, never a lock; an address the account
+ * signed in from before has its own count). Unknown e-mails take as long as known ones.
  */
 export async function verifySignIn(
   db: Db,

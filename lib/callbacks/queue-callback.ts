@@ -9,13 +9,10 @@ import { findCallbackDestination } from "./find-callback-destination";
 import { storeCallback } from "./store-callback";
 
 /**
- * Queues a callback for a transaction's new status, in the caller's transaction: the callback is
- * committed with the change it reports, or not at all. The body is the transactions/info object
- * as it stands now; for an invoice, the public API's invoice callback (its own status, `fixed_at`,
- * `expires_at`: lib/callbacks/build-invoice-callback.ts), as registered in callback-bodies.ts. `event` names a change that is not a new
- * status (a payment credited to an invoice whose status stays: `invoice.late_payment`); it defaults
- * to `<type>.<status>`. The URL is the one deliveries use (find-callback-destination.ts): the invoice's
- * own `callback_url`, else the merchant's. Nothing is queued when there is none.
+ * Queues a callback for a transaction's new status in the caller's transaction, so it commits with the
+ * change. Body: transactions/info now; an invoice's is its public callback (build-invoice-callback.ts, via
+ * callback-bodies.ts). `event` names a non-status change (`invoice.late_payment`), default `<type>.<status>`.
+ * To the invoice's `callback_url`, else the merchant's (find-callback-destination.ts); neither: returns null.
  */
 export async function queueCallback(
   tx: Executor,

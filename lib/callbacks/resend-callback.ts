@@ -9,12 +9,10 @@ import { findCallbackDestination } from "./find-callback-destination";
 import { enqueueDelivery, scheduleCallback } from "./schedule-callback";
 
 /**
- * Sends a callback again, now: the given callback, or the latest callback of a transaction. Scoped
- * by merchant. One still being retried is pulled forward: its next attempt is made at once (not
- * behind the backoff, nor behind an earlier callback it waits for), and the answer is its own id.
- * One already delivered or failed gets a redelivery: a new callback with the same body and an
- * X-Kassa-Redelivery-Of header, also due at once. Either goes to where the transaction's callbacks
- * go now, through the same delivery job.
+ * Sends a callback again now: the given one, or a transaction's latest (scoped by merchant). One still
+ * being retried is pulled forward (next attempt at once, past backoff and ordering; returns its own id);
+ * one delivered or failed gets a redelivery: a new callback, same body, an X-Kassa-Redelivery-Of header,
+ * due at once. Either goes where the transaction's callbacks go now, through the same delivery job.
  */
 export async function resendCallback(
   db: Db,

@@ -10,13 +10,10 @@ import { checkCallbackUrl } from "./url-policy";
 const refused = (error: string): PostOutcome => ({ httpStatus: null, error, excerpt: null, latencyMs: 0 });
 
 /**
- * Signs `body` with the key chosen for the transaction (resolve-signing-keys.ts: X-Processing-Key,
- * X-Processing-Signature, the HMAC-SHA512 of these exact bytes with its secret; during a roll's
- * overlap also X-Processing-Next-Key and X-Processing-Next-Signature with the new key) and posts it
- * to `url`, after the URL policy of the mode: the one way every callback, real or test, leaves
- * Kassa. `transactionId` null: a test callback, signed by the designated callback key. A missing
- * URL or key is an outcome with an error in the merchant's words, not an exception: nothing is
- * ever signed by another key instead.
+ * The one way every callback leaves Kassa: signs `body` with the key resolve-signing-keys.ts picks (a test,
+ * `transactionId` null: the callback key) as X-Processing-Key/-Signature (HMAC-SHA512 of these bytes), plus
+ * -Next-Key/-Next-Signature in a roll's overlap, and posts it to `url` under the mode's URL policy. No URL
+ * or key: an error outcome, never an exception nor another key: docs/decisions/callback-signing-key.md.
  */
 export async function sendSignedCallback(
   db: Executor,

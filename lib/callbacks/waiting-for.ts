@@ -3,13 +3,10 @@ import "server-only";
 import { sql } from "drizzle-orm";
 
 /**
- * Per-transaction order: a callback waits while an earlier one of its transaction is still queued,
- * so a merchant never sees `confirmed` before `pending`. Only the status callbacks themselves take
- * part: a resend (`redelivery_of` set) neither waits nor is waited for. This is the id of the
- * earliest callback a row of `callbacks` waits for, or null; the delivery job and the delivery log
- * use the same expression, so what the page says waits is what the job waits on. The outer row is
- * named in full ("callbacks"."id"): drizzle leaves a one-table select's columns unqualified, and
- * inside the subquery those would mean the inner row.
+ * The id of the earliest callback a `callbacks` row waits for, or null: an earlier status callback of
+ * its transaction still queued (so `confirmed` never precedes `pending`); resends (`redelivery_of`) neither
+ * wait nor are waited for. Shared by the delivery job and the log. The outer row is named in full: drizzle
+ * leaves one-table columns unqualified, which inside the subquery would mean the inner row.
  */
 export const waitingForSql = sql<string | number | null>`(
   select e.id from callbacks e

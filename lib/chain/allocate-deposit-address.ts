@@ -24,12 +24,10 @@ async function nextNumber(tx: Tx, key: string, start = 0): Promise<number> {
 }
 
 /**
- * Hands out a deposit address that has never been handed out before: the next index of the
- * network's derivation path (tokens share their network's counter, so an Ethereum address is never
- * given twice, whether for ETH or for USDT). XRP deposits go to one address per installation and are
- * told apart by a destination tag, also never reused: each XRP account costs a reserve on the ledger.
- * On the sandbox chain the address is in the network's testnet format (lib/chain/sandbox/address-nets.ts);
- * an address handed out earlier keeps the format it was stored with.
+ * Hands out a never-used deposit address: the next index of the network's derivation path (tokens share
+ * their network's counter). XRP uses one address per installation (each account costs a ledger reserve)
+ * and a never-reused destination tag. On the sandbox chain the address is in testnet format
+ * (lib/chain/sandbox/address-nets.ts); an address handed out earlier keeps its stored format.
  */
 export async function allocateDepositAddress(
   tx: Tx,

@@ -12,13 +12,10 @@ const CONTEXT = "settings:hd_account_xpubs";
 let cached: AccountKeys | undefined;
 
 /**
- * The account-level extended public keys every process derives deposit addresses from (DESIGN.md
- * section 5). They are derived from the seed once, by the first process that finds them missing
- * (the first boot of an installation, or the first boot after an upgrade, which is when the seed is
- * generated or already exists), and stored; from then on reading them never opens the seed, so a
- * server with KASSA_JOBS=off never decrypts it. They are public, but stored sealed under the master
- * key all the same: the seal authenticates them, so a write to the database cannot swap in an
- * attacker's key and divert deposits to addresses the attacker controls.
+ * The account-level extended public keys deposit addresses are derived from (DESIGN.md section 5): derived
+ * from the seed by the first process that finds them missing, then stored, so later reads never open the
+ * seed (KASSA_JOBS=off never decrypts it). Stored sealed under the master key although public: the seal
+ * stops a database write from swapping in an attacker's key to divert deposits.
  */
 export async function loadAccountKeys(db: Executor, box: SecretBox): Promise<AccountKeys> {
   if (cached) return cached;

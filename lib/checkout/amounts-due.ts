@@ -20,12 +20,10 @@ export type AmountsDue = {
 };
 
 /**
- * What the customer still owes, or paid too much, in the pay currency. Paid under the invoice's
- * locked rate, simply the amount due less what arrived. When part of the payments converted at a
- * later rate (it arrived after the lock expired), the invoice is settled by value
- * (lib/invoices/judge-payments.ts), so the remainder is the invoice amount not yet covered by their
- * worth, converted at the current rate and rounded up; payments not yet confirmed count at the rates
- * recorded when they were seen.
+ * What the customer still owes, or overpaid, in the pay currency. Under the locked rate: the amount due
+ * less what arrived. If part converted at a later rate, by value (as lib/invoices/judge-payments.ts): the
+ * invoice amount their worth leaves uncovered, at the current rate, rounded up; unconfirmed payments
+ * count at the rates recorded when seen.
  */
 export async function amountsDue(
   db: Executor,

@@ -12,12 +12,10 @@ function toBaseUnits(amount: bigint, decimals: number): string {
 }
 
 /**
- * The payment URI a wallet understands for each network (see UX.md): BIP21 for Bitcoin-like chains
- * (the CashAddr prefix is already the scheme), EIP-681 for Ether (value in wei) and ERC-20 tokens
- * (a transfer call in base units), the bare address for Tron, and XLS-2's `?dt=` for an XRP tag.
- * EIP-681 URIs name the chain id of the configured node (KASSA_EVM_RPC_URL; the bare address while
- * that node has not answered), mainnet's for a simulated network, and a token's contract as
- * configured (KASSA_EVM_TOKENS) when there is one, its amount in that contract's decimals.
+ * A wallet's payment URI per network (UX.md): BIP21 for Bitcoin-likes (CashAddr's prefix is the scheme),
+ * EIP-681 for Ether (wei) and ERC-20 (a transfer in base units), the bare address for Tron, XLS-2 `?dt=`
+ * for an XRP tag. EIP-681 names the configured node's chain id (bare address until it answers; mainnet's
+ * for a simulated network) and KASSA_EVM_TOKENS' contract and decimals when configured.
  */
 export function paymentUri(input: {
   currency: string;

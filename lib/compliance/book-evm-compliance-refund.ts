@@ -44,13 +44,10 @@ async function askNode<T>(read: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Books the refund of a payment held on the EVM chain from the refund transaction itself, read from
- * the node (never typed): it must be mined with the currency's confirmations, succeeded, sent from
- * the hot wallet, and pay the payment's currency (ETH value, or the token's Transfer logs) to
- * another address, no more than arrived. The amount sent is booked rounded up to 10^-8 but never
- * above the held amount (the wei below are reconciliation's dust), the fee withheld is held - sent, and the gas (gas used x
- * effective gas price, in wei) is booked as payouts book theirs, rounded up once. The hot wallet's
- * nonce counter moves past the refund's nonce in the same transaction.
+ * Books a held EVM payment's refund from the refund transaction read from the node (never typed): mined
+ * with the confirmations, succeeded, from the hot wallet, paying the payment's currency to another address,
+ * no more than arrived. Sent is booked rounded up to 10^-8 but at most the held amount; the fee withheld is
+ * held - sent; gas as payouts book it. The hot wallet's nonce counter moves past the refund's nonce.
  */
 export async function bookEvmComplianceRefund(
   db: Db,

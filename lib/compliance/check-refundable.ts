@@ -4,12 +4,10 @@ import { fieldError } from "@/lib/errors";
 import type { HeldPayment } from "./read-held-payment";
 
 /**
- * Refuses a refund of money Kassa does not hold: a refund leaves platform:compliance_held, so it is
- * booked only when the rejection booked the coins there (the deposit `rejected`; `unwound` means a
- * reorganisation had removed the block before the rejection, nothing arrived and nothing was held) and
- * the payment is still in the chain (a reorganisation after the rejection took the coins back: a chain
- * incident, and the refund waits until the payment is mined again). Either way the held account
- * would go below zero, or pay out coins that never reached Kassa's address.
+ * Refuses a refund of money Kassa does not hold: booked only when the deposit is `rejected` (its coins
+ * are in platform:compliance_held; `unwound` means nothing arrived) and the payment is still in the chain
+ * (after a reorganisation it waits until mined again). Otherwise the held account would go negative or
+ * pay out coins that never arrived.
  */
 export function checkRefundable(held: HeldPayment): void {
   if (held.status !== "rejected")

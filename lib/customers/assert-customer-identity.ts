@@ -17,12 +17,10 @@ const DIFFERENCES: Record<string, string> = {
 };
 
 /**
- * Spec 2.1: `sender_data` and `end_user_reference` must describe the same customer. The rules live
- * in one place, the database function kassa_check_customer() (drizzle/0010): the first request that
- * names a reference records who it is; a later one that names another person or legal entity is
- * refused; a person's changed name and the e-mail are updated. This expression calls it, for a
- * one-statement write to put first in its WITH; the statement is aborted by a refusal, and the
- * caller turns that into a field error with customerIdentityError().
+ * Spec 2.1: `sender_data` and `end_user_reference` must describe one customer, as checked by the database
+ * function kassa_check_customer() (drizzle/0010): the first naming records it, another person or entity
+ * is refused, a person's new name and e-mail are updated. Put this first in a one-statement write's WITH;
+ * a refusal aborts the statement, and customerIdentityError() turns it into a field error.
  */
 export function customerIdentitySql(input: CustomerInput): SQL {
   const isNatural = input.sender_type === "natural";

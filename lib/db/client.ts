@@ -102,12 +102,9 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
 }
 
 /**
- * The process-wide handle lives on globalThis, for two reasons that remain now that the engine runs
- * only inside Next's build (lib/host/run-engine-action.ts opens it): Next compiles route handlers
- * and pages into two bundler runtimes, each with its own copy of this module (measured on the
- * build: two module ids for lib/db/client.ts, under .next/server/chunks and chunks/ssr), and in
- * development hot reload re-evaluates this module while the database stays open. Each copy wraps
- * the one driver in its own Drizzle instance, so no Drizzle object crosses between them.
+ * The process-wide handle lives on globalThis (docs/architecture.md): Next bundles route handlers and
+ * pages into two runtimes, each with its own copy of this module, and dev hot reload re-evaluates it
+ * while the database stays open. Each copy wraps the one driver in its own Drizzle instance (none shared).
  */
 const GLOBAL_KEY = Symbol.for("kassa.database");
 type GlobalSlot = { [GLOBAL_KEY]?: DatabaseHandle };

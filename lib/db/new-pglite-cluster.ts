@@ -6,13 +6,10 @@ import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 
 /**
- * Makes a new, empty PGlite cluster in `dataDir` and closes it. initdb in WebAssembly takes about
- * 6.5 s of CPU (measured: 6.6 s for initdb against 1.4 s to load its result from a dump), and every
- * new installation ran it: the first start of `npm start`, each system test's server, each e2e
- * server. So the first initdb of an installed PGlite version leaves a copy of the cluster it made
- * (PGlite's own dump, as `PGlite.clone()` uses) in node_modules/.cache/kassa, and later clusters
- * start from that copy: the same files initdb writes. Without a writable node_modules in the working
- * directory (the project's), there is no copy and every cluster is made by initdb.
+ * Makes a new, empty PGlite cluster in `dataDir` and closes it. The first initdb of an installed PGlite
+ * version keeps its dump in node_modules/.cache/kassa, and later clusters load it (1.4 s against 6.6 s of
+ * CPU: docs/BENCHMARKS.md). Without a writable node_modules in the working directory, every cluster
+ * runs initdb.
  */
 export async function createPgliteCluster(PGliteClass: typeof PGlite, dataDir: string): Promise<void> {
   const copy = clusterCopyFile();

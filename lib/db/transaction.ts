@@ -4,12 +4,9 @@ import type { Db, Tx } from "./client";
 import { PG, pgErrorCode } from "./errors";
 
 /**
- * Runs `work` in one database transaction, retried (a bounded number of times) when PostgreSQL
- * aborts it for a serialization failure or a deadlock, both of which are safe to repeat because
- * nothing of the aborted attempt was committed.
- *
- * Inside `work`, use only `tx`: on PGlite the outer handle waits for this transaction to end, so
- * touching it here would wait forever. Keep network calls and sleeps out of transactions.
+ * Runs `work` in one transaction, retried a bounded number of times on a serialization failure or
+ * deadlock (nothing was committed). Inside `work` use only `tx`: on PGlite the outer handle waits for
+ * this transaction, so touching it hangs. Keep network calls and sleeps out of transactions.
  */
 export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, attempts = 4): Promise<T> {
   return retrySerializationFailures(() => db.transaction(work), attempts);

@@ -10,13 +10,10 @@ import { recordChange } from "@/lib/transactions/record-change";
 export const BELOW_MINIMUM_ERROR = "Transaction amount less than minimum deposit.";
 
 /**
- * Books a confirmed deposit below the currency's minimum (DESIGN.md section 4): the coins did reach
- * Kassa's address, so they leave `platform:chain` like any deposit, but into the platform suspense
- * account `platform:below_minimum` instead of the merchant's balance. The ledger still sums to zero,
- * the merchant's balance is untouched, and the money is accounted for (per currency, what that
- * account holds is what Kassa owes back to senders or may release). Its `deposit` transaction stays
- * `below_minimum`; the timeline records the confirmation. The caller has claimed the deposit
- * (`seen → credited`) in the same transaction, so this runs once.
+ * Books a confirmed deposit below the currency's minimum (DESIGN.md section 4): platform:chain →
+ * platform:below_minimum (what Kassa owes back or may release), not the merchant's balance. The `deposit`
+ * transaction stays `below_minimum`; the timeline records the confirmation. The caller claimed the
+ * deposit (`seen → credited`) in the same transaction, so this runs once.
  */
 export async function holdBelowMinimum(
   tx: Tx,

@@ -8,12 +8,10 @@ import { transitionStatus } from "@/lib/transactions/transition-status";
 import { moveDeposit } from "./move-deposit";
 
 /**
- * Takes back a payment that was only seen (not credited) because a reorganisation removed its
- * block: the deposit becomes `unwound` (kept, for the record) and its invoice no longer counts it
- * (lib/invoices/take-back-invoice-payment.ts). A payment to a permanent
- * address fails its `deposit` transaction. Nothing was
- * posted to the ledger for it, so nothing is reversed there. Returns false when the deposit was no
- * longer `seen` (credited or unwound meanwhile): the conditional update decides, once.
+ * Takes back a seen (uncredited) payment whose block a reorganisation removed: the deposit becomes
+ * `unwound`, its invoice stops counting it (take-back-invoice-payment.ts), a permanent address's `deposit`
+ * transaction fails; nothing is in the ledger to reverse. Returns false when it was no longer `seen`
+ * (credited or unwound meanwhile).
  */
 export async function unwindDeposit(tx: Tx, depositId: number): Promise<boolean> {
   const deposit = await moveDeposit(tx, {

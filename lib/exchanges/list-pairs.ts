@@ -22,12 +22,10 @@ export type CurrencyPair = {
 };
 
 /**
- * Every pair of offered currencies that has a rate now for the merchant (their prices), optionally filtered by either side, in
- * registry order. `rate_to` is what one unit of `currency_from` buys, spread included: the rate an
- * exchange or a conversion would use, from the same provider and exact Rate as those, printed
- * with 8 digits rounded down. `min_amount` is the smallest exchange from that currency (its
- * `minimum_amount` in /currencies/list, which is also the deposit minimum, so a crypto currency's
- * `min_amount_deposit_with_exchange` is the same figure).
+ * Every pair of offered currencies with a rate now for the merchant, optionally filtered by either side,
+ * in registry order. `rate_to`: what one `currency_from` buys, spread included (the exchange's own Rate),
+ * 8 digits rounded down. `min_amount`: the smallest exchange from that currency, its `minimum_amount` in
+ * /currencies/list (also the deposit minimum and `min_amount_deposit_with_exchange`).
  */
 export async function listPairs(
   db: Executor,

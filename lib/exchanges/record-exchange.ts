@@ -17,13 +17,10 @@ import type { ExchangePrice } from "./price-exchange";
 export type ExchangeKind = "fixed" | "now";
 
 /**
- * Writes an accepted exchange in the caller's transaction, once it is within the merchant's limits
- * of both its currencies (judged under their locks, lib/limits): the `exchange` transaction (status
- * `processing`), its fixed figures, the first timeline event, the debit of the sender balance into
- * the platform's exchange position (refused by the one posting function when the balance does not
- * cover it, whatever the concurrency), and the job that settles it (lib/exchanges/settle-exchange.ts).
- * An exchange has no approval flow: one over a limit is a field error on `amountField` naming the
- * limit and what is left of it today, and the caller's transaction writes nothing.
+ * Writes an accepted exchange in the caller's transaction, within the merchant's limits of both its
+ * currencies (lib/limits): the `processing` transaction, its figures, first timeline event, the debit of
+ * the sender balance into the platform's exchange position (refused if not covered), the settling job.
+ * No approval flow: over a limit is a field error on `amountField` (the limit, what is left today).
  */
 export async function recordExchange(
   tx: Tx,

@@ -41,13 +41,10 @@ async function announceCurrencyFixed(tx: Tx, record: InvoiceRecord): Promise<voi
 }
 
 /**
- * The customer chooses how to pay (DESIGN.md section 8, POST /api/checkout/<token>/currency): the
- * rate is locked (a merchant-fixed currency keeps the rate of creation only while its lock holds),
- * a deposit address that was never handed out before is assigned, and the invoice becomes `pending`
- * (a timer invoice already is, its clock running since creation). Choosing the same currency again
- * (a second tab, a reload) answers the same invoice; a different one once fixed switches coins when
- * the customer chose the first and nothing was paid (lib/invoices/switch-invoice-currency.ts), and is
- * refused otherwise.
+ * The customer chooses how to pay (DESIGN.md section 8): the rate is locked (a merchant-fixed currency
+ * keeps its creation rate only while that lock holds), a never-used address is assigned, the invoice is
+ * `pending`. The same currency again answers the same invoice; another switches coins if the customer
+ * chose the first and nothing was paid (switch-invoice-currency.ts), and is refused otherwise.
  */
 export async function fixInvoiceCurrency(
   db: Db,

@@ -11,12 +11,10 @@ import type { Sender } from "@/lib/schemas/common";
 import { type InvoiceRecord, loadInvoiceByToken } from "./load-invoice";
 
 /**
- * The customer gives their own details on the checkout (POST /api/checkout/<token>/customer), for a
- * dashboard invoice made without them: stored in `sender_type` and `sender_data` as
- * POST /api/v2/invoices/create stores them, after the same identity check against the invoice's
- * `end_user_reference` when the merchant gave one. Details once given are never overwritten (the
- * merchant's records and the compliance screening rely on them), and a closed or expired invoice
- * takes none.
+ * The customer gives their details on the checkout, for a dashboard invoice made without them: stored as
+ * POST /api/v2/invoices/create stores them, after the same identity check against `end_user_reference`
+ * when the invoice has one. Details once given are never overwritten (records and screening rely on
+ * them); a closed or expired invoice takes none.
  */
 export async function giveCustomerDetails(
   db: Db,

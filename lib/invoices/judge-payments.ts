@@ -78,13 +78,10 @@ async function partsAtRateOfNow(db: Executor, record: InvoiceRecord, row: typeof
 }
 
 /**
- * Whether an invoice is paid in full (DESIGN.md section 3). Paid under its lock (the locked rate
- * covered the amount due, or every payment was covered by it), it is judged as it always was, in
- * the pay currency against the amount due. Otherwise part of the money converted at a later rate,
- * so it is judged by value: the payments' gross worth in the invoice currency against the invoice
- * amount. So is an invoice paid partly to an address shown before the customer switched coins (each
- * payment at its own rates). Either way a difference within one smallest unit counts as exact, and a
- * shortfall within the merchant's underpayment tolerance (a share of what is asked) counts as paid.
+ * Whether an invoice is paid in full (DESIGN.md section 3). Paid under its lock: in the pay currency
+ * against the amount due. Otherwise (a later rate, or coins switched) by value: the payments' worth in the
+ * invoice currency against its amount. A difference within one smallest unit is exact; a shortfall
+ * within the merchant's underpayment tolerance counts as paid.
  */
 export type PaymentJudgement = {
   isComplete: boolean;

@@ -4,13 +4,10 @@ import "server-only";
 export type OwedKind = "short" | "overpaid" | "late";
 
 /**
- * What an invoice owes its customer back, in the coin they paid with: everything received for one
- * that failed short (the customer was told to expect a full refund), the excess of an overpaid one,
- * or, for any other closed invoice, what the payments that arrived after it closed credited (paid
- * late, after a cancel, or again once paid). A late payment in the coin paid is in `received` and in
- * the excess already, so it is counted only when neither applies. Null when nothing is owed. Refunds
- * already sent are not subtracted here (lib/refunds/owed-back.ts does). A payment rejected in review is
- * never owed here: docs/decisions/rejected-payments-not-claimable.md.
+ * What an invoice owes its customer back, in the coin paid: all received if it failed short, the excess
+ * if overpaid, else (any other closed invoice) what payments after closing credited; late ones are in
+ * `received` and the excess already. Null when nothing; refunds sent are not subtracted (owed-back.ts).
+ * Never a payment rejected in review: docs/decisions/rejected-payments-not-claimable.md.
  */
 export function owedRefund(input: {
   status: string;

@@ -94,12 +94,10 @@ export async function repriceInvoiceJob(
 }
 
 /**
- * Re-prices a pending invoice whose lock expired before anything was paid, in the caller's
- * transaction on a row it holds locked (FOR UPDATE): a fresh rate and amount due, a new `fixed_at`
- * and so a new lock; the address stays. Two tabs re-pricing at once take turns on the row lock, and
- * the second finds the lock live again and changes nothing. A payment seen meanwhile holds the same
- * row lock, so it is rated either before (and the invoice is then no longer re-priced) or after.
- * When no rate can be had now, the invoice is left as it is (settlement judges payments by value).
+ * Re-prices a pending invoice whose lock expired before anything was paid, in the caller's transaction on
+ * a row it holds FOR UPDATE: a fresh rate, amount due and `fixed_at`; the address stays. A racing re-pricer
+ * finds the lock live and changes nothing; a payment seen meanwhile takes the same lock, so it is rated
+ * before (no re-price) or after. Without a rate now, the invoice is left as is (judged by value).
  */
 export async function repriceInvoiceIn(
   tx: Tx,

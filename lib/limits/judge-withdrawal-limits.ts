@@ -7,12 +7,9 @@ import { formatAmountShort, parseStoredAmount } from "@/lib/money";
 import { findWithdrawalLimits } from "./find-withdrawal-limits";
 
 /**
- * What a movement of money moves in one currency it touches. A withdrawal touches the currency it
- * leaves (its principal) and, with a conversion, the one it sends (what is sent); an exchange, the
- * currency it sells (what leaves the sender balance) and the one it buys (what reaches the receiver
- * balance). Each amount is the one the movement's price fixed at the rate of that moment (exact
- * ratio, rounded once as the movement itself rounds: what leaves up, what arrives down). Fees are
- * not counted.
+ * What a movement of money moves in one currency it touches: a withdrawal, its principal and (converting)
+ * what it sends; an exchange, what it sells and what it buys. Each as the movement's price fixed it (what
+ * leaves rounded up, what arrives down); fees are not counted. Why: docs/decisions/withdrawal-limits.md.
  */
 export type MovedAmount = { currency: string; amount: bigint };
 

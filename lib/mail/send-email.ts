@@ -72,13 +72,10 @@ async function replyToOf(db: Db, message: Message): Promise<string | undefined> 
 }
 
 /**
- * The e-mail job: sends a queued message over SMTP when SMTP_URL is set; without it the message is
- * kept as `stored` (and printed to the log in sandbox mode). A failed send throws,
- * so the job runner retries it with backoff. Sending twice after a crash is possible (at least once);
- * the status check keeps a finished message from being sent again. A message kept sealed (it
- * carries a live link) is opened only to be sent; the sealed copy is dropped once it is sent, or
- * at once without SMTP (nobody will deliver it), so only the redacted body stays at rest. A sandbox
- * without SMTP keeps the sealed copy instead: the dev mailbox opens it with the master key.
+ * The e-mail job: sends a queued message over SMTP_URL, or without it keeps it `stored` (printed to the
+ * log in sandbox). A failed send throws, for the runner's retry; at least once (a crash may resend), but a
+ * finished message is never sent again. A sealed body (a live link) is opened only to send; it is dropped
+ * once sent, or at once without SMTP, except in a sandbox, where the dev mailbox opens it.
  */
 export async function sendQueuedEmail(db: Db, emailId: number, settings: MailSettings): Promise<void> {
   const [message] = await db.select().from(emails).where(eq(emails.id, emailId));

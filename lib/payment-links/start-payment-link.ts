@@ -55,13 +55,10 @@ function amountOf(link: PaymentLinkRow, requested: bigint | undefined): bigint {
 }
 
 /**
- * A customer starts paying a payment link (docs/decisions/payment-links.md): one invoice of their own,
- * with a timer (its own 15-minute clock), the link's title, description, currency and return
- * addresses, the customer's details as the API stores them, a made-up foreign_id and the link's id;
- * the customer then pays it on /pay/<token> like any invoice. The link's row is locked for the whole
- * transaction, so two visits racing for its last use are judged one after the other: exactly one gets
- * an invoice. An inactive, expired or used-up link is refused with 410 `gone` and a message a customer
- * understands.
+ * A customer starts paying a payment link (docs/decisions/payment-links.md): an invoice of their own with
+ * a 15-minute timer, the link's title, description, currency, return addresses and id, the customer's
+ * details and a made-up foreign_id, paid on /pay/<token>. The link's row lock makes racing visits for its
+ * last use take turns (exactly one wins). An inactive, expired or used-up link is refused with 410 `gone`.
  */
 export async function startPaymentLink(
   db: Db,

@@ -20,12 +20,10 @@ import { refundClosed } from "./refund-closed";
 const CUSTOMER_FIELDS = new Set(["address", "tag", "currency"]);
 
 /**
- * The customer claims a refund: the coin (one the refund allows) and the address (and tag) to send
- * it to. The payout is an ordinary withdrawal from the merchant's balance (createWithdrawal: address
- * checked per network, limits and approvals, the real chain, callbacks), recorded against the
- * invoice. The refund's row lock, taken in the transaction that writes the payout, makes it happen
- * once: of two claims at once one sends and the other is refused; a cancel racing it either
- * lands first (the claim is refused) or is refused itself. A lapsed link is marked expired and refused.
+ * The customer claims a refund: a coin the refund allows, and the address (and tag). The payout is an
+ * ordinary withdrawal from the merchant's balance (createWithdrawal), recorded against the invoice. The
+ * refund's row lock makes it happen once: of two claims one is refused; a racing cancel lands first or is
+ * refused. A lapsed link is marked expired and refused.
  */
 export async function claimRefund(
   db: Db,

@@ -8,12 +8,10 @@ import type { OwedKind } from "@/lib/invoices/owed-refund";
 import { blendRates, IDENTITY_RATE, type Rate, storedRate } from "@/lib/rates/rate";
 
 /**
- * The rate at which the merchant was credited for the coins a refund gives back, for a refund
- * valued at "what the payment was worth": each credited payment's part under the lock at the locked
- * rate and the rest at the rate of the moment it was seen (lib/deposits/compute-credit.ts), blended
- * by amount. An overpaid invoice's excess is the rest beyond its lock; a late payment (to a closed
- * invoice) converted wholly at its moment's rate; a failed-short invoice gives back everything paid.
- * A part without a stored rate, or nothing to blend, falls back to the invoice's locked rate.
+ * The rate the merchant was credited at for the coins a refund gives back, blended by amount: a payment's
+ * part under the lock at the locked rate, the rest at its seen moment's (compute-credit.ts). `kind`: short
+ * gives back all paid, overpaid the rest beyond the lock, late a payment converted wholly at its moment.
+ * No stored rate, or nothing to blend: the invoice's locked rate.
  */
 export async function creditedRate(db: Executor, record: InvoiceRecord, kind: OwedKind): Promise<Rate> {
   const invoiceRate =

@@ -27,12 +27,10 @@ import {
 import { hashRefundToken, newRefundNonce, refundPath, refundToken } from "./refund-token";
 
 /**
- * Offers the customer a refund on the merchant's terms. Under the invoice's row lock it settles
- * what is left owed (so two refunds issued at once never promise more than is owed, and a plain
- * refund payout counts this one), refuses terms every allowed coin would send under its network's
- * minimum, and writes the refund, its timeline event, the audit entry, its expiry job and, with
- * `mail`, the customer's e-mail carrying the link (sealed until sent). The link's token is returned
- * once; only its hash is kept.
+ * Offers the customer a refund on the merchant's terms. Under the invoice's row lock it settles what is
+ * still owed (concurrent refunds never promise more; refund payouts count this one), refuses terms where
+ * every allowed coin is under its network's minimum, and writes the refund, timeline event, audit entry,
+ * expiry job and, with `mail`, the e-mail (sealed until sent). Returns the token once; only its hash is kept.
  */
 export async function issueRefund(
   db: Db,

@@ -1,12 +1,10 @@
 import "server-only";
 
 /**
- * The merchant's terms for a refund. `amount`: everything still owed back (`full`), only what was
- * paid beyond the invoice (`excess`, an overpaid invoice), or `custom` units of the coin paid, up to
- * what is owed (or up to the network's minimum, when what is owed falls under it). `rateBasis`: a
- * refund in another coin is worth the coin paid at the payment's rate or at today's. `feePaidBy`:
- * the merchant's balance pays the network fee, or it comes off what the customer receives.
- * `currencies`: coins the customer may choose besides the one paid.
+ * A merchant's refund terms. `amount`: all still owed (`full`), what was paid beyond the invoice
+ * (`excess`), or `custom` units of the coin paid, up to what is owed (or the network minimum, if higher).
+ * `rateBasis`: another coin is valued at the payment's rate or today's. `feePaidBy`: the merchant's
+ * balance, or off what the customer receives. `currencies`: coins allowed besides the one paid.
  */
 export type RefundTerms = {
   amount: { kind: "full" } | { kind: "excess" } | { kind: "custom"; units: bigint };

@@ -6,12 +6,10 @@ import { postJournalsSql } from "@/lib/ledger/post-journal";
 import { type BulkBatch, CURRENCY_CTE } from "./bulk-parameters";
 
 /**
- * Balanced journals for the batch, with the same kinds and entries the engine posts: a payment or
- * deposit credit (chain → merchant less the fee → fees), a withdrawal's debit (merchant →
- * clearing), its settlement (clearing → fees, chain or exchange) or its refund (clearing → merchant).
- * Posted by kassa_post_journals() (drizzle/0010), the engine's one posting implementation, all the
- * batch's journals in one call: it creates the accounts, writes the journals and entries, and moves
- * each touched balance once by the batch's net (a merchant's only if it stays at or above zero).
+ * Posts the batch's journals, the kinds and entries the engine posts (payment or deposit credits,
+ * withdrawal debits, settlements, refunds), in one kassa_post_journals() call
+ * (docs/decisions/ledger-posting-in-sql.md): each touched balance moves once by the batch's net, a
+ * merchant's only if it stays at or above zero.
  */
 export async function postBulkLedger(tx: Executor, batch: BulkBatch): Promise<void> {
   const { merchantId: m, lo, hi } = batch;

@@ -19,12 +19,10 @@ import type { Role } from "./permissions";
 export type Inviter = { userId: number; email: string; role: Role };
 
 /**
- * Invites `email` to the merchant's team with `role`: a single-use link (lib/auth/issue-auth-token.ts,
- * 7 days) e-mailed through the job queue, the invitation and its audit entry in one transaction.
- * A new invitation to the same address replaces the earlier one, so one link at a time works.
- * Rationed per recipient (lib/auth/claim-mail-request.ts). Refused until the merchant has
- * finished onboarding: every dashboard page sends a member there first, and only owners and admins
- * may complete it, so anyone else would bounce between onboarding and "not allowed".
+ * Invites `email` with `role`: a single-use 7-day link (issue-auth-token.ts) e-mailed via the job queue,
+ * the invitation and audit entry in one transaction; a new one replaces the address's earlier one.
+ * Rationed per recipient (claim-mail-request.ts). Refused until onboarding is done: only owners and
+ * admins can finish it, and other members would bounce between it and "not allowed".
  */
 export async function inviteMember(
   db: Db,

@@ -7,13 +7,10 @@ import { KassaError } from "@/lib/errors";
 import { can, notAllowedMessage, type Permission, type Role } from "./permissions";
 
 /**
- * For an action taken in `tx` on a member's authority (a payout approval, a compliance review, an
- * invitation): the user must still be a member of the merchant whose role allows `permission`, read
- * now rather than from the session, which was checked before the request's second factor. Their
- * row is share-locked until the action commits, so a removal or role change racing it either
- * commits first (and the action is refused) or waits for it, and sees what it did (the removal
- * then revokes an invitation just sent). Team changes lock users' rows before anything else
- * (lock-actor-and-member.ts), so take this before any other lock. Answers the member's role.
+ * For an action in `tx` on a member's authority (approval, review, invitation): the user must still be a
+ * member whose role allows `permission`, read now, not from the session. Share-locks their row until
+ * commit: a racing removal or role change lands first (action refused) or after (and sees it). Take this
+ * before any other lock (docs/decisions/team-change-locks.md). Returns the member's role.
  */
 export async function lockActingMember(
   tx: Executor,

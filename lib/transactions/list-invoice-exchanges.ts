@@ -10,13 +10,10 @@ import { formatAmount } from "@/lib/money";
 import type { TransactionEntry } from "./info-fields";
 
 /**
- * The `exchange` entries of an invoice's transactions: one per coin its credited payments came in
- * (other than the invoice currency), pairing that coin's received sum with the gross it converted
- * into, before the deposit fee. A customer who switched coins may have paid in two, and each coin is
- * its own exchange: a sum in one coin is never paired with value converted from another. Each
- * payment's gross is computed as crediting computed it (lib/deposits/book-deposit.ts: its recorded
- * rates, rounded down per payment), so the entries add up to what the ledger's exchange desk posted.
- * Late payments are credited, and converted, too: they are in here.
+ * An invoice's `exchange` entries: one per coin (other than the invoice currency) its credited payments,
+ * late ones included, came in, pairing that coin's received sum with its gross before the deposit fee.
+ * Each payment's gross is computed as crediting did (book-deposit.ts: recorded rates, rounded down per
+ * payment), so the entries add up to the ledger's exchange postings.
  */
 export async function listInvoiceExchanges(db: Executor, record: InvoiceRecord): Promise<TransactionEntry[]> {
   const rows = await db

@@ -3,12 +3,10 @@ import "server-only";
 export type WireStatus = "cancelled" | "confirmed" | "declined" | "not_confirmed" | "pending";
 
 /**
- * The one place internal statuses become the statuses of `transactions/info` and of deposit and
- * withdrawal callbacks (spec section 3): processing (and a withdrawal's `sending`) → not_confirmed,
- * error and rejected → cancelled; a withdrawal declined by an approver stays `declined`. An invoice
- * still waiting for its payment is `pending`; one that failed (expired, underpaid) is `declined`.
- * Invoice callbacks carry the invoice's own status instead, as the public API's do
- * (lib/callbacks/build-invoice-callback.ts).
+ * Maps internal statuses to those of `transactions/info` and deposit and withdrawal callbacks (spec
+ * section 3): processing and `sending` → not_confirmed, error and rejected → cancelled, an approver's
+ * decline stays `declined`; an invoice waiting for payment is `pending`, a failed one `declined`. Invoice
+ * callbacks carry the invoice's own status instead (build-invoice-callback.ts).
  */
 const MAP: Record<string, WireStatus> = {
   created: "pending",

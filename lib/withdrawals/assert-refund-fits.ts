@@ -10,12 +10,10 @@ import { reservedByClaims } from "@/lib/refunds/reserved-by-claims";
 import { listRefunds, refundedAmount } from "./list-refunds";
 
 /**
- * Refuses a refund payout the invoice does not owe: another merchant's or no invoice, an invoice
- * that owes nothing, a coin other than the one the customer paid with (or, for a short invoice, a coin
- * they paid to an address shown before switching: owed back in that coin), or more than is left once
- * the refunds already standing are counted. Run inside the transaction that writes the payout: the
- * invoice's row lock makes concurrent refunds of one invoice wait for each other, so each sees the
- * ones committed before it and two together can never exceed what is owed.
+ * Refuses a refund payout the invoice does not owe: not the merchant's, owing nothing, a coin other than
+ * the one paid (for a short invoice, also one paid before switching), or more than is left after standing
+ * refunds. Run in the transaction that writes the payout: the invoice's row lock serialises concurrent
+ * refunds, so together they never exceed what is owed.
  */
 export async function assertRefundFits(
   tx: Executor,

@@ -7,13 +7,10 @@ import { formatAmount } from "@/lib/money";
 import type { WithdrawalRecord } from "./load-withdrawal";
 
 /**
- * Books what a mined payout really cost (`paid`, in ledger units of the chain's own coin: the gas in
- * ETH, a Bitcoin or Litecoin transaction's fee share) against what the merchant was charged for it, in the
- * caller's transaction (the one that settles the payout). What was paid left Kassa's wallet for the
- * chain (platform:chain of that coin) at platform:network_fees' expense; a confirmed payout's charged network
- * fee moves there from platform:fees, so platform:network_fees holds charged minus paid: what Kassa
- * won or lost on network fees, per currency. A reverted payout's charge was refunded with the rest,
- * so only what it paid is booked. Every currency's entries sum to zero.
+ * Books what a mined payout really cost (`paid`, ledger units of the chain's coin) against what the
+ * merchant was charged, in the settling transaction: paid goes platform:network_fees → platform:chain; a
+ * confirmed payout's charged fee goes platform:fees → platform:network_fees, which thus holds Kassa's gain
+ * or loss on fees. A reverted payout's charge was refunded, so only what it paid is booked.
  */
 export async function bookNetworkFee(
   tx: Tx,

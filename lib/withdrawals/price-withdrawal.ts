@@ -26,12 +26,10 @@ export type WithdrawalPrice = {
 };
 
 /**
- * Every figure of a withdrawal, fixed once: from `amount` (source currency) or `amountTo` (target
- * currency). Conversions use the current exact rate with the spread (lib/rates/rate.ts), and round
- * each derived amount once against the merchant by at most one smallest unit: what is sent down, what is
- * debited up. Fees: the source currency's withdrawal percentage of the principal, plus the target
- * network's fee (converted to the source currency, rounded up). Used by withdrawals and by
- * /exchange/calculate, so a quote and the withdrawal that follows it agree.
+ * Every figure of a withdrawal, fixed once, from `amount` (source currency) or `amountTo` (target). At the
+ * exact current rate with spread (lib/rates/rate.ts), each derived amount rounded once against the merchant
+ * by at most one unit: sent down, debited up. Fee: the source's withdrawal percentage plus the target
+ * network's fee (converted, rounded up). Shared with /exchange/calculate: a quote and its withdrawal agree.
  */
 export async function priceWithdrawal(
   db: Executor,

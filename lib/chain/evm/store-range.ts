@@ -19,13 +19,10 @@ const blockTime = (block: FetchedBlock) => new Date(Number(block.timestamp) * 10
 export const KEPT_BLOCKS = 1024n;
 
 /**
- * Records a range of blocks the watcher read, in one transaction: the cursor moves from `cursor` to
- * the range's last block only if it is still at `cursor` (a conditional update: when two workers
- * read the same range, one records it and the other finds the cursor moved and records nothing),
- * the blocks' hashes are kept, the cursor's `seen_until` moves to the last block's time, and each payment is inserted once by (currency, txid, log index)
- * and reported to the deposit pipeline (one in a currency its address was not handed out for becomes an
- * incident instead: lib/chain/evm/record-unmatched-payment.ts). A payment a reorganisation had removed and that is mined
- * again comes back to life and is reported again. Returns false when another worker got there first.
+ * Records a range the watcher read, in one transaction, only if the cursor is still at `cursor` (else
+ * false: another worker did): moves the cursor and `seen_until`, keeps block hashes, inserts each payment
+ * once by (currency, txid, log index) and reports it to the deposits, or as an incident if its currency is
+ * not its address's (record-unmatched-payment.ts); a reorged-out payment mined again is reported again.
  */
 export async function storeRange(
   db: Db,

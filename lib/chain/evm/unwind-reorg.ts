@@ -53,13 +53,10 @@ async function findForkPoint(db: Db, network: EvmNetwork, cursor: Cursor): Promi
 export type Unwound = { forkPoint: Cursor & { time: Date }; unwound: number; incidents: number };
 
 /**
- * A reorganisation replaced blocks the watcher had processed: the cursor goes back to the fork
- * point, and every payment in the removed blocks is marked removed. One that was only seen is
- * unwound (lib/deposits/unwind-deposit.ts); one already credited (the reorganisation went deeper
- * than the confirmations) changes no balance: it becomes an incident row and a loud log line for an
- * operator. The blocks after the fork point are read again by the next pass, so a payment mined
- * again in the new chain is found again. The network has been read in time only up to the fork
- * point's block again (seen_until), which invoice expiry waits on. Returns null when another worker handled it first.
+ * Handles a reorganisation: moves the cursor (and `seen_until`, which invoice expiry waits on) back to
+ * the fork point and marks payments in removed blocks removed. A seen one is unwound (unwind-deposit.ts);
+ * a credited one changes no balance but becomes an incident and a loud log line. The next pass rereads
+ * the blocks, so payments mined again are found. Returns null when another worker handled it first.
  */
 export async function unwindReorg(db: Db, network: EvmNetwork, cursor: Cursor): Promise<Unwound | null> {
   const fork = await findForkPoint(db, network, cursor);

@@ -5,13 +5,10 @@ import { currentOffering, type Offering, realNetworkOf } from "@/lib/currencies/
 import { findCurrency } from "@/lib/currencies/registry";
 
 /**
- * Which address formats a currency uses here (DESIGN.md section 5). The sandbox chain uses each
- * network's testnet formats, as the public API's sandbox does: deposit addresses handed out in
- * sandbox mode are testnet addresses (tb1…, tltc1…, bchtest:…, Dogecoin's n…), and the public
- * documentation's own withdrawal to `tb1q…` is accepted. A real network uses the formats of the net
- * its node reports (a Litecoin node in regtest: rltc1…; the EVM adapter: mainnet's), and production
- * mode mainnet's. Without a configured offering (unit tests, the browser) mainnet is assumed, as
- * production would.
+ * Which address formats a currency uses here (DESIGN.md section 5). The sandbox chain uses testnet
+ * formats (tb1…, tltc1…, bchtest:…, Dogecoin's n…), as the public API's sandbox does; a real network
+ * uses its node's net (a Litecoin regtest node: rltc1…; EVM: mainnet), production mode mainnet. Without
+ * a configured offering (unit tests, the browser) mainnet is assumed.
  */
 export function depositNetOf(code: string, offering: Offering | undefined = currentOffering()): ChainNet {
   if (isOnSandboxChain(code, offering)) return "testnet";

@@ -12,13 +12,10 @@ import { withUtxoNetwork } from "./utxo-offering";
 import { type UtxoWatcherState, watchUtxoChain } from "./watch-utxo-chain";
 
 /**
- * A UTXO chain's watcher (Bitcoin or Litecoin) as a periodic task of the job runner: a pass every
- * `everyMs` (one pass of a task at a time per process; several processes may run it together, the
- * cursor's conditional update and the unique chain transactions keep them apart). The node is
- * connected on the first pass and again after a failed one, so a node down at start is picked up
- * when it answers, and each connection opens the coin in the process's offering. With the master
- * key's box it also recognises the operator's funding of the hot wallet (from the account's public
- * key: the watcher never opens the seed).
+ * A UTXO chain's watcher (Bitcoin or Litecoin) as a job-runner task: a pass every `everyMs`, one at a
+ * time per process (processes may overlap: the cursor's conditional update keeps them apart). Connects on
+ * the first pass and after a failed one (a node down at start is picked up later), opening the offering's
+ * coin. With `box` it also recognises hot-wallet fundings (from the public key, never the seed).
  */
 export function utxoWatcherTask(input: {
   currency: UtxoCoin;

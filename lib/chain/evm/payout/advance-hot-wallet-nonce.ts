@@ -5,13 +5,10 @@ import type { Tx } from "@/lib/db/client";
 import { evmHotWallets, evmPayouts } from "@/lib/db/schema";
 
 /**
- * Accounts for a transaction the operator sent from the hot wallet by hand (a compliance refund), in
- * the caller's transaction: Kassa allocates the hot wallet's nonces from the database
- * (store-signed-payout.ts), so a nonce spent outside it must move the counter past it, or the next
- * payout would be signed with a nonce the chain already used and never be mined. A wallet with no
- * row yet has signed nothing: its first payout reads the node's count, which includes this one.
- * Returns the reference of a payout Kassa had already signed with the same nonce and that is not
- * mined: that one can no longer be (docs/OPERATIONS.md, "Rejected payments").
+ * In the caller's transaction, moves the hot wallet's nonce counter (store-signed-payout.ts) past a nonce
+ * the operator spent by hand (a compliance refund), or the next payout would reuse it and never be mined.
+ * A wallet with no row yet needs nothing. Returns the reference of an unmined payout already signed with
+ * that nonce, which can now never be mined (docs/OPERATIONS.md, "Rejected payments").
  */
 export async function advanceHotWalletNonce(
   tx: Tx,

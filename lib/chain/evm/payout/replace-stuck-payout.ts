@@ -16,12 +16,10 @@ import type { StoredPayout } from "./store-signed-payout";
 export type PayoutReplacement = ReplacementPolicy & { wallet: (db: Db) => Promise<PrivateKeyAccount> };
 
 /**
- * Replaces a payout that has not been mined: the same transaction (same nonce, recipient, amount,
- * gas) signed again with fees at least 12.5 % above the last attempt's, or today's estimate if that
- * is higher, and stored (the old hash kept in `replaced_hashes`: either may still be mined) before it
- * is sent. Never above the ceiling: a payout whose raised fee would pass it keeps waiting on its
- * last attempt. Only the attempt that is still current is replaced (`where tx_hash = old`), so two
- * trackers never sign two replacements for one attempt. Answers why not when it did not replace.
+ * Replaces an unmined payout: the same transaction re-signed with fees at least 12.5 % above the last
+ * attempt's (or today's estimate if higher), never above the ceiling (then it keeps waiting), stored before
+ * it is sent with the old hash in `replaced_hashes` (either may be mined). Only the current attempt is
+ * replaced (`where tx_hash = old`), so trackers never both replace it. Otherwise answers why not.
  */
 export async function replaceStuckPayout(
   db: Db,

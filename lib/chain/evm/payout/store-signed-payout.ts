@@ -13,13 +13,10 @@ import type { PayoutCall } from "./payout-call";
 export type StoredPayout = typeof evmPayouts.$inferSelect;
 
 /**
- * Signs a payout and stores it, keyed by its reference, in one transaction that also takes the hot
- * wallet's next nonce (`update … set next_nonce = next_nonce + 1 returning`): the row lock orders
- * concurrent signers, a rollback gives the nonce back, so nonces are never reused and never skipped.
- * Nothing has been sent yet when this returns; the caller sends the stored bytes. A reference that
- * already has a stored transaction keeps it (a racing signer's attempt rolls back, nonce and all).
- * `firstNonce` (the node's pending count for the address) seeds a wallet's row the first time it is
- * used, and lifts the counter when transactions sent outside Kassa have used nonces beyond it.
+ * Signs a payout and stores it by reference, taking the hot wallet's next nonce in the same transaction
+ * (its row lock orders signers, a rollback gives the nonce back: never reused nor skipped). Sends nothing:
+ * the caller sends the stored bytes. A reference already stored keeps its transaction. `firstNonce` (the
+ * node's pending count) seeds a new wallet's row and lifts the counter past nonces used outside Kassa.
  */
 export async function storeSignedPayout(
   db: Db,

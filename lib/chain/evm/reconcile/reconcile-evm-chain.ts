@@ -125,12 +125,10 @@ async function explainRefund(input: {
 }
 
 /**
- * Compares what Kassa's addresses hold on chain (the hot wallet and every deposit address, read at
- * one block) with what the ledger says they hold (the other side of platform:chain), per currency,
- * exactly (in the finer of base units and 10^-8), and explains the difference from Kassa's own
- * records. What no record explains (money moved behind Kassa's back, a bug) is `unexplained`. The
- * block is the watcher's cursor (what the database has seen), or the tip before the watcher's
- * first pass, so a payment mined since is not taken for a discrepancy.
+ * Compares what Kassa's addresses (hot wallet, deposit addresses) hold on chain at one block with what the
+ * ledger says (platform:chain's other side), per currency, exactly (the finer of base units and 10^-8), and
+ * explains the difference from Kassa's records; the rest is `unexplained`. The block is the watcher's
+ * cursor (or the tip before its first pass), so a payment mined since is no discrepancy.
  */
 export async function reconcileEvmChain(
   db: Db,

@@ -16,13 +16,10 @@ import type { StoredSweep } from "./store-signed-sweep";
 export type SweepReplacement = ReplacementPolicy & { seed: (db: Db) => Promise<Uint8Array> };
 
 /**
- * Replaces a sweep that has not been mined, as stuck payouts are (replace-stuck-payout.ts): the same
- * nonce signed again with the deposit address's key, fees at least 12.5 % above the last attempt's
- * (or today's estimate if higher), never above the ceiling, stored before it is sent with the old
- * hash kept (either may be mined). An ETH sweep pays its gas from the amount, so its amount drops by
- * what the higher fee may cost; a token sweep's gas comes from the ETH the address holds, and a sweep
- * whose address holds too little for the raised fee keeps waiting. Only the current attempt is
- * replaced (`where tx_hash = old`), so two trackers never sign two replacements of one attempt.
+ * Replaces an unmined sweep as replace-stuck-payout.ts does payouts (same nonce, +12.5 % or today's
+ * estimate, the ceiling, stored first, old hash kept, only the current attempt). An ETH sweep pays gas
+ * from its amount, which drops by the higher fee; a token sweep's gas comes from the address's ETH, and
+ * one with too little for the raised fee keeps waiting.
  */
 export async function replaceStuckSweep(
   db: Db,

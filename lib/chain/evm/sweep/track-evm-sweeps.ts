@@ -18,12 +18,10 @@ export type SweepPass = { confirmed: number; reverted: number; resent: number; r
 const notReplacedLogged = new Map<number, string>();
 
 /**
- * Follows the network's open sweeps: not yet mined, the stored bytes are sent again, or, once the
- * current attempt has waited past the replacement threshold, it is replaced with higher fees
- * (replace-stuck-sweep.ts); mined with the required confirmations (whichever attempt it was), the
- * sweep becomes `confirmed` (or `reverted`) with that attempt's hash, amount and the fee it really
- * paid, and that gas is booked (book-chain-gas.ts) in the same transaction, once: only a `signed`
- * sweep is settled.
+ * Follows the network's open sweeps: unmined ones are resent, or replaced past the threshold
+ * (replace-stuck-sweep.ts); once mined with enough confirmations (any attempt) the sweep becomes
+ * `confirmed` or `reverted` with that attempt's hash, amount and real fee, and its gas is booked
+ * (lib/chain/book-chain-fee.ts) in the same transaction, once: only a `signed` sweep is settled.
  */
 export async function trackEvmSweeps(
   db: Db,

@@ -21,13 +21,10 @@ type PendingFunding = {
 };
 
 /**
- * Credits the operator's payments to a UTXO chain's hot wallet that reached the required
- * confirmations (counted from the watcher's cursor, like deposits): in one transaction each, the
- * coin becomes spendable and its amount moves from platform:chain to platform:owner, as the EVM
- * side books a funding (record-hot-wallet-funding.ts), never as a merchant's deposit. The coin's
- * conditional pending → spendable change, made under its payment's row lock and only while the
- * payment is still in the block it was counted in, credits each funding once, however many workers
- * run this and whatever reorganisation runs beside it. Returns how many this call credited.
+ * Credits the operator's hot-wallet fundings that reached their confirmations (from the watcher's cursor),
+ * each in one transaction: the coin becomes spendable and platform:chain → platform:owner, as EVM fundings
+ * are booked, never a merchant's deposit. A conditional change under the payment's row lock, in its counted
+ * block only, credits each once despite concurrency or reorgs. Returns how many this call credited.
  */
 export async function creditHotWalletFunding(
   db: Db,

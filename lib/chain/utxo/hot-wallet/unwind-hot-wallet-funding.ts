@@ -8,12 +8,9 @@ import { parseStoredAmount } from "@/lib/money";
 import { isFundingCoin } from "./utxo-hot-wallet";
 
 /**
- * Takes back a funding of the hot wallet whose block a reorganisation removed, in the caller's
- * transaction: `pending` when the node still has its transaction (credited again when it is mined
- * deep enough), `removed` when it is gone. A credited funding (its coin spendable, or spent by a
- * payout) is reversed from platform:owner back to platform:chain, so the ledger never counts the
- * operator's money the chain no longer holds. A coin a payout already spent stays `spent` (the
- * payout's own transaction needs it); its funding gone for good is logged loudly for the operator.
+ * Takes back a hot-wallet funding whose block a reorganisation removed, in the caller's transaction:
+ * `pending` if the node still has it, else `removed`; a credited one is reversed platform:owner →
+ * platform:chain. A coin a payout already spent stays `spent`, logged loudly when its funding is gone.
  * Returns false when the payment is no funding (a deposit settles by its own rules).
  */
 export async function unwindHotWalletFunding(

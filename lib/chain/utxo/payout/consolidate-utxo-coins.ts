@@ -36,12 +36,10 @@ type Coin = {
 };
 
 /**
- * Merges many small coins into one while fees are low, so later payouts spend one input instead
- * of many when fees may be high (each P2WPKH input costs about 68 virtual bytes). The smallest
- * spendable coins, up to `maxInputs`, locked like a payout's (`for update skip locked`), go to one
- * new coin on the change chain, at the index of the transaction's utxo_payouts row; the transaction
- * is stored before it is sent, like a payout, and the tracker settles it: the new coin becomes
- * spendable and its fee is booked as Kassa's own (`utxo_consolidation`, no merchant pays it).
+ * Merges the smallest spendable coins (up to `maxInputs`, locked as a payout's) into one change-chain coin
+ * at its utxo_payouts row's index, while fees are low, so later payouts need fewer inputs (~68 vbytes
+ * each). Stored before it is sent; the tracker settles it: the coin becomes spendable and the fee is
+ * Kassa's own (`utxo_consolidation`).
  */
 export async function consolidateUtxoCoins(
   db: Db,

@@ -66,12 +66,10 @@ async function replacementRate(
 }
 
 /**
- * Replaces a payout that is not mined with the same transaction at a higher fee (BIP 125): the
- * same inputs, the same outputs in the same order, only the change lower by the extra fee. Signed
- * and stored in one database transaction under the payout's row lock (a second bump of the same
- * version finds it changed and stops), the version it replaces kept in `replaced`: the inputs are
- * the same, so only one version can ever be mined, and the tracker settles whichever is. Then the
- * new bytes are sent. A payout without change, or whose change cannot pay more, is refused.
+ * Replaces an unmined payout by fee (BIP 125): same inputs and outputs in order, only the change lower.
+ * Signed and stored in one transaction under the payout's row lock (a second bump of that version
+ * stops), the old version kept in `replaced`; only one can be mined, and the tracker settles whichever
+ * is. Then sent. Refused for a payout without change, or whose change cannot pay more.
  */
 export async function replaceUtxoPayout(
   db: Db,

@@ -100,13 +100,10 @@ export function spendableCoins(executor: Db | Tx, network: string, lock: boolean
 }
 
 /**
- * Signs one payout transaction and stores it, with everything it changes, in one database
- * transaction; nothing is sent yet (the caller sends the stored bytes). The spendable coins are locked
- * (`for update skip locked`: a coin another signer holds is not a candidate), the selection takes some,
- * and they become `spent` by this payout before the lock is released, so two workers never spend one
- * coin. The change is a new coin of Kassa's (`pending` until the payout confirms) on the change
- * chain's index equal to the payout's id. A reference that already has a stored payout returns it
- * (a racing signer's attempt rolls back).
+ * Signs one payout and stores it with everything it changes in one transaction; sends nothing. Coins are
+ * locked (`for update skip locked`) and marked `spent` before release, so no coin is spent twice. The change
+ * is Kassa's coin (`pending` until the payout confirms) at change-chain index = the payout's id. A
+ * reference already stored returns its payout.
  */
 export async function signUtxoPayout(
   db: Db,

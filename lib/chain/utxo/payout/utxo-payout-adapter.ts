@@ -119,13 +119,10 @@ async function sendPayouts(
 }
 
 /**
- * Payouts from Kassa's own coins on a Bitcoin Core-family node (DESIGN.md section 5). A payout is
- * signed once per reference and stored (its coins taken under their row locks) before it is sent;
- * every later call for the reference, and `lookUpBroadcast` after a crash, sends the same bytes
- * again, so a payout goes out once whatever fails in between. A stored transaction counts as
- * broadcast: its coins are spent, and it is resent until mined (track-utxo-payouts.ts). With
- * batching on, payouts waiting together leave in one transaction (`batchOf`). The amounts are
- * exact: these coins have 8 decimals, as the ledger does.
+ * Payouts from Kassa's coins on a Bitcoin Core-family node (DESIGN.md section 5). Signed once per
+ * reference and stored before sending; later calls and `lookUpBroadcast` resend the same bytes, and a
+ * stored payout counts as broadcast (resent until mined: track-utxo-payouts.ts). With batching,
+ * payouts waiting together share a transaction (`batchOf`). Amounts are exact (8 decimals, as the ledger).
  */
 export function utxoPayoutAdapter(sources: UtxoPayoutSources): ChainAdapter {
   const checkFunds = async (db: Db, requests: BroadcastRequest[]) => {

@@ -9,12 +9,10 @@ import { getConfig } from "@/lib/runtime";
 import { hasUnstorableText } from "@/lib/unstorable-text";
 
 /**
- * Server-sent events for the checkout page: the invoice's view now and whenever it changes, pushed
- * by the database (lib/notify/checkout-hub.ts: no query per open stream), a heartbeat comment
- * against idle proxies, and the end of the stream once the invoice is paid (an expired or cancelled
- * one stays watched: a late payment is shown as it arrives). Capped per invoice and per client
- * address (429) and per process (503), each with Retry-After; the page polls the invoice when the
- * stream is refused or fails (components/checkout/use-live-invoice.ts).
+ * Server-sent events for the checkout: the invoice's view now and on each change (database pushes:
+ * docs/decisions/checkout-streams.md), heartbeats, and the end once it is paid (an expired or cancelled
+ * invoice stays watched for late payments). Capped per invoice and client address (429) and per process
+ * (503), with Retry-After; the page then polls instead (components/checkout/use-live-invoice.ts).
  */
 export async function GET(
   request: Request,
