@@ -74,3 +74,15 @@ export async function payLtc(
     )
     .toBe(input.status);
 }
+
+/** A 40 EUR invoice the customer pays twice over in LTC on the sandbox chain, confirmed: it owes the excess. */
+export async function overpaidLtcInvoice(client: SignedClient, request: APIRequestContext, name: string) {
+  const foreignId = `refund-${name}-${Date.now()}`;
+  const { invoice, address, due } = await ltcInvoice(client, request, {
+    foreignId,
+    title: "Desk lamp",
+    customer: { first_name: "Ada", last_name: "Lovelace", email: "ada@example.com" },
+  });
+  await payLtc(client, { invoiceId: invoice.id, address, amount: due * 2n, status: "confirmed" });
+  return { invoiceId: invoice.id, foreignId, excess: due };
+}

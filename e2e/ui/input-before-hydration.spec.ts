@@ -1,6 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { createMerchant, expect, signedClient, test } from "../fixtures";
-import { ltcInvoice, payLtc } from "../ltc-invoice";
+import { overpaidLtcInvoice } from "../ltc-invoice";
 import { expectHydrated } from "./csp-guard";
 import { signIn } from "./sign-in";
 import { confirmStepUp } from "./step-up";
@@ -98,15 +98,11 @@ test("the payment link form shows who may pay and its currency before its script
   await expect(page.getByLabel("Amount", { exact: true })).toHaveCount(0);
 });
 
-/** A merchant whose 40 EUR invoice was paid twice over in LTC and confirmed: it owes the excess back. */
+/** A merchant whose invoice was paid twice over in LTC and confirmed: it owes the excess back. */
 async function overpaid(request: Parameters<typeof signedClient>[0], shop: string) {
   const merchant = await createMerchant(shop);
   const client = signedClient(request, merchant);
-  const foreignId = `early-${Date.now()}`;
-  const customer = { first_name: "Ada", last_name: "Lovelace", email: "ada@example.com" };
-  const { invoice, address, due } = await ltcInvoice(client, request, { foreignId, title: "Lamp", customer });
-  await payLtc(client, { invoiceId: invoice.id, address, amount: due * 2n, status: "confirmed" });
-  return { merchant, client, foreignId, invoiceId: invoice.id };
+  return { merchant, client, ...(await overpaidLtcInvoice(client, request, "early")) };
 }
 
 test("refund terms chosen before the invoice page's script runs are the terms previewed and issued", async ({

@@ -1,5 +1,5 @@
-import { createMerchant, dashboardSession, expect, type SignedClient, signedClient, test } from "../fixtures";
-import { ltcInvoice, payLtc, shown, units } from "../ltc-invoice";
+import { createMerchant, dashboardSession, expect, signedClient, test } from "../fixtures";
+import { ltcInvoice, overpaidLtcInvoice, shown, units } from "../ltc-invoice";
 import { expectAccessible, expectNoSidewaysScroll } from "./page-checks";
 import { signIn } from "./sign-in";
 import { confirmStepUp } from "./step-up";
@@ -9,22 +9,6 @@ const SHOTS = "/tmp/shots-refunds";
 const LTC_ADDRESS = "ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh";
 const BTC_ADDRESS = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu";
 const ADA = { first_name: "Ada", last_name: "Lovelace", email: "ada@example.com" };
-
-/** A 40 EUR invoice the customer pays twice over in LTC on the sandbox chain, confirmed: it owes the excess. */
-async function overpaidInvoice(
-  client: SignedClient,
-  request: Parameters<typeof signedClient>[0],
-  name: string,
-) {
-  const foreignId = `refund-${name}-${Date.now()}`;
-  const { invoice, address, due } = await ltcInvoice(client, request, {
-    foreignId,
-    title: "Desk lamp",
-    customer: ADA,
-  });
-  await payLtc(client, { invoiceId: invoice.id, address, amount: due * 2n, status: "confirmed" });
-  return { foreignId, excess: due };
-}
 
 for (const viewport of [
   { name: "phone", width: 375, height: 800, coin: "LTC", address: LTC_ADDRESS },
@@ -37,7 +21,7 @@ for (const viewport of [
     const shop = `Refunds ${viewport.name}`;
     const merchant = await createMerchant(shop);
     const client = signedClient(request, merchant);
-    const { foreignId, excess } = await overpaidInvoice(client, request, viewport.name);
+    const { foreignId, excess } = await overpaidLtcInvoice(client, request, viewport.name);
 
     // What the customer would get, before anything is offered: the excess, the fee on the merchant.
     const preview = await client.post(`/invoices/${foreignId}/refunds/preview`, {
