@@ -10,7 +10,24 @@ export type RouteHandler = ((
 ) => Promise<Response> | Response) & {
   /** A route's own, larger body cap (a batch endpoint); the configured cap otherwise. */
   bodyLimitBytes?: number;
+  /** The same route without Web Request and Response objects (the merchant API's, lib/api/with-merchant-signature.ts). */
+  direct?: (call: DirectCall) => Promise<Reply>;
 };
+
+/** A request for a route's `direct` entry: the server has buffered its body already. */
+export type DirectCall = {
+  /** The request's path, without its query. */
+  path: string;
+  headers: { get: (name: string) => string | null };
+  rawBody: Uint8Array;
+  isBodyTooLarge: boolean;
+  peerAddress: string | undefined;
+  requestId: string;
+  params: Record<string, string>;
+};
+
+/** A route's answer as plain data, from its `direct` entry. */
+export type Reply = { status: number; headers: Record<string, string>; body: string };
 
 export type ApiRoute = {
   /** `/api/v2/invoices/[foreign_id]/cancel`: a segment in brackets is a parameter. */

@@ -8,7 +8,7 @@ import { isUndecodablePath } from "./is-undecodable-path";
 import { requestContextStorage } from "./request-context";
 import { setRouteHandlerHeaders } from "./route-handler-headers";
 import { sendInternalError } from "./send-internal-error";
-import { serveApiRoute } from "./serve-api-route";
+import { serveApiRoute, serveDirect } from "./serve-api-route";
 import { stripApiTrailingSlash } from "./strip-api-trailing-slash";
 
 type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -130,6 +130,17 @@ export function createRequestHandler(options: RequestHandlerOptions) {
       const limit = Math.max(api.handler.bodyLimitBytes ?? 0, options.bodyLimitBytes());
       const { body, isTooLarge } = await bufferBody(req, limit);
       if (isTooLarge) res.setHeader("connection", "close");
+      const { direct } = api.handler;
+      if (direct) {
+        const call = {
+          path: pathname,
+          rawBody: body,
+          isBodyTooLarge: isTooLarge,
+          requestId,
+          params: api.params,
+        };
+        return serveDirect(direct, call, req, res);
+      }
       // The peer too: API key allowlists and the audit trail judge the client address.
       return storage.run(
         { requestId, rawBody: body, bodyTooLarge: isTooLarge, peerAddress: req.socket.remoteAddress },

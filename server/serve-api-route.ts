@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ApiMatch } from "./api-routes";
+import type { ApiMatch, DirectCall } from "./api-routes";
 import { setRouteHandlerHeaders } from "./route-handler-headers";
 
 /**
@@ -21,6 +21,24 @@ function toHeaders(req: IncomingMessage): Headers {
     }
   }
   return headers;
+}
+
+/** `Headers.get` over a request's raw headers: case-insensitive, a repeated field's values joined with ", ". */
+export function headerReader(rawHeaders: string[]): DirectCall["headers"] {
+  let fields: Map<string, string> | undefined;
+  return {
+    get: (name) => {
+      if (!fields) {
+        fields = new Map();
+        for (let i = 0; i < rawHeaders.length; i += 2) {
+          const field = rawHeaders[i]!.toLowerCase();
+          const earlier = fields.get(field);
+          fields.set(field, earlier === undefined ? rawHeaders[i + 1]! : `${earlier}, ${rawHeaders[i + 1]}`);
+        }
+      }
+      return fields.get(name.toLowerCase()) ?? null;
+    },
+  };
 }
 
 function requestOrigin(req: IncomingMessage): string {
@@ -89,6 +107,27 @@ async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse, s
   } finally {
     signal.removeEventListener("abort", cancel);
   }
+}
+
+/**
+ * Calls a route's `direct` entry with the buffered body and writes its plain answer: no Web Request,
+ * Response or stream per request (docs/decisions/request-paths.md, "Plain requests").
+ */
+export async function serveDirect(
+  direct: NonNullable<ApiMatch["handler"]["direct"]>,
+  call: Omit<DirectCall, "headers" | "peerAddress">,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const reply = await direct({
+    ...call,
+    headers: headerReader(req.rawHeaders),
+    peerAddress: req.socket.remoteAddress,
+  });
+  if (res.destroyed) return;
+  setRouteHandlerHeaders(res);
+  res.writeHead(reply.status, { ...reply.headers, "content-length": Buffer.byteLength(reply.body) });
+  res.end(reply.body);
 }
 
 /** Calls the matched route handler with a Web Request built from the Node request and writes its Response. */

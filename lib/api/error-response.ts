@@ -2,7 +2,7 @@ import "server-only";
 
 import { PG, pgErrorCode } from "@/lib/db/errors";
 import { KassaError } from "@/lib/errors";
-import { json, requestId } from "./respond";
+import { jsonReply, type Reply, requestId, toResponse } from "./respond";
 
 /**
  * Who reads the error. `api`: merchant servers and the hosted checkout, which get the public API's
@@ -80,7 +80,11 @@ export function asTransientError(error: unknown): KassaError | undefined {
  * the id: never a stack trace, never a secret.
  */
 export function errorResponse(caught: unknown, audience: ErrorAudience = "api"): Response {
-  const id = requestId();
+  return toResponse(errorReply(caught, audience, requestId()));
+}
+
+/** errorResponse's answer as plain data, for a caller that knows its request id. */
+export function errorReply(caught: unknown, audience: ErrorAudience, id: string): Reply {
   const headers: Record<string, string> = { "x-request-id": id };
   const shape = WIRE_SHAPES[audience];
   const error = asClientError(caught) ?? asTransientError(caught) ?? caught;
@@ -88,8 +92,8 @@ export function errorResponse(caught: unknown, audience: ErrorAudience = "api"):
     if (error !== caught && error.status >= 500)
       console.warn(`[${audience}] request ${id} answered ${error.status}:`, caught);
     if (error.retryAfterSeconds !== undefined) headers["retry-after"] = String(error.retryAfterSeconds);
-    return json(shape.known(error), error.status, headers);
+    return jsonReply(shape.known(error), error.status, headers);
   }
   console.error(`[${audience}] request ${id} failed:`, error);
-  return json({ error: shape.internalMessage, code: "internal_error", request_id: id }, 500, headers);
+  return jsonReply({ error: shape.internalMessage, code: "internal_error", request_id: id }, 500, headers);
 }

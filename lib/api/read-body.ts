@@ -8,7 +8,7 @@ import { toFieldErrors } from "@/lib/schemas/messages";
 import { hasUnstorableText } from "@/lib/unstorable-text";
 import { currentRequestContext } from "./request-context";
 
-const tooLarge = (limit: number) =>
+export const tooLarge = (limit: number) =>
   new KassaError("payload_too_large", `Request body is larger than ${Math.floor(limit / 1024)} KiB.`);
 
 /**
@@ -87,7 +87,9 @@ export function validate<Req extends z.ZodType>(
  * no object's id or token contains it, so such a path names nothing.
  */
 export async function routeParams(
-  context: { params?: Promise<Record<string, string | string[]>> } | undefined,
+  context:
+    | { params?: Promise<Record<string, string | string[]>> | Record<string, string | string[]> }
+    | undefined,
 ) {
   const params = (await context?.params) ?? {};
   const entries = Object.entries(params).map(([key, value]) => [

@@ -6,6 +6,9 @@ import type { Db } from "@/lib/db/client";
 /** What Next.js passes a route handler besides the request. */
 export type RouteContext = { params: Promise<Record<string, string | string[]>> };
 
+/** The part of `Headers` the wrappers read; the fast path hands over one without building `Headers`. */
+export type HeaderReader = Pick<Headers, "get">;
+
 /** What every wrapper returns: a Next.js route handler. */
 export type RouteHandler = (request: Request, context: RouteContext) => Promise<Response>;
 

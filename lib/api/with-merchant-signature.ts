@@ -3,7 +3,7 @@ import "server-only";
 import type { z } from "zod";
 import { findActiveKey, touchApiKey } from "@/lib/api-keys/find-active-key";
 import { isAddressAllowed } from "@/lib/api-keys/is-address-allowed";
-import { requestAddress } from "@/lib/auth/request-address";
+import { addressFrom } from "@/lib/auth/request-address";
 import type { Config } from "@/lib/config";
 import { type Db, getDb } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
@@ -11,11 +11,19 @@ import { readIdempotencyKey } from "@/lib/idempotency/read-idempotency-key";
 import { respondIdempotently } from "@/lib/idempotency/respond-idempotently";
 import { getConfig, getSecretBox } from "@/lib/runtime";
 import type { Endpoint } from "./endpoint";
-import { errorResponse } from "./error-response";
+import { errorReply } from "./error-response";
 import { TokenBuckets } from "./rate-limit";
-import { parseJsonObject, readRawBody, routeParams, validate } from "./read-body";
-import { json } from "./respond";
-import { bodyLimitOf, type HandlerContext, type RouteHandler } from "./route-handler";
+import { parseJsonObject, readRawBody, routeParams, tooLarge, validate } from "./read-body";
+import { currentRequestContext } from "./request-context";
+import { requestPublicOrigin } from "./request-public-origin";
+import { jsonReply, type Reply, requestId, toResponse } from "./respond";
+import {
+  bodyLimitOf,
+  type HandlerContext,
+  type HeaderReader,
+  type RouteContext,
+  type RouteHandler,
+} from "./route-handler";
 import { assertSandbox } from "./runtime-values";
 import { isValidSignature } from "./signature";
 
@@ -35,12 +43,40 @@ function rateLimiter(config: Config): TokenBuckets {
   return limiter;
 }
 
-export type SignedContext<Body> = HandlerContext<Body> & {
+export type SignedContext<Body> = Omit<HandlerContext<Body>, "request" | "query"> & {
   merchantId: number;
   apiKeyId: number;
   /** The key's public half and the client's address, for the audit trail. */
   apiKey: string;
   clientAddress: string;
+  /** The origin of the public links in an answer (checkout, payment links), as baseUrlFor gives it. */
+  publicOrigin: () => string;
+};
+
+/**
+ * A merchant API request as the server's fast path hands it over, without a Web Request: the body is
+ * already buffered under the route's cap (docs/decisions/request-paths.md, "Plain requests").
+ */
+export type DirectCall = {
+  /** The request's path, without its query. */
+  path: string;
+  headers: HeaderReader;
+  rawBody: Uint8Array;
+  isBodyTooLarge: boolean;
+  peerAddress: string | undefined;
+  requestId: string;
+  params: Record<string, string>;
+};
+
+/** What both entries (Next's Request, the fast path's DirectCall) hand the one implementation. */
+type Incoming = {
+  /** The request's path (idempotency keys are scoped by it). */
+  path: () => string;
+  headers: HeaderReader;
+  readBody: (limit: number) => Promise<Uint8Array>;
+  peerAddress: string | undefined;
+  requestId: string;
+  params: RouteContext["params"] | Record<string, string> | undefined;
 };
 
 /**
@@ -53,21 +89,22 @@ export function withMerchantSignature<Req extends z.ZodType, Res extends z.ZodTy
   endpoint: Endpoint<Req, Res>,
   handler: (context: SignedContext<z.output<Req>>) => Promise<z.input<Res>>,
 ): RouteHandler {
-  const route: RouteHandler = async (request, context) => {
+  const serve = async (incoming: Incoming): Promise<Reply> => {
     try {
       if (endpoint.isSandboxOnly) assertSandbox();
       const config = getConfig();
-      const raw = await readRawBody(request, bodyLimitOf(endpoint, config.bodyLimitBytes));
+      const raw = await incoming.readBody(bodyLimitOf(endpoint, config.bodyLimitBytes));
+      const { headers } = incoming;
 
-      const key = request.headers.get("x-processing-key");
+      const key = headers.get("x-processing-key");
       // The public API's own texts (DESIGN.md section 8): clients match on them.
       if (!key) throw new KassaError("required_header_key", "No key header");
-      const signature = request.headers.get("x-processing-signature");
+      const signature = headers.get("x-processing-signature");
       if (!signature) throw new KassaError("required_header_signature", "No signature header");
       const db = getDb();
       const apiKey = await findActiveKey(db, getSecretBox(), key);
       if (!apiKey) throw new KassaError("bad_header_key", "Bad key header");
-      const address = requestAddress(request);
+      const address = addressFrom(headers, incoming.peerAddress);
       // Outside the key's allowlist the key is not valid here: the public API's answer for a bad key,
       // judged before the signature, so a caller outside the list never learns whether it signed right.
       if (!isAddressAllowed(apiKey.allowedIps, address))
@@ -95,34 +132,57 @@ export function withMerchantSignature<Req extends z.ZodType, Res extends z.ZodTy
       const body = validate(endpoint, object);
       const signed = {
         body,
-        params: await routeParams(context),
-        query: new URL(request.url).searchParams,
-        request,
+        params: await routeParams(incoming),
         merchantId: apiKey.merchantId,
         apiKeyId: apiKey.id,
         apiKey: key,
         clientAddress: address,
+        publicOrigin: () => requestPublicOrigin(headers, incoming.peerAddress),
       };
       const answer = async (on: Db) => {
         const result = await handler({ ...signed, db: on });
         return endpoint.isUnwrapped ? result : { data: result };
       };
       // Read after validation: as at Stripe, a request refused by validation stores nothing.
-      const idempotencyKey = endpoint.isIdempotent ? readIdempotencyKey(request.headers) : undefined;
-      if (idempotencyKey === undefined) return json(await answer(db), endpoint.successStatus);
+      const idempotencyKey = endpoint.isIdempotent ? readIdempotencyKey(headers) : undefined;
+      if (idempotencyKey === undefined) return jsonReply(await answer(db), endpoint.successStatus);
       return await respondIdempotently({
         db,
         merchantId: apiKey.merchantId,
         key: idempotencyKey,
-        request,
+        path: incoming.path(),
+        requestId: incoming.requestId,
         rawBody: raw,
         successStatus: endpoint.successStatus,
         run: answer,
       });
     } catch (error) {
-      return errorResponse(error);
+      return errorReply(error, "api", incoming.requestId);
     }
   };
-  // Read by the server's fast path, which buffers the body before the handler runs.
-  return Object.assign(route, { bodyLimitBytes: endpoint.bodyLimitBytes });
+  const route: RouteHandler = async (request, context) =>
+    toResponse(
+      await serve({
+        path: () => new URL(request.url).pathname,
+        headers: request.headers,
+        readBody: (limit) => readRawBody(request, limit),
+        peerAddress: currentRequestContext()?.peerAddress,
+        requestId: requestId(),
+        params: context?.params,
+      }),
+    );
+  const direct = (call: DirectCall) =>
+    serve({
+      path: () => call.path,
+      headers: call.headers,
+      readBody: async (limit) => {
+        if (call.isBodyTooLarge) throw tooLarge(limit);
+        return call.rawBody;
+      },
+      peerAddress: call.peerAddress,
+      requestId: call.requestId,
+      params: call.params,
+    });
+  // Both read by the server's fast path, which buffers the body before the handler runs.
+  return Object.assign(route, { bodyLimitBytes: endpoint.bodyLimitBytes, direct });
 }

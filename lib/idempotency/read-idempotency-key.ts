@@ -10,7 +10,7 @@ export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
  * unusable (empty, too long, control characters) is refused rather than ignored: ignoring it would
  * turn the client's safe retry into a second operation.
  */
-export function readIdempotencyKey(headers: Headers): string | undefined {
+export function readIdempotencyKey(headers: Pick<Headers, "get">): string | undefined {
   const key = headers.get("idempotency-key");
   if (key === null) return undefined;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused

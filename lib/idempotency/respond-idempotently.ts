@@ -1,7 +1,7 @@
 import "server-only";
 
-import { asClientError, errorResponse } from "@/lib/api/error-response";
-import { requestId } from "@/lib/api/respond";
+import { asClientError, errorReply } from "@/lib/api/error-response";
+import { JSON_HEADERS, type Reply } from "@/lib/api/respond";
 import type { Db } from "@/lib/db/client";
 import { KassaError } from "@/lib/errors";
 import { hashRequest } from "./hash-request";
@@ -11,11 +11,11 @@ import { runIdempotent, type StoredAnswer } from "./run-idempotent";
 export const REPLAYED_HEADER = "idempotent-replayed";
 
 /** A client error's answer as the API sends it (lib/api/error-response.ts); undefined for a fault. */
-async function clientErrorAnswer(caught: unknown): Promise<StoredAnswer | undefined> {
+async function clientErrorAnswer(caught: unknown, id: string): Promise<StoredAnswer | undefined> {
   const error = asClientError(caught) ?? caught;
   if (!(error instanceof KassaError) || error.status >= 500) return undefined;
-  const response = errorResponse(error);
-  return { status: response.status, body: await response.text() };
+  const { status, body } = errorReply(error, "api", id);
+  return { status, body };
 }
 
 /**
@@ -27,25 +27,24 @@ export async function respondIdempotently(input: {
   db: Db;
   merchantId: number;
   key: string;
-  request: Request;
+  /** The request's path, hashed with the body: the same key on another endpoint is a different request. */
+  path: string;
+  requestId: string;
   rawBody: Uint8Array;
   successStatus: number;
   run: (db: Db) => Promise<unknown>;
-}): Promise<Response> {
+}): Promise<Reply> {
   const outcome = await runIdempotent(input.db, {
     merchantId: input.merchantId,
     key: input.key,
-    requestHash: hashRequest({ path: new URL(input.request.url).pathname, body: input.rawBody }),
+    requestHash: hashRequest({ path: input.path, body: input.rawBody }),
     run: async (db): Promise<StoredAnswer> => ({
       status: input.successStatus,
       body: JSON.stringify(await input.run(db)),
     }),
-    answerError: clientErrorAnswer,
+    answerError: (caught) => clientErrorAnswer(caught, input.requestId),
   });
   const headers: Record<string, string> = outcome.isReplay ? { [REPLAYED_HEADER]: "true" } : {};
-  if (outcome.status >= 400) headers["x-request-id"] = requestId();
-  return new Response(outcome.body, {
-    status: outcome.status,
-    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
-  });
+  if (outcome.status >= 400) headers["x-request-id"] = input.requestId;
+  return { status: outcome.status, headers: { ...JSON_HEADERS, ...headers }, body: outcome.body };
 }

@@ -4,7 +4,13 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ENDPOINTS } from "@/lib/openapi/endpoints";
-import { type ApiRoute, apiRoutePaths, createApiRouter, type RouteHandler } from "@/server/api-routes";
+import {
+  type ApiRoute,
+  apiRoutePaths,
+  createApiRouter,
+  type DirectCall,
+  type RouteHandler,
+} from "@/server/api-routes";
 import { createRequestHandler } from "@/server/create-request-handler";
 import type { EngineClient } from "@/server/engine-client";
 import responseHeaders from "@/server/response-headers.json";
@@ -60,6 +66,9 @@ describe("the /api/v2 route table", () => {
       expect(router(endpoint.method, concrete)?.handler, `${endpoint.method} ${routePath}`).toBe(
         module[endpoint.method],
       );
+      // Every signed endpoint has the plain entry the fast path calls without a Web Request.
+      if (endpoint.isSigned)
+        expect(typeof module[endpoint.method].direct, `${endpoint.method} ${routePath}`).toBe("function");
     }
   });
 });
@@ -257,6 +266,59 @@ describe("the server's request handler on the fast path", () => {
       code: "internal_error",
       request_id: requestId,
     });
+  });
+
+  it("hands a route's direct entry the path, buffered body, headers, peer and id, and writes its plain answer", async () => {
+    const calls: DirectCall[] = [];
+    const direct = async (call: DirectCall) => {
+      calls.push(call);
+      return { status: 201, headers: { "content-type": "application/json" }, body: '{"data":"é"}' };
+    };
+    const web: RouteHandler = () => new Response("the Web entry", { status: 500 });
+    const base = await serve({
+      path: "/api/v2/things/[id]/make",
+      handlers: { POST: Object.assign(web, { direct }) },
+    });
+    const response = await fetch(`${base}/api/v2/things/a%20b/make?x=1`, {
+      method: "POST",
+      body: '{"a":1}',
+      headers: [
+        ["X-Processing-Key", "k1"],
+        ["x-processing-key", "k2"],
+      ],
+    });
+    expect(response.status).toBe(201);
+    expect(await response.text()).toBe('{"data":"é"}');
+    expect(response.headers.get("content-length")).toBe(String(Buffer.byteLength('{"data":"é"}')));
+    for (const { key, value } of [...responseHeaders.everyResponse, ...responseHeaders.routeHandlers])
+      expect(response.headers.get(key)).toBe(value);
+    const [call] = calls;
+    expect(call?.path).toBe("/api/v2/things/a%20b/make");
+    expect(call?.params).toEqual({ id: "a b" });
+    expect(Buffer.from(call!.rawBody).toString()).toBe('{"a":1}');
+    expect(call?.isBodyTooLarge).toBe(false);
+    expect(call?.peerAddress).toBe("127.0.0.1");
+    expect(call?.requestId).toBe(response.headers.get("x-request-id"));
+    // As Headers would read them: any case, repeated fields joined.
+    expect(call?.headers.get("X-PROCESSING-KEY")).toBe("k1, k2");
+    expect(call?.headers.get("idempotency-key")).toBeNull();
+  });
+
+  it("tells a direct entry that the body was over the cap, and closes the connection", async () => {
+    const calls: DirectCall[] = [];
+    const direct = async (call: DirectCall) => {
+      calls.push(call);
+      return { status: 413, headers: {}, body: "{}" };
+    };
+    const base = await serve({
+      path: "/api/v2/big",
+      handlers: { POST: Object.assign((() => new Response("web")) as RouteHandler, { direct }) },
+    });
+    const response = await fetch(`${base}/api/v2/big`, { method: "POST", body: "x".repeat(2048) });
+    expect(response.status).toBe(413);
+    expect(response.headers.get("connection")).toBe("close");
+    expect(calls[0]?.isBodyTooLarge).toBe(true);
+    expect(calls[0]?.rawBody.byteLength).toBe(0);
   });
 
   it("never lets a network request through to the engine's door", async () => {

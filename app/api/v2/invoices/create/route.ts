@@ -1,4 +1,4 @@
-import { accountKeys, baseUrlFor, invoiceSettings } from "@/lib/api/runtime-values";
+import { accountKeys, invoiceSettings } from "@/lib/api/runtime-values";
 import { withMerchantSignature } from "@/lib/api/with-merchant-signature";
 import { createInvoice } from "@/lib/invoices/create-invoice";
 import { toInvoiceResponse } from "@/lib/invoices/to-invoice-response";
@@ -6,7 +6,7 @@ import { createInvoiceEndpoint } from "@/lib/schemas/invoices";
 
 export const POST = withMerchantSignature(
   createInvoiceEndpoint,
-  async ({ db, merchantId, apiKeyId, body, request }) =>
+  async ({ db, merchantId, apiKeyId, body, publicOrigin }) =>
     toInvoiceResponse(
       await createInvoice(db, {
         merchantId,
@@ -15,6 +15,6 @@ export const POST = withMerchantSignature(
         settings: invoiceSettings(),
         keys: await accountKeys(db),
       }),
-      baseUrlFor(request),
+      publicOrigin(),
     ),
 );

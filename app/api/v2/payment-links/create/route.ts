@@ -1,4 +1,3 @@
-import { baseUrlFor } from "@/lib/api/runtime-values";
 import { withMerchantSignature } from "@/lib/api/with-merchant-signature";
 import { createPaymentLink } from "@/lib/payment-links/create-payment-link";
 import { toPaymentLinkResponse } from "@/lib/payment-links/to-payment-link-response";
@@ -7,7 +6,7 @@ import { createPaymentLinkEndpoint } from "@/lib/schemas/payment-links";
 /** A new payment link; its key signs the callbacks of the invoices customers start from it. */
 export const POST = withMerchantSignature(
   createPaymentLinkEndpoint,
-  async ({ db, merchantId, apiKeyId, apiKey, clientAddress, body, request }) =>
+  async ({ db, merchantId, apiKeyId, apiKey, clientAddress, body, publicOrigin }) =>
     toPaymentLinkResponse(
       await createPaymentLink(db, {
         merchantId,
@@ -15,6 +14,6 @@ export const POST = withMerchantSignature(
         request: body,
         audit: { actor: { kind: "api_key", key: apiKey }, address: clientAddress },
       }),
-      baseUrlFor(request),
+      publicOrigin(),
     ),
 );

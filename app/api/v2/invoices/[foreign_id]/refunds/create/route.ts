@@ -1,4 +1,3 @@
-import { baseUrlFor } from "@/lib/api/runtime-values";
 import { withMerchantSignature } from "@/lib/api/with-merchant-signature";
 import { findInvoiceId } from "@/lib/invoices/find-invoice-id";
 import { issueRefund } from "@/lib/refunds/issue-refund";
@@ -9,8 +8,8 @@ import { createRefundEndpoint, refundTermsOf } from "@/lib/schemas/refunds";
 /** Offers the refund and e-mails the customer its link; the link is in this answer only. */
 export const POST = withMerchantSignature(
   createRefundEndpoint,
-  async ({ db, merchantId, params, body, request, apiKey, clientAddress }) => {
-    const baseUrl = baseUrlFor(request);
+  async ({ db, merchantId, params, body, publicOrigin, apiKey, clientAddress }) => {
+    const baseUrl = publicOrigin();
     const { refund, token } = await issueRefund(db, {
       merchantId,
       invoiceId: await findInvoiceId(db, merchantId, params.foreign_id ?? ""),
