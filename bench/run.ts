@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { type ChildProcess, spawnSync } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -15,7 +15,8 @@ import { startServer, stopServer } from "./server";
  * without (KASSA_API_FAST_PATH=off; --no-next skips it), and the bare node:http baseline (bench/baseline.ts),
  * in one run on the same database, PGlite then PostgreSQL: req/s, p50/p99, ratio and peak RSS, recorded in
  * docs/benchmarks/; then bench/explorer.ts (unless --transactions 0) and bench/streams.ts. Bounded durations.
- *   npm run bench -- [--db pglite|pg|both] [--duration s] [--connections n] [--transactions n]
+ *   npm run bench -- [--db pglite|pg|both] [--duration s] [--rounds n] [--connections n] [--transactions n]
+ *                    [--only <part of an endpoint's name>]
  *                    [--no-next] [--no-record] [--no-streams]
  */
 const root = path.resolve(import.meta.dirname, "..");
@@ -26,6 +27,7 @@ const option = (name: string, fallback: string) => {
 };
 const databases = option("db", "both") === "both" ? ["pglite", "pg"] : [option("db", "both")];
 const duration = Number(option("duration", "10"));
+const rounds = Number(option("rounds", "5"));
 const connections = Number(option("connections", "10"));
 const bulkTransactions = Number(option("transactions", "1000000"));
 const withNextPipeline = !args.includes("--no-next");
@@ -98,11 +100,21 @@ function endpoints(lookupId: number): Endpoint[] {
   ];
 }
 
-async function load(endpoint: Endpoint, credentials: Credentials): Promise<Result> {
+/** One contender's requests and latencies for an endpoint, summed over its rounds. */
+type Tally = { requests: number; seconds: number; latencies: number[] };
+
+async function load(
+  endpoint: Endpoint,
+  credentials: Credentials,
+  port: number,
+  seconds: number,
+  tally?: Tally,
+) {
   const headers = { "content-type": "application/json", "x-processing-key": credentials.api_key };
-  const options = {
-    url: `http://127.0.0.1:${PORT}`,
+  const options: autocannon.Options = {
+    url: `http://127.0.0.1:${port}`,
     connections,
+    duration: seconds,
     requests: [
       {
         method: endpoint.method,
@@ -118,14 +130,29 @@ async function load(endpoint: Endpoint, credentials: Credentials): Promise<Resul
       },
     ],
   };
-  const warmUp = await autocannon({ ...options, duration: 2 }); // JIT, caches, connection pools
-  const result = await autocannon({ ...options, duration });
-  for (const run of [warmUp, result]) {
-    if (run.non2xx > 0 || run.errors > 0 || run.timeouts > 0) {
-      throw new Error(`${endpoint.name}: ${run.non2xx} non-2xx answers, ${run.errors} errors`);
-    }
+  const run = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+    instance.on("response", (_client, _status, _bytes, ms) => tally?.latencies.push(ms));
+  });
+  if (run.non2xx > 0 || run.errors > 0 || run.timeouts > 0) {
+    throw new Error(`${endpoint.name}: ${run.non2xx} non-2xx answers, ${run.errors} errors`);
   }
-  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99 };
+  if (tally) {
+    tally.requests += run.requests.total;
+    tally.seconds += seconds;
+  }
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
+
+function summarise({ requests, seconds, latencies }: Tally): Result {
+  const sorted = latencies.sort((a, b) => a - b);
+  return {
+    rps: Math.round(requests / seconds),
+    p50: Math.round(percentile(sorted, 50)),
+    p99: Math.round(percentile(sorted, 99)),
+  };
 }
 
 async function signedFetch(credentials: Credentials, path: string, body: string) {
@@ -151,13 +178,23 @@ function cli(env: Record<string, string>, ...argv: string[]) {
   if (result.status !== 0) throw new Error(`cli ${argv.join(" ")}: ${result.stderr}`);
 }
 
+type Contender = { server: Server; entry: string; env: Record<string, string>; port: number };
+
+/**
+ * The servers of one database run side by side, each on its own copy of the seeded data directory (on
+ * PostgreSQL they share the database), and take turns: after a warm-up each, `rounds` rounds in which
+ * every server gets `duration / rounds` seconds, the order reversed every other round. This machine's
+ * speed drifts by up to 2x over minutes; a ratio of two servers measured minutes apart said more about
+ * the drift than about the servers.
+ */
 async function measure(database: string) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-bench-"));
+  const seedDir = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-bench-"));
+  const dirs = [seedDir];
   const postgres = database === "pg" ? await startPostgres({ durable: true }) : undefined;
   // The same process settings for every server: no background jobs (the baseline has none), no
   // per-key rate limit (the load is one key on purpose).
   const env: Record<string, string> = {
-    KASSA_DATA_DIR: dataDir,
+    KASSA_DATA_DIR: seedDir,
     KASSA_MODE: "sandbox",
     KASSA_SEED_DEMO: "1",
     KASSA_JOBS: "off",
@@ -168,37 +205,74 @@ async function measure(database: string) {
     env.KASSA_MASTER_KEY = randomBytes(32).toString("hex");
   }
   const label = database === "pg" ? "PostgreSQL" : "PGlite";
+  const children: ChildProcess[] = [];
   try {
-    const servers: [Server, string, Record<string, string>][] = [
-      ["kassa", "server.ts", env],
-      ["baseline", "bench/baseline.ts", env],
+    const seeder = await startServer(PORT, env);
+    const credentials: Credentials = JSON.parse(
+      fs.readFileSync(path.join(seedDir, "demo-credentials.json"), "utf8"),
+    );
+    cli(
+      env,
+      "sandbox",
+      "credit",
+      "--merchant",
+      String(credentials.merchant_id),
+      "--currency",
+      "BTC",
+      "--amount",
+      "1000000",
+    );
+    const invoice = await signedFetch(credentials, "/api/v2/invoices/create", endpoints(0)[0]!.body());
+    const only = option("only", "");
+    const list = endpoints(invoice.data.id).filter((endpoint) => endpoint.name.includes(only));
+    await stopServer(seeder);
+
+    const contenders: Contender[] = [
+      { server: "kassa", entry: "server.ts", env: {}, port: PORT },
+      { server: "baseline", entry: "bench/baseline.ts", env: {}, port: PORT + 1 },
     ];
-    if (withNextPipeline) servers.push(["next", "server.ts", { ...env, KASSA_API_FAST_PATH: "off" }]);
-    const rows: Row[] = [];
-    const rss: Partial<Record<Server, number>> = {};
-    let credentials: Credentials | undefined;
-    let list: Endpoint[] = [];
-    for (const [server, entry, serverEnv] of servers) {
-      const child = await startServer(PORT, serverEnv, entry);
-      if (!credentials) {
-        credentials = JSON.parse(fs.readFileSync(path.join(dataDir, "demo-credentials.json"), "utf8"));
-        const merchant = String(credentials!.merchant_id);
-        cli(env, "sandbox", "credit", "--merchant", merchant, "--currency", "BTC", "--amount", "1000000");
-        const invoice = await signedFetch(credentials!, "/api/v2/invoices/create", endpoints(0)[0]!.body());
-        list = endpoints(invoice.data.id);
-      }
-      for (const [i, endpoint] of list.entries()) {
-        console.log(`${label} · ${server} · ${endpoint.name}`);
-        rows[i] ??= { database: label, endpoint: endpoint.name, results: {} };
-        rows[i]!.results[server] = await load(endpoint, credentials!);
-      }
-      rss[server] = peakRssMb(child.pid!);
-      await stopServer(child);
+    if (withNextPipeline)
+      contenders.push({
+        server: "next",
+        entry: "server.ts",
+        env: { KASSA_API_FAST_PATH: "off" },
+        port: PORT + 2,
+      });
+    for (const contender of contenders) {
+      const dir = `${seedDir}-${contender.server}`;
+      fs.cpSync(seedDir, dir, { recursive: true });
+      dirs.push(dir);
+      children.push(
+        await startServer(contender.port, { ...env, ...contender.env, KASSA_DATA_DIR: dir }, contender.entry),
+      );
     }
+    const rows: Row[] = [];
+    const slice = duration / rounds;
+    for (const endpoint of list) {
+      console.log(`${label} · ${endpoint.name}: ${contenders.map((c) => c.server).join(", ")} in turns`);
+      const tallies = contenders.map((): Tally => ({ requests: 0, seconds: 0, latencies: [] }));
+      // JIT, caches, connection pools
+      for (const contender of contenders) await load(endpoint, credentials, contender.port, 2);
+      for (let round = 0; round < rounds; round++) {
+        const order = contenders.map((_, i) => i);
+        if (round % 2 === 1) order.reverse();
+        for (const i of order) await load(endpoint, credentials, contenders[i]!.port, slice, tallies[i]);
+      }
+      const results: Row["results"] = {};
+      contenders.forEach((contender, i) => {
+        results[contender.server] = summarise(tallies[i]!);
+      });
+      rows.push({ database: label, endpoint: endpoint.name, results });
+    }
+    const rss: Partial<Record<Server, number>> = {};
+    contenders.forEach((contender, i) => {
+      rss[contender.server] = peakRssMb(children[i]!.pid!);
+    });
     return { rows, rss, label };
   } finally {
+    for (const child of children) await stopServer(child);
     postgres?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -234,7 +308,7 @@ const runs = [];
 for (const database of databases) runs.push(await measure(database));
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 const machine = `${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`;
-let report = `### ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC\n\n${machine}; autocannon, ${connections} connections, ${duration} s per endpoint after a 2 s warm-up; signed requests, unique foreign_id per write.\n\n${table(runs)}\n`;
+let report = `### ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC\n\n${machine}; autocannon, ${connections} connections, ${duration} s per endpoint and server after a 2 s warm-up, in ${rounds} rounds that alternate the servers; signed requests, unique foreign_id per write.\n\n${table(runs)}\n`;
 console.log(`\n${report}`);
 if (bulkTransactions > 0) {
   const explorer = await measureExplorer({ transactions: bulkTransactions, databases });
