@@ -9,6 +9,21 @@ export type RouteContext = { params: Promise<Record<string, string | string[]>> 
 /** The part of `Headers` the wrappers read; the fast path hands over one without building `Headers`. */
 export type HeaderReader = Pick<Headers, "get">;
 
+/**
+ * A request as the server's fast path hands it to a route's `direct` entry, without a Web Request: the
+ * body is already buffered under the route's cap (docs/decisions/request-paths.md, "Plain requests").
+ */
+export type DirectCall = {
+  /** The request's path, without its query. */
+  path: string;
+  headers: HeaderReader;
+  rawBody: Uint8Array;
+  isBodyTooLarge: boolean;
+  peerAddress: string | undefined;
+  requestId: string;
+  params: Record<string, string>;
+};
+
 /** What every wrapper returns: a Next.js route handler. */
 export type RouteHandler = (request: Request, context: RouteContext) => Promise<Response>;
 

@@ -19,6 +19,7 @@ import { requestPublicOrigin } from "./request-public-origin";
 import { jsonReply, type Reply, requestId, toResponse } from "./respond";
 import {
   bodyLimitOf,
+  type DirectCall,
   type HandlerContext,
   type HeaderReader,
   type RouteContext,
@@ -51,21 +52,6 @@ export type SignedContext<Body> = Omit<HandlerContext<Body>, "request" | "query"
   clientAddress: string;
   /** The origin of the public links in an answer (checkout, payment links), as baseUrlFor gives it. */
   publicOrigin: () => string;
-};
-
-/**
- * A merchant API request as the server's fast path hands it over, without a Web Request: the body is
- * already buffered under the route's cap (docs/decisions/request-paths.md, "Plain requests").
- */
-export type DirectCall = {
-  /** The request's path, without its query. */
-  path: string;
-  headers: HeaderReader;
-  rawBody: Uint8Array;
-  isBodyTooLarge: boolean;
-  peerAddress: string | undefined;
-  requestId: string;
-  params: Record<string, string>;
 };
 
 /** What both entries (Next's Request, the fast path's DirectCall) hand the one implementation. */
