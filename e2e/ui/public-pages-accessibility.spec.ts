@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { expectAccessible } from "./page-checks";
+import { checkBothWidths, DESKTOP, PHONE } from "./widths";
 
 /**
  * The API reference fits the screen: its code blocks scroll inside their own labelled box, which
@@ -24,39 +24,25 @@ async function expectCodeBlocksScrollInTheirOwnBox(page: Page, viewportWidth: nu
   }
 }
 
-const viewports = [
-  { name: "phone", width: 375, height: 812 },
-  { name: "desktop", width: 1280, height: 900 },
-];
+test("home and API reference render and are accessible at both widths; the code blocks scroll in their own box", async ({
+  page,
+}, testInfo) => {
+  await page.setViewportSize(PHONE);
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1, name: "Crypto payments for merchants" })).toBeVisible();
+  await expect(page.getByText("sandbox", { exact: false }).first()).toBeVisible();
+  await checkBothWidths(page, testInfo, "home");
 
-for (const viewport of viewports) {
-  test(`home and API reference render and are accessible; the code blocks scroll in their own box (${viewport.name})`, async ({
-    page,
-  }, testInfo) => {
+  await page.getByRole("link", { name: "Read the API reference" }).click();
+  await expect(page).toHaveURL(/\/docs\/api$/);
+  await expect(page.getByRole("heading", { name: "Signing requests" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "POST /api/v2/accounts/list" })).toBeVisible();
+  for (const viewport of [PHONE, DESKTOP]) {
     await page.setViewportSize(viewport);
-    await page.goto("/");
-    await expect(
-      page.getByRole("heading", { level: 1, name: "Crypto payments for merchants" }),
-    ).toBeVisible();
-    await expect(page.getByText("sandbox", { exact: false }).first()).toBeVisible();
-    await expectAccessible(page);
-    await testInfo.attach(`home-${viewport.name}`, {
-      body: await page.screenshot({ fullPage: true }),
-      contentType: "image/png",
-    });
-
-    await page.getByRole("link", { name: "Read the API reference" }).click();
-    await expect(page).toHaveURL(/\/docs\/api$/);
-    await expect(page.getByRole("heading", { name: "Signing requests" })).toBeVisible();
-    await expect(page.getByRole("heading", { name: "POST /api/v2/accounts/list" })).toBeVisible();
     await expectCodeBlocksScrollInTheirOwnBox(page, viewport.width);
-    await expectAccessible(page);
-    await testInfo.attach(`api-reference-${viewport.name}`, {
-      body: await page.screenshot({ fullPage: true }),
-      contentType: "image/png",
-    });
-  });
-}
+  }
+  await checkBothWidths(page, testInfo, "api-reference");
+});
 
 test("the skip link reaches the main content by keyboard", async ({ page }) => {
   await page.goto("/");
