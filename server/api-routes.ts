@@ -1,3 +1,6 @@
+import type { Reply } from "@/lib/api/respond";
+import type { DirectCall } from "@/lib/api/route-handler";
+
 /**
  * The /api/v2 routes the fast path serves, and how a method and path find one. The table is not
  * written by hand: it is read from Next.js's build (the app-paths manifest, one entry per route file
@@ -14,20 +17,7 @@ export type RouteHandler = ((
   direct?: (call: DirectCall) => Promise<Reply>;
 };
 
-/** A request for a route's `direct` entry: the server has buffered its body already. */
-export type DirectCall = {
-  /** The request's path, without its query. */
-  path: string;
-  headers: { get: (name: string) => string | null };
-  rawBody: Uint8Array;
-  isBodyTooLarge: boolean;
-  peerAddress: string | undefined;
-  requestId: string;
-  params: Record<string, string>;
-};
-
-/** A route's answer as plain data, from its `direct` entry. */
-export type Reply = { status: number; headers: Record<string, string>; body: string };
+export type { DirectCall, Reply };
 
 export type ApiRoute = {
   /** `/api/v2/invoices/[foreign_id]/cancel`: a segment in brackets is a parameter. */

@@ -24,7 +24,7 @@ function toHeaders(req: IncomingMessage): Headers {
 }
 
 /** `Headers.get` over a request's raw headers: case-insensitive, a repeated field's values joined with ", ". */
-export function headerReader(rawHeaders: string[]): DirectCall["headers"] {
+function headerReader(rawHeaders: string[]): DirectCall["headers"] {
   let fields: Map<string, string> | undefined;
   return {
     get: (name) => {
