@@ -26,6 +26,11 @@ async function holdScripts(page: Page): Promise<() => void> {
  */
 async function openBeforeHydration(page: Page, shop: string, path: string) {
   await signIn(page, await createMerchant(shop));
+  return openWithScriptsHeld(page, path);
+}
+
+/** Opens `path` with its scripts held (the page as the server rendered it); returns their release. */
+async function openWithScriptsHeld(page: Page, path: string) {
   const release = await holdScripts(page);
   await page.goto(path, { waitUntil: "commit" });
   return release;
@@ -33,6 +38,16 @@ async function openBeforeHydration(page: Page, shop: string, path: string) {
 
 const isHydrated = (element: Locator) =>
   element.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactFiber")));
+
+/**
+ * Checks that `element` is still the server's markup (what was done so far happened before React took
+ * the page over: the test is about that moment), lets the scripts run and waits until React has it.
+ */
+async function hydrateAfterInput(release: () => void, element: Locator) {
+  expect(await isHydrated(element)).toBe(false);
+  release();
+  await expectHydrated(element);
+}
 
 test("the invoice form shows its defaults before its script runs, and keeps what the merchant chose meanwhile", async ({
   page,
@@ -45,11 +60,7 @@ test("the invoice form shows its defaults before its script runs, and keeps what
   await currency.selectOption("BTC");
   await page.getByLabel("Title").fill("Espresso beans");
   await page.getByLabel("Amount").fill("0,015");
-  // All of it before React took the form over: the test is about that moment.
-  expect(await isHydrated(currency)).toBe(false);
-
-  release();
-  await expectHydrated(currency);
+  await hydrateAfterInput(release, currency);
   // The choice and the texts survive hydration, on the screen and in the form's state.
   await expect(page.getByText(/^At least 0\.0001 BTC\./)).toBeVisible();
   await expect(currency).toHaveValue("BTC");
@@ -70,9 +81,7 @@ test("the payout page shows its defaults before its script runs, and keeps the k
   await expect(page.getByLabel("Receiver type")).toHaveValue("natural");
   const instant = page.getByRole("radio", { name: "Instant withdrawal" });
   await instant.check();
-  expect(await isHydrated(instant)).toBe(false);
-  release();
-  await expectHydrated(instant);
+  await hydrateAfterInput(release, instant);
   // The page's state follows the click: the instant payout's form, not the withdrawal's under it.
   await expect(page.getByLabel("Currency to send")).toBeVisible();
   await expect(instant).toBeChecked();
@@ -88,9 +97,7 @@ test("the payment link form shows who may pay and its currency before its script
   await expect(page.getByRole("checkbox", { name: "Companies" })).toBeChecked();
   await expect(page.locator("#field-currency")).toHaveValue("EUR");
   await page.getByRole("radio", { name: "The customer enters the amount" }).check();
-  expect(await isHydrated(people)).toBe(false);
-  release();
-  await expectHydrated(people);
+  await hydrateAfterInput(release, people);
   await expect(people).toBeChecked();
   await expect(page.getByRole("checkbox", { name: "Companies" })).toBeChecked();
   // The open amount chosen before hydration: its bounds, not a fixed amount.
@@ -121,14 +128,11 @@ test("refund terms chosen before the invoice page's script runs are the terms pr
   expect(feeTaken).not.toBe(await receives("merchant"));
 
   await signIn(page, merchant);
-  const release = await holdScripts(page);
-  await page.goto(`/dashboard/invoices/${invoiceId}`, { waitUntil: "commit" });
+  const release = await openWithScriptsHeld(page, `/dashboard/invoices/${invoiceId}`);
   const fromRefund = page.getByRole("radio", { name: "Taken from the refund" });
   await page.getByRole("radio", { name: "The excess" }).check();
   await fromRefund.check();
-  expect(await isHydrated(fromRefund)).toBe(false);
-  release();
-  await expectHydrated(fromRefund);
+  await hydrateAfterInput(release, fromRefund);
   await expect(fromRefund).toBeChecked();
   // The preview is of the terms on the screen: the fee comes out of what the customer receives.
   await expect(page.getByText(`${feeTaken} LTC`, { exact: true })).toBeVisible();
@@ -152,15 +156,12 @@ test("a refund's coin chosen before the claim page's script runs is the coin ask
   });
   expect(offered.status()).toBe(201);
   const claimUrl = (await offered.json()).data.claim_url as string;
-  const release = await holdScripts(page);
-  await page.goto(new URL(claimUrl).pathname, { waitUntil: "commit" });
+  const release = await openWithScriptsHeld(page, new URL(claimUrl).pathname);
   const btc = page.getByRole("radio", { name: /\(BTC\)/ });
   // The first coin, the one paid in, is chosen as the server rendered the page.
   await expect(page.getByRole("radio", { name: /\(LTC\)/ })).toBeChecked();
   await btc.check();
-  expect(await isHydrated(btc)).toBe(false);
-  release();
-  await expectHydrated(btc);
+  await hydrateAfterInput(release, btc);
   await expect(btc).toBeChecked();
   // The form asks for an address in the coin on the screen.
   await expect(page.getByLabel("Your BTC address")).toBeVisible();
@@ -177,13 +178,10 @@ test("a payer type chosen before the checkout's script runs shows its own fields
   await expect(page.getByRole("heading", { name: /^Invoice \d+ created$/ })).toBeVisible();
   const link = (await page.locator("output").first().textContent())!.trim();
 
-  const release = await holdScripts(page);
-  await page.goto(new URL(link).pathname, { waitUntil: "commit" });
+  const release = await openWithScriptsHeld(page, new URL(link).pathname);
   const company = page.getByRole("radio", { name: "A company" });
   await company.check();
-  expect(await isHydrated(company)).toBe(false);
-  release();
-  await expectHydrated(company);
+  await hydrateAfterInput(release, company);
   await expect(company).toBeChecked();
   await expect(page.getByLabel("Company's legal name")).toBeVisible();
   await expect(page.getByLabel("First name")).toHaveCount(0);
