@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import type { Page, TestInfo } from "@playwright/test";
 import { cli, createMerchant, expect, sandboxCredit, signedClient, test } from "../fixtures";
-import { expectAccessible } from "./page-checks";
+import { capture, expectAccessible } from "./page-checks";
 import { signIn } from "./sign-in";
 import { confirmStepUp } from "./step-up";
 import { checkBothWidths, DESKTOP, PHONE } from "./widths";
@@ -15,7 +15,7 @@ const GROUPED = `\\d{1,3}(?:${NNBSP}\\d{3})+`;
 
 async function shoot(page: Page, testInfo: TestInfo, name: string) {
   mkdirSync("/tmp/shots-ui", { recursive: true });
-  const body = await page.screenshot({ path: `/tmp/shots-ui/${name}.png`, fullPage: true });
+  const body = await capture(page, { path: `/tmp/shots-ui/${name}.png`, fullPage: true });
   await testInfo.attach(name, { body, contentType: "image/png" });
 }
 

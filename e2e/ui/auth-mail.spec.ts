@@ -7,7 +7,7 @@ import { waitUntil } from "../../tests/support/wait";
 import { createMerchant, expect, signedClient, test } from "../fixtures";
 import { watchCsp } from "./csp-guard";
 import { dashboardNav, navLink } from "./dashboard-nav";
-import { expectAccessible } from "./page-checks";
+import { capture, expectAccessible } from "./page-checks";
 import { confirmStepUp } from "./step-up";
 import { checkBothWidths, PHONE } from "./widths";
 
@@ -381,7 +381,7 @@ test("a viewer's dashboard offers only the pages a viewer may open, each readabl
         () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
       );
       expect(overflow, `${label} at ${viewport.width}px scrolls sideways`).toBeLessThanOrEqual(0);
-      const body = await viewer.screenshot({
+      const body = await capture(viewer, {
         path: `/tmp/shots-ui/viewer-${label.toLowerCase()}-${viewport.name}.png`,
         fullPage: true,
       });

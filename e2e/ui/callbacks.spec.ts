@@ -1,12 +1,12 @@
 import type { Page, TestInfo } from "@playwright/test";
 import { startReceiver } from "../../tests/support/receiver";
 import { cli, createMerchant, expect, setCallbackUrl, sign, signedClient, test, UNMINED } from "../fixtures";
-import { expectAccessible } from "./page-checks";
+import { capture, expectAccessible } from "./page-checks";
 import { signIn } from "./sign-in";
 import { confirmStepUp } from "./step-up";
 
 async function attach(page: Page, testInfo: TestInfo, name: string) {
-  await testInfo.attach(name, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
+  await testInfo.attach(name, { body: await capture(page, { fullPage: true }), contentType: "image/png" });
 }
 
 /**

@@ -2,7 +2,7 @@ import { type APIRequestContext, type Page, request as playwrightRequest } from 
 import { quiet, shortTimer } from "../../playwright.config";
 import { decimal } from "../currency-switch";
 import { createMerchant, expect, type SignedClient, signedClient, test, UNMINED } from "../fixtures";
-import { expectAccessible } from "./page-checks";
+import { capture, expectAccessible } from "./page-checks";
 import { checkBothWidths, PHONE } from "./widths";
 
 let counter = 0;
@@ -32,7 +32,7 @@ const SHOTS = "/tmp/shots-checkout";
 
 /** Attaches a full-page screenshot to the report and keeps a copy in /tmp/shots-checkout. */
 async function shot(page: Page, name: string) {
-  const body = await page.screenshot({ fullPage: true, path: `${SHOTS}/${name}.png` });
+  const body = await capture(page, { fullPage: true, path: `${SHOTS}/${name}.png` });
   await test.info().attach(name, { body, contentType: "image/png" });
 }
 
@@ -89,7 +89,7 @@ test.describe("hosted checkout", () => {
     await expect(page.getByTestId("amount-due")).toHaveText("120.00 EUR");
     await expectAccessible(page);
     await testInfo.attach("checkout-choose-phone", {
-      body: await page.screenshot({ fullPage: true }),
+      body: await capture(page, { fullPage: true }),
       contentType: "image/png",
     });
 
@@ -110,7 +110,7 @@ test.describe("hosted checkout", () => {
     );
     await expectAccessible(page);
     await testInfo.attach("checkout-pay-phone", {
-      body: await page.screenshot({ fullPage: true }),
+      body: await capture(page, { fullPage: true }),
       contentType: "image/png",
     });
 
@@ -127,7 +127,7 @@ test.describe("hosted checkout", () => {
       `${baseURL}/?paid=${counter}`,
     );
     await testInfo.attach("checkout-paid-phone", {
-      body: await page.screenshot({ fullPage: true }),
+      body: await capture(page, { fullPage: true }),
       contentType: "image/png",
     });
     await page.waitForURL(`${baseURL}/?paid=${counter}`, { timeout: 15_000 });
@@ -266,7 +266,7 @@ test.describe("hosted checkout", () => {
     await expect(page.getByText("Amount to send")).toBeVisible();
     await expectAccessible(page);
     await testInfo.attach("checkout-pay-desktop-dark", {
-      body: await page.screenshot({ fullPage: true }),
+      body: await capture(page, { fullPage: true }),
       contentType: "image/png",
     });
     await page.setViewportSize({ width: 320, height: 700 });
@@ -523,7 +523,7 @@ test.describe("hosted checkout with a short timer", () => {
 test.describe("hosted checkout: pay with another currency", () => {
   const SWITCH_SHOTS = "/tmp/shots-switch";
   const switchShot = async (page: Page, name: string) => {
-    const body = await page.screenshot({ fullPage: true, path: `${SWITCH_SHOTS}/${name}.png` });
+    const body = await capture(page, { fullPage: true, path: `${SWITCH_SHOTS}/${name}.png` });
     await test.info().attach(name, { body, contentType: "image/png" });
   };
   const amountToSend = async (page: Page) =>

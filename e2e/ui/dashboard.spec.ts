@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { DASHBOARD_PAGES } from "../../components/dashboard/pages";
 import { cli, createMerchant, expect, sandboxCredit, signedClient, test } from "../fixtures";
-import { expectAccessible } from "./page-checks";
+import { capture, expectAccessible } from "./page-checks";
 import { signIn } from "./sign-in";
 import { confirmStepUp } from "./step-up";
 import { checkBothWidths, PHONE } from "./widths";
@@ -47,7 +47,7 @@ test.describe("merchant dashboard", () => {
     });
     await expectAccessible(page);
     await testInfo.attach("invoice-form-desktop", {
-      body: await page.screenshot({ fullPage: true }),
+      body: await capture(page, { fullPage: true }),
       contentType: "image/png",
     });
     await page.getByRole("button", { name: "Create invoice" }).click();
@@ -285,7 +285,7 @@ test.describe("merchant dashboard", () => {
     expect(cutOff).toEqual([]);
     await expectAccessible(page);
     await testInfo.attach("explorer-phone", {
-      body: await page.screenshot({ fullPage: true }),
+      body: await capture(page, { fullPage: true }),
       contentType: "image/png",
     });
 
@@ -305,7 +305,7 @@ test.describe("merchant dashboard", () => {
     await expect(rowOf(invoice.id)).toHaveCount(0);
     await expectAccessible(page);
     await testInfo.attach("explorer-payouts-desktop", {
-      body: await page.screenshot({ fullPage: true }),
+      body: await capture(page, { fullPage: true }),
       contentType: "image/png",
     });
 

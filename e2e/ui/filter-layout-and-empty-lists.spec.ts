@@ -1,12 +1,12 @@
 import { mkdirSync } from "node:fs";
 import type { Locator, Page, TestInfo } from "@playwright/test";
 import { createMerchant, expect, test } from "../fixtures";
-import { expectAccessible } from "./page-checks";
+import { capture, expectAccessible } from "./page-checks";
 import { signIn } from "./sign-in";
 
 async function shoot(page: Page, testInfo: TestInfo, name: string) {
   mkdirSync("/tmp/shots-ui", { recursive: true });
-  const body = await page.screenshot({ path: `/tmp/shots-ui/${name}.png`, fullPage: true });
+  const body = await capture(page, { path: `/tmp/shots-ui/${name}.png`, fullPage: true });
   await testInfo.attach(name, { body, contentType: "image/png" });
 }
 

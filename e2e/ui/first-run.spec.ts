@@ -4,6 +4,7 @@ import { generate } from "otplib";
 import { startReceiver } from "../../tests/support/receiver";
 import { createMerchant, expect, type SignedClient, sandboxCredit, signedClient, test } from "../fixtures";
 import { navLink } from "./dashboard-nav";
+import { capture } from "./page-checks";
 import { signIn } from "./sign-in";
 import { confirmStepUp } from "./step-up";
 import { checkBothWidths, PHONE } from "./widths";
@@ -12,7 +13,7 @@ const SHOTS = "/tmp/shots-firstrun";
 mkdirSync(SHOTS, { recursive: true });
 
 async function shoot(page: Page, name: string) {
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+  await capture(page, { path: `${SHOTS}/${name}.png`, fullPage: true });
 }
 
 /** Fills the sign-in form (the page must be /login already) and submits it. */

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page, TestInfo } from "@playwright/test";
 import { createMerchant, expect, type SignedClient, sandboxCredit, signedClient, test } from "../fixtures";
-import { expectAccessible } from "./page-checks";
+import { capture, expectAccessible } from "./page-checks";
 import { signIn } from "./sign-in";
 import { confirmStepUp } from "./step-up";
 import { checkBothWidths, PHONE } from "./widths";
@@ -10,7 +10,7 @@ const SHOTS = "/tmp/shots-forms";
 const GROUP = "\u202f";
 
 async function shoot(page: Page, testInfo: TestInfo, name: string) {
-  const body = await page.screenshot({ fullPage: true, path: `${SHOTS}/${name}.png` });
+  const body = await capture(page, { fullPage: true, path: `${SHOTS}/${name}.png` });
   await testInfo.attach(name, { body, contentType: "image/png" });
 }
 

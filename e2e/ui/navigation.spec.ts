@@ -3,14 +3,14 @@ import type { Page, TestInfo } from "@playwright/test";
 import { DASHBOARD_PAGES } from "../../components/dashboard/pages";
 import { createMerchant, expect, test } from "../fixtures";
 import { dashboardNav, expand, navLink } from "./dashboard-nav";
-import { expectAccessible, expectNoSidewaysScroll } from "./page-checks";
+import { capture, expectAccessible, expectNoSidewaysScroll } from "./page-checks";
 import { signIn } from "./sign-in";
 
 const SHOTS = "/tmp/shots-ui";
 
 async function shoot(page: Page, testInfo: TestInfo, name: string) {
   mkdirSync(SHOTS, { recursive: true });
-  const body = await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+  const body = await capture(page, { path: `${SHOTS}/${name}.png`, fullPage: true });
   await testInfo.attach(name, { body, contentType: "image/png" });
 }
 

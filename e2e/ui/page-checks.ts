@@ -43,3 +43,23 @@ export async function expectNoSidewaysScroll(page: Page) {
   );
   expect(overflow).toBeLessThanOrEqual(0);
 }
+
+/**
+ * A screenshot, once the browser has drawn two frames of the page as it stands. Chromium captures from
+ * the compositor, and a capture asked for right after a viewport change, or of a page that has drawn
+ * nothing for a while, can wait on a frame that is slow to come: one CI run's test (15 s on an idle
+ * machine) ran out of its 60 s inside a full-page capture taken just after a resize. Asking for
+ * animation frames first makes the compositor draw. The wait gives up after 2 s (a page opened with
+ * JavaScript off never answers it), and the capture's own 15 s limit names the step if it stalls.
+ */
+export async function capture(page: Page, options: Parameters<Page["screenshot"]>[0] = {}) {
+  const drawn = page
+    .evaluate(
+      () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
+    )
+    .catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([drawn, new Promise<void>((done) => (timer = setTimeout(done, 2_000)))]);
+  clearTimeout(timer);
+  return page.screenshot({ timeout: 15_000, ...options });
+}

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import type { Page, TestInfo } from "@playwright/test";
 import { createMerchant, expect, test } from "../fixtures";
 import { navLink } from "./dashboard-nav";
-import { expectAccessible } from "./page-checks";
+import { capture, expectAccessible } from "./page-checks";
 import { signIn } from "./sign-in";
 
 /** What a merchant meets in the first hour besides signing up: page loads, the API reference, static files. */
@@ -14,7 +14,7 @@ const VIEWPORTS = [
 
 async function shoot(page: Page, testInfo: TestInfo, name: string) {
   mkdirSync("/tmp/shots-firstrun", { recursive: true });
-  const body = await page.screenshot({ path: `/tmp/shots-firstrun/${name}.png`, fullPage: true });
+  const body = await capture(page, { path: `/tmp/shots-firstrun/${name}.png`, fullPage: true });
   await testInfo.attach(name, { body, contentType: "image/png" });
 }
 

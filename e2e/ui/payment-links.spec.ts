@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import type { APIRequestContext, Browser, Page } from "@playwright/test";
 import { createMerchant, expect, type SignedClient, signedClient, test } from "../fixtures";
 import { shown, units } from "../ltc-invoice";
-import { expectAccessible, expectNoSidewaysScroll } from "./page-checks";
+import { capture, expectAccessible, expectNoSidewaysScroll } from "./page-checks";
 import { signIn } from "./sign-in";
 import { confirmStepUp } from "./step-up";
 
@@ -13,7 +13,7 @@ const DESKTOP = { width: 1280, height: 900 };
 /** A full-page screenshot kept in /tmp/shots-payment-links and attached to the report. */
 async function shot(page: Page, name: string) {
   mkdirSync(SHOTS, { recursive: true });
-  const body = await page.screenshot({ fullPage: true, path: `${SHOTS}/${name}.png` });
+  const body = await capture(page, { fullPage: true, path: `${SHOTS}/${name}.png` });
   await test.info().attach(name, { body, contentType: "image/png" });
 }
 

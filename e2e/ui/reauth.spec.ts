@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { createMerchant, expect, test } from "../fixtures";
-import { expectAccessible } from "./page-checks";
+import { capture, expectAccessible } from "./page-checks";
 import { signIn } from "./sign-in";
 import { confirmStepUp, stepUpDialog } from "./step-up";
 
@@ -80,7 +80,7 @@ for (const viewport of [
     expect(box.x).toBeGreaterThanOrEqual(0);
     expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
     mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: `${SHOTS}/step-up-dialog-${viewport.name}.png` });
+    await capture(page, { path: `${SHOTS}/step-up-dialog-${viewport.name}.png` });
     // Keyboard only: the field has focus; Tab reaches Confirm, then Cancel, and stays in the dialog.
     await page.keyboard.type(merchant.password);
     await page.keyboard.press("Tab");
@@ -91,6 +91,6 @@ for (const viewport of [
     await page.keyboard.press("Enter");
     await expect(dialog).toBeHidden();
     await expect(page.getByText("Copy the secret now: it will not be shown again.")).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/step-up-done-${viewport.name}.png`, fullPage: true });
+    await capture(page, { path: `${SHOTS}/step-up-done-${viewport.name}.png`, fullPage: true });
   });
 }

@@ -1,6 +1,6 @@
 import { createMerchant, dashboardSession, expect, signedClient, test } from "../fixtures";
 import { ltcInvoice, overpaidLtcInvoice, shown, units } from "../ltc-invoice";
-import { expectAccessible, expectNoSidewaysScroll } from "./page-checks";
+import { capture, expectAccessible, expectNoSidewaysScroll } from "./page-checks";
 import { signIn } from "./sign-in";
 import { confirmStepUp } from "./step-up";
 import { checkBothWidths, PHONE } from "./widths";
@@ -80,7 +80,7 @@ for (const viewport of [
     });
     await expectAccessible(page);
     await expectNoSidewaysScroll(page);
-    await page.screenshot({ path: `${SHOTS}/claimed-${viewport.name}.png`, fullPage: true });
+    await capture(page, { path: `${SHOTS}/claimed-${viewport.name}.png`, fullPage: true });
 
     // The merchant's API sees it claimed, with its payout to the customer's address in the chosen coin.
     const listed = (await (await client.post(`/invoices/${foreignId}/refunds/list`)).json()).data;

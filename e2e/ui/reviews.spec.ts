@@ -1,6 +1,6 @@
 import { startReceiver } from "../../tests/support/receiver";
 import { cli, createMerchant, expect, signedClient, test } from "../fixtures";
-import { expectAccessible } from "./page-checks";
+import { capture, expectAccessible } from "./page-checks";
 import { signIn } from "./sign-in";
 import { confirmStepUp, stepUpDialog } from "./step-up";
 import { checkBothWidths, PHONE } from "./widths";
@@ -147,7 +147,7 @@ test.describe("compliance review screen", () => {
     ).toBeVisible();
     await page.waitForLoadState("networkidle");
     await expectAccessible(page);
-    await page.screenshot({ path: `${SHOTS}/settings-threshold-desktop.png`, fullPage: true });
+    await capture(page, { path: `${SHOTS}/settings-threshold-desktop.png`, fullPage: true });
     await page.goto("/dashboard/reviews");
     await expect(page.getByText("One with a risk score of 60 or more")).toBeVisible();
   });

@@ -1,5 +1,5 @@
 import type { Page, TestInfo } from "@playwright/test";
-import { expectAccessible, expectNoSidewaysScroll } from "./page-checks";
+import { capture, expectAccessible, expectNoSidewaysScroll } from "./page-checks";
 
 export const PHONE = { name: "phone", width: 375, height: 800 } as const;
 export const DESKTOP = { name: "desktop", width: 1280, height: 900 } as const;
@@ -17,7 +17,7 @@ export async function checkBothWidths(page: Page, testInfo: TestInfo, name: stri
     await expectAccessible(page);
     await expectNoSidewaysScroll(page);
     await testInfo.attach(`${name}-${viewport.name}`, {
-      body: await page.screenshot({ fullPage: true }),
+      body: await capture(page, { fullPage: true }),
       contentType: "image/png",
     });
   }
