@@ -13,7 +13,7 @@ import { configureOffering } from "@/lib/currencies/offering";
 import { syncCurrencies } from "@/lib/currencies/sync-currencies";
 import { type DatabaseHandle, openDatabase } from "@/lib/db/client";
 import { acquireDataDirLock, type DataDirLock, type LockInfo } from "@/lib/db/data-dir-lock";
-import { runMigrations } from "@/lib/db/migrate";
+import { prepareEmbeddedCluster, runMigrations } from "@/lib/db/migrate";
 import { seedRates } from "@/lib/rates/rates";
 
 export type Booted = { handle: DatabaseHandle; box: SecretBox; lock?: DataDirLock };
@@ -30,6 +30,7 @@ export async function bootDatabase(config: Config, role: LockInfo["role"]): Prom
   try {
     // The key of the configuration given (a process booting its own: the one lib/runtime.ts reads too).
     const box = new SecretBox(loadMasterKey(config));
+    if (!config.databaseUrl) await prepareEmbeddedCluster(embeddedDatabaseDir(config));
     const handle = await openDatabase(
       config.databaseUrl
         ? { kind: "pg", url: config.databaseUrl, poolSize: config.poolSize }

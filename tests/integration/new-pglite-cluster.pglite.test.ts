@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPgliteCluster } from "@/lib/db/new-pglite-cluster";
+import { MIGRATIONS_FOLDER, prepareEmbeddedCluster } from "@/lib/db/migrate";
+import { createMigratedPgliteCluster, createPgliteCluster } from "@/lib/db/new-pglite-cluster";
 
 /** Every file under `dir`, by its path inside it. */
 function filesUnder(dir: string): string[] {
@@ -59,5 +60,96 @@ describe("a new embedded database cluster", () => {
       process.chdir(project);
       fs.rmSync(bare, { recursive: true, force: true });
     }
+  });
+
+  /** A stand-in migration set: one table, and a count of the times it ran. */
+  const marking = () => {
+    const runs: string[] = [];
+    return {
+      runs,
+      migrate: async (dir: string) => {
+        runs.push(dir);
+        const client = await PGlite.create(dir);
+        await client.exec("create table marker (n int); insert into marker values (1)");
+        await client.close();
+      },
+    };
+  };
+  const cacheOf = (fingerprint: string) =>
+    path.join(project, "node_modules", ".cache", "kassa", `pglite-0.0.0-test-migrated-${fingerprint}`);
+
+  it("is migrated once per migration set, then copied whole: separate databases, the old set's copy dropped", async () => {
+    const setA = marking();
+    const first = path.join(project, "migrated-first");
+    await createMigratedPgliteCluster(PGlite, first, { fingerprint: "aaaa", migrate: setA.migrate });
+    expect(setA.runs).toHaveLength(1);
+    expect(setA.runs[0]).not.toBe(first);
+    expect(fs.existsSync(path.join(cacheOf("aaaa"), "PG_VERSION"))).toBe(true);
+    expect(fs.statSync(cacheOf("aaaa")).mode & 0o077).toBe(0);
+    // Nothing is left beside the cluster: it was made under another name and renamed into place.
+    expect(fs.readdirSync(project).filter((name) => name.startsWith("migrated-first"))).toEqual([
+      "migrated-first",
+    ]);
+
+    const second = path.join(project, "migrated-second");
+    fs.mkdirSync(second); // an empty directory in the way is replaced
+    await createMigratedPgliteCluster(PGlite, second, { fingerprint: "aaaa", migrate: setA.migrate });
+    expect(setA.runs).toHaveLength(1);
+    expect(filesUnder(second)).toEqual(filesUnder(first));
+    const copied = await PGlite.create(second);
+    await copied.exec("insert into marker values (2)");
+    expect((await copied.query<{ n: number }>("select n from marker order by n")).rows).toEqual([
+      { n: 1 },
+      { n: 2 },
+    ]);
+    await copied.close();
+    const original = await PGlite.create(first);
+    expect((await original.query<{ n: number }>("select n from marker")).rows).toEqual([{ n: 1 }]);
+    await original.close();
+
+    const setB = marking();
+    await createMigratedPgliteCluster(PGlite, path.join(project, "migrated-third"), {
+      fingerprint: "bbbb",
+      migrate: setB.migrate,
+    });
+    expect(setB.runs).toHaveLength(1);
+    expect(fs.existsSync(cacheOf("bbbb"))).toBe(true);
+    expect(fs.existsSync(cacheOf("aaaa"))).toBe(false);
+  });
+
+  it("refuses a data directory that holds files but no database, and leaves them as they were", async () => {
+    const occupied = path.join(project, "occupied");
+    fs.mkdirSync(occupied);
+    fs.writeFileSync(path.join(occupied, "notes.txt"), "mine");
+    const set = marking();
+    await expect(
+      createMigratedPgliteCluster(PGlite, occupied, { fingerprint: "bbbb", migrate: set.migrate }),
+    ).rejects.toThrow(`${occupied} holds files but no database (no PG_VERSION)`);
+    expect(fs.readdirSync(occupied)).toEqual(["notes.txt"]);
+    expect(fs.readdirSync(project).filter((name) => name.startsWith("occupied"))).toEqual(["occupied"]);
+  });
+
+  it("gives a new data directory every checked-in migration, the first time and from the copy", async () => {
+    const journal = JSON.parse(
+      fs.readFileSync(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8"),
+    );
+    const applied = async (dir: string) => {
+      const client = await PGlite.create(dir);
+      try {
+        return (
+          await client.query<{ n: number }>("select count(*)::int as n from drizzle.__drizzle_migrations")
+        ).rows[0]!.n;
+      } finally {
+        await client.close();
+      }
+    };
+    for (const name of ["installation-one", "installation-two"]) {
+      const dir = path.join(project, name, "pgdata");
+      await prepareEmbeddedCluster(dir);
+      expect(await applied(dir)).toBe(journal.entries.length);
+    }
+    expect(filesUnder(path.join(project, "installation-two"))).toEqual(
+      filesUnder(path.join(project, "installation-one")),
+    );
   });
 });
