@@ -21,8 +21,7 @@ export async function createMigratedPgliteCluster(
   dataDir: string,
   input: { fingerprint: string; migrate: (dataDir: string) => Promise<void> },
 ): Promise<void> {
-  const cache = cacheDir();
-  const copy = cache && path.join(cache.dir, `pglite-${cache.version}-migrated-${input.fingerprint}`);
+  const copy = cachedCopy(`migrated-${input.fingerprint}`);
   // A directory left empty (by an operator, or a volume mounted there) is replaced; anything else in
   // the way is not a cluster Kassa made, and the start says so instead of writing over it.
   if (fs.existsSync(dataDir) && fs.readdirSync(dataDir).length > 0)
@@ -78,7 +77,7 @@ function keepDirectoryCopy(cluster: string, copy: string): void {
  * runs initdb.
  */
 export async function createPgliteCluster(PGliteClass: typeof PGlite, dataDir: string): Promise<void> {
-  const copy = clusterCopyFile();
+  const copy = cachedCopy("new-cluster.tar");
   if (copy && fs.existsSync(copy)) {
     const dump = new Blob([fs.readFileSync(copy)]);
     await (await PGliteClass.create(dataDir, { loadDataDir: dump })).close();
@@ -92,20 +91,17 @@ export async function createPgliteCluster(PGliteClass: typeof PGlite, dataDir: s
   }
 }
 
-/** Where the copy of a new cluster of the installed PGlite version is kept, or undefined if nowhere. */
-function clusterCopyFile(): string | undefined {
-  const cache = cacheDir();
-  return cache && path.join(cache.dir, `pglite-${cache.version}-new-cluster.tar`);
-}
-
-/** The project's cache directory for cluster copies and the installed PGlite version, if there is a node_modules. */
-function cacheDir(): { dir: string; version: string } | undefined {
+/**
+ * Where a copy named `pglite-<installed PGlite version>-<what>` is kept under the project's
+ * node_modules/.cache/kassa, or undefined without a node_modules.
+ */
+function cachedCopy(what: string): string | undefined {
   const modules = path.join(process.cwd(), "node_modules");
   try {
     const { version } = JSON.parse(
       fs.readFileSync(path.join(modules, "@electric-sql", "pglite", "package.json"), "utf8"),
     ) as { version: string };
-    return { dir: path.join(modules, ".cache", "kassa"), version };
+    return path.join(modules, ".cache", "kassa", `pglite-${version}-${what}`);
   } catch {
     return undefined;
   }
