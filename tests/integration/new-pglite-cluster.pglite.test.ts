@@ -13,10 +13,17 @@ function filesUnder(dir: string): string[] {
     .sort();
 }
 
+/** Every path under `dir` that a group or other user may read, write or enter. */
+function looseModes(dir: string): string[] {
+  return (fs.readdirSync(dir, { recursive: true }) as string[]).filter(
+    (name) => (fs.statSync(path.join(dir, name)).mode & 0o077) !== 0,
+  );
+}
+
 describe("a new embedded database cluster", () => {
   // A project directory of its own: the copy is kept under its node_modules/.cache.
   const project = fs.mkdtempSync(path.join(os.tmpdir(), "kassa-cluster-copy-"));
-  const copy = path.join(project, "node_modules", ".cache", "kassa", "pglite-0.0.0-test-new-cluster.tar");
+  const copy = path.join(project, "node_modules", ".cache", "kassa", "pglite-0.0.0-test-new-cluster");
   const startDir = process.cwd();
 
   beforeAll(() => {
@@ -32,16 +39,22 @@ describe("a new embedded database cluster", () => {
 
   it("is made by initdb once, then from the copy it left: the same files, a database that answers", async () => {
     const first = path.join(project, "first");
+    // A copy an earlier version kept, PGlite's dump of a new cluster, is replaced.
+    const oldDump = `${copy}.tar`;
+    fs.mkdirSync(path.dirname(copy), { recursive: true });
+    fs.writeFileSync(oldDump, "a dump");
     await createPgliteCluster(PGlite, first);
-    expect(fs.existsSync(copy)).toBe(true);
-    expect(fs.statSync(copy).mode & 0o777).toBe(0o600);
+    expect(fs.existsSync(path.join(copy, "PG_VERSION"))).toBe(true);
+    expect(filesUnder(copy)).toEqual(filesUnder(first));
+    expect(looseModes(copy)).toEqual([]);
     expect(fs.readdirSync(path.dirname(copy))).toEqual([path.basename(copy)]);
 
     const second = path.join(project, "second");
-    const copyWritten = fs.statSync(copy).mtimeMs;
+    const copyWritten = fs.statSync(path.join(copy, "PG_VERSION")).mtimeMs;
     await createPgliteCluster(PGlite, second);
-    expect(fs.statSync(copy).mtimeMs).toBe(copyWritten);
+    expect(fs.statSync(path.join(copy, "PG_VERSION")).mtimeMs).toBe(copyWritten);
     expect(filesUnder(second)).toEqual(filesUnder(first));
+    expect(looseModes(second)).toEqual([]);
 
     const client = await PGlite.create(second);
     await client.exec("create table t (n int); insert into t values (7)");
@@ -86,6 +99,7 @@ describe("a new embedded database cluster", () => {
     expect(setA.runs[0]).not.toBe(first);
     expect(fs.existsSync(path.join(cacheOf("aaaa"), "PG_VERSION"))).toBe(true);
     expect(fs.statSync(cacheOf("aaaa")).mode & 0o077).toBe(0);
+    expect(looseModes(cacheOf("aaaa"))).toEqual([]);
     // Nothing is left beside the cluster: it was made under another name and renamed into place.
     expect(fs.readdirSync(project).filter((name) => name.startsWith("migrated-first"))).toEqual([
       "migrated-first",
