@@ -20,6 +20,10 @@ type Finding = { id: string; impact: string; help: string; target: string };
  * 4.4 s against 1.9 s for the API reference, across some 150 scans a run.
  */
 export async function expectAccessible(page: Page) {
+  // After a client-side navigation the page's <title> comes with its metadata, which can land after the
+  // content a test waited for: a CI run's scan once found no title there. Scan once it is in, and fail
+  // saying so if it never comes.
+  await expect.poll(() => page.title(), { message: "the page has a <title>", timeout: 10_000 }).not.toBe("");
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
   const findings: Finding[] = await page.evaluate(async () => {
     const { violations } = await (window as unknown as { axe: typeof axe }).axe.run(document, {
