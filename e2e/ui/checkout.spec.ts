@@ -420,6 +420,7 @@ test.describe("hosted checkout: what is owed", () => {
     baseURL,
   }) => {
     // Customers see token names as wallets show them, not Kassa's codes.
+    await page.setViewportSize(PHONE);
     for (const [currency, shown] of [
       ["TRX", "TRX"],
       ["USDTT", "USDT (TRC-20)"],
@@ -492,6 +493,7 @@ test.describe("hosted checkout with a short timer", () => {
   test("a payment after expiry shows at once, as one message, and after a reload", async ({ page }) => {
     const client = signedClient(api, await createMerchant("Short Timer Shop", shortTimer.dataDir));
     const invoice = await createInvoice(client, shortTimer.baseURL, { sender_currency: "BTC" });
+    await page.setViewportSize(PHONE);
     await page.goto(`${shortTimer.baseURL}${invoice.path}`);
     // What to send, from the invoice the API answered rather than from the page: a page drawn slowly on
     // a loaded machine may already be past its 8 seconds, with no amount left to read.
@@ -625,6 +627,7 @@ test.describe("hosted checkout: pay with another currency", () => {
     baseURL,
   }) => {
     const invoice = await createInvoice(client, baseURL!, { sender_currency: "BTC" });
+    await page.setViewportSize(PHONE);
     await page.goto(invoice.path);
     await expect(page.getByText("Amount to send")).toBeVisible();
     await expect(page.getByRole("button", { name: "Pay with another currency" })).toHaveCount(0);
