@@ -1,8 +1,9 @@
 import "server-only";
 
-import { and, eq, type SQL } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Executor } from "@/lib/db/client";
+import { prepared } from "@/lib/db/prepared";
 import { depositAddresses, invoices, merchants, transactions } from "@/lib/db/schema";
 import type { InvoiceStatus } from "@/lib/transactions/statuses";
 import { isChosenByCustomer } from "./currency-choice";
@@ -29,8 +30,8 @@ export type InvoiceRecord = {
 
 const address = alias(depositAddresses, "invoice_address");
 
-async function loadBy(db: Executor, where: SQL, lock = false): Promise<InvoiceRecord | undefined> {
-  const query = db
+function selectInvoices(db: Executor) {
+  return db
     .select({
       t: transactions,
       i: invoices,
@@ -42,10 +43,33 @@ async function loadBy(db: Executor, where: SQL, lock = false): Promise<InvoiceRe
     .from(transactions)
     .innerJoin(invoices, eq(invoices.transactionId, transactions.id))
     .innerJoin(merchants, eq(merchants.id, transactions.merchantId))
-    .leftJoin(address, eq(address.id, invoices.depositAddressId))
-    .where(where)
-    .limit(1);
-  const [row] = lock ? await query.for("update", { of: [transactions, invoices] }) : await query;
+    .leftJoin(address, eq(address.id, invoices.depositAddressId));
+}
+
+/** Each way an invoice is looked up, with its values as placeholders (lib/db/prepared.ts). */
+const lookups = {
+  id: () => and(eq(transactions.id, sql.placeholder("id")), eq(transactions.type, "invoice")),
+  token: () => eq(invoices.token, sql.placeholder("token")),
+  foreignId: () =>
+    and(
+      eq(transactions.merchantId, sql.placeholder("merchantId")),
+      eq(transactions.foreignId, sql.placeholder("foreignId")),
+      eq(transactions.type, "invoice"),
+    ),
+};
+
+async function loadBy(
+  db: Executor,
+  by: keyof typeof lookups,
+  values: Record<string, unknown>,
+  lock: boolean,
+): Promise<InvoiceRecord | undefined> {
+  const name = `invoice_by_${by}${lock ? "_locked" : ""}`;
+  const query = prepared(db, name, (db) => {
+    const select = selectInvoices(db).where(lookups[by]()).limit(1);
+    return lock ? select.for("update", { of: [transactions, invoices] }).prepare(name) : select.prepare(name);
+  });
+  const [row] = await query.execute(values);
   if (!row) return undefined;
   return {
     id: row.t.id,
@@ -69,22 +93,14 @@ async function loadBy(db: Executor, where: SQL, lock = false): Promise<InvoiceRe
 
 /** Scoped by merchant: another merchant's invoice is simply not found. */
 export function loadInvoiceByForeignId(db: Executor, merchantId: number, foreignId: string, lock = false) {
-  return loadBy(
-    db,
-    and(
-      eq(transactions.merchantId, merchantId),
-      eq(transactions.foreignId, foreignId),
-      eq(transactions.type, "invoice"),
-    )!,
-    lock,
-  );
+  return loadBy(db, "foreignId", { merchantId, foreignId }, lock);
 }
 
 export function loadInvoiceById(db: Executor, id: number, lock = false) {
-  return loadBy(db, and(eq(transactions.id, id), eq(transactions.type, "invoice"))!, lock);
+  return loadBy(db, "id", { id }, lock);
 }
 
 /** The checkout's lookup: by the unguessable token only. */
 export function loadInvoiceByToken(db: Executor, token: string, lock = false) {
-  return loadBy(db, eq(invoices.token, token), lock);
+  return loadBy(db, "token", { token }, lock);
 }

@@ -1,9 +1,10 @@
 import "server-only";
 
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { type AuditSource, actorText, recordAuditEntry } from "@/lib/audit/record-audit-entry";
 import { type Clock, systemClock } from "@/lib/clock";
 import type { Db, Executor } from "@/lib/db/client";
+import { prepared } from "@/lib/db/prepared";
 import { invoiceResolutions, refundClaims, transactions } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { KassaError, notFound } from "@/lib/errors";
@@ -30,10 +31,14 @@ export async function loadInvoiceResolution(
   db: Executor,
   invoiceId: number,
 ): Promise<InvoiceResolution | null> {
-  const [row] = await db
-    .select()
-    .from(invoiceResolutions)
-    .where(eq(invoiceResolutions.transactionId, invoiceId));
+  const query = prepared(db, "invoice_resolution", (db) =>
+    db
+      .select()
+      .from(invoiceResolutions)
+      .where(eq(invoiceResolutions.transactionId, sql.placeholder("invoiceId")))
+      .prepare("invoice_resolution"),
+  );
+  const [row] = await query.execute({ invoiceId });
   return row ?? null;
 }
 

@@ -3,7 +3,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { currentOffering } from "@/lib/currencies/offering";
 import { findCurrency } from "@/lib/currencies/registry";
-import { type Executor, queryRows } from "@/lib/db/client";
+import { type Executor, queryRows, queryRowsPrepared } from "@/lib/db/client";
 import { merchantRates, rates } from "@/lib/db/schema";
 import { fieldError } from "@/lib/errors";
 import { formatAmountShort, parseDecimal, parseStoredAmount, UNIT } from "@/lib/money";
@@ -53,7 +53,7 @@ export const tableRatesProvider: RatesProvider = {
       merchantId === INSTALLATION_PRICES || currentOffering()?.mode === "production"
         ? sql`null`
         : sql`(select usd_price from ${merchantRates} where merchant_id = ${merchantId} and currency = ${currency})`;
-    const [row] = await queryRows<{ price: string | null }>(
+    const [row] = await queryRowsPrepared<{ price: string | null }>(
       db,
       sql`select coalesce(${own}, (select usd_price from ${rates} where currency = ${currency}))::text as price`,
     );

@@ -1,0 +1,28 @@
+import "server-only";
+
+import type { Executor } from "./client";
+
+const built = new WeakMap<Executor, Map<string, unknown>>();
+
+/**
+ * A Drizzle query built once per database handle and run with its placeholders bound
+ * (`sql.placeholder`), for the queries behind every API request. Drizzle turns a query's objects into
+ * SQL text on every call, which cost transactions/info more CPU than anything else in the engine
+ * (docs/BENCHMARKS.md, "Lookups built once"); a prepared query binds its values only. On PostgreSQL
+ * it is also a named prepared statement, parsed and planned once per connection. `name` must belong to
+ * one query text: PostgreSQL refuses a second text under a name a connection already prepared.
+ * Inside a transaction the query is built for that transaction's executor, which lives as long as it.
+ */
+export function prepared<T>(db: Executor, name: string, build: (db: Executor) => T): T {
+  let queries = built.get(db);
+  if (!queries) {
+    queries = new Map();
+    built.set(db, queries);
+  }
+  let query = queries.get(name) as T | undefined;
+  if (query === undefined) {
+    query = build(db);
+    queries.set(name, query);
+  }
+  return query;
+}
