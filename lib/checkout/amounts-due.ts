@@ -3,6 +3,7 @@ import "server-only";
 import { getCurrency } from "@/lib/currencies/registry";
 import type { Executor } from "@/lib/db/client";
 import { judgePayments, paymentsWorth } from "@/lib/invoices/judge-payments";
+import type { InvoiceDeposit } from "@/lib/invoices/list-invoice-deposits";
 import type { InvoiceRecord } from "@/lib/invoices/load-invoice";
 import { invoiceSpreadPpm, paymentTolerance } from "@/lib/invoices/price-invoice";
 import { convert, invert } from "@/lib/rates/rate";
@@ -34,6 +35,8 @@ export async function amountsDue(
      * still unconfirmed or held for compliance review, which may never be the merchant's.
      */
     isCreditedOnly?: boolean;
+    /** The invoice's deposits, any status, when the caller read them already (one query less). */
+    deposits?: InvoiceDeposit[];
   } = {},
 ): Promise<AmountsDue | null> {
   const { invoice } = record;
@@ -61,7 +64,7 @@ export async function amountsDue(
     throw error;
   }
   const statuses: ("seen" | "credited")[] = options.isCreditedOnly ? ["credited"] : ["seen", "credited"];
-  const payments = await paymentsWorth(db, record, { statuses, fallback: rate });
+  const payments = await paymentsWorth(db, record, { statuses, fallback: rate, deposits: options.deposits });
   const { worth } = judgePayments(record, payments, paid);
   if (!worth) return inPayCurrency;
   const pay = getCurrency(invoice.senderCurrency);

@@ -1,11 +1,10 @@
 import "server-only";
 
-import { and, eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import { deposits } from "@/lib/db/schema";
 import { computeCredit } from "@/lib/deposits/compute-credit";
 import { isFullyLocked, rateOfTheMoment, recordedParts } from "@/lib/deposits/rate-payment";
 import type { Rate } from "@/lib/rates/rate";
+import { type InvoiceDeposit, listInvoiceDeposits } from "./list-invoice-deposits";
 import type { InvoiceRecord } from "./load-invoice";
 import { invoiceSpreadPpm, paymentTolerance } from "./price-invoice";
 
@@ -34,14 +33,16 @@ export type PaymentsWorth = {
 export async function paymentsWorth(
   db: Executor,
   record: InvoiceRecord,
-  options: { statuses?: ("seen" | "credited")[]; fallback?: Rate | null } = {},
+  options: {
+    statuses?: ("seen" | "credited")[];
+    fallback?: Rate | null;
+    /** The invoice's deposits, any status, when the caller read them already (one query less). */
+    deposits?: InvoiceDeposit[];
+  } = {},
 ): Promise<PaymentsWorth> {
-  const rows = await db
-    .select()
-    .from(deposits)
-    .where(
-      and(eq(deposits.transactionId, record.id), inArray(deposits.status, options.statuses ?? ["credited"])),
-    );
+  const statuses = options.statuses ?? ["credited"];
+  const all = options.deposits ?? (await listInvoiceDeposits(db, record.id));
+  const rows = all.filter((row) => (statuses as string[]).includes(row.status));
   let lockedPaid = 0n;
   let worth = 0n;
   let net = 0n;
@@ -67,7 +68,7 @@ export async function paymentsWorth(
 }
 
 /** A payment in another coin than the pay currency, seen while no rate could be had, at its rate of now. */
-async function partsAtRateOfNow(db: Executor, record: InvoiceRecord, row: typeof deposits.$inferSelect) {
+async function partsAtRateOfNow(db: Executor, record: InvoiceRecord, row: InvoiceDeposit) {
   const rate = await rateOfTheMoment(db, {
     merchantId: record.merchantId,
     from: row.currency,

@@ -4,6 +4,7 @@ import { amountsDue } from "@/lib/checkout/amounts-due";
 import type { Executor } from "@/lib/db/client";
 import { computeCredit } from "@/lib/deposits/compute-credit";
 import { paymentsWorth } from "@/lib/invoices/judge-payments";
+import type { InvoiceDeposit } from "@/lib/invoices/list-invoice-deposits";
 import type { InvoiceRecord } from "@/lib/invoices/load-invoice";
 import { formatAmount } from "@/lib/money";
 import { IDENTITY_RATE, storedRate } from "@/lib/rates/rate";
@@ -19,10 +20,15 @@ export type InvoiceAmounts = {
  * confirmed payments, and will be for unconfirmed ones at their fixed rates; before any payment the invoice
  * amount), once the pay currency is fixed, else null. A `processing` callback thus says what is coming.
  */
-export async function invoiceAmounts(db: Executor, record: InvoiceRecord): Promise<InvoiceAmounts | null> {
+export async function invoiceAmounts(
+  db: Executor,
+  record: InvoiceRecord,
+  /** The invoice's deposits, any status (lib/invoices/list-invoice-deposits.ts). */
+  deposits: InvoiceDeposit[],
+): Promise<InvoiceAmounts | null> {
   const { invoice } = record;
   if (invoice.senderCurrency === null || invoice.senderAmount === null) return null;
-  const owed = await amountsDue(db, record);
+  const owed = await amountsDue(db, record, { deposits });
   // A payment to an address shown before a switch of coins is not in `paidAmount` (another coin), but
   // it moved the invoice on from waiting for its first payment.
   const isFirstWait = record.status === "pending" && invoice.statusReason !== "awaiting_remainder";
@@ -31,6 +37,7 @@ export async function invoiceAmounts(db: Executor, record: InvoiceRecord): Promi
       ? await paymentsWorth(db, record, {
           statuses: ["seen", "credited"],
           fallback: storedRate(invoice.rateNumerator, invoice.rateDenominator),
+          deposits,
         })
       : null;
   const received = payments && payments.count > 0 ? payments : null;

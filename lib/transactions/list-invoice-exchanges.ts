@@ -1,10 +1,8 @@
 import "server-only";
 
-import { and, asc, eq } from "drizzle-orm";
-import type { Executor } from "@/lib/db/client";
-import { deposits } from "@/lib/db/schema";
 import { computeCredit } from "@/lib/deposits/compute-credit";
 import { recordedParts } from "@/lib/deposits/rate-payment";
+import type { InvoiceDeposit } from "@/lib/invoices/list-invoice-deposits";
 import type { InvoiceRecord } from "@/lib/invoices/load-invoice";
 import { formatAmount } from "@/lib/money";
 import type { TransactionEntry } from "./info-fields";
@@ -13,14 +11,11 @@ import type { TransactionEntry } from "./info-fields";
  * An invoice's `exchange` entries: one per coin (other than the invoice currency) its credited payments,
  * late ones included, came in, pairing that coin's received sum with its gross before the deposit fee.
  * Each payment's gross is computed as crediting did (book-deposit.ts: recorded rates, rounded down per
- * payment), so the entries add up to the ledger's exchange postings.
+ * payment), so the entries add up to the ledger's exchange postings. `deposits`: the invoice's, any status
+ * (lib/invoices/list-invoice-deposits.ts).
  */
-export async function listInvoiceExchanges(db: Executor, record: InvoiceRecord): Promise<TransactionEntry[]> {
-  const rows = await db
-    .select()
-    .from(deposits)
-    .where(and(eq(deposits.transactionId, record.id), eq(deposits.status, "credited")))
-    .orderBy(asc(deposits.id));
+export function listInvoiceExchanges(record: InvoiceRecord, deposits: InvoiceDeposit[]): TransactionEntry[] {
+  const rows = deposits.filter((row) => row.status === "credited");
   const byCoin = new Map<string, { amount: bigint; gross: bigint }>();
   for (const row of rows) {
     if (row.currency === record.currency) continue;

@@ -1,6 +1,7 @@
 import "server-only";
 
 import type { Executor } from "@/lib/db/client";
+import { listInvoiceDeposits } from "@/lib/invoices/list-invoice-deposits";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
 import { loadInvoiceResolution } from "@/lib/invoices/resolve-invoice-exception";
 import { formatAmount } from "@/lib/money";
@@ -21,9 +22,10 @@ export async function loadInvoiceWire(db: Executor, id: number) {
   const record = (await loadInvoiceById(db, id))!;
   const { invoice } = record;
   const { payments, fees, paymentRates } = await loadPaymentsAndFees(db, id);
-  const transactions: TransactionEntry[] = [...payments, ...(await listInvoiceExchanges(db, record))];
+  const deposits = await listInvoiceDeposits(db, id);
+  const transactions: TransactionEntry[] = [...payments, ...listInvoiceExchanges(record, deposits)];
   const due = invoice.senderAmount;
-  const amounts = await invoiceAmounts(db, record);
+  const amounts = await invoiceAmounts(db, record, deposits);
   const resolution = await loadInvoiceResolution(db, id);
   return {
     record,

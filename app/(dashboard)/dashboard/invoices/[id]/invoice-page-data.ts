@@ -1,12 +1,11 @@
 import "server-only";
 
-import { and, asc, eq } from "drizzle-orm";
 import { invoiceExceptions } from "@/components/dashboard/invoice-status";
 import type { LatePayment } from "@/components/dashboard/invoice-timeline";
 import { amountsDue } from "@/lib/checkout/amounts-due";
 import type { Db } from "@/lib/db/client";
-import { deposits } from "@/lib/db/schema";
 import { lateCredit } from "@/lib/invoices/late-credit";
+import { listInvoiceDeposits } from "@/lib/invoices/list-invoice-deposits";
 import { listOpenExceptions } from "@/lib/invoices/list-open-exceptions";
 import { listOtherCoinCredits } from "@/lib/invoices/list-other-coin-credits";
 import { loadInvoiceById } from "@/lib/invoices/load-invoice";
@@ -24,36 +23,35 @@ export async function invoicePageData(db: Db, input: { merchantId: number; id: n
   if (!record || record.merchantId !== input.merchantId) return undefined;
   const detail = await transactionDetail(db, input.merchantId, input.id);
   if (!detail) return undefined;
-  const late: LatePayment[] = await db
-    .select({
-      id: deposits.id,
-      amount: deposits.amount,
-      currency: deposits.currency,
-      status: deposits.status,
-      seenAt: deposits.createdAt,
-      creditedAt: deposits.creditedAt,
-    })
-    .from(deposits)
-    .where(and(eq(deposits.transactionId, input.id), eq(deposits.isLate, true)))
-    .orderBy(asc(deposits.id));
+  const deposits = await listInvoiceDeposits(db, input.id);
+  const late: LatePayment[] = deposits
+    .filter((row) => row.isLate)
+    .map((row) => ({
+      id: row.id,
+      amount: row.amount,
+      currency: row.currency,
+      status: row.status,
+      seenAt: row.createdAt,
+      creditedAt: row.creditedAt,
+    }));
   const reason = record.invoice.statusReason;
   return {
     record,
     detail,
-    owed: await amountsDue(db, record),
+    owed: await amountsDue(db, record, { deposits }),
     // What a refund may send back: confirmed money only (lib/withdrawals/assert-refund-fits.ts agrees).
     // Only an overpaid confirmed invoice owes an excess back (lib/invoices/owed-refund.ts), so only
     // then is it worked out.
     owedBack:
       record.status === "confirmed" && reason === "overpaid"
-        ? await amountsDue(db, record, { isCreditedOnly: true })
+        ? await amountsDue(db, record, { isCreditedOnly: true, deposits })
         : null,
     /** What payments after the invoice closed credited in the coin paid: owed back when nothing else is. */
     lateCredit: await lateCredit(db, record),
     /** Money paid to an address shown before a switch of coins: a short invoice owes it back apart. */
     otherCoinCredits: await listOtherCoinCredits(db, record),
     /** Per coin paid (other than the invoice currency): its sum and its gross worth, as the API's exchange entries. */
-    exchanges: await listInvoiceExchanges(db, record),
+    exchanges: listInvoiceExchanges(record, deposits),
     refunds: await listRefunds(db, { merchantId: input.merchantId, invoiceId: input.id }),
     /** Refunds offered to the customer to claim (lib/refunds), and what no refund covers yet. */
     refundClaims: await listInvoiceRefundClaims(db, { merchantId: input.merchantId, invoiceId: input.id }),
