@@ -1,7 +1,7 @@
 import "server-only";
 
 import { sql } from "drizzle-orm";
-import { type Executor, queryRows } from "@/lib/db/client";
+import { type Executor, queryRowsPrepared } from "@/lib/db/client";
 import { parseStoredAmount } from "@/lib/money";
 
 export type LimitRow = { perWithdrawal: bigint; perDay: bigint | null };
@@ -17,7 +17,7 @@ export async function findWithdrawalLimits(
 ): Promise<Map<string, LimitRow>> {
   const limits = new Map<string, LimitRow>();
   if (input.currencies.length === 0) return limits;
-  const rows = await queryRows<{ currency: string; per_withdrawal: string; per_day: string | null }>(
+  const rows = await queryRowsPrepared<{ currency: string; per_withdrawal: string; per_day: string | null }>(
     db,
     sql`select currency, per_withdrawal::text, per_day::text from withdrawal_limits
         where merchant_id = ${input.merchantId}
