@@ -142,11 +142,12 @@ const dialect = new PgDialect();
 const statementNames = new Map<string, string>();
 
 /**
- * queryRows for a statement run on its own (not in a transaction) many times a second, such as
- * an API write. On PostgreSQL it is a named prepared statement (named after its text), so each
- * connection parses and plans it once instead of on every call: for the invoice and withdrawal
- * writes, planning was a third of the database's time. Rows come back as node-postgres parses
- * them (bigint and numeric as strings); read them with Number() and parseStoredAmount().
+ * queryRows for a statement run many times a second, such as an API write. Run on the database
+ * handle on PostgreSQL, it is a named prepared statement (named after its text), so each connection
+ * parses and plans it once instead of on every call: for the invoice and withdrawal writes, planning
+ * was a third of the database's time. In a transaction, or on PGlite, it is a plain query. Rows come
+ * back as the driver parses them (bigint and numeric as strings); read them with Number() and
+ * parseStoredAmount().
  */
 export async function queryRowsPrepared<T>(db: Executor, query: SQL): Promise<T[]> {
   const driver = driverOf.get(db);

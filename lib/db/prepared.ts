@@ -3,6 +3,8 @@ import "server-only";
 import type { Executor } from "./client";
 
 const built = new WeakMap<Executor, Map<string, unknown>>();
+/** Each name's builder, as source text: two builders under one name would share one query, silently. */
+const builders = new Map<string, string>();
 
 /**
  * A Drizzle query built once per database handle and run with its placeholders bound
@@ -21,6 +23,10 @@ export function prepared<T>(db: Executor, name: string, build: (db: Executor) =>
   }
   let query = queries.get(name) as T | undefined;
   if (query === undefined) {
+    const source = build.toString();
+    const known = builders.get(name);
+    if (known === undefined) builders.set(name, source);
+    else if (known !== source) throw new Error(`two different queries are prepared under the name "${name}"`);
     query = build(db);
     queries.set(name, query);
   }

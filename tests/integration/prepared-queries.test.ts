@@ -69,6 +69,18 @@ describe(`prepared queries on ${testDriver}`, () => {
     expect(builds).toBe(1);
   });
 
+  it("refuses a second, different query under a name already used", async () => {
+    // A transaction is a new executor, so the name's query is built there, and checked.
+    const other = inTransaction(database.db, async (tx) =>
+      prepared(tx, "test_merchant_name", (db) =>
+        db.select({ id: merchants.id }).from(merchants).prepare("test_merchant_name"),
+      ),
+    );
+    await expect(other).rejects.toThrow(
+      'two different queries are prepared under the name "test_merchant_name"',
+    );
+  });
+
   it("builds again for a reopened database", async () => {
     database = await database.reopen();
     builds = 0;
