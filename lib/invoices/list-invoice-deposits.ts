@@ -12,13 +12,13 @@ export type InvoiceDeposit = typeof deposits.$inferSelect;
  * wire view (lib/transactions/load-invoice-wire.ts) and handed to each part that sums some of them.
  */
 export async function listInvoiceDeposits(db: Executor, invoiceId: number): Promise<InvoiceDeposit[]> {
-  const query = prepared(db, "invoice_deposits", (db) =>
+  const query = prepared(db, "invoice_deposits", (db, name) =>
     db
       .select()
       .from(deposits)
       .where(eq(deposits.transactionId, sql.placeholder("id")))
       .orderBy(asc(deposits.id))
-      .prepare("invoice_deposits"),
+      .prepare(name),
   );
   return query.execute({ id: invoiceId });
 }

@@ -64,8 +64,7 @@ async function loadBy(
   values: Record<string, unknown>,
   lock: boolean,
 ): Promise<InvoiceRecord | undefined> {
-  const name = `invoice_by_${by}${lock ? "_locked" : ""}`;
-  const query = prepared(db, name, (db) => {
+  const query = prepared(db, `invoice_by_${by}${lock ? "_locked" : ""}`, (db, name) => {
     const select = selectInvoices(db).where(lookups[by]()).limit(1);
     return lock ? select.for("update", { of: [transactions, invoices] }).prepare(name) : select.prepare(name);
   });

@@ -31,12 +31,12 @@ export async function loadInvoiceResolution(
   db: Executor,
   invoiceId: number,
 ): Promise<InvoiceResolution | null> {
-  const query = prepared(db, "invoice_resolution", (db) =>
+  const query = prepared(db, "invoice_resolution", (db, name) =>
     db
       .select()
       .from(invoiceResolutions)
       .where(eq(invoiceResolutions.transactionId, sql.placeholder("invoiceId")))
-      .prepare("invoice_resolution"),
+      .prepare(name),
   );
   const [row] = await query.execute({ invoiceId });
   return row ?? null;

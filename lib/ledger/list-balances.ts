@@ -9,7 +9,7 @@ export type Balance = { currency: string; type: "crypto" | "fiat"; balance: bigi
 
 /** Every visible currency with the merchant's balance in it, zero where it has none (as the public API lists). */
 export async function listBalances(db: Executor, merchantId: number): Promise<Balance[]> {
-  const query = prepared(db, "merchant_balances", (db) =>
+  const query = prepared(db, "merchant_balances", (db, name) =>
     db
       .select({ currency: currencies.code, kind: currencies.kind, balance: ledgerAccounts.balance })
       .from(currencies)
@@ -23,7 +23,7 @@ export async function listBalances(db: Executor, merchantId: number): Promise<Ba
       )
       .where(eq(currencies.isVisible, true))
       .orderBy(asc(currencies.id))
-      .prepare("merchant_balances"),
+      .prepare(name),
   );
   const rows = await query.execute({ merchantId });
   return rows.map((row) => ({ currency: row.currency, type: row.kind, balance: row.balance ?? 0n }));

@@ -27,13 +27,13 @@ describe(`prepared queries on ${testDriver}`, () => {
 
   let builds = 0;
   const nameOf = async (db: Parameters<typeof prepared>[0], id: number) => {
-    const query = prepared(db, "test_merchant_name", (db) => {
+    const query = prepared(db, "test_merchant_name", (db, name) => {
       builds++;
       return db
         .select({ name: merchants.name })
         .from(merchants)
         .where(eq(merchants.id, sql.placeholder("id")))
-        .prepare("test_merchant_name");
+        .prepare(name);
     });
     const [row] = await query.execute({ id });
     return row?.name;
@@ -72,8 +72,8 @@ describe(`prepared queries on ${testDriver}`, () => {
   it("refuses a second, different query under a name already used", async () => {
     // A transaction is a new executor, so the name's query is built there, and checked.
     const other = inTransaction(database.db, async (tx) =>
-      prepared(tx, "test_merchant_name", (db) =>
-        db.select({ id: merchants.id }).from(merchants).prepare("test_merchant_name"),
+      prepared(tx, "test_merchant_name", (db, name) =>
+        db.select({ id: merchants.id }).from(merchants).prepare(name),
       ),
     );
     await expect(other).rejects.toThrow(
