@@ -9,6 +9,7 @@ import { createApiRouter } from "@/server/api-routes";
 import { createRequestHandler } from "@/server/create-request-handler";
 import { compiledEngine, type EngineClient, loopbackEngine } from "@/server/engine-client";
 import { ENGINE_TOKEN_ENV } from "@/server/engine-contract";
+import { applyHeapGrowthSetting } from "@/server/heap-growth";
 import { listenAddress } from "@/server/listen-address";
 import { loadApiRoutes } from "@/server/load-compiled-route";
 import { printBanner } from "@/server/print-banner";
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
   quietBrokenPipes();
   const isDev = process.env.NODE_ENV !== "production";
   applySourceMapSetting(process.env, isDev);
+  applyHeapGrowthSetting(process.env);
   const { port, host } = listenAddress();
   const token = randomBytes(32).toString("hex");
   process.env[ENGINE_TOKEN_ENV] = token;

@@ -4,6 +4,7 @@ import { DataDirLockedError } from "@/lib/db/data-dir-lock";
 import { startBackground } from "@/lib/host/background";
 import { bootDatabase } from "@/lib/host/boot";
 import { getConfig } from "@/lib/runtime";
+import { applyHeapGrowthSetting } from "@/server/heap-growth";
 import { quietBrokenPipes } from "@/server/quiet-broken-pipes";
 
 /**
@@ -13,6 +14,7 @@ import { quietBrokenPipes } from "@/server/quiet-broken-pipes";
  */
 async function main(): Promise<void> {
   quietBrokenPipes();
+  applyHeapGrowthSetting(process.env);
   const config = getConfig();
   const { handle, lock } = await bootDatabase(config, "worker");
   const background = startBackground(handle, config);
