@@ -1,6 +1,7 @@
-// A process that applies KASSA_HEAP_GROWTH_PERCENT=<argv[2]> as the server does, then keeps a live set
-// of about 30 MB and promotes about 250 MB of garbage into the old generation (each batch outlives
-// several scavenges, then is dropped), and prints how many full (major) collections that took.
+// A process that applies KASSA_HEAP_GROWTH_PERCENT=<argv[2]> as the server does, keeps a live set of
+// about 35 MB, then allocates about 280 MB in batches, each kept while the next 63 are made (so that
+// many outlive two scavenges and reach the old generation) and then dropped; it prints how many full
+// (major) collections that took.
 import { constants, type NodeGCPerformanceDetail, PerformanceObserver } from "node:perf_hooks";
 import { applyHeapGrowthSetting } from "@/server/heap-growth";
 
