@@ -81,11 +81,11 @@ const EnvSchema = z.object({
   KASSA_API_FAST_PATH: z.enum(["on", "off"]).default("on"),
   // Applied by the server itself before Next loads (server/source-maps.ts); validated here with the rest.
   KASSA_SOURCE_MAPS: z.enum(["on", "off"]).optional(),
-  // Applied by the server and the worker at start (server/heap-growth.ts); validated here with the rest.
+  // Applied by the server and the worker at start (server/heap-growth.ts, with the same pattern: server.ts
+  // loads nothing from lib/); validated here with the rest.
   KASSA_HEAP_GROWTH_PERCENT: z
     .string()
-    .regex(/^(0|[1-9]\d{1,2})$/, "must be 0 or a whole number from 10 to 400")
-    .refine((value) => Number(value) <= 400, "must be 0 or a whole number from 10 to 400")
+    .regex(/^(0|[1-9]\d|[1-3]\d\d|400)$/, "must be 0 or a whole number from 10 to 400")
     .optional(),
   SMTP_URL: z
     .string()

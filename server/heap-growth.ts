@@ -1,7 +1,10 @@
 import v8 from "node:v8";
 
 /** The default: a full collection once the old generation has doubled since the last one. */
-export const DEFAULT_HEAP_GROWTH_PERCENT = 100;
+const DEFAULT_HEAP_GROWTH_PERCENT = "100";
+
+/** 0, or a whole number from 10 to 400; lib/config.ts checks the variable with the same pattern. */
+const VALID_PERCENT = /^(0|[1-9]\d|[1-3]\d\d|400)$/;
 
 /**
  * How far V8 lets the heap's old generation grow after a full garbage collection before it runs the
@@ -14,9 +17,8 @@ export const DEFAULT_HEAP_GROWTH_PERCENT = 100;
  * setting.
  */
 export function applyHeapGrowthSetting(env: Record<string, string | undefined> = process.env): void {
-  const value = env.KASSA_HEAP_GROWTH_PERCENT ?? String(DEFAULT_HEAP_GROWTH_PERCENT);
-  const percent = Number(value);
-  if (!/^(0|[1-9]\d{1,2})$/.test(value) || percent > 400) {
+  const value = env.KASSA_HEAP_GROWTH_PERCENT ?? DEFAULT_HEAP_GROWTH_PERCENT;
+  if (!VALID_PERCENT.test(value)) {
     console.error(
       `Kassa could not start: Invalid environment:\n  KASSA_HEAP_GROWTH_PERCENT: must be 0 (V8's own) or a whole number from 10 to 400, not "${value}"`,
     );
@@ -24,5 +26,5 @@ export function applyHeapGrowthSetting(env: Record<string, string | undefined> =
     return;
   }
   // V8 reads the flag whenever it sets the next limit, so setting it after start-up takes effect.
-  v8.setFlagsFromString(`--heap-growing-percent=${percent}`);
+  v8.setFlagsFromString(`--heap-growing-percent=${value}`);
 }
