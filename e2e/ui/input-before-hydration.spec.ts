@@ -186,3 +186,58 @@ test("a payer type chosen before the checkout's script runs shows its own fields
   await expect(page.getByLabel("Company's legal name")).toBeVisible();
   await expect(page.getByLabel("First name")).toHaveCount(0);
 });
+
+/**
+ * A click on the submit button of a form React submits, before React runs: the button is disabled, so
+ * the browser does not send the form itself (a GET to the page's address with every field in the URL);
+ * once the script runs the button works, with what was typed.
+ */
+async function expectSubmitWaitsForScript(page: Page, release: () => void, button: Locator, typed: string) {
+  await expect(button).toBeDisabled();
+  await button.click({ force: true });
+  await hydrateAfterInput(release, button);
+  expect(page.url()).not.toContain(encodeURIComponent(typed));
+  await expect(button).toBeEnabled();
+}
+
+test("a sign-in, a sign-up and a payout clicked before their script runs send nothing into the address", async ({
+  page,
+}) => {
+  let release = await openWithScriptsHeld(page, "/login");
+  const merchant = await createMerchant("Early Click Shop");
+  await page.getByLabel("E-mail").fill(merchant.email);
+  await page.getByLabel("Password").fill(merchant.password);
+  await expectSubmitWaitsForScript(
+    page,
+    release,
+    page.getByRole("button", { name: "Sign in" }),
+    merchant.password,
+  );
+  // What was typed before is what signs in.
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+  await page.unrouteAll();
+
+  release = await openWithScriptsHeld(page, "/dashboard/payouts/new");
+  await page.getByLabel("Receiver type").selectOption("self");
+  const address = "tb1qfdxh6gkfr0qgyatnlkd8khcnxph9tw06n6qwjc";
+  await page.getByLabel(/Destination .* address/).fill(address);
+  await expectSubmitWaitsForScript(
+    page,
+    release,
+    page.getByRole("button", { name: "Review payout" }),
+    address,
+  );
+  await expect(page.getByLabel(/Destination .* address/)).toHaveValue(address);
+  await page.unrouteAll();
+
+  await page.context().clearCookies();
+  release = await openWithScriptsHeld(page, "/signup");
+  await page.getByLabel("Password").fill("early-click-password-1");
+  await expectSubmitWaitsForScript(
+    page,
+    release,
+    page.getByRole("button", { name: "Create account" }),
+    "early-click-password-1",
+  );
+});

@@ -6,6 +6,7 @@ import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { buttonClass } from "@/components/forms/field";
 import { FormError } from "@/components/forms/form-error";
+import { useIsHydrated } from "@/components/forms/use-is-hydrated";
 
 const MESSAGES: Record<string, string> = {
   invalid: "The e-mail or password is not right.",
@@ -20,6 +21,7 @@ export function LoginForm({ returnTo }: { returnTo: string }) {
   const [error, setError] = useState<string | null>(null);
   const [needsCode, setNeedsCode] = useState(false);
   const [isBusy, setIsBusy] = useState(false);
+  const isHydrated = useIsHydrated();
   const submit = async (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
@@ -75,7 +77,7 @@ export function LoginForm({ returnTo }: { returnTo: string }) {
         </Link>
       </p>
       <FormError message={error} />
-      <button type="submit" disabled={isBusy} className={`mt-4 w-full ${buttonClass}`}>
+      <button type="submit" disabled={!isHydrated || isBusy} className={`mt-4 w-full ${buttonClass}`}>
         {isBusy ? "Signing in…" : "Sign in"}
       </button>
       <p className="mt-4 text-sm">

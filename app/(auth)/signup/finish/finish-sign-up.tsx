@@ -6,6 +6,7 @@ import { signIn } from "next-auth/react";
 import { useEffect, useRef, useState } from "react";
 import { buttonClass } from "@/components/forms/field";
 import { errorMessage, FormError } from "@/components/forms/form-error";
+import { useIsHydrated } from "@/components/forms/use-is-hydrated";
 import { dashboardFetch } from "@/components/query/dashboard-fetch";
 import { takeLinkToken } from "../../take-link-token";
 
@@ -19,6 +20,7 @@ export function FinishSignUp() {
   const [state, setState] = useState<State>({ step: "opening" });
   const [error, setError] = useState<string | null>(null);
   const [isBusy, setIsBusy] = useState(false);
+  const isHydrated = useIsHydrated();
   const isOpened = useRef(false);
   useEffect(() => {
     if (isOpened.current) return; // the link works once: React's development double effect must not spend it
@@ -86,7 +88,7 @@ export function FinishSignUp() {
         className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-base dark:border-slate-600 dark:bg-slate-900"
       />
       <FormError message={error} />
-      <button type="submit" disabled={isBusy} className={`mt-4 w-full ${buttonClass}`}>
+      <button type="submit" disabled={!isHydrated || isBusy} className={`mt-4 w-full ${buttonClass}`}>
         {isBusy ? "Signing in…" : "Sign in and continue"}
       </button>
     </form>

@@ -5,6 +5,7 @@ import { PartyFields } from "@/components/dashboard/sender-fields";
 import { buttonClass } from "@/components/forms/field";
 import { PAYOUT_LABELS, relabel } from "@/components/forms/field-labels";
 import { FormError } from "@/components/forms/form-error";
+import { useIsHydrated } from "@/components/forms/use-is-hydrated";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { DashboardRequestError } from "@/components/query/dashboard-fetch";
 import { fetchQuote, type Quote, useCreatePayout } from "@/components/query/use-payouts";
@@ -34,6 +35,7 @@ export function PayoutForm({
   prefill?: PayoutPrefill;
 }) {
   const isInstant = kind === "instant";
+  const isHydrated = useIsHydrated();
   const form = useKassaForm<PayoutValues>(payoutSchemas[kind], {
     shouldUnregister: true,
     labels: PAYOUT_LABELS,
@@ -154,7 +156,7 @@ export function PayoutForm({
           onChange={() => setReview(null)}
         />
       ) : (
-        <button type="submit" disabled={isSubmitting} className={`mt-4 ${buttonClass}`}>
+        <button type="submit" disabled={!isHydrated || isSubmitting} className={`mt-4 ${buttonClass}`}>
           {isSubmitting ? "Checking…" : "Review payout"}
         </button>
       )}
