@@ -6,9 +6,9 @@ import { SecretReveal } from "@/components/dashboard/secret-reveal";
 import { buttonClass, Field } from "@/components/forms/field";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
+import { useIsHydrated } from "@/components/forms/use-is-hydrated";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { dashboardFetch } from "@/components/query/dashboard-fetch";
-
 import type { onboardingRequest } from "@/lib/schemas/dashboard";
 
 type Key = { api_key: string; api_secret: string };
@@ -16,6 +16,7 @@ type Key = { api_key: string; api_secret: string };
 const schema = formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.onboardingRequest));
 
 export function OnboardingForm({ defaultName }: { defaultName: string }) {
+  const isHydrated = useIsHydrated();
   const form = useKassaForm<z.input<typeof onboardingRequest>>(schema, {
     defaultValues: { name: defaultName, callback_url: "", key_label: "Production server" },
   });
@@ -65,7 +66,7 @@ export function OnboardingForm({ defaultName }: { defaultName: string }) {
         register={form.register("key_label")}
       />
       <FormError message={form.formError} />
-      <button type="submit" disabled={isSubmitting} className={`mt-4 ${buttonClass}`}>
+      <button type="submit" disabled={!isHydrated || isSubmitting} className={`mt-4 ${buttonClass}`}>
         {isSubmitting ? "Saving…" : "Finish and create the key"}
       </button>
     </form>

@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { Field, secondaryButtonClass, selectClass } from "@/components/forms/field";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
+import { useIsHydrated } from "@/components/forms/use-is-hydrated";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { type ApiKey, type RolledApiKey, useSetKeyAllowlist } from "@/components/query/use-api-keys";
 import { splitRanges } from "@/lib/api-keys/split-ranges";
@@ -21,6 +22,7 @@ const LABELS = { allowed_ips: "Allowed IP addresses" };
  * money is rolled only by a member who may create payouts (`mayMoveMoney`): others are told so.
  */
 export function KeyControls({ apiKey, mayMoveMoney }: { apiKey: ApiKey; mayMoveMoney: boolean }) {
+  const isHydrated = useIsHydrated();
   const allowlist = useSetKeyAllowlist();
   const [rolled, setRolled] = useState<RolledApiKey | null>(null);
   // Widening who may use a key is confirmed as a new key is (the dashboard's one dialog).
@@ -55,7 +57,11 @@ export function KeyControls({ apiKey, mayMoveMoney }: { apiKey: ApiKey; mayMoveM
             {...form.register("allowed_ips")}
           />
         </Field>
-        <button type="submit" className={`mt-2 ${secondaryButtonClass}`} disabled={allowlist.isPending}>
+        <button
+          type="submit"
+          className={`mt-2 ${secondaryButtonClass}`}
+          disabled={!isHydrated || allowlist.isPending}
+        >
           {allowlist.isPending ? "Saving…" : "Save allowed addresses"}
         </button>
         {allowlist.isSuccess && (

@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { secondaryButtonClass } from "@/components/forms/field";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
+import { useIsHydrated } from "@/components/forms/use-is-hydrated";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { type ApiKey, useRevokeApiKey } from "@/components/query/use-api-keys";
 import type { apiKeyRevokeRequest } from "@/lib/schemas/dashboard";
@@ -16,6 +17,7 @@ const schema = formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.
  * dashboard's one dialog). The form opens from the button and is the "are you sure".
  */
 export function RevokeKeyForm({ apiKey }: { apiKey: ApiKey }) {
+  const isHydrated = useIsHydrated();
   const [isOpen, setIsOpen] = useState(false);
   const revoke = useRevokeApiKey();
   const form = useKassaForm<z.input<typeof apiKeyRevokeRequest>>(schema);
@@ -34,7 +36,7 @@ export function RevokeKeyForm({ apiKey }: { apiKey: ApiKey }) {
         Revoke &quot;{apiKey.label}&quot;? Requests signed with it will be refused from now on.
       </p>
       <div className="mt-2 flex gap-2">
-        <button type="submit" className={secondaryButtonClass} disabled={revoke.isPending}>
+        <button type="submit" className={secondaryButtonClass} disabled={!isHydrated || revoke.isPending}>
           {revoke.isPending ? "Revoking…" : "Revoke key"}
         </button>
         <button type="button" className={secondaryButtonClass} onClick={() => setIsOpen(false)}>

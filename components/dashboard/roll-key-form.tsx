@@ -5,6 +5,7 @@ import { secondaryButtonClass, selectClass } from "@/components/forms/field";
 import { selectDefault } from "@/components/forms/field-defaults";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
+import { useIsHydrated } from "@/components/forms/use-is-hydrated";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { type ApiKey, type RolledApiKey, useRollApiKey } from "@/components/query/use-api-keys";
 import type { apiKeyRollRequest } from "@/lib/schemas/dashboard";
@@ -31,6 +32,7 @@ export function RollKeyForm({
   /** The new pair; the caller shows it (this form goes once the key has an end). */
   onRolled: (rolled: RolledApiKey) => void;
 }) {
+  const isHydrated = useIsHydrated();
   const roll = useRollApiKey();
   const form = useKassaForm<z.input<typeof apiKeyRollRequest>>(schema, {
     defaultValues: { overlap_seconds: 86_400 },
@@ -57,7 +59,11 @@ export function RollKeyForm({
           </option>
         ))}
       </select>
-      <button type="submit" className={`mt-2 ${secondaryButtonClass}`} disabled={roll.isPending}>
+      <button
+        type="submit"
+        className={`mt-2 ${secondaryButtonClass}`}
+        disabled={!isHydrated || roll.isPending}
+      >
         {roll.isPending ? "Rolling…" : "Roll key"}
       </button>
       <FormError message={form.formError} />

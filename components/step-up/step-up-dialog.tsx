@@ -4,6 +4,7 @@ import { useEffect, useId, useRef } from "react";
 import { buttonClass, Field, secondaryButtonClass } from "@/components/forms/field";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
+import { useIsHydrated } from "@/components/forms/use-is-hydrated";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { dashboardFetch } from "@/components/query/dashboard-fetch";
 import { registerStepUpDialog, settleStepUp } from "./ask-step-up";
@@ -19,6 +20,7 @@ const schema = formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.
  * modal <dialog>: focus moves into it and stays there, Escape cancels, the page behind is inert.
  */
 export function StepUpDialog({ hasTotp }: { hasTotp: boolean }) {
+  const isHydrated = useIsHydrated();
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   // On every dashboard page, and opened only for a sensitive change: zod and the schema (about
@@ -86,7 +88,7 @@ export function StepUpDialog({ hasTotp }: { hasTotp: boolean }) {
         )}
         <FormError message={form.formError} />
         <div className="mt-4 flex flex-wrap gap-2">
-          <button type="submit" disabled={form.formState.isSubmitting} className={buttonClass}>
+          <button type="submit" disabled={!isHydrated || form.formState.isSubmitting} className={buttonClass}>
             {form.formState.isSubmitting ? "Confirming…" : "Confirm"}
           </button>
           <button

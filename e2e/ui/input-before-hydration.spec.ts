@@ -200,7 +200,7 @@ async function expectSubmitWaitsForScript(page: Page, release: () => void, butto
   await expect(button).toBeEnabled();
 }
 
-test("a sign-in, a sign-up and a payout clicked before their script runs send nothing into the address", async ({
+test("a sign-in, a payout, a password change and a sign-up clicked before their script runs send nothing into the address", async ({
   page,
 }) => {
   let release = await openWithScriptsHeld(page, "/login");
@@ -229,6 +229,16 @@ test("a sign-in, a sign-up and a payout clicked before their script runs send no
     address,
   );
   await expect(page.getByLabel(/Destination .* address/)).toHaveValue(address);
+  await page.unrouteAll();
+
+  release = await openWithScriptsHeld(page, "/dashboard/settings");
+  await page.getByLabel("Current password").fill(merchant.password);
+  await expectSubmitWaitsForScript(
+    page,
+    release,
+    page.getByRole("button", { name: "Change password" }),
+    merchant.password,
+  );
   await page.unrouteAll();
 
   await page.context().clearCookies();

@@ -3,6 +3,7 @@
 import { type FormEvent, useState } from "react";
 import { buttonClass, secondaryButtonClass } from "@/components/forms/field";
 import { errorMessage, FormError } from "@/components/forms/form-error";
+import { useIsHydrated } from "@/components/forms/use-is-hydrated";
 
 /**
  * A decision a person looks at once more before it is taken (approve or decline a withdrawal,
@@ -24,6 +25,7 @@ export function DecisionForm({
   decide: () => Promise<void>;
   onCancel: () => void;
 }) {
+  const isHydrated = useIsHydrated();
   const [isBusy, setIsBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const submit = async (event: FormEvent) => {
@@ -42,7 +44,7 @@ export function DecisionForm({
     <form className="mt-2 max-w-sm" onSubmit={submit} noValidate aria-label={label}>
       <p className="text-sm">{explanation}</p>
       <div className="mt-3 flex flex-wrap gap-2">
-        <button type="submit" disabled={isBusy} className={buttonClass}>
+        <button type="submit" disabled={!isHydrated || isBusy} className={buttonClass}>
           {isBusy ? busyLabel : submitLabel}
         </button>
         <button type="button" className={secondaryButtonClass} onClick={onCancel}>

@@ -6,6 +6,7 @@ import { buttonClass, Field, secondaryButtonClass, selectClass } from "@/compone
 import { selectDefault } from "@/components/forms/field-defaults";
 import { errorMessage, FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
+import { useIsHydrated } from "@/components/forms/use-is-hydrated";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import {
   useRemoveWithdrawalLimits,
@@ -20,6 +21,7 @@ type Values = z.input<typeof withdrawalLimitsRequest>;
 
 /** The limits table and the form that sets one currency's limits (confirmed in the dashboard's one dialog). */
 export function LimitsSection({ currencies }: { currencies: string[] }) {
+  const isHydrated = useIsHydrated();
   const limits = useWithdrawalLimits();
   const save = useSaveWithdrawalLimits();
   const remove = useRemoveWithdrawalLimits();
@@ -135,7 +137,11 @@ export function LimitsSection({ currencies }: { currencies: string[] }) {
             now wait for approval.
           </p>
         )}
-        <button type="submit" disabled={form.formState.isSubmitting} className={`mt-3 ${buttonClass}`}>
+        <button
+          type="submit"
+          disabled={!isHydrated || form.formState.isSubmitting}
+          className={`mt-3 ${buttonClass}`}
+        >
           {form.formState.isSubmitting ? "Saving…" : "Save limits"}
         </button>
       </form>

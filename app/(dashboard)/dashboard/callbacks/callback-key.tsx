@@ -5,6 +5,7 @@ import { buttonClass, selectClass } from "@/components/forms/field";
 import { selectDefault } from "@/components/forms/field-defaults";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
+import { useIsHydrated } from "@/components/forms/use-is-hydrated";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { type CallbackKeyState, useCallbackKey, useSaveCallbackKey } from "@/components/query/use-callbacks";
 import type { callbackKeyRequest } from "@/lib/schemas/dashboard";
@@ -41,6 +42,7 @@ function CurrentKey({ state }: { state: CallbackKeyState }) {
 
 /** The owner's choice of callback key, confirmed in the dashboard's one dialog (components/step-up). */
 function ChooseKeyForm({ state }: { state: CallbackKeyState }) {
+  const isHydrated = useIsHydrated();
   const save = useSaveCallbackKey();
   const form = useKassaForm<z.input<typeof callbackKeyRequest>>(schema, {
     defaultValues: { key_id: state.signing?.id ?? state.candidates[0]?.id },
@@ -79,7 +81,7 @@ function ChooseKeyForm({ state }: { state: CallbackKeyState }) {
       {isChange && (
         <>
           <FormError message={form.formError} />
-          <button type="submit" disabled={save.isPending} className={`mt-2 ${buttonClass}`}>
+          <button type="submit" disabled={!isHydrated || save.isPending} className={`mt-2 ${buttonClass}`}>
             {save.isPending ? "Saving…" : "Use this key"}
           </button>
         </>

@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { buttonClass, Field } from "@/components/forms/field";
 import { errorMessage, FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
+import { useIsHydrated } from "@/components/forms/use-is-hydrated";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import {
   useCallbackLog,
@@ -27,6 +28,7 @@ const schema = formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.
 
 /** A change of URL is confirmed in the dashboard's one dialog (components/step-up). */
 function CallbackUrlForm() {
+  const isHydrated = useIsHydrated();
   const setting = useCallbackUrl();
   const save = useSaveCallbackUrl();
   const form = useKassaForm<z.input<typeof callbackUrlRequest>>(schema, {
@@ -61,7 +63,7 @@ function CallbackUrlForm() {
             : "Saved. Callbacks are off until you set a URL."
           : ""}
       </p>
-      <button type="submit" disabled={save.isPending} className={`mt-2 ${buttonClass}`}>
+      <button type="submit" disabled={!isHydrated || save.isPending} className={`mt-2 ${buttonClass}`}>
         {save.isPending ? "Saving…" : "Save"}
       </button>
     </form>

@@ -8,6 +8,7 @@ import { SecretReveal } from "@/components/dashboard/secret-reveal";
 import { buttonClass, Field } from "@/components/forms/field";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
+import { useIsHydrated } from "@/components/forms/use-is-hydrated";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { type CreatedApiKey, useApiKeys, useCreateApiKey } from "@/components/query/use-api-keys";
 import { formatDateTime } from "@/lib/format-date-time";
@@ -22,6 +23,7 @@ const when = (iso: string | null) => (iso ? formatDateTime(iso) : "never");
  * Only a member who may create payouts (`mayMoveMoney`) is offered a key that moves money.
  */
 export function KeysClient({ mayMoveMoney }: { mayMoveMoney: boolean }) {
+  const isHydrated = useIsHydrated();
   const keys = useApiKeys();
   const create = useCreateApiKey();
   const form = useKassaForm<z.input<typeof apiKeyRequest>>(schema, {
@@ -72,7 +74,7 @@ export function KeysClient({ mayMoveMoney }: { mayMoveMoney: boolean }) {
             </label>
           </div>
         )}
-        <button type="submit" disabled={create.isPending} className={`mt-9 ${buttonClass}`}>
+        <button type="submit" disabled={!isHydrated || create.isPending} className={`mt-9 ${buttonClass}`}>
           {create.isPending ? "Creating…" : "Create key"}
         </button>
       </form>

@@ -6,6 +6,7 @@ import { buttonClass, Field, selectClass } from "@/components/forms/field";
 import { selectDefault } from "@/components/forms/field-defaults";
 import { FormError } from "@/components/forms/form-error";
 import type { FormSchema } from "@/components/forms/form-schema";
+import { useIsHydrated } from "@/components/forms/use-is-hydrated";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { withoutEmpty } from "@/components/forms/without-empty";
 import { type SandboxAction as Action, useSandboxAction } from "@/components/query/use-sandbox";
@@ -33,6 +34,7 @@ export function SandboxAction<Values extends FieldValues, Result>({
   defaultValues: DefaultValues<Values>;
   describe: (result: Result) => string;
 }) {
+  const isHydrated = useIsHydrated();
   const form = useKassaForm<Values>(schema, { defaultValues });
   const mutation = useSandboxAction<Result>(action);
   const [done, setDone] = useState<string | null>(null);
@@ -78,7 +80,7 @@ export function SandboxAction<Values extends FieldValues, Result>({
           />
         ),
       )}
-      <button type="submit" disabled={isSubmitting} className={`mt-3 ${buttonClass}`}>
+      <button type="submit" disabled={!isHydrated || isSubmitting} className={`mt-3 ${buttonClass}`}>
         {isSubmitting ? "Working…" : title}
       </button>
       {done && (

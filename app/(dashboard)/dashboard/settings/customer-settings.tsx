@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { buttonClass, Field } from "@/components/forms/field";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
+import { useIsHydrated } from "@/components/forms/use-is-hydrated";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { useSaveSupportEmail, useSaveUnderpaymentTolerance } from "@/components/query/use-settings";
 import type { supportEmailRequest, underpaymentToleranceRequest } from "@/lib/schemas/merchant-settings";
@@ -17,6 +18,7 @@ const toleranceSchema = formSchema(() =>
 
 /** Where customers' replies go; shown on the checkout. A change is confirmed (the dashboard's one dialog). */
 function SupportEmail({ email }: { email: string }) {
+  const isHydrated = useIsHydrated();
   const save = useSaveSupportEmail();
   const form = useKassaForm<z.input<typeof supportEmailRequest>>(emailSchema, {
     defaultValues: { support_email: email },
@@ -43,7 +45,7 @@ function SupportEmail({ email }: { email: string }) {
         errors={errors}
         register={form.register("support_email")}
       />
-      <button type="submit" disabled={isSubmitting} className={`mt-3 ${buttonClass}`}>
+      <button type="submit" disabled={!isHydrated || isSubmitting} className={`mt-3 ${buttonClass}`}>
         {isSubmitting ? "Saving…" : "Save support e-mail"}
       </button>
       {save.isSuccess && !form.formError && (
@@ -60,6 +62,7 @@ function SupportEmail({ email }: { email: string }) {
 
 /** The share of the amount due a payment may fall short by and still count as paid. */
 function UnderpaymentTolerance({ percent }: { percent: string }) {
+  const isHydrated = useIsHydrated();
   const save = useSaveUnderpaymentTolerance();
   const form = useKassaForm<z.input<typeof underpaymentToleranceRequest>>(toleranceSchema, {
     defaultValues: { tolerance_percent: percent },
@@ -85,7 +88,7 @@ function UnderpaymentTolerance({ percent }: { percent: string }) {
         errors={errors}
         register={form.register("tolerance_percent")}
       />
-      <button type="submit" disabled={isSubmitting} className={`mt-3 ${buttonClass}`}>
+      <button type="submit" disabled={!isHydrated || isSubmitting} className={`mt-3 ${buttonClass}`}>
         {isSubmitting ? "Saving…" : "Save tolerance"}
       </button>
       {save.isSuccess && !form.formError && (

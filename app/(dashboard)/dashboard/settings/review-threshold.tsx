@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { buttonClass, Field } from "@/components/forms/field";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
+import { useIsHydrated } from "@/components/forms/use-is-hydrated";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { useSaveReviewThreshold } from "@/components/query/use-reviews";
 import type { reviewThresholdRequest } from "@/lib/schemas/compliance";
@@ -12,6 +13,7 @@ const schema = formSchema(() => import("@/lib/schemas/compliance").then((m) => m
 
 /** The score from which incoming payments wait in Reviews; a change is confirmed (the dashboard's one dialog). */
 export function ReviewThreshold({ threshold }: { threshold: string }) {
+  const isHydrated = useIsHydrated();
   const save = useSaveReviewThreshold();
   const form = useKassaForm<z.input<typeof reviewThresholdRequest>>(schema, {
     defaultValues: { threshold },
@@ -38,7 +40,7 @@ export function ReviewThreshold({ threshold }: { threshold: string }) {
         errors={errors}
         register={form.register("threshold")}
       />
-      <button type="submit" disabled={isSubmitting} className={`mt-3 ${buttonClass}`}>
+      <button type="submit" disabled={!isHydrated || isSubmitting} className={`mt-3 ${buttonClass}`}>
         {isSubmitting ? "Saving…" : "Save threshold"}
       </button>
       {save.isSuccess && !form.formError && (

@@ -5,6 +5,7 @@ import { buttonClass, Field } from "@/components/forms/field";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
 import { NewPasswordField } from "@/components/forms/new-password-field";
+import { useIsHydrated } from "@/components/forms/use-is-hydrated";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { useChangePassword } from "@/components/query/use-settings";
 import type { passwordRequest } from "@/lib/schemas/dashboard";
@@ -15,6 +16,7 @@ import { TwoFactor } from "./two-factor";
 const schema = formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.passwordRequest));
 
 function PasswordForm() {
+  const isHydrated = useIsHydrated();
   const form = useKassaForm<z.input<typeof passwordRequest>>(schema);
   const changePassword = useChangePassword();
   const submit = form.submitWith(async (values) => {
@@ -41,7 +43,7 @@ function PasswordForm() {
         errors={errors}
         register={form.register("new_password")}
       />
-      <button type="submit" disabled={isSubmitting} className={`mt-3 ${buttonClass}`}>
+      <button type="submit" disabled={!isHydrated || isSubmitting} className={`mt-3 ${buttonClass}`}>
         {isSubmitting ? "Saving…" : "Change password"}
       </button>
       {changePassword.isSuccess && !form.formError && (

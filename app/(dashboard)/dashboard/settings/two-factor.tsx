@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { buttonClass, Field, secondaryButtonClass } from "@/components/forms/field";
 import { errorMessage, FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
+import { useIsHydrated } from "@/components/forms/use-is-hydrated";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { useDisableTotp, useEnableTotp, useStartTotpSetup } from "@/components/query/use-settings";
 import type { totpDisableRequest, totpEnableRequest } from "@/lib/schemas/dashboard";
@@ -19,6 +20,7 @@ const enableSchema = formSchema(() =>
 const disableSchema = formSchema(() => import("@/lib/schemas/dashboard").then((m) => m.totpDisableRequest));
 
 function EnableForm({ setup, onEnabled }: { setup: Setup; onEnabled: (codes: string[]) => void }) {
+  const isHydrated = useIsHydrated();
   const form = useKassaForm<Pick<z.input<typeof totpEnableRequest>, "code" | "password">>(enableSchema, {
     defaultValues: { code: "", password: "" },
   });
@@ -57,7 +59,11 @@ function EnableForm({ setup, onEnabled }: { setup: Setup; onEnabled: (codes: str
         errors={form.formState.errors}
         register={form.register("password")}
       />
-      <button type="submit" disabled={form.formState.isSubmitting} className={`mt-3 ${buttonClass}`}>
+      <button
+        type="submit"
+        disabled={!isHydrated || form.formState.isSubmitting}
+        className={`mt-3 ${buttonClass}`}
+      >
         Turn on
       </button>
       <FormError message={form.formError} />
@@ -66,6 +72,7 @@ function EnableForm({ setup, onEnabled }: { setup: Setup; onEnabled: (codes: str
 }
 
 function DisableForm({ onDisabled }: { onDisabled: () => void }) {
+  const isHydrated = useIsHydrated();
   const form = useKassaForm<z.input<typeof totpDisableRequest>>(disableSchema, {
     defaultValues: { password: "" },
   });
@@ -84,7 +91,11 @@ function DisableForm({ onDisabled }: { onDisabled: () => void }) {
         errors={form.formState.errors}
         register={form.register("password")}
       />
-      <button type="submit" disabled={form.formState.isSubmitting} className={`mt-3 ${secondaryButtonClass}`}>
+      <button
+        type="submit"
+        disabled={!isHydrated || form.formState.isSubmitting}
+        className={`mt-3 ${secondaryButtonClass}`}
+      >
         Turn off
       </button>
       <FormError message={form.formError} />

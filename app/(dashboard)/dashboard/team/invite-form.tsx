@@ -6,6 +6,7 @@ import { buttonClass, Field, selectClass } from "@/components/forms/field";
 import { selectDefault } from "@/components/forms/field-defaults";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
+import { useIsHydrated } from "@/components/forms/use-is-hydrated";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { MailInLogNote } from "@/components/mail-in-log-note";
 import { useInviteMember } from "@/components/query/use-team";
@@ -17,6 +18,7 @@ const schema = formSchema(() => import("@/lib/schemas/team").then((m) => m.invit
 
 /** Invites someone by e-mail; confirmed in the dashboard's one dialog, like every change that lets someone in. */
 export function InviteForm({ role, isMailInLog }: { role: Role; isMailInLog: boolean }) {
+  const isHydrated = useIsHydrated();
   const invite = useInviteMember();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const form = useKassaForm<z.input<typeof inviteMemberRequest>>(schema, {
@@ -68,7 +70,7 @@ export function InviteForm({ role, isMailInLog }: { role: Role; isMailInLog: boo
           </select>
         </Field>
         <div className="self-end">
-          <button type="submit" disabled={invite.isPending} className={`mt-3 ${buttonClass}`}>
+          <button type="submit" disabled={!isHydrated || invite.isPending} className={`mt-3 ${buttonClass}`}>
             {invite.isPending ? "Sending…" : "Send invitation"}
           </button>
         </div>

@@ -6,6 +6,7 @@ import { buttonClass, Field, secondaryButtonClass, selectClass } from "@/compone
 import { selectDefault } from "@/components/forms/field-defaults";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
+import { useIsHydrated } from "@/components/forms/use-is-hydrated";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { type Team, useChangeRole, useRemoveMember } from "@/components/query/use-team";
 import { formatDateTime } from "@/lib/format-date-time";
@@ -30,6 +31,7 @@ export function MemberRow({
   me: { id: number; role: Role };
   canManage: boolean;
 }) {
+  const isHydrated = useIsHydrated();
   const [isOpen, setOpen] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const change = useChangeRole();
@@ -104,7 +106,7 @@ export function MemberRow({
             </select>
           </Field>
           <div className="mt-3 flex flex-wrap gap-2 sm:col-span-2">
-            <button type="submit" disabled={change.isPending} className={buttonClass}>
+            <button type="submit" disabled={!isHydrated || change.isPending} className={buttonClass}>
               {change.isPending ? "Saving…" : "Save role"}
             </button>
             <button

@@ -12,6 +12,7 @@ import { checkedByDefault, selectDefault } from "@/components/forms/field-defaul
 import { INVOICE_LABELS } from "@/components/forms/field-labels";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
+import { useIsHydrated } from "@/components/forms/use-is-hydrated";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { type CreatedInvoice, useCreateInvoice } from "@/components/query/use-transactions";
 import { CURRENCIES, findCurrency } from "@/lib/currencies/registry";
@@ -84,6 +85,7 @@ export function InvoiceForm({
   timerSeconds: number;
   rateLockSeconds: number;
 }) {
+  const isHydrated = useIsHydrated();
   const form = useKassaForm<Values>(schema, {
     defaultValues: defaults(),
     shouldUnregister: true,
@@ -309,7 +311,7 @@ export function InvoiceForm({
         </div>
       </details>
       <FormError message={form.formError} />
-      <button type="submit" disabled={isSubmitting} className={`mt-4 ${buttonClass}`}>
+      <button type="submit" disabled={!isHydrated || isSubmitting} className={`mt-4 ${buttonClass}`}>
         {isSubmitting ? "Creating the invoice…" : "Create invoice"}
       </button>
     </form>

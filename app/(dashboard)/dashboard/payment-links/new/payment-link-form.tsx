@@ -12,6 +12,7 @@ import { PAYMENT_LINK_LABELS } from "@/components/forms/field-labels";
 import { FormError } from "@/components/forms/form-error";
 import { formSchema } from "@/components/forms/form-schema";
 import { useChoiceMadeBeforeHydration } from "@/components/forms/use-choice-made-before-hydration";
+import { useIsHydrated } from "@/components/forms/use-is-hydrated";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { useCreatePaymentLink } from "@/components/query/use-payment-links";
 import { CURRENCIES, findCurrency } from "@/lib/currencies/registry";
@@ -62,6 +63,7 @@ const TITLE_MAX = 50;
  * shown follow the choice (fields not shown are not sent, so the API's rule of one or the other holds).
  */
 export function PaymentLinkForm() {
+  const isHydrated = useIsHydrated();
   const router = useRouter();
   const [isFixed, setIsFixed] = useState(true);
   const amountKindGroup = useRef<HTMLFieldSetElement>(null);
@@ -241,7 +243,7 @@ export function PaymentLinkForm() {
         />
       </div>
       <FormError message={form.formError} />
-      <button type="submit" disabled={isSubmitting} className={`mt-4 ${buttonClass}`}>
+      <button type="submit" disabled={!isHydrated || isSubmitting} className={`mt-4 ${buttonClass}`}>
         {isSubmitting ? "Creating the link…" : "Create payment link"}
       </button>
     </form>

@@ -5,6 +5,7 @@ import { useEffect, useId, useState } from "react";
 import { PartyFields } from "@/components/dashboard/sender-fields";
 import { buttonClass, Field } from "@/components/forms/field";
 import { FormError } from "@/components/forms/form-error";
+import { useIsHydrated } from "@/components/forms/use-is-hydrated";
 import { useKassaForm } from "@/components/forms/use-kassa-form";
 import { checkPayoutFile, type FileCheck, useSendPayoutFile } from "@/components/query/use-payout-batches";
 import { BatchList } from "./batch-list";
@@ -17,6 +18,7 @@ import { type BulkSenderValues, bulkSenderSchema, MAX_FILE_BYTES, readFileAsBase
  * nothing); then, the problems fixed or left out by choice, one confirmation sends them all.
  */
 export function BulkPayoutClient({ merchantName }: { merchantName: string }) {
+  const isHydrated = useIsHydrated();
   const router = useRouter();
   const fileId = useId();
   const form = useKassaForm<BulkSenderValues>(bulkSenderSchema, {
@@ -119,7 +121,7 @@ export function BulkPayoutClient({ merchantName }: { merchantName: string }) {
         </div>
         <FormError message={form.formError} />
         {!check && (
-          <button type="submit" disabled={isSubmitting} className={`mt-4 ${buttonClass}`}>
+          <button type="submit" disabled={!isHydrated || isSubmitting} className={`mt-4 ${buttonClass}`}>
             {isSubmitting ? "Checking every line…" : "Check file"}
           </button>
         )}
