@@ -188,66 +188,73 @@ test("a payer type chosen before the checkout's script runs shows its own fields
 });
 
 /**
- * A click on the submit button of a form React submits, before React runs: the button is disabled, so
- * the browser does not send the form itself (a GET to the page's address with every field in the URL);
- * once the script runs the button works, with what was typed.
+ * Opens `path` with its scripts held, types (`type`), and clicks the submit button named `button` before
+ * React runs: the button is disabled, so the browser does not send the form itself (a GET to the page's
+ * address with every field in the URL); once the script runs the button works, with what was typed.
  */
-async function expectSubmitWaitsForScript(page: Page, release: () => void, button: Locator, typed: string) {
-  await expect(button).toBeDisabled();
-  await button.click({ force: true });
-  await hydrateAfterInput(release, button);
+async function expectSubmitWaitsForScript(
+  page: Page,
+  path: string,
+  type: () => Promise<void>,
+  button: string,
+  typed: string,
+) {
+  const release = await openWithScriptsHeld(page, path);
+  await type();
+  const submit = page.getByRole("button", { name: button });
+  await expect(submit).toBeDisabled();
+  await submit.click({ force: true });
+  await hydrateAfterInput(release, submit);
   expect(page.url()).not.toContain(encodeURIComponent(typed));
-  await expect(button).toBeEnabled();
+  await expect(submit).toBeEnabled();
+  await page.unrouteAll();
 }
 
 test("a sign-in, a payout, a password change and a sign-up clicked before their script runs send nothing into the address", async ({
   page,
 }) => {
-  let release = await openWithScriptsHeld(page, "/login");
   const merchant = await createMerchant("Early Click Shop");
-  await page.getByLabel("E-mail").fill(merchant.email);
-  await page.getByLabel("Password").fill(merchant.password);
   await expectSubmitWaitsForScript(
     page,
-    release,
-    page.getByRole("button", { name: "Sign in" }),
+    "/login",
+    async () => {
+      await page.getByLabel("E-mail").fill(merchant.email);
+      await page.getByLabel("Password").fill(merchant.password);
+    },
+    "Sign in",
     merchant.password,
   );
   // What was typed before is what signs in.
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL((url) => !url.pathname.startsWith("/login"));
-  await page.unrouteAll();
 
-  release = await openWithScriptsHeld(page, "/dashboard/payouts/new");
-  await page.getByLabel("Receiver type").selectOption("self");
   const address = "tb1qfdxh6gkfr0qgyatnlkd8khcnxph9tw06n6qwjc";
-  await page.getByLabel(/Destination .* address/).fill(address);
   await expectSubmitWaitsForScript(
     page,
-    release,
-    page.getByRole("button", { name: "Review payout" }),
+    "/dashboard/payouts/new",
+    async () => {
+      await page.getByLabel("Receiver type").selectOption("self");
+      await page.getByLabel(/Destination .* address/).fill(address);
+    },
+    "Review payout",
     address,
   );
   await expect(page.getByLabel(/Destination .* address/)).toHaveValue(address);
-  await page.unrouteAll();
 
-  release = await openWithScriptsHeld(page, "/dashboard/settings");
-  await page.getByLabel("Current password").fill(merchant.password);
   await expectSubmitWaitsForScript(
     page,
-    release,
-    page.getByRole("button", { name: "Change password" }),
+    "/dashboard/settings",
+    () => page.getByLabel("Current password").fill(merchant.password),
+    "Change password",
     merchant.password,
   );
-  await page.unrouteAll();
 
   await page.context().clearCookies();
-  release = await openWithScriptsHeld(page, "/signup");
-  await page.getByLabel("Password").fill("early-click-password-1");
   await expectSubmitWaitsForScript(
     page,
-    release,
-    page.getByRole("button", { name: "Create account" }),
+    "/signup",
+    () => page.getByLabel("Password").fill("early-click-password-1"),
+    "Create account",
     "early-click-password-1",
   );
 });
