@@ -6,6 +6,7 @@ import type { Db, Tx } from "@/lib/db/client";
 import { exchangeQuotes } from "@/lib/db/schema";
 import { inTransaction } from "@/lib/db/transaction";
 import { fieldError } from "@/lib/errors";
+import { inBalanceQueue } from "@/lib/ledger/balance-queue";
 import { formatAmount } from "@/lib/money";
 import { makeRate } from "@/lib/rates/rate";
 import { exchangeFeeType } from "./exchange-fee-type";
@@ -35,29 +36,37 @@ export async function exchangeFixed(db: Db, input: ExchangeFixedInput): Promise<
   const amountField = input.senderAmount !== undefined ? "sender_amount" : "receiver_amount";
   let claimed: ExchangePrice | undefined;
   try {
-    const id = await inTransaction(db, async (tx) => {
-      const [quote] = await tx
-        .select()
-        .from(exchangeQuotes)
-        .where(and(matching(input), isNull(exchangeQuotes.transactionId), sql`release_at > ${sqlNow(clock)}`))
-        .orderBy(desc(exchangeQuotes.id))
-        .limit(1)
-        .for("update", { skipLocked: true });
-      if (!quote) throw await whyNoQuote(tx, input, clock);
-      claimed = priceOfQuote(quote);
-      const created = await recordExchange(tx, {
-        merchantId: input.merchantId,
-        apiKeyId: input.apiKeyId,
-        foreignId: input.foreignId,
-        kind: "fixed",
-        price: claimed,
-        quoteId: quote.id,
-        amountField,
-        clock,
+    // The debit waits its turn for the sender balance (lib/ledger/balance-queue.ts).
+    const execute = () =>
+      inTransaction(db, async (tx) => {
+        const [quote] = await tx
+          .select()
+          .from(exchangeQuotes)
+          .where(
+            and(matching(input), isNull(exchangeQuotes.transactionId), sql`release_at > ${sqlNow(clock)}`),
+          )
+          .orderBy(desc(exchangeQuotes.id))
+          .limit(1)
+          .for("update", { skipLocked: true });
+        if (!quote) throw await whyNoQuote(tx, input, clock);
+        claimed = priceOfQuote(quote);
+        const created = await recordExchange(tx, {
+          merchantId: input.merchantId,
+          apiKeyId: input.apiKeyId,
+          foreignId: input.foreignId,
+          kind: "fixed",
+          price: claimed,
+          quoteId: quote.id,
+          amountField,
+          clock,
+        });
+        await tx
+          .update(exchangeQuotes)
+          .set({ transactionId: created })
+          .where(eq(exchangeQuotes.id, quote.id));
+        return created;
       });
-      await tx.update(exchangeQuotes).set({ transactionId: created }).where(eq(exchangeQuotes.id, quote.id));
-      return created;
-    });
+    const id = await inBalanceQueue(input.merchantId, input.senderCurrency, execute);
     return { id, foreignId: input.foreignId, price: claimed! };
   } catch (error) {
     const mapped =

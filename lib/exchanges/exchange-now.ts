@@ -3,6 +3,7 @@ import "server-only";
 import type { Clock } from "@/lib/clock";
 import type { Db } from "@/lib/db/client";
 import { inTransaction } from "@/lib/db/transaction";
+import { inBalanceQueue } from "@/lib/ledger/balance-queue";
 import type { Pricing } from "@/lib/rates/pricing";
 import { mapExchangeError } from "./map-exchange-error";
 import { type ExchangePrice, priceExchange } from "./price-exchange";
@@ -22,18 +23,21 @@ export async function exchangeNow(
   const amountField = input.senderAmount !== undefined ? "sender_amount" : "receiver_amount";
   const price = await priceExchange(db, input);
   try {
-    const id = await inTransaction(db, (tx) =>
-      recordExchange(tx, {
-        merchantId: input.merchantId,
-        apiKeyId: input.apiKeyId,
-        foreignId: input.foreignId,
-        kind: "now",
-        price,
-        quoteId: null,
-        amountField,
-        clock: input.clock,
-      }),
-    );
+    // The debit waits its turn for the sender balance (lib/ledger/balance-queue.ts).
+    const record = () =>
+      inTransaction(db, (tx) =>
+        recordExchange(tx, {
+          merchantId: input.merchantId,
+          apiKeyId: input.apiKeyId,
+          foreignId: input.foreignId,
+          kind: "now",
+          price,
+          quoteId: null,
+          amountField,
+          clock: input.clock,
+        }),
+      );
+    const id = await inBalanceQueue(input.merchantId, price.senderCurrency, record);
     return { id, foreignId: input.foreignId, price };
   } catch (error) {
     throw (

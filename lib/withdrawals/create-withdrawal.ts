@@ -20,6 +20,7 @@ import { amountSql, optionalWholeSql } from "@/lib/db/schema";
 import { inTransaction, retrySerializationFailures } from "@/lib/db/transaction";
 import { fieldError } from "@/lib/errors";
 import { merchantBalance, platformAccount } from "@/lib/ledger/accounts";
+import { inBalanceQueue } from "@/lib/ledger/balance-queue";
 import { journalJson, postJournalsSql } from "@/lib/ledger/post-journal";
 import { findWithdrawalLimits } from "@/lib/limits/find-withdrawal-limits";
 import { judgeWithdrawalLimits, withdrawalLegs } from "@/lib/limits/judge-withdrawal-limits";
@@ -94,7 +95,8 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
     // Without limits in any currency it touches, the one statement above is the whole write. With
     // them, their rows are locked first, so movements racing for one day's limit are judged in turn.
     // A refund is checked against what its invoice owes under the invoice's row lock, in the
-    // transaction that writes it.
+    // transaction that writes it. Either way the write waits its turn for the merchant's balance
+    // (lib/ledger/balance-queue.ts), after the reads it needs.
     const legs = withdrawalLegs(price);
     const limits = await findWithdrawalLimits(db, {
       merchantId: input.merchantId,
@@ -103,41 +105,45 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
     const { refundOf, claim } = input;
     if (limits.size === 0 && refundOf === undefined && claim === undefined)
       return {
-        id: await retrySerializationFailures(() => write(db)),
+        id: await inBalanceQueue(input.merchantId, prepared.source.code, () =>
+          retrySerializationFailures(() => write(db)),
+        ),
         price,
         tag,
         status: "processing",
       };
-    return await inTransaction(db, async (tx) => {
-      if (claim) await claim.before(tx);
-      else if (refundOf !== undefined) {
-        await assertRefundFits(tx, {
+    const inOwnTransaction = () =>
+      inTransaction(db, async (tx) => {
+        if (claim) await claim.before(tx);
+        else if (refundOf !== undefined) {
+          await assertRefundFits(tx, {
+            merchantId: input.merchantId,
+            invoiceId: refundOf,
+            target: prepared.target.code,
+            sent: price.sent,
+            fields: {
+              amount: input.amount !== undefined ? prepared.fields.amount : prepared.fields.amountTo,
+              target: input.kind === "withdrawal_exchange" ? "convert_to" : prepared.fields.currency,
+            },
+          });
+        }
+        const verdict = await judgeWithdrawalLimits(tx, {
           merchantId: input.merchantId,
-          invoiceId: refundOf,
-          target: prepared.target.code,
-          sent: price.sent,
-          fields: {
-            amount: input.amount !== undefined ? prepared.fields.amount : prepared.fields.amountTo,
-            target: input.kind === "withdrawal_exchange" ? "convert_to" : prepared.fields.currency,
-          },
+          legs,
+          clock: input.clock,
         });
-      }
-      const verdict = await judgeWithdrawalLimits(tx, {
-        merchantId: input.merchantId,
-        legs,
-        clock: input.clock,
-      });
-      if (verdict.isWithin) {
-        const id = await write(tx);
+        if (verdict.isWithin) {
+          const id = await write(tx);
+          await claim?.after(tx, id);
+          return { id, price, tag, status: "processing" as const };
+        }
+        const expiresAt = approvalDeadline(input);
+        const id = await write(tx, expiresAt);
+        await awaitApproval(tx, { withdrawalId: id });
         await claim?.after(tx, id);
-        return { id, price, tag, status: "processing" as const };
-      }
-      const expiresAt = approvalDeadline(input);
-      const id = await write(tx, expiresAt);
-      await awaitApproval(tx, { withdrawalId: id });
-      await claim?.after(tx, id);
-      return { id, price, tag, status: "pending" as const };
-    });
+        return { id, price, tag, status: "pending" as const };
+      });
+    return await inBalanceQueue(input.merchantId, prepared.source.code, inOwnTransaction);
   } catch (error) {
     throw withdrawalWriteError(error, prepared);
   }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mineDueSandboxBlocks, mineSandboxBlocks } from "@/lib/chain/sandbox/mine-blocks";
 import { queryRows } from "@/lib/db/client";
 import { runDueJobs } from "@/lib/jobs/runner";
+import { BALANCE_WRITERS } from "@/lib/ledger/balance-queue";
 import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
 import { listBalances } from "@/lib/ledger/list-balances";
 import { createMerchant } from "@/lib/merchants/create-merchant";
@@ -398,6 +399,102 @@ describe(`racing withdrawals on ${testDriver}`, () => {
       } finally {
         holder.release();
       }
+    });
+
+    /** Sessions of this database waiting for a lock. */
+    const lockWaiters = async () =>
+      (
+        await queryRows(
+          database.db,
+          sql`select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
+        )
+      ).length;
+
+    /**
+     * Runs `during` while a second session holds the merchant's balance row in `currency` as a debit
+     * does (FOR NO KEY UPDATE, which lets the entries' foreign keys through), then lets it go.
+     */
+    async function whileBalanceHeld(merchantId: number, currency: string, during: () => Promise<void>) {
+      const holder = await (database.driver as { kind: "pg"; pool: Pool }).pool.connect();
+      try {
+        await holder.query("begin");
+        await holder.query(
+          "select id from ledger_accounts where merchant_id = $1 and kind = 'balance' and currency = $2 for no key update",
+          [merchantId, currency],
+        );
+        await during();
+      } finally {
+        await holder.query("commit");
+        holder.release();
+      }
+    }
+
+    /** Whether `promise` has settled: a flag a test can wait on. */
+    const settled = (promise: Promise<unknown>) => {
+      const state = { isSettled: false };
+      promise.then(
+        () => (state.isSettled = true),
+        () => (state.isSettled = true),
+      );
+      return state;
+    };
+
+    it("takes the shared clearing row last: a withdrawal waiting for its merchant's balance holds no other merchant back", async () => {
+      const other = await fundedMerchant("Other", "BTC", "1");
+      // The platform's BTC clearing account exists before the waiting merchant's balance: the lower id.
+      await createWithdrawal(database.db, withdrawalInput(other, request(), pricing));
+      const waiting = await fundedMerchant("Waiting", "BTC", "1");
+      let pending: Promise<unknown> | undefined;
+      await whileBalanceHeld(waiting, "BTC", async () => {
+        pending = createWithdrawal(database.db, withdrawalInput(waiting, request(), pricing));
+        await waitUntil(async () => (await lockWaiters()) === 1, {
+          what: "the withdrawal waits for its merchant's balance row",
+        });
+        const another = settled(createWithdrawal(database.db, withdrawalInput(other, request(), pricing)));
+        await waitUntil(() => another.isSettled, {
+          what: "another merchant's withdrawal in the same currency is written meanwhile",
+        });
+      });
+      await pending;
+      expect(await ledgerInvariants(database.db)).toEqual({
+        nonZeroCurrencies: [],
+        accountsNotMatchingEntries: 0,
+        negativeMerchantBalances: 0,
+      });
+    });
+
+    it(`lets ${BALANCE_WRITERS} of a burst of one merchant's withdrawals wait on its balance, the rest in turn, and leaves connections for everyone else`, async () => {
+      // 0.1 LTC + 0.0001 LTC network fee each: 40 of them cost exactly 4.004 LTC, more requests
+      // than the test database's 20 pooled connections.
+      const burst = await fundedMerchant("Burst", "LTC", "4.004");
+      const other = await fundedMerchant("Bystander", "LTC", "1");
+      const withdraw = (merchant: number) =>
+        createWithdrawal(
+          database.db,
+          withdrawalInput(
+            merchant,
+            request({ currency: "LTC", amount: "0.1", address: LTC_ADDRESS }),
+            pricing,
+          ),
+        );
+      let results: Promise<PromiseSettledResult<unknown>[]> | undefined;
+      await whileBalanceHeld(burst, "LTC", async () => {
+        results = Promise.allSettled(Array.from({ length: 40 }, () => withdraw(burst)));
+        await waitUntil(async () => (await lockWaiters()) >= BALANCE_WRITERS, {
+          what: "the first of the burst wait for the balance row",
+        });
+        const bystander = settled(withdraw(other));
+        await waitUntil(() => bystander.isSettled, {
+          what: "another merchant's withdrawal is written while the burst waits",
+        });
+        expect(await lockWaiters()).toBe(BALANCE_WRITERS);
+      });
+      const outcomes = await results!;
+      expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(40);
+      const left = async (merchant: number) =>
+        (await listBalances(database.db, merchant)).find((b) => b.currency === "LTC")!.balance;
+      expect(await left(burst)).toBe(0n);
+      expect(await left(other)).toBe(parseDecimal("0.8999"));
     });
   }
 });
