@@ -1,6 +1,6 @@
 import "server-only";
 
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { AuditSource } from "@/lib/audit/record-audit-entry";
 import { queueCallback } from "@/lib/callbacks/queue-callback";
 import { checkAddress } from "@/lib/chain/address-codec";
@@ -22,7 +22,6 @@ import { fieldError } from "@/lib/errors";
 import { merchantBalance, platformAccount } from "@/lib/ledger/accounts";
 import { inBalanceQueue } from "@/lib/ledger/balance-queue";
 import { journalJson, postJournalsSql } from "@/lib/ledger/post-journal";
-import { findWithdrawalLimits } from "@/lib/limits/find-withdrawal-limits";
 import { judgeWithdrawalLimits, withdrawalLegs } from "@/lib/limits/judge-withdrawal-limits";
 import { formatAmountShort } from "@/lib/money";
 import type { Pricing } from "@/lib/rates/pricing";
@@ -92,26 +91,25 @@ export async function createWithdrawal(db: Db, input: CreateWithdrawalInput): Pr
   const { price, tag } = prepared;
   const write = (executor: Executor, expiresAt?: Date) => writeWithdrawal(executor, prepared, { expiresAt });
   try {
-    // Without limits in any currency it touches, the one statement above is the whole write. With
-    // them, their rows are locked first, so movements racing for one day's limit are judged in turn.
-    // A refund is checked against what its invoice owes under the invoice's row lock, in the
-    // transaction that writes it. Either way the write waits its turn for the merchant's balance
-    // (lib/ledger/balance-queue.ts), after the reads it needs.
+    // Without limits in any currency it touches, one statement is the whole write; it refuses itself
+    // when the merchant has limits there (`unlessLimitedIn`), which saves the round trip that looked
+    // them up first. With them, their rows are locked first, in a transaction, so movements racing for
+    // one day's limit are judged in turn. A refund is checked against what its invoice owes under the
+    // invoice's row lock, in the transaction that writes it. Either way the write waits its turn for
+    // the merchant's balance (lib/ledger/balance-queue.ts), after the reads it needs.
     const legs = withdrawalLegs(price);
-    const limits = await findWithdrawalLimits(db, {
-      merchantId: input.merchantId,
-      currencies: legs.map((leg) => leg.currency),
-    });
     const { refundOf, claim } = input;
-    if (limits.size === 0 && refundOf === undefined && claim === undefined)
-      return {
-        id: await inBalanceQueue(input.merchantId, prepared.source.code, () =>
-          retrySerializationFailures(() => write(db)),
-        ),
-        price,
-        tag,
-        status: "processing",
-      };
+    if (refundOf === undefined && claim === undefined) {
+      const unlessLimitedIn = legs.map((leg) => leg.currency);
+      try {
+        const id = await inBalanceQueue(input.merchantId, prepared.source.code, () =>
+          retrySerializationFailures(() => writeWithdrawal(db, prepared, { unlessLimitedIn })),
+        );
+        return { id, price, tag, status: "processing" };
+      } catch (error) {
+        if (refusalReason(error) !== LIMITED) throw error;
+      }
+    }
     const inOwnTransaction = () =>
       inTransaction(db, async (tx) => {
         if (claim) await claim.before(tx);
@@ -228,10 +226,15 @@ export async function prepareWithdrawal(
 export async function writeWithdrawal(
   executor: Executor,
   prepared: PreparedWithdrawal,
-  options: { expiresAt?: Date; batch?: { id: number; row: number } },
+  options: {
+    expiresAt?: Date;
+    batch?: { id: number; row: number };
+    /** Refuse (kassa_refuse, LIMITED), writing nothing, when the merchant has a limit in one of these. */
+    unlessLimitedIn?: readonly string[];
+  },
 ): Promise<number> {
   const { input, source, target, tag, foreignId, price } = prepared;
-  const { expiresAt, batch } = options;
+  const { expiresAt, batch, unlessLimitedIn } = options;
   const status: CreatedWithdrawal["status"] = expiresAt ? "pending" : "processing";
   const customer = {
     merchantId: input.merchantId,
@@ -271,7 +274,7 @@ export async function writeWithdrawal(
     // Raw: the measured withdrawal/crypto write, one data-modifying WITH statement (docs/BENCHMARKS.md).
     const [row] = await queryRowsPrepared<{ id: string | number }>(
       executor,
-      sql`with customer as (select ${customerIdentitySql(customer)} as is_checked),
+      sql`with customer as (select ${customerIdentitySql(customer)} as is_checked ${unlimitedSql(input.merchantId, unlessLimitedIn)}),
           created as (
             insert into transactions (merchant_id, type, status, foreign_id, end_user_reference, currency, amount, api_key_id)
             select ${input.merchantId}, ${input.kind}, ${status}::text, ${foreignId}, ${input.endUserReference},
@@ -317,6 +320,23 @@ export async function writeWithdrawal(
     );
     return Number(row!.id);
   }
+}
+
+/** The refusal of a one-statement write for a merchant with withdrawal limits in its currencies. */
+const LIMITED = "limited";
+
+/**
+ * The `customer` CTE's FROM when the write must refuse for a merchant with limits in `currencies`:
+ * checked before the customer is, and the refusal aborts the statement, so nothing of it is written.
+ */
+function unlimitedSql(merchantId: number, currencies: readonly string[] | undefined): SQL {
+  if (!currencies) return sql``;
+  return sql`from (select kassa_refuse(case when exists (
+                select from withdrawal_limits where merchant_id = ${merchantId}
+                  and currency in (${sql.join(
+                    currencies.map((currency) => sql`${currency}`),
+                    sql`, `,
+                  )})) then ${LIMITED} end)) as unlimited`;
 }
 
 /** What a failed write means to the caller: a taken foreign_id, too little balance, another customer. */
