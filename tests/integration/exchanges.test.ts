@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import type { Pool } from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
 import { queryRows } from "@/lib/db/client";
@@ -9,6 +10,7 @@ import { fixExchangeQuote } from "@/lib/exchanges/fix-exchange-quote";
 import { listPairs } from "@/lib/exchanges/list-pairs";
 import { settleExchange } from "@/lib/exchanges/settle-exchange";
 import { runDueJobs } from "@/lib/jobs/runner";
+import { BALANCE_WRITERS } from "@/lib/ledger/balance-queue";
 import { creditSandboxBalance } from "@/lib/ledger/credit-sandbox-balance";
 import { listBalances } from "@/lib/ledger/list-balances";
 import { formatAmount, parseDecimal } from "@/lib/money";
@@ -23,6 +25,7 @@ import { createTestDatabase, type TestDatabase, testDriver } from "../support/da
 import { handlers, pricingWith } from "../support/invoices";
 import { ledgerInvariants } from "../support/ledger";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
+import { waitUntil } from "../support/wait";
 
 // Sandbox prices (lib/rates/rates.ts DEFAULT_USD_PRICES): BTC 65000 USD, EUR 1.08 USD, ETH 3200 USD;
 // spread 5000 ppm (0.5%). Every expected figure below is worked out by hand from those numbers.
@@ -462,6 +465,62 @@ describe(`exchanges on ${testDriver}`, () => {
       negativeMerchantBalances: 0,
     });
   });
+
+  // PGlite has a single session, so no second one can hold the balance row; on PostgreSQL it can.
+  if (testDriver === "pg") {
+    it(`lets ${BALANCE_WRITERS} of a burst of one merchant's exchanges wait on its balance, the rest in turn, and leaves connections for everyone else`, async () => {
+      const burst = await createTestMerchant(database, "Burst");
+      const bystander = await createTestMerchant(database, "Bystander");
+      await credit(burst, "BTC", "1");
+      await credit(bystander, "BTC", "1");
+      const exchange = (merchant: number) =>
+        exchangeNow(database.db, {
+          merchantId: merchant,
+          foreignId: nextForeignId(),
+          senderCurrency: "BTC",
+          receiverCurrency: "EUR",
+          senderAmount: units("0.01"),
+          pricing: pricingWith(SPREAD_PPM),
+        });
+      const lockWaiters = async () =>
+        (
+          await queryRows(
+            database.db,
+            sql`select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
+          )
+        ).length;
+      // A second session holds the burst's BTC balance row as a debit does, until the end.
+      const holder = await (database.driver as { kind: "pg"; pool: Pool }).pool.connect();
+      let results: Promise<PromiseSettledResult<unknown>[]> | undefined;
+      try {
+        await holder.query("begin");
+        await holder.query(
+          "select id from ledger_accounts where merchant_id = $1 and kind = 'balance' and currency = 'BTC' for no key update",
+          [burst],
+        );
+        // More exchanges than the test database's 20 pooled connections.
+        results = Promise.allSettled(Array.from({ length: 30 }, () => exchange(burst)));
+        await waitUntil(async () => (await lockWaiters()) >= BALANCE_WRITERS, {
+          what: "the first of the burst wait for the balance row",
+        });
+        let isBystanderDone = false;
+        void exchange(bystander).finally(() => {
+          isBystanderDone = true;
+        });
+        await waitUntil(() => isBystanderDone, {
+          what: "another merchant's exchange is written while the burst waits",
+        });
+        expect(await lockWaiters()).toBe(BALANCE_WRITERS);
+      } finally {
+        await holder.query("commit");
+        holder.release();
+      }
+      const outcomes = await results!;
+      expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(30);
+      expect(await balance("BTC", burst)).toBe(units("0.7"));
+      expect(await balance("BTC", bystander)).toBe(units("0.99"));
+    });
+  }
 
   it("executes one quote once when the same exchange/fixed arrives several times at once", async () => {
     const quote = await fixExchangeQuote(database.db, {
