@@ -1,5 +1,4 @@
 import { sql } from "drizzle-orm";
-import type { Pool } from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setCallbackUrl } from "@/lib/callbacks/set-callback-url";
 import { queryRows } from "@/lib/db/client";
@@ -23,7 +22,7 @@ import { transactionDetail } from "@/lib/transactions/transaction-detail";
 import { testClock } from "../support/clock";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { handlers, pricingWith } from "../support/invoices";
-import { ledgerInvariants } from "../support/ledger";
+import { ledgerInvariants, lockWaiters, whileBalanceHeld } from "../support/ledger";
 import { createTestMerchant, fieldsOf } from "../support/merchants";
 import { waitUntil } from "../support/wait";
 
@@ -482,25 +481,11 @@ describe(`exchanges on ${testDriver}`, () => {
           senderAmount: units("0.01"),
           pricing: pricingWith(SPREAD_PPM),
         });
-      const lockWaiters = async () =>
-        (
-          await queryRows(
-            database.db,
-            sql`select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
-          )
-        ).length;
-      // A second session holds the burst's BTC balance row as a debit does, until the end.
-      const holder = await (database.driver as { kind: "pg"; pool: Pool }).pool.connect();
       let results: Promise<PromiseSettledResult<unknown>[]> | undefined;
-      try {
-        await holder.query("begin");
-        await holder.query(
-          "select id from ledger_accounts where merchant_id = $1 and kind = 'balance' and currency = 'BTC' for no key update",
-          [burst],
-        );
+      await whileBalanceHeld(database, { merchantId: burst, currency: "BTC" }, async () => {
         // More exchanges than the test database's 20 pooled connections.
         results = Promise.allSettled(Array.from({ length: 30 }, () => exchange(burst)));
-        await waitUntil(async () => (await lockWaiters()) >= BALANCE_WRITERS, {
+        await waitUntil(async () => (await lockWaiters(database.db)) >= BALANCE_WRITERS, {
           what: "the first of the burst wait for the balance row",
         });
         let isBystanderDone = false;
@@ -510,11 +495,8 @@ describe(`exchanges on ${testDriver}`, () => {
         await waitUntil(() => isBystanderDone, {
           what: "another merchant's exchange is written while the burst waits",
         });
-        expect(await lockWaiters()).toBe(BALANCE_WRITERS);
-      } finally {
-        await holder.query("commit");
-        holder.release();
-      }
+        expect(await lockWaiters(database.db)).toBe(BALANCE_WRITERS);
+      });
       const outcomes = await results!;
       expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(30);
       expect(await balance("BTC", burst)).toBe(units("0.7"));

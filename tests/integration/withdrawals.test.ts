@@ -18,7 +18,7 @@ import { priceWithdrawal } from "@/lib/withdrawals/price-withdrawal";
 import { rejectWithdrawal } from "@/lib/withdrawals/process-withdrawal";
 import { createTestDatabase, type TestDatabase, testDriver } from "../support/database";
 import { handlers, pricing } from "../support/invoices";
-import { ledgerInvariants } from "../support/ledger";
+import { ledgerInvariants, lockWaiters, whileBalanceHeld } from "../support/ledger";
 import { waitUntil } from "../support/wait";
 
 const BTC_ADDRESS = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu";
@@ -401,34 +401,6 @@ describe(`racing withdrawals on ${testDriver}`, () => {
       }
     });
 
-    /** Sessions of this database waiting for a lock. */
-    const lockWaiters = async () =>
-      (
-        await queryRows(
-          database.db,
-          sql`select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
-        )
-      ).length;
-
-    /**
-     * Runs `during` while a second session holds the merchant's balance row in `currency` as a debit
-     * does (FOR NO KEY UPDATE, which lets the entries' foreign keys through), then lets it go.
-     */
-    async function whileBalanceHeld(merchantId: number, currency: string, during: () => Promise<void>) {
-      const holder = await (database.driver as { kind: "pg"; pool: Pool }).pool.connect();
-      try {
-        await holder.query("begin");
-        await holder.query(
-          "select id from ledger_accounts where merchant_id = $1 and kind = 'balance' and currency = $2 for no key update",
-          [merchantId, currency],
-        );
-        await during();
-      } finally {
-        await holder.query("commit");
-        holder.release();
-      }
-    }
-
     /** Whether `promise` has settled: a flag a test can wait on. */
     const settled = (promise: Promise<unknown>) => {
       const state = { isSettled: false };
@@ -445,9 +417,9 @@ describe(`racing withdrawals on ${testDriver}`, () => {
       await createWithdrawal(database.db, withdrawalInput(other, request(), pricing));
       const waiting = await fundedMerchant("Waiting", "BTC", "1");
       let pending: Promise<unknown> | undefined;
-      await whileBalanceHeld(waiting, "BTC", async () => {
+      await whileBalanceHeld(database, { merchantId: waiting, currency: "BTC" }, async () => {
         pending = createWithdrawal(database.db, withdrawalInput(waiting, request(), pricing));
-        await waitUntil(async () => (await lockWaiters()) === 1, {
+        await waitUntil(async () => (await lockWaiters(database.db)) === 1, {
           what: "the withdrawal waits for its merchant's balance row",
         });
         const another = settled(createWithdrawal(database.db, withdrawalInput(other, request(), pricing)));
@@ -478,16 +450,16 @@ describe(`racing withdrawals on ${testDriver}`, () => {
           ),
         );
       let results: Promise<PromiseSettledResult<unknown>[]> | undefined;
-      await whileBalanceHeld(burst, "LTC", async () => {
+      await whileBalanceHeld(database, { merchantId: burst, currency: "LTC" }, async () => {
         results = Promise.allSettled(Array.from({ length: 40 }, () => withdraw(burst)));
-        await waitUntil(async () => (await lockWaiters()) >= BALANCE_WRITERS, {
+        await waitUntil(async () => (await lockWaiters(database.db)) >= BALANCE_WRITERS, {
           what: "the first of the burst wait for the balance row",
         });
         const bystander = settled(withdraw(other));
         await waitUntil(() => bystander.isSettled, {
           what: "another merchant's withdrawal is written while the burst waits",
         });
-        expect(await lockWaiters()).toBe(BALANCE_WRITERS);
+        expect(await lockWaiters(database.db)).toBe(BALANCE_WRITERS);
       });
       const outcomes = await results!;
       expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(40);
