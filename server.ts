@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { createServer, type ServerResponse } from "node:http";
+import { createServer } from "node:http";
 import { Server as NetServer, type Socket } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
 import type { EngineRefusal, EngineStarted } from "@/lib/host/engine-protocol";
 import { createApiRouter } from "@/server/api-routes";
+import { ConnectionTracker } from "@/server/connections";
 import { createRequestHandler } from "@/server/create-request-handler";
 import { compiledEngine, type EngineClient, loopbackEngine } from "@/server/engine-client";
 import { ENGINE_TOKEN_ENV } from "@/server/engine-contract";
@@ -70,25 +71,14 @@ async function main(): Promise<void> {
   // Responses not yet finished, and since when each open connection has had none, so that a stop
   // can wait for the first and close the second; once stopping, each answer closes its connection,
   // so keep-alive clients go elsewhere instead of sending more to a closing server.
-  const inFlight = new Set<ServerResponse>();
-  /** Open connections with no request in progress: since when, and how many bytes they had read then. */
-  const idleSince = new Map<Socket, { at: number; bytesRead: number }>();
-  const markIdle = (socket: Socket) => idleSince.set(socket, { at: Date.now(), bytesRead: socket.bytesRead });
+  const connections = new ConnectionTracker();
   let isStopping = false;
   const server = createServer((req, res) => {
-    inFlight.add(res);
-    idleSince.delete(req.socket);
+    connections.started(req, res);
     if (isStopping) res.setHeader("connection", "close");
-    res.once("close", () => {
-      inFlight.delete(res);
-      if (!req.socket.destroyed) markIdle(req.socket);
-    });
     handleRequest(req, res);
   });
-  server.on("connection", (socket: Socket) => {
-    markIdle(socket);
-    socket.once("close", () => idleSince.delete(socket));
-  });
+  server.on("connection", (socket: Socket) => connections.opened(socket));
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.requestTimeout = 30_000;
@@ -113,15 +103,11 @@ async function main(): Promise<void> {
   let idleClosed = 0;
   const drained = async (ms: number): Promise<boolean> => {
     const deadline = Date.now() + ms;
-    while (inFlight.size > 0 || idleSince.size > 0) {
+    while (connections.inFlight > 0 || connections.open > 0) {
       if (Date.now() >= deadline) return false;
       await new Promise((resolve) => setTimeout(resolve, 100));
       await new Promise((resolve) => setImmediate(resolve));
-      for (const [socket, idle] of idleSince)
-        if (Date.now() - idle.at > IDLE_CLOSE_MS && socket.bytesRead === idle.bytesRead) {
-          socket.destroy();
-          idleClosed++;
-        }
+      idleClosed += connections.closeIdle(IDLE_CLOSE_MS);
     }
     return true;
   };
@@ -135,7 +121,9 @@ async function main(): Promise<void> {
     console.log(
       `[server] ${signal}: finishing requests in flight and jobs (up to ${graceSeconds} s), then closing the database`,
     );
-    for (const res of inFlight) if (!res.headersSent) res.setHeader("connection", "close");
+    connections.forEachInFlight((res) => {
+      if (!res.headersSent) res.setHeader("connection", "close");
+    });
     // Development reaches the engine over this very server, so it stops the engine before closing.
     if (isDev) await engine({ action: "stop" });
     // Stop accepting. Not http.Server's close, which would also drop idle keep-alive connections
@@ -144,7 +132,9 @@ async function main(): Promise<void> {
     if (!isDev) {
       await engine({ action: "drain" });
       if (!(await drained(graceSeconds * 1000)))
-        console.error(`[server] ${inFlight.size} requests still open after ${graceSeconds} s; closing them`);
+        console.error(
+          `[server] ${connections.inFlight} requests still open after ${graceSeconds} s; closing them`,
+        );
     }
     server.closeAllConnections();
     if (!isDev) await engine({ action: "stop" });
