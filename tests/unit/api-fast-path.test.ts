@@ -9,6 +9,7 @@ import {
   apiRoutePaths,
   createApiRouter,
   type DirectCall,
+  type Reply,
   type RouteHandler,
 } from "@/server/api-routes";
 import { createRequestHandler } from "@/server/create-request-handler";
@@ -109,7 +110,7 @@ describe("the server's request handler on the fast path", () => {
 
   /** A real node:http server with the production request handler over one route. */
   let nextAnswered: string[] = [];
-  async function serve(route: ApiRoute, { isHttpsOnly = false } = {}): Promise<string> {
+  async function serve(route: ApiRoute | ApiRoute[], { isHttpsOnly = false } = {}): Promise<string> {
     nextAnswered = [];
     const handle = createRequestHandler({
       isHttpsOnly: () => isHttpsOnly,
@@ -119,7 +120,7 @@ describe("the server's request handler on the fast path", () => {
       },
       engine: Promise.resolve((async () => ({ status: 200, body: {} })) as EngineClient),
       bodyLimitBytes: () => 1024,
-      apiRouter: createApiRouter([route]),
+      apiRouter: createApiRouter(Array.isArray(route) ? route : [route]),
     });
     server = http.createServer(handle);
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
@@ -222,16 +223,33 @@ describe("the server's request handler on the fast path", () => {
   });
 
   it("puts Strict-Transport-Security on every answer of an https-only site, the fast path's and Next's", async () => {
+    const direct = async () => ({ status: 200, headers: { "content-type": "application/json" }, body: "{}" });
+    const broken = async (): Promise<Reply> => {
+      throw new Error("escaped");
+    };
+    const web = (): RouteHandler => () => new Response("the Web entry", { status: 500 });
     const base = await serve(
-      { path: "/api/v2/json", handlers: { POST: () => Response.json({}) } },
+      [
+        { path: "/api/v2/json", handlers: { POST: () => Response.json({}) } },
+        { path: "/api/v2/plain", handlers: { POST: Object.assign(web(), { direct }) } },
+        { path: "/api/v2/broken", handlers: { POST: Object.assign(web(), { direct: broken }) } },
+      ],
       { isHttpsOnly: true },
     );
     const api = await fetch(`${base}/api/v2/json`, { method: "POST", body: "{}" });
+    const plain = await fetch(`${base}/api/v2/plain`, { method: "POST", body: "{}" });
+    const failed = await fetch(`${base}/api/v2/broken`, { method: "POST", body: "{}" });
     const page = await fetch(`${base}/dashboard`);
     const refused = await fetch(`${base}/x`, { method: "PROPFIND" });
-    expect(refused.status).toBe(405);
-    for (const response of [api, page, refused])
+    expect([plain.status, failed.status, refused.status]).toEqual([200, 500, 405]);
+    for (const response of [api, plain, failed, page, refused]) {
       expect(response.headers.get("strict-transport-security")).toBe("max-age=31536000");
+      expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    expect((await failed.json()).request_id).toBe(failed.headers.get("x-request-id"));
+    // The fast path's answers carry the route handlers' headers as Next's do.
+    for (const { key, value } of [...responseHeaders.everyResponse, ...responseHeaders.routeHandlers])
+      expect(plain.headers.get(key)).toBe(value);
     // The server's own refusals carry the route handlers' headers too.
     for (const { key, value } of [...responseHeaders.everyResponse, ...responseHeaders.routeHandlers])
       expect(refused.headers.get(key)).toBe(value);
