@@ -35,7 +35,7 @@ const shouldRecord = !args.includes("--no-record");
 const PORT = 3299;
 const BTC_ADDRESS = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu";
 
-type Result = { rps: number; p50: number; p99: number };
+type Result = { rps: number; p50: number; p99: number; cpuMicros: number };
 type Credentials = { merchant_id: number; api_key: string; api_secret: string };
 type Server = "kassa" | "next" | "baseline";
 type Row = { database: string; endpoint: string; results: Partial<Record<Server, Result>> };
@@ -100,8 +100,18 @@ function endpoints(lookupId: number): Endpoint[] {
   ];
 }
 
-/** One contender's requests and latencies for an endpoint, summed over its rounds. */
-type Tally = { requests: number; seconds: number; latencies: number[] };
+/** One contender's requests, latencies and CPU time for an endpoint, summed over its rounds. */
+type Tally = { requests: number; seconds: number; latencies: number[]; cpuSeconds: number };
+
+/** A process's CPU time so far (user and system, all its threads: garbage collection included), from /proc. */
+function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  // The fields after the command (in parentheses, which may hold spaces): utime and stime are 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+/** Linux's USER_HZ, which /proc reports CPU time in: 100 on every architecture Node runs on. */
+const CLOCK_TICKS = 100;
 
 async function load(
   endpoint: Endpoint,
@@ -109,7 +119,9 @@ async function load(
   port: number,
   seconds: number,
   tally?: Tally,
+  pid?: number,
 ) {
+  const cpuBefore = pid === undefined ? 0 : cpuSeconds(pid);
   const headers = { "content-type": "application/json", "x-processing-key": credentials.api_key };
   const options: autocannon.Options = {
     url: `http://127.0.0.1:${port}`,
@@ -140,16 +152,18 @@ async function load(
   if (tally) {
     tally.requests += run.requests.total;
     tally.seconds += seconds;
+    if (pid !== undefined) tally.cpuSeconds += cpuSeconds(pid) - cpuBefore;
   }
 }
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
 
-function summarise({ requests, seconds, latencies }: Tally): Result {
+function summarise({ requests, seconds, latencies, cpuSeconds }: Tally): Result {
   const sorted = latencies.sort((a, b) => a - b);
   return {
     rps: Math.round(requests / seconds),
+    cpuMicros: Math.round((cpuSeconds * 1e6) / requests),
     p50: Math.round(percentile(sorted, 50)),
     p99: Math.round(percentile(sorted, 99)),
   };
@@ -250,13 +264,16 @@ async function measure(database: string) {
     const slice = duration / rounds;
     for (const endpoint of list) {
       console.log(`${label} · ${endpoint.name}: ${contenders.map((c) => c.server).join(", ")} in turns`);
-      const tallies = contenders.map((): Tally => ({ requests: 0, seconds: 0, latencies: [] }));
+      const tallies = contenders.map(
+        (): Tally => ({ requests: 0, seconds: 0, latencies: [], cpuSeconds: 0 }),
+      );
       // JIT, caches, connection pools
       for (const contender of contenders) await load(endpoint, credentials, contender.port, 2);
       for (let round = 0; round < rounds; round++) {
         const order = contenders.map((_, i) => i);
         if (round % 2 === 1) order.reverse();
-        for (const i of order) await load(endpoint, credentials, contenders[i]!.port, slice, tallies[i]);
+        for (const i of order)
+          await load(endpoint, credentials, contenders[i]!.port, slice, tallies[i], children[i]!.pid);
       }
       const results: Row["results"] = {};
       contenders.forEach((contender, i) => {
@@ -289,6 +306,24 @@ function table(runs: Awaited<ReturnType<typeof measure>>[]): string {
       const ratio = kassa && baseline ? (kassa.rps / baseline.rps).toFixed(2) : "–";
       lines.push(
         `| ${database} | ${endpoint} | ${cells(kassa, ["rps", "p50", "p99"])} | ${cells(baseline, ["rps", "p50", "p99"])} | ${ratio} | ${cells(next, ["rps", "p99"])} |`,
+      );
+    }
+  }
+  lines.push(
+    "",
+    "CPU time per request, µs (each server process's user and system time over its measured turns, all its threads, garbage collection included, divided by the requests it answered):",
+    "",
+    "| database | endpoint | Kassa | baseline | Kassa − baseline | Kassa / baseline | via Next pipeline |",
+    "|---|---|---:|---:|---:|---:|---:|",
+  );
+  for (const { rows } of runs) {
+    for (const { database, endpoint, results } of rows) {
+      const { kassa, baseline, next } = results as Record<Server, Result | undefined>;
+      const cpu = (r: Result | undefined) => (r ? String(r.cpuMicros) : "–");
+      const more = kassa && baseline ? String(kassa.cpuMicros - baseline.cpuMicros) : "–";
+      const ratio = kassa && baseline ? (kassa.cpuMicros / baseline.cpuMicros).toFixed(2) : "–";
+      lines.push(
+        `| ${database} | ${endpoint} | ${cpu(kassa)} | ${cpu(baseline)} | ${more} | ${ratio} | ${cpu(next)} |`,
       );
     }
   }
