@@ -24,7 +24,6 @@ type Connection = {
  */
 export class ConnectionTracker {
   readonly #connections = new Map<Socket, Connection>();
-  #inFlight = 0;
 
   /** For the server's `connection` event. */
   opened(socket: Socket): Connection {
@@ -40,9 +39,7 @@ export class ConnectionTracker {
   started(req: IncomingMessage, res: ServerResponse): void {
     const connection = this.#connections.get(req.socket) ?? this.opened(req.socket);
     connection.responses.push(res);
-    this.#inFlight++;
     res.once("close", () => {
-      this.#inFlight--;
       const { responses } = connection;
       const at = responses.indexOf(res);
       if (at >= 0) responses.splice(at, 1);
@@ -55,7 +52,9 @@ export class ConnectionTracker {
 
   /** Responses not yet finished. */
   get inFlight(): number {
-    return this.#inFlight;
+    let count = 0;
+    for (const { responses } of this.#connections.values()) count += responses.length;
+    return count;
   }
 
   /** Open connections, idle or not. */
