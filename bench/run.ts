@@ -298,35 +298,30 @@ function table(runs: Awaited<ReturnType<typeof measure>>[]): string {
     "| database | endpoint | Kassa req/s | p50 ms | p99 ms | baseline req/s | p50 ms | p99 ms | Kassa / baseline | via Next pipeline req/s | p99 ms |",
     "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
-  for (const { rows } of runs) {
-    for (const { database, endpoint, results } of rows) {
-      const { kassa, baseline, next } = results as Record<Server, Result | undefined>;
-      const cells = (r: Result | undefined, fields: (keyof Result)[]) =>
-        fields.map((f) => (r ? String(r[f]) : "–")).join(" | ");
-      const ratio = kassa && baseline ? (kassa.rps / baseline.rps).toFixed(2) : "–";
-      lines.push(
-        `| ${database} | ${endpoint} | ${cells(kassa, ["rps", "p50", "p99"])} | ${cells(baseline, ["rps", "p50", "p99"])} | ${ratio} | ${cells(next, ["rps", "p99"])} |`,
-      );
-    }
-  }
-  lines.push(
+  const cpuLines = [
     "",
     "CPU time per request, µs (each server process's user and system time over its measured turns, all its threads, garbage collection included, divided by the requests it answered):",
     "",
     "| database | endpoint | Kassa | baseline | Kassa − baseline | Kassa / baseline | via Next pipeline |",
     "|---|---|---:|---:|---:|---:|---:|",
-  );
+  ];
   for (const { rows } of runs) {
     for (const { database, endpoint, results } of rows) {
       const { kassa, baseline, next } = results as Record<Server, Result | undefined>;
-      const cpu = (r: Result | undefined) => (r ? String(r.cpuMicros) : "–");
+      const cells = (r: Result | undefined, fields: (keyof Result)[]) =>
+        fields.map((f) => (r ? String(r[f]) : "–")).join(" | ");
+      const ratio = (field: keyof Result) =>
+        kassa && baseline ? (kassa[field] / baseline[field]).toFixed(2) : "–";
       const more = kassa && baseline ? String(kassa.cpuMicros - baseline.cpuMicros) : "–";
-      const ratio = kassa && baseline ? (kassa.cpuMicros / baseline.cpuMicros).toFixed(2) : "–";
       lines.push(
-        `| ${database} | ${endpoint} | ${cpu(kassa)} | ${cpu(baseline)} | ${more} | ${ratio} | ${cpu(next)} |`,
+        `| ${database} | ${endpoint} | ${cells(kassa, ["rps", "p50", "p99"])} | ${cells(baseline, ["rps", "p50", "p99"])} | ${ratio("rps")} | ${cells(next, ["rps", "p99"])} |`,
+      );
+      cpuLines.push(
+        `| ${database} | ${endpoint} | ${cells(kassa, ["cpuMicros"])} | ${cells(baseline, ["cpuMicros"])} | ${more} | ${ratio("cpuMicros")} | ${cells(next, ["cpuMicros"])} |`,
       );
     }
   }
+  lines.push(...cpuLines);
   lines.push("", "Peak RSS of each server over its whole run:", "");
   for (const { label, rss } of runs) {
     const next = rss.next ? `, via Next pipeline ${rss.next} MB` : "";
