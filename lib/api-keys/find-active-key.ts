@@ -78,12 +78,17 @@ const lastTouched = new Map<number, { at: number; address: string }>();
 
 /**
  * Records when and from where a key was last used, at most once a minute per key and process
- * (sooner when the address changes), so the hot path does not write a row on every request.
+ * (sooner when the address changes), so the hot path does not write a row on every request. The
+ * write is not awaited: the request does not wait for it, and a failure is logged. Most calls
+ * write nothing and return at once, without a promise (docs/BENCHMARKS.md, "What a request allocates").
  */
-export async function touchApiKey(db: Db, keyId: number, address: string): Promise<void> {
+export function touchApiKey(db: Db, keyId: number, address: string): void {
   const now = Date.now();
   const last = lastTouched.get(keyId);
   if (last && last.address === address && now - last.at < TOUCH_INTERVAL_MS) return;
   lastTouched.set(keyId, { at: now, address });
-  await db.update(apiKeys).set({ lastUsedAt: sql`now()`, lastUsedIp: address }).where(eq(apiKeys.id, keyId));
+  db.update(apiKeys)
+    .set({ lastUsedAt: sql`now()`, lastUsedIp: address })
+    .where(eq(apiKeys.id, keyId))
+    .catch((error: unknown) => console.error("[api] could not record key use:", error));
 }

@@ -91,7 +91,11 @@ export async function routeParams(
     | { params?: Promise<Record<string, string | string[]>> | Record<string, string | string[]> }
     | undefined,
 ) {
-  const params = (await context?.params) ?? {};
+  return plainRouteParams((await context?.params) ?? {});
+}
+
+/** routeParams for parameters already at hand (the fast path's): no promise to wait for. */
+export function plainRouteParams(params: Record<string, string | string[]>): Record<string, string> {
   const entries = Object.entries(params).map(([key, value]) => [
     key,
     Array.isArray(value) ? value.join("/") : value,

@@ -18,14 +18,19 @@ export const JSON_HEADERS = {
   "cache-control": "no-store",
 };
 
-export function jsonReply(body: unknown, status = 200, headers: Record<string, string> = {}): Reply {
-  return { status, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) };
+export function jsonReply(body: unknown, status = 200, headers?: Record<string, string>): Reply {
+  // A literal, not a spread of JSON_HEADERS: every answer of the merchant API builds one.
+  const all = {
+    "content-type": JSON_HEADERS["content-type"],
+    "cache-control": JSON_HEADERS["cache-control"],
+  };
+  return { status, headers: headers ? Object.assign(all, headers) : all, body: JSON.stringify(body) };
 }
 
 export function toResponse(reply: Reply): Response {
   return new Response(reply.body, { status: reply.status, headers: reply.headers });
 }
 
-export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+export function json(body: unknown, status = 200, headers?: Record<string, string>): Response {
   return toResponse(jsonReply(body, status, headers));
 }

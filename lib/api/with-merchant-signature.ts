@@ -13,7 +13,7 @@ import { getConfig, getSecretBox } from "@/lib/runtime";
 import type { Endpoint } from "./endpoint";
 import { errorReply } from "./error-response";
 import { TokenBuckets } from "./rate-limit";
-import { parseJsonObject, readRawBody, routeParams, tooLarge, validate } from "./read-body";
+import { parseJsonObject, plainRouteParams, readRawBody, routeParams, tooLarge, validate } from "./read-body";
 import { currentRequestContext } from "./request-context";
 import { requestPublicOrigin } from "./request-public-origin";
 import { jsonReply, type Reply, requestId, toResponse } from "./respond";
@@ -59,7 +59,8 @@ type Incoming = {
   /** The request's path (idempotency keys are scoped by it). */
   path: () => string;
   headers: HeaderReader;
-  readBody: (limit: number) => Promise<Uint8Array>;
+  /** The fast path has the body already and hands it over as it is; Next's Request is read. */
+  readBody: (limit: number) => Uint8Array | Promise<Uint8Array>;
   peerAddress: string | undefined;
   requestId: string;
   params: RouteContext["params"] | Record<string, string> | undefined;
@@ -79,7 +80,8 @@ export function withMerchantSignature<Req extends z.ZodType, Res extends z.ZodTy
     try {
       if (endpoint.isSandboxOnly) assertSandbox();
       const config = getConfig();
-      const raw = await incoming.readBody(bodyLimitOf(endpoint, config.bodyLimitBytes));
+      const reading = incoming.readBody(bodyLimitOf(endpoint, config.bodyLimitBytes));
+      const raw = reading instanceof Uint8Array ? reading : await reading;
       const { headers } = incoming;
 
       const key = headers.get("x-processing-key");
@@ -110,15 +112,16 @@ export function withMerchantSignature<Req extends z.ZodType, Res extends z.ZodTy
         error.retryAfterSeconds = limit.retryAfterSeconds;
         throw error;
       }
-      touchApiKey(db, apiKey.id, address).catch((error) =>
-        console.error("[api] could not record key use:", error),
-      );
+      touchApiKey(db, apiKey.id, address);
 
       const object = parseJsonObject(raw);
       const body = validate(endpoint, object);
       const signed = {
         body,
-        params: await routeParams(incoming),
+        params:
+          incoming.params instanceof Promise
+            ? await routeParams(incoming)
+            : plainRouteParams(incoming.params ?? {}),
         merchantId: apiKey.merchantId,
         apiKeyId: apiKey.id,
         apiKey: key,
@@ -161,7 +164,7 @@ export function withMerchantSignature<Req extends z.ZodType, Res extends z.ZodTy
     serve({
       path: () => call.path,
       headers: call.headers,
-      readBody: async (limit) => {
+      readBody: (limit) => {
         if (call.isBodyTooLarge) throw tooLarge(limit);
         return call.rawBody;
       },
