@@ -22,6 +22,17 @@ function normalise(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   return ipaddr.process(text);
 }
 
+/**
+ * A peer address as text (normalised, UNKNOWN_ADDRESS if not an address), remembered for the last
+ * peer asked: a keep-alive client, or the proxy in front, asks for the same one request after request,
+ * and parsing it is most of the work.
+ */
+let lastPeer: { text: string; address: string } | undefined;
+function peerText(text: string): string {
+  if (lastPeer?.text !== text) lastPeer = { text, address: normalise(text)?.toString() ?? UNKNOWN_ADDRESS };
+  return lastPeer.address;
+}
+
 function isTrusted(address: ipaddr.IPv4 | ipaddr.IPv6, proxies: Range[]): boolean {
   return proxies.some(([range, bits]) => address.kind() === range.kind() && address.match(range, bits));
 }
@@ -62,10 +73,12 @@ export function clientAddress(input: {
   forwardedFor: string | null | undefined;
   trustedProxies: readonly string[];
 }): string {
-  const peer = input.peer ? normalise(input.peer) : null;
-  if (!peer) return UNKNOWN_ADDRESS;
+  if (!input.peer) return UNKNOWN_ADDRESS;
   const proxies = proxyRanges(input.trustedProxies);
-  if (!isTrusted(peer, proxies) || !input.forwardedFor) return peer.toString();
+  if (proxies.length === 0 || !input.forwardedFor) return peerText(input.peer);
+  const peer = normalise(input.peer);
+  if (!peer) return UNKNOWN_ADDRESS;
+  if (!isTrusted(peer, proxies)) return peer.toString();
   const hops = input.forwardedFor.split(",").map((hop) => hop.trim());
   let client = peer;
   for (const hop of hops.reverse()) {

@@ -35,6 +35,14 @@ describe("the client address of a sign-in", () => {
     expect(clientAddress({ peer: undefined, forwardedFor: "1.2.3.4", trustedProxies: [] })).toBe("unknown");
   });
 
+  it("answers each peer its own address when peers alternate, and unknown for one that is not an address", () => {
+    const peers = ["::ffff:192.0.2.1", "192.0.2.1", "2001:db8::1", "not-an-address", "::ffff:192.0.2.9"];
+    const expected = ["192.0.2.1", "192.0.2.1", "2001:db8::1", "unknown", "192.0.2.9"];
+    for (let round = 0; round < 2; round++)
+      for (const [i, peer] of peers.entries())
+        expect(clientAddress({ peer, forwardedFor: undefined, trustedProxies: [] })).toBe(expected[i]);
+  });
+
   it("refuses a KASSA_TRUSTED_PROXIES entry that is not an address or range", () => {
     expect(loadConfig(env({ KASSA_TRUSTED_PROXIES: "10.0.0.1, fd00::/8" })).trustedProxies).toEqual([
       "10.0.0.1",
