@@ -11,6 +11,20 @@ type Connection = {
   bytesReadWhenIdle: number;
 };
 
+const CONNECTION = Symbol("kassa.connection");
+type TrackedResponse = ServerResponse & { [CONNECTION]: Connection };
+
+function responseClosed(this: ServerResponse): void {
+  const connection = (this as TrackedResponse)[CONNECTION];
+  const { responses } = connection;
+  const at = responses.indexOf(this);
+  if (at >= 0) responses.splice(at, 1);
+  if (responses.length === 0) {
+    connection.idleAt = Date.now();
+    connection.bytesReadWhenIdle = connection.socket.bytesRead;
+  }
+}
+
 /**
  * The server's open connections and the requests in flight on each, for the clean stop
  * (docs/decisions/stopping-the-server.md): a stop waits for the responses and closes the connections
@@ -35,19 +49,17 @@ export class ConnectionTracker {
     return connection;
   }
 
-  /** For each request, before it is handled: in flight until its response closes. */
+  /**
+   * For each request, before it is handled: in flight until its response closes. The response
+   * carries its connection's record, so one listener shared by all serves every response, with no
+   * closure per request.
+   */
   started(req: IncomingMessage, res: ServerResponse): void {
     const connection = this.#connections.get(req.socket) ?? this.opened(req.socket);
     connection.responses.push(res);
-    res.once("close", () => {
-      const { responses } = connection;
-      const at = responses.indexOf(res);
-      if (at >= 0) responses.splice(at, 1);
-      if (responses.length === 0) {
-        connection.idleAt = Date.now();
-        connection.bytesReadWhenIdle = connection.socket.bytesRead;
-      }
-    });
+    (res as TrackedResponse)[CONNECTION] = connection;
+    // `close` comes once per response, so `on` will do (`once` would wrap the listener per request).
+    res.on("close", responseClosed);
   }
 
   /** Responses not yet finished. */

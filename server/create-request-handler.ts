@@ -8,7 +8,7 @@ import { isUndecodablePath } from "./is-undecodable-path";
 import { requestContextStorage } from "./request-context";
 import { setRouteHandlerHeaders } from "./route-handler-headers";
 import { sendInternalError } from "./send-internal-error";
-import { serveApiRoute, serveDirect } from "./serve-api-route";
+import { headerReader, serveApiRoute, serveDirect } from "./serve-api-route";
 import { stripApiTrailingSlash } from "./strip-api-trailing-slash";
 
 type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -98,6 +98,14 @@ function refuseUncappedAuthBody(req: IncomingMessage, res: ServerResponse, limit
  */
 export function createRequestHandler(options: RequestHandlerOptions) {
   const storage = requestContextStorage();
+  // Every request waits for the engine; once it is there, without an await of its own.
+  let isEngineReady = false;
+  options.engine.then(
+    () => {
+      isEngineReady = true;
+    },
+    () => {},
+  );
 
   const route = async (req: IncomingMessage, res: ServerResponse, requestId: string) => {
     if (refuseUnroutable(req, res)) return;
@@ -123,7 +131,7 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     if (isUndecodablePath(url)) return notFound(res);
     if (pathname.startsWith("/api/auth/") && refuseUncappedAuthBody(req, res, options.bodyLimitBytes()))
       return;
-    await options.engine;
+    if (!isEngineReady) await options.engine;
     const isFastPath = url.startsWith("/api/v2/") || url.startsWith("/api/checkout/");
     const api = isFastPath ? options.apiRouter?.(req.method ?? "", pathname) : undefined;
     if (api) {
@@ -138,8 +146,10 @@ export function createRequestHandler(options: RequestHandlerOptions) {
           isBodyTooLarge: isTooLarge,
           requestId,
           params: api.params,
+          headers: headerReader(req.rawHeaders),
+          peerAddress: req.socket.remoteAddress,
         };
-        return serveDirect(direct, call, req, res);
+        return serveDirect(direct, call, res);
       }
       // The peer too: API key allowlists and the audit trail judge the client address.
       return storage.run(

@@ -24,7 +24,7 @@ function toHeaders(req: IncomingMessage): Headers {
 }
 
 /** `Headers.get` over a request's raw headers: case-insensitive, a repeated field's values joined with ", ". */
-function headerReader(rawHeaders: string[]): DirectCall["headers"] {
+export function headerReader(rawHeaders: string[]): DirectCall["headers"] {
   let fields: Map<string, string> | undefined;
   return {
     get: (name) => {
@@ -111,22 +111,20 @@ async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse, s
 
 /**
  * Calls a route's `direct` entry with the buffered body and writes its plain answer: no Web Request,
- * Response or stream per request (docs/decisions/request-paths.md, "Plain requests").
+ * Response or stream per request (docs/decisions/request-paths.md, "Plain requests"). The answer goes
+ * out whole in `end`, from which Node sets its Content-Length.
  */
 export async function serveDirect(
   direct: NonNullable<ApiMatch["handler"]["direct"]>,
-  call: Omit<DirectCall, "headers" | "peerAddress">,
-  req: IncomingMessage,
+  call: DirectCall,
   res: ServerResponse,
 ): Promise<void> {
-  const reply = await direct({
-    ...call,
-    headers: headerReader(req.rawHeaders),
-    peerAddress: req.socket.remoteAddress,
-  });
+  const reply = await direct(call);
   if (res.destroyed) return;
   setRouteHandlerHeaders(res);
-  res.writeHead(reply.status, { ...reply.headers, "content-length": Buffer.byteLength(reply.body) });
+  res.statusCode = reply.status;
+  const { headers } = reply;
+  for (const name in headers) res.setHeader(name, headers[name]!);
   res.end(reply.body);
 }
 
