@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { parseJsonObject, validate } from "@/lib/api/read-body";
 import { isValidSignature } from "@/lib/api/signature";
 import { findActiveKey } from "@/lib/api-keys/find-active-key";
+import { loadAccountKeys } from "@/lib/chain/load-account-keys";
 import { bootDatabase } from "@/lib/host/boot";
 import { createInvoice } from "@/lib/invoices/create-invoice";
 import { toInvoiceResponse } from "@/lib/invoices/to-invoice-response";
@@ -19,9 +20,10 @@ import { withdrawalInput } from "@/lib/withdrawals/from-request";
 /**
  * The benchmark's baseline: a bare node:http server doing, for each measured endpoint, what
  * Kassa's route does (read the body, check the key and the HMAC, parse and validate the JSON, call
- * the same engine functions on the same database, answer JSON) with nothing around it: no
- * framework, no request context, no rate limiter, no error mapping. The gap between the two is
- * what Kassa's request pipeline costs.
+ * the same engine functions with the same input on the same database, answer JSON) with nothing
+ * around it: no framework, no request context, no rate limiter, no error mapping. The gap between the
+ * two is what Kassa's request pipeline costs. The same input: what the route hands the engine (the
+ * key's id, the audit trail's actor and address, the approval window), so both write the same rows.
  */
 const config = getConfig();
 const { handle, box, lock } = await bootDatabase(config, "server");
@@ -40,7 +42,14 @@ const readBody = (req: IncomingMessage) =>
     req.on("error", reject);
   });
 
-type Signed = { merchantId: number; object: ReturnType<typeof parseJsonObject>; host: string };
+type Signed = {
+  merchantId: number;
+  keyId: number;
+  key: string;
+  address: string;
+  object: ReturnType<typeof parseJsonObject>;
+  host: string;
+};
 
 const routes: Record<string, (signed: Signed) => Promise<[number, unknown]>> = {
   "/api/v2/accounts/list": async ({ merchantId }) => {
@@ -52,21 +61,32 @@ const routes: Record<string, (signed: Signed) => Promise<[number, unknown]>> = {
     }));
     return [200, { data }];
   },
-  "/api/v2/invoices/create": async ({ merchantId, object, host }) => {
+  "/api/v2/invoices/create": async ({ merchantId, keyId, object, host }) => {
     const request = validate(createInvoiceEndpoint, object);
-    const record = await createInvoice(db, { merchantId, request, settings: invoiceSettings });
+    const record = await createInvoice(db, {
+      merchantId,
+      apiKeyId: keyId,
+      request,
+      settings: invoiceSettings,
+      keys: await loadAccountKeys(db, box),
+    });
     return [201, { data: toInvoiceResponse(record, `http://${host}`) }];
   },
-  "/api/v2/withdrawal/crypto": async ({ merchantId, object }) => {
+  "/api/v2/withdrawal/crypto": async ({ merchantId, keyId, key, address, object }) => {
     const body = validate(withdrawalEndpoint, object);
-    const input = withdrawalInput(merchantId, body, config.pricing);
-    const { id, price } = await createWithdrawal(db, input);
+    const input = {
+      ...withdrawalInput(merchantId, body, config.pricing),
+      apiKeyId: keyId,
+      approvalSeconds: config.withdrawalApprovalSeconds,
+      audit: { actor: { kind: "api_key" as const, key }, address },
+    };
+    const { id, price, status } = await createWithdrawal(db, input);
     const data = {
       id,
       foreign_id: body.foreign_id,
       end_user_reference: body.end_user_reference,
       type: input.kind,
-      status: "processing",
+      status,
       amount: formatAmount(price.principal),
       sender_amount: formatAmount(price.totalDebit),
       sender_currency: price.source,
@@ -95,12 +115,16 @@ async function serve(req: IncomingMessage, res: ServerResponse) {
   const route = routes[req.url ?? ""];
   if (!route) return send(res, 404, { error: "Not found" });
   const raw = await readBody(req);
-  const key = await findActiveKey(db, box, String(req.headers["x-processing-key"]));
+  const keyHeader = String(req.headers["x-processing-key"]);
+  const key = await findActiveKey(db, box, keyHeader);
   if (!key || !isValidSignature(raw, key.secret, String(req.headers["x-processing-signature"]))) {
     return send(res, 403, { error: "Bad signature" });
   }
   const [status, body] = await route({
     merchantId: key.merchantId,
+    keyId: key.id,
+    key: keyHeader,
+    address: req.socket.remoteAddress ?? "unknown",
     object: parseJsonObject(raw),
     host: req.headers.host ?? "localhost",
   });
