@@ -1,3 +1,5 @@
+// First: every AsyncLocalStorage created after it shares one of Node's (server/shared-async-local-storage.ts).
+import "@/server/install-shared-async-local-storage";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import { Server as NetServer, type Socket } from "node:net";

@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type Credentials,
@@ -17,6 +18,7 @@ import {
 // bucket per key across both ways shows one module graph. With two copies (the server's own import
 // of lib/ next to Next's bundle, as before), each way would have a full bucket of its own.
 const BURST = 3;
+const REPORT_STORAGES = path.resolve(import.meta.dirname, "fixtures/report-async-storages.cjs");
 
 function signedRequest(base: string, merchant: Credentials, method: "POST" | "HEAD") {
   const body = method === "HEAD" ? undefined : "{}";
@@ -41,7 +43,11 @@ describe(`one engine behind both API paths on ${driver}`, () => {
   beforeAll(async () => {
     installation = await createInstallation();
     server = await startKassa(installation, {
-      env: { KASSA_RATE_LIMIT_PER_SECOND: "0.001", KASSA_RATE_LIMIT_BURST: String(BURST) },
+      env: {
+        KASSA_RATE_LIMIT_PER_SECOND: "0.001",
+        KASSA_RATE_LIMIT_BURST: String(BURST),
+        NODE_OPTIONS: `--require ${REPORT_STORAGES}`,
+      },
     });
   });
   afterAll(async () => {
@@ -66,5 +72,21 @@ describe(`one engine behind both API paths on ${driver}`, () => {
     const refused = await signedRequest(server.base, merchant, "POST");
     expect(refused.status).toBe(429);
     expect(await refused.json()).toMatchObject({ code: "rate_limited" });
+  });
+
+  // Next.js, React and the server each keep a request store; on Node 20 every store switched on is
+  // copied onto every promise the process makes. The server carries all of them in one of Node's
+  // (server/shared-async-local-storage.ts), so pages and API calls leave exactly one switched on.
+  it("carries the framework's request stores and its own in one of Node's", async () => {
+    const merchant = await newMerchant(installation, "Third Shop");
+    for (const page of ["/login", "/signup", "/"]) {
+      const response = await fetch(`${server.base}${page}`, { signal: AbortSignal.timeout(20_000) });
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain("<html");
+    }
+    await signedRequest(server.base, merchant, "POST");
+    await signedRequest(server.base, merchant, "HEAD");
+    const switchedOn = server.log.join("").match(/\[async-storage\] switched on/g) ?? [];
+    expect(switchedOn).toHaveLength(1);
   });
 });

@@ -1,0 +1,79 @@
+import asyncHooks from "node:async_hooks";
+import { syncBuiltinESMExports } from "node:module";
+
+/**
+ * Every AsyncLocalStorage of the process carried in one of Node's (docs/decisions/one-async-context.md).
+ * On Node 20 each enabled AsyncLocalStorage copies its store onto every promise the process creates,
+ * through one shared function whose property accesses turn megamorphic past four stores: a process that
+ * has served one page has seven on (Next's, React's, the server's request context), and an API request
+ * paid 30 to 160 µs of CPU for them. Here each instance is a slot in a frame, the frame is the store of
+ * the one real AsyncLocalStorage, and a promise copies one reference whatever the number of stores.
+ *
+ * What an instance does is Node's: `run`, `exit`, `enterWith` and `getStore` for this store only, the
+ * others unchanged; `bind` and `snapshot` capture the frame and with it every store. One difference:
+ * after `disable()` and a later `run`, a context that began while disabled sees the store it had
+ * before (Node's sees none); neither Next nor React disables a storage.
+ */
+// Node's own class, read before shareAsyncLocalStorage() replaces the module's export.
+const NodeAsyncLocalStorage = asyncHooks.AsyncLocalStorage;
+const frames = new NodeAsyncLocalStorage<readonly unknown[]>();
+let slots = 0;
+
+/** A frame with this slot set: frames are never changed once a context holds them. */
+function withSlot(slot: number, store: unknown): unknown[] {
+  const frame = frames.getStore()?.slice() ?? [];
+  frame[slot] = store;
+  return frame;
+}
+
+export class SharedAsyncLocalStorage<T> {
+  readonly #slot = slots++;
+  #isEnabled = true;
+
+  static bind<F extends (...args: never[]) => unknown>(fn: F): F {
+    return NodeAsyncLocalStorage.bind(fn);
+  }
+
+  static snapshot(): <R, A extends unknown[]>(fn: (...args: A) => R, ...args: A) => R {
+    return NodeAsyncLocalStorage.snapshot();
+  }
+
+  getStore(): T | undefined {
+    if (!this.#isEnabled) return undefined;
+    return frames.getStore()?.[this.#slot] as T | undefined;
+  }
+
+  run<R, A extends unknown[]>(store: T, callback: (...args: A) => R, ...args: A): R {
+    // As Node's: no new context when the store is already this one.
+    if (Object.is(store, this.getStore())) return callback(...args);
+    this.#isEnabled = true;
+    return frames.run(withSlot(this.#slot, store), callback, ...args);
+  }
+
+  exit<R, A extends unknown[]>(callback: (...args: A) => R, ...args: A): R {
+    if (this.getStore() === undefined) return callback(...args);
+    return frames.run(withSlot(this.#slot, undefined), callback, ...args);
+  }
+
+  enterWith(store: T): void {
+    this.#isEnabled = true;
+    frames.enterWith(withSlot(this.#slot, store));
+  }
+
+  disable(): void {
+    this.#isEnabled = false;
+  }
+}
+
+/**
+ * Makes every AsyncLocalStorage created from now on a SharedAsyncLocalStorage: Next.js's (it takes
+ * `globalThis.AsyncLocalStorage` when set) and everything that reads `node:async_hooks`, React's
+ * server renderer among them. Call before Next.js is imported; storages created earlier stay Node's.
+ */
+export function shareAsyncLocalStorage(): void {
+  const shared = SharedAsyncLocalStorage as unknown as typeof NodeAsyncLocalStorage;
+  (globalThis as { AsyncLocalStorage?: unknown }).AsyncLocalStorage = shared;
+  (asyncHooks as { AsyncLocalStorage: unknown }).AsyncLocalStorage = shared;
+  // `import { AsyncLocalStorage } from "node:async_hooks"` reads the same from now on.
+  syncBuiltinESMExports();
+}
