@@ -10,9 +10,11 @@ import { syncBuiltinESMExports } from "node:module";
  * the one real AsyncLocalStorage, and a promise copies one reference whatever the number of stores.
  *
  * What an instance does is Node's: `run`, `exit`, `enterWith` and `getStore` for this store only, the
- * others unchanged; `bind` and `snapshot` capture the frame and with it every store. One difference:
- * after `disable()` and a later `run`, a context that began while disabled sees the store it had
- * before (Node's sees none); neither Next nor React disables a storage.
+ * others unchanged; `bind` and `snapshot` capture the frame and with it every store. Where it differs
+ * (none of it used by Next.js or React, which call `run`, `exit` and `getStore`): an `enterWith` inside
+ * another storage's `run` or `exit` ends when that callback returns; a context saved earlier and entered
+ * inside `exit` sees the store; after `disable()` and a later `run`, a context begun while disabled
+ * sees the store it had before.
  */
 // Node's own class, read before shareAsyncLocalStorage() replaces the module's export.
 const NodeAsyncLocalStorage = asyncHooks.AsyncLocalStorage;
@@ -73,7 +75,13 @@ export class SharedAsyncLocalStorage<T> {
 export function shareAsyncLocalStorage(): void {
   const shared = SharedAsyncLocalStorage as unknown as typeof NodeAsyncLocalStorage;
   (globalThis as { AsyncLocalStorage?: unknown }).AsyncLocalStorage = shared;
-  (asyncHooks as { AsyncLocalStorage: unknown }).AsyncLocalStorage = shared;
+  // A plain property on Node 20, a getter without a setter from Node 22: defined, not assigned.
+  Object.defineProperty(asyncHooks, "AsyncLocalStorage", {
+    value: shared,
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  });
   // `import { AsyncLocalStorage } from "node:async_hooks"` reads the same from now on.
   syncBuiltinESMExports();
 }

@@ -1,8 +1,11 @@
 import { AsyncLocalStorage, AsyncResource } from "node:async_hooks";
+import { spawnSync } from "node:child_process";
 import { EventEmitter } from "node:events";
+import path from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { SharedAsyncLocalStorage } from "@/server/shared-async-local-storage";
+import { TSX_FLAGS } from "../../scripts/tsx-flags.mjs";
 
 // The server makes every AsyncLocalStorage of the process a SharedAsyncLocalStorage (Next's and
 // React's included), so each scenario below runs twice, once on Node's own class, which is the
@@ -174,5 +177,18 @@ describe("SharedAsyncLocalStorage", () => {
     };
     expect(storesOn(AsyncLocalStorage)).toBe(6);
     expect(storesOn(shared)).toBeLessThanOrEqual(1);
+  });
+
+  // Next.js takes globalThis.AsyncLocalStorage, React's renderers require node:async_hooks, the
+  // server imports it: all three must be the shared class once the install has run (on Node 22 the
+  // module's export is a getter, which an assignment would not replace).
+  it("installs itself where Next.js, React and the server take AsyncLocalStorage from", () => {
+    const child = spawnSync(
+      process.execPath,
+      [...TSX_FLAGS, "tests/unit/fixtures/install-shared-storage.ts"],
+      { cwd: path.resolve(import.meta.dirname, "../.."), encoding: "utf8" },
+    );
+    expect(child.stderr).toBe("");
+    expect(JSON.parse(child.stdout)).toEqual({ esm: true, cjs: true, global: true, seen: "store" });
   });
 });
