@@ -21,11 +21,13 @@ const NodeAsyncLocalStorage = asyncHooks.AsyncLocalStorage;
 const frames = new NodeAsyncLocalStorage<readonly unknown[]>();
 let slots = 0;
 
-/** A frame with this slot set: frames are never changed once a context holds them. */
-function withSlot(slot: number, store: unknown): unknown[] {
-  const frame = frames.getStore()?.slice() ?? [];
-  frame[slot] = store;
-  return frame;
+type Frame = readonly unknown[] | undefined;
+
+/** A copy of `frame` with this slot set: frames are never changed once a context holds them. */
+function withSlot(frame: Frame, slot: number, store: unknown): unknown[] {
+  const copy = frame?.slice() ?? [];
+  copy[slot] = store;
+  return copy;
 }
 
 export class SharedAsyncLocalStorage<T> {
@@ -40,26 +42,32 @@ export class SharedAsyncLocalStorage<T> {
     return NodeAsyncLocalStorage.snapshot();
   }
 
+  /** This storage's store in `frame`: none while disabled. */
+  #storeIn(frame: Frame): T | undefined {
+    return this.#isEnabled ? (frame?.[this.#slot] as T | undefined) : undefined;
+  }
+
   getStore(): T | undefined {
-    if (!this.#isEnabled) return undefined;
-    return frames.getStore()?.[this.#slot] as T | undefined;
+    return this.#storeIn(frames.getStore());
   }
 
   run<R, A extends unknown[]>(store: T, callback: (...args: A) => R, ...args: A): R {
+    const frame = frames.getStore();
     // As Node's: no new context when the store is already this one.
-    if (Object.is(store, this.getStore())) return callback(...args);
+    if (Object.is(store, this.#storeIn(frame))) return callback(...args);
     this.#isEnabled = true;
-    return frames.run(withSlot(this.#slot, store), callback, ...args);
+    return frames.run(withSlot(frame, this.#slot, store), callback, ...args);
   }
 
   exit<R, A extends unknown[]>(callback: (...args: A) => R, ...args: A): R {
-    if (this.getStore() === undefined) return callback(...args);
-    return frames.run(withSlot(this.#slot, undefined), callback, ...args);
+    const frame = frames.getStore();
+    if (this.#storeIn(frame) === undefined) return callback(...args);
+    return frames.run(withSlot(frame, this.#slot, undefined), callback, ...args);
   }
 
   enterWith(store: T): void {
     this.#isEnabled = true;
-    frames.enterWith(withSlot(this.#slot, store));
+    frames.enterWith(withSlot(frames.getStore(), this.#slot, store));
   }
 
   disable(): void {
