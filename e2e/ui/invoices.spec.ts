@@ -169,6 +169,9 @@ test(`an open invoice shows its payment link and QR, and Cancel stops it, each p
   await expect(page.getByText("A payment already sent is still credited", { exact: false })).toBeVisible();
   await page.getByRole("button", { name: "Yes, cancel the invoice" }).click();
   await expect(page.getByText("Invoice cancelled.")).toBeVisible();
+  // Read once, not awaited: the message comes with the page fetched again, never beside the open
+  // invoice's link (useRefreshWith), so nothing on the page moves after the words are shown.
+  expect(await page.getByRole("region", { name: "Payment link" }).count()).toBe(0);
   await expect(page.getByText("Cancelled", { exact: true }).first()).toBeVisible();
   await expect(page.getByRole("button", { name: "Cancel invoice" })).toHaveCount(0);
   // A closed invoice takes no payment: its link and QR are no longer offered.

@@ -1,9 +1,9 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass, secondaryButtonClass, selectClass } from "@/components/forms/field";
 import { errorMessage, FormError } from "@/components/forms/form-error";
+import { useRefreshWith } from "@/components/query/use-refresh-with";
 import {
   fetchInvoiceState,
   type InvoiceAction,
@@ -48,7 +48,7 @@ async function settledState(id: number): Promise<InvoiceState> {
  * the invoice's new status, are announced.
  */
 export function InvoiceActions({ invoices }: { invoices: readonly OpenInvoiceRow[] }) {
-  const router = useRouter();
+  const { isRefreshing, refreshWith } = useRefreshWith();
   const act = useInvoiceAction();
   const [selectedId, setSelectedId] = useState<number | null>(invoices[0]?.id ?? null);
   const [progress, setProgress] = useState<string | null>(null);
@@ -70,8 +70,8 @@ export function InvoiceActions({ invoices }: { invoices: readonly OpenInvoiceRow
         );
       }
       const state = await settledState(id);
-      setResult({ id, text: `Invoice ${id} is now: ${state.label}.` });
-      router.refresh();
+      // The list of open invoices is the page's: the status is announced once it is fetched again.
+      refreshWith(() => setResult({ id, text: `Invoice ${id} is now: ${state.label}.` }));
     } catch (caught) {
       setError(errorMessage(caught));
     } finally {
@@ -126,7 +126,9 @@ export function InvoiceActions({ invoices }: { invoices: readonly OpenInvoiceRow
                   key={action}
                   type="button"
                   className={action === "pay_exact" ? buttonClass : secondaryButtonClass}
-                  disabled={progress !== null || (action !== "expire" && !selected?.payCurrency)}
+                  disabled={
+                    progress !== null || isRefreshing || (action !== "expire" && !selected?.payCurrency)
+                  }
                   onClick={() => run(action)}
                 >
                   {label}

@@ -1,16 +1,16 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { secondaryButtonClass } from "@/components/forms/field";
 import { DashboardRequestError, dashboardFetch } from "@/components/query/dashboard-fetch";
+import { useRefreshWith } from "@/components/query/use-refresh-with";
 
 /**
  * Cancel asks once more, since it cannot be undone; a payment already on its way is still credited
  * when it confirms (the public API's rule), which the question says.
  */
 export function CancelButton({ invoiceId, isOpen }: { invoiceId: number; isOpen: boolean }) {
-  const router = useRouter();
+  const { isRefreshing, refreshWith } = useRefreshWith();
   const [isAsking, setIsAsking] = useState(false);
   const [isPending, setIsPending] = useState(false);
   const [message, setMessage] = useState("");
@@ -19,9 +19,10 @@ export function CancelButton({ invoiceId, isOpen }: { invoiceId: number; isOpen:
     setMessage("");
     try {
       await dashboardFetch(`/api/dashboard/invoices/${invoiceId}/cancel`, { method: "POST", body: {} });
-      setIsAsking(false);
-      setMessage("Invoice cancelled.");
-      router.refresh();
+      refreshWith(() => {
+        setIsAsking(false);
+        setMessage("Invoice cancelled.");
+      });
     } catch (error) {
       setMessage(error instanceof DashboardRequestError ? error.message : "Could not cancel it; try again.");
     } finally {
@@ -37,8 +38,13 @@ export function CancelButton({ invoiceId, isOpen }: { invoiceId: number; isOpen:
             to your balance when it confirms.
           </p>
           <div className="mt-2 flex flex-wrap gap-2">
-            <button type="button" className={secondaryButtonClass} disabled={isPending} onClick={cancel}>
-              {isPending ? "Cancelling…" : "Yes, cancel the invoice"}
+            <button
+              type="button"
+              className={secondaryButtonClass}
+              disabled={isPending || isRefreshing}
+              onClick={cancel}
+            >
+              {isPending || isRefreshing ? "Cancelling…" : "Yes, cancel the invoice"}
             </button>
             <button type="button" className={secondaryButtonClass} onClick={() => setIsAsking(false)}>
               Keep it

@@ -1,6 +1,5 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
 import { CopyField } from "@/components/checkout/copy-field";
 import { dashboardAmount } from "@/components/dashboard/dashboard-amount";
@@ -10,6 +9,7 @@ import {
   useChoiceMadeBeforeHydration,
 } from "@/components/forms/use-choice-made-before-hydration";
 import { DashboardRequestError, dashboardFetch } from "@/components/query/dashboard-fetch";
+import { useRefreshWith } from "@/components/query/use-refresh-with";
 
 type Preview = {
   currency: string;
@@ -76,7 +76,7 @@ export function IssueRefund({
   rows: RefundRow[];
   canIssue: boolean;
 }) {
-  const router = useRouter();
+  const { isRefreshing, refreshWith } = useRefreshWith();
   const id = useId();
   const [kind, setKind] = useState<"full" | "excess" | "custom">("full");
   const [custom, setCustom] = useState("");
@@ -147,9 +147,10 @@ export function IssueRefund({
       const answer = await dashboardFetch<{ link: string }>(`/api/dashboard/invoices/${invoiceId}/refunds`, {
         body: terms,
       });
-      setLink(answer.link);
-      setMessage("Refund issued. The customer was e-mailed the link to claim it.");
-      router.refresh();
+      refreshWith(() => {
+        setLink(answer.link);
+        setMessage("Refund issued. The customer was e-mailed the link to claim it.");
+      });
     } catch (error) {
       setMessage(
         error instanceof DashboardRequestError
@@ -165,8 +166,7 @@ export function IssueRefund({
     setMessage("");
     try {
       await dashboardFetch(`/api/dashboard/refunds/${refundId}/cancel`, { body: {} });
-      setMessage("Refund cancelled: its link no longer works.");
-      router.refresh();
+      refreshWith(() => setMessage("Refund cancelled: its link no longer works."));
     } catch (error) {
       setMessage(error instanceof DashboardRequestError ? error.message : "Could not cancel it; try again.");
     }
@@ -352,10 +352,10 @@ export function IssueRefund({
           <button
             type="button"
             className={buttonClass}
-            disabled={isIssuing || !preview || preview.is_under_minimum}
+            disabled={isIssuing || isRefreshing || !preview || preview.is_under_minimum}
             onClick={issue}
           >
-            {isIssuing ? "Issuing…" : "Issue refund"}
+            {isIssuing || isRefreshing ? "Issuing…" : "Issue refund"}
           </button>
         </fieldset>
       )}

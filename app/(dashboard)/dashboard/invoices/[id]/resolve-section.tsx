@@ -1,9 +1,9 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { secondaryButtonClass, selectClass } from "@/components/forms/field";
 import { DashboardRequestError, dashboardFetch } from "@/components/query/dashboard-fetch";
+import { useRefreshWith } from "@/components/query/use-refresh-with";
 
 const REASONS = [
   { value: "paid_outside", label: "Paid outside Kassa" },
@@ -31,7 +31,7 @@ export function ResolveSection({
   isPayoutUnderWay: boolean;
   className: string;
 }) {
-  const router = useRouter();
+  const { isRefreshing, refreshWith } = useRefreshWith();
   const [reason, setReason] = useState<(typeof REASONS)[number]["value"]>("paid_outside");
   const [note, setNote] = useState("");
   const [isAsking, setIsAsking] = useState(false);
@@ -45,9 +45,10 @@ export function ResolveSection({
         method: "POST",
         body: { reason, note },
       });
-      setIsAsking(false);
-      setMessage("Invoice resolved.");
-      router.refresh();
+      refreshWith(() => {
+        setIsAsking(false);
+        setMessage("Invoice resolved.");
+      });
     } catch (error) {
       setMessage(error instanceof DashboardRequestError ? error.message : "Could not resolve it; try again.");
     } finally {
@@ -107,8 +108,13 @@ export function ResolveSection({
             {openRefunds > 0 ? ", and the open refund link stops working." : "."}
           </p>
           <div className="mt-2 flex flex-wrap gap-2">
-            <button type="button" className={secondaryButtonClass} disabled={isPending} onClick={resolve}>
-              {isPending ? "Resolving…" : "Yes, mark resolved"}
+            <button
+              type="button"
+              className={secondaryButtonClass}
+              disabled={isPending || isRefreshing}
+              onClick={resolve}
+            >
+              {isPending || isRefreshing ? "Resolving…" : "Yes, mark resolved"}
             </button>
             <button type="button" className={secondaryButtonClass} onClick={() => setIsAsking(false)}>
               Not now

@@ -1,17 +1,17 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { secondaryButtonClass } from "@/components/forms/field";
 import { DashboardRequestError } from "@/components/query/dashboard-fetch";
 import { useDeactivatePaymentLink } from "@/components/query/use-payment-links";
+import { useRefreshWith } from "@/components/query/use-refresh-with";
 
 /**
  * Deactivate asks once more (it cannot be undone), then the server asks the merchant to confirm it is
  * them (step-up) when their window is closed; the change is audited.
  */
 export function DeactivateButton({ linkId }: { linkId: number }) {
-  const router = useRouter();
+  const { isRefreshing, refreshWith } = useRefreshWith();
   const deactivate = useDeactivatePaymentLink(linkId);
   const [isAsking, setIsAsking] = useState(false);
   const [message, setMessage] = useState("");
@@ -19,9 +19,10 @@ export function DeactivateButton({ linkId }: { linkId: number }) {
     setMessage("");
     try {
       await deactivate.mutateAsync();
-      setIsAsking(false);
-      setMessage("Payment link deactivated.");
-      router.refresh();
+      refreshWith(() => {
+        setIsAsking(false);
+        setMessage("Payment link deactivated.");
+      });
     } catch (error) {
       setMessage(
         error instanceof DashboardRequestError ? error.message : "Could not deactivate it; try again.",
@@ -40,10 +41,10 @@ export function DeactivateButton({ linkId }: { linkId: number }) {
             <button
               type="button"
               className={secondaryButtonClass}
-              disabled={deactivate.isPending}
+              disabled={deactivate.isPending || isRefreshing}
               onClick={confirm}
             >
-              {deactivate.isPending ? "Deactivating…" : "Yes, deactivate the link"}
+              {deactivate.isPending || isRefreshing ? "Deactivating…" : "Yes, deactivate the link"}
             </button>
             <button type="button" className={secondaryButtonClass} onClick={() => setIsAsking(false)}>
               Keep it
