@@ -133,10 +133,6 @@ await stepsTogether([
     args: [path.join(root, "scripts", "check-schema-drift.mjs")],
   },
 ]);
-step("unit and integration tests on PGlite", bin("vitest"), ["run", ...vitestReport("vitest-pglite.json")], {
-  KASSA_TEST_DATABASE_URL: "",
-});
-
 let url = process.env.KASSA_TEST_DATABASE_URL;
 if (!url) {
   if (!hasPostgres()) {
@@ -150,26 +146,37 @@ if (!url) {
   url = postgres.url;
 }
 try {
-  step(
-    "integration tests on PostgreSQL",
-    bin("vitest"),
-    [
-      "run",
-      "tests/integration",
-      "tests/chain",
-      // Files about the embedded database alone (its data directory, its clusters) ran on PGlite.
-      "--exclude",
-      "**/*.pglite.test.ts",
-      ...vitestReport("vitest-postgres.json"),
-    ],
+  // All three at once: the two runs spend much of their time waiting (on anvil, litecoind, PostgreSQL's
+  // commits, timers), and the build needs neither; one after another they left a fifth of two cores idle.
+  await stepsTogether([
     {
-      KASSA_TEST_DATABASE_URL: url,
+      title: "unit and integration tests on PGlite",
+      command: bin("vitest"),
+      args: ["run", ...vitestReport("vitest-pglite.json")],
+      env: { KASSA_TEST_DATABASE_URL: "" },
     },
-  );
-  // The typecheck step above checked the tree this build compiles.
-  step("production build", process.execPath, [path.join(root, "scripts", "ensure-build.mjs")], {
-    KASSA_BUILD_TYPECHECKED: "1",
-  });
+    {
+      title: "integration tests on PostgreSQL",
+      command: bin("vitest"),
+      args: [
+        "run",
+        "tests/integration",
+        "tests/chain",
+        // Files about the embedded database alone (its data directory, its clusters) ran on PGlite.
+        "--exclude",
+        "**/*.pglite.test.ts",
+        ...vitestReport("vitest-postgres.json"),
+      ],
+      env: { KASSA_TEST_DATABASE_URL: url },
+    },
+    // The typecheck step above checked the tree this build compiles.
+    {
+      title: "production build",
+      command: process.execPath,
+      args: [path.join(root, "scripts", "ensure-build.mjs")],
+      env: { KASSA_BUILD_TYPECHECKED: "1" },
+    },
+  ]);
   const system = ["run", "--config", "vitest.system.config.ts"];
   // Both at once: each runs one file at a time, and a file spends much of its time waiting (on
   // timers, callbacks, blocks), so on two cores the two runs fill each other's waits.

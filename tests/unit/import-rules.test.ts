@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { describe, expect, it, onTestFinished } from "vitest";
 
 const repo = path.resolve(import.meta.dirname, "../..");
@@ -31,7 +32,8 @@ function lintDeps(root: string): { status: number | null; findings: string[] } {
     ["--config", ".dependency-cruiser.cjs", "{app,components,lib}/**/*.{ts,tsx}"],
     { cwd: root, encoding: "utf8" },
   );
-  const output = result.stdout + result.stderr;
+  // Colours off whatever the environment asks (FORCE_COLOR): the findings are matched as plain text.
+  const output = stripVTControlCharacters(result.stdout + result.stderr);
   const findings = [...output.matchAll(/^\s*error ([\w-]+): (\S+) →/gm)].map(
     ([, rule, file]) => `${file} ${rule}`,
   );
