@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { ConfirmBox } from "@/components/forms/confirm-box";
 import { secondaryButtonClass } from "@/components/forms/field";
 import { DashboardRequestError, dashboardFetch } from "@/components/query/dashboard-fetch";
 import { useRefreshWith } from "@/components/query/use-refresh-with";
@@ -32,25 +33,17 @@ export function CancelButton({ invoiceId, isOpen }: { invoiceId: number; isOpen:
   return (
     <div>
       {!isOpen ? null : isAsking ? (
-        <div className="rounded-md border border-amber-400 p-3 text-sm">
-          <p>
-            Cancel this invoice? The customer can no longer pay it. A payment already sent is still credited
-            to your balance when it confirms.
-          </p>
-          <div className="mt-2 flex flex-wrap gap-2">
-            <button
-              type="button"
-              className={secondaryButtonClass}
-              disabled={isPending || isRefreshing}
-              onClick={cancel}
-            >
-              {isPending || isRefreshing ? "Cancelling…" : "Yes, cancel the invoice"}
-            </button>
-            <button type="button" className={secondaryButtonClass} onClick={() => setIsAsking(false)}>
-              Keep it
-            </button>
-          </div>
-        </div>
+        <ConfirmBox
+          confirmLabel="Yes, cancel the invoice"
+          busyLabel="Cancelling…"
+          keepLabel="Keep it"
+          isBusy={isPending || isRefreshing}
+          onConfirm={cancel}
+          onKeep={() => setIsAsking(false)}
+        >
+          Cancel this invoice? The customer can no longer pay it. A payment already sent is still credited to
+          your balance when it confirms.
+        </ConfirmBox>
       ) : (
         <button type="button" className={secondaryButtonClass} onClick={() => setIsAsking(true)}>
           Cancel invoice

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { ConfirmBox } from "@/components/forms/confirm-box";
 import { secondaryButtonClass, selectClass } from "@/components/forms/field";
 import { DashboardRequestError, dashboardFetch } from "@/components/query/dashboard-fetch";
 import { useRefreshWith } from "@/components/query/use-refresh-with";
@@ -102,25 +103,18 @@ export function ResolveSection({
         />
       </div>
       {isAsking ? (
-        <div className="mt-2 rounded-md border border-amber-400 p-3 text-sm">
-          <p>
-            Mark this invoice resolved? No refund can be issued for it afterwards
-            {openRefunds > 0 ? ", and the open refund link stops working." : "."}
-          </p>
-          <div className="mt-2 flex flex-wrap gap-2">
-            <button
-              type="button"
-              className={secondaryButtonClass}
-              disabled={isPending || isRefreshing}
-              onClick={resolve}
-            >
-              {isPending || isRefreshing ? "Resolving…" : "Yes, mark resolved"}
-            </button>
-            <button type="button" className={secondaryButtonClass} onClick={() => setIsAsking(false)}>
-              Not now
-            </button>
-          </div>
-        </div>
+        <ConfirmBox
+          className="mt-2"
+          confirmLabel="Yes, mark resolved"
+          busyLabel="Resolving…"
+          keepLabel="Not now"
+          isBusy={isPending || isRefreshing}
+          onConfirm={resolve}
+          onKeep={() => setIsAsking(false)}
+        >
+          Mark this invoice resolved? No refund can be issued for it afterwards
+          {openRefunds > 0 ? ", and the open refund link stops working." : "."}
+        </ConfirmBox>
       ) : isPayoutUnderWay ? null : (
         <button
           type="button"

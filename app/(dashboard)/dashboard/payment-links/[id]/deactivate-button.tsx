@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { ConfirmBox } from "@/components/forms/confirm-box";
 import { secondaryButtonClass } from "@/components/forms/field";
 import { DashboardRequestError } from "@/components/query/dashboard-fetch";
 import { useDeactivatePaymentLink } from "@/components/query/use-payment-links";
@@ -32,25 +33,17 @@ export function DeactivateButton({ linkId }: { linkId: number }) {
   return (
     <div>
       {isAsking ? (
-        <div className="rounded-md border border-amber-400 p-3 text-sm">
-          <p>
-            Deactivate this payment link? Customers who open it are told it can no longer be paid; this cannot
-            be undone. Invoices customers already started carry on and are credited as usual.
-          </p>
-          <div className="mt-2 flex flex-wrap gap-2">
-            <button
-              type="button"
-              className={secondaryButtonClass}
-              disabled={deactivate.isPending || isRefreshing}
-              onClick={confirm}
-            >
-              {deactivate.isPending || isRefreshing ? "Deactivating…" : "Yes, deactivate the link"}
-            </button>
-            <button type="button" className={secondaryButtonClass} onClick={() => setIsAsking(false)}>
-              Keep it
-            </button>
-          </div>
-        </div>
+        <ConfirmBox
+          confirmLabel="Yes, deactivate the link"
+          busyLabel="Deactivating…"
+          keepLabel="Keep it"
+          isBusy={deactivate.isPending || isRefreshing}
+          onConfirm={confirm}
+          onKeep={() => setIsAsking(false)}
+        >
+          Deactivate this payment link? Customers who open it are told it can no longer be paid; this cannot
+          be undone. Invoices customers already started carry on and are credited as usual.
+        </ConfirmBox>
       ) : (
         <button type="button" className={secondaryButtonClass} onClick={() => setIsAsking(true)}>
           Deactivate link
