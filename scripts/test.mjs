@@ -1,8 +1,8 @@
 // `npm test`: the whole suite, in the order that fails fastest: (1) Biome, the import rules
-// (dependency-cruiser), tsc and the schema drift check, at once; (2) unit and integration tests on PGlite;
-// (3) integration and chain tests on PostgreSQL (KASSA_TEST_DATABASE_URL, else a throwaway server from the
-// installed binaries); (4) the production build; (5) system tests on PGlite and PostgreSQL at once;
-// (6) Playwright (api, ui). Prints each step's duration, then a table with the total. The last line counts
+// (dependency-cruiser), tsc and the schema drift check, at once; (2) at once: unit and integration tests on
+// PGlite, integration and chain tests on PostgreSQL (KASSA_TEST_DATABASE_URL, else a throwaway server from the
+// installed binaries), and the production build; (3) system tests on PGlite and PostgreSQL at once;
+// (4) Playwright (api, ui). Prints each step's duration, then a table with the total. The last line counts
 // each test once: `N passed, N failed, N failed a first attempt` (passed on a retry; none retries today).
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -28,6 +28,12 @@ const VITEST_REPORTS = [
 ];
 const firstAttemptsFile = (report) => path.join(reports, report.replace(/\.json$/, ".first-attempts.json"));
 
+/** Where a vitest step's reporter writes its first-attempt failures: beside the step's JSON report. */
+function firstAttemptsEnv(args) {
+  const report = args.find((arg) => arg.startsWith("--outputFile.json="));
+  return report ? { KASSA_FIRST_ATTEMPTS_FILE: firstAttemptsFile(path.basename(report)) } : {};
+}
+
 const startedAt = performance.now();
 const durations = [];
 
@@ -51,14 +57,11 @@ function printDurations() {
 
 function step(title, command, args, env = {}) {
   console.log(`\n━━ ${title}`);
-  const reportEnv = {};
-  const report = args.find((arg) => arg.startsWith("--outputFile.json="));
-  if (report) reportEnv.KASSA_FIRST_ATTEMPTS_FILE = firstAttemptsFile(path.basename(report));
   const began = performance.now();
   const result = spawnSync(command, args, {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, ...reportEnv, ...env },
+    env: { ...process.env, ...firstAttemptsEnv(args), ...env },
   });
   const ms = performance.now() - began;
   durations.push({ title, ms, isFailed: result.status !== 0 });
@@ -81,16 +84,12 @@ async function stepsTogether(list) {
     list.map(
       ({ title, command, args, env = {} }) =>
         new Promise((resolve) => {
-          const report = args.find((arg) => arg.startsWith("--outputFile.json="));
-          const reportEnv = report
-            ? { KASSA_FIRST_ATTEMPTS_FILE: firstAttemptsFile(path.basename(report)) }
-            : {};
           const began = performance.now();
           const output = [];
           const child = spawn(command, args, {
             cwd: root,
             stdio: ["ignore", "pipe", "pipe"],
-            env: { ...process.env, FORCE_COLOR: "1", ...reportEnv, ...env },
+            env: { ...process.env, FORCE_COLOR: "1", ...firstAttemptsEnv(args), ...env },
           });
           child.stdout.on("data", (chunk) => output.push(chunk));
           child.stderr.on("data", (chunk) => output.push(chunk));
