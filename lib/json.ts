@@ -27,6 +27,17 @@ export class JsonExactNumber {
 }
 
 /**
+ * Sets `key` as an ordinary own property of a plain object. Assignment for every key but "__proto__",
+ * which assigned would set the prototype; defineProperty for that one only (it costs a runtime call, about
+ * a microsecond, on every key of every request body when used for all).
+ */
+function setOwn(object: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__")
+    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  else object[key] = value;
+}
+
+/**
  * `value` with every JsonExactNumber replaced by its digits as a string: for identifiers the merchant
  * chose (a withdrawal's any-JSON `foreign_id`), which are echoed back and compared as text, so a
  * 20-digit order number keeps every digit (as JSON.parse could not) instead of being refused.
@@ -36,14 +47,7 @@ export function exactNumbersAsText(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(exactNumbersAsText);
   if (value !== null && typeof value === "object") {
     const copy: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) {
-      Object.defineProperty(copy, key, {
-        value: exactNumbersAsText(item),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    }
+    for (const [key, item] of Object.entries(value)) setOwn(copy, key, exactNumbersAsText(item));
     return copy;
   }
   return value;
@@ -183,13 +187,7 @@ export function parseJson(text: string, maxDepth = MAX_DEPTH): JsonValue {
         skip();
         if (text[pos] !== ":") fail("expected ':'");
         pos++;
-        // defineProperty, not assignment: a "__proto__" key stays an ordinary own key.
-        Object.defineProperty(object, key, {
-          value: readValue(depth + 1),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+        setOwn(object, key, readValue(depth + 1));
         skip();
         if (text[pos] === ",") {
           pos++;

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { JsonExactNumber, JsonSyntaxError, parseJson } from "@/lib/json";
+import { exactNumbersAsText, JsonExactNumber, JsonSyntaxError, parseJson } from "@/lib/json";
 import { hasUnstorableText } from "@/lib/unstorable-text";
 import { isUndecodablePath } from "@/server/is-undecodable-path";
 
@@ -93,6 +93,27 @@ describe("strict JSON reader", () => {
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
     expect((value as { isAdmin?: boolean }).isAdmin).toBeUndefined();
     expect(Object.keys(value)).toEqual(["__proto__"]);
+  });
+
+  it("keeps keys that name Object.prototype's members as plain own values", () => {
+    const value = parseJson('{"constructor": 1, "toString": "x", "hasOwnProperty": null}') as Record<
+      string,
+      unknown
+    >;
+    expect(Object.keys(value)).toEqual(["constructor", "toString", "hasOwnProperty"]);
+    expect(Object.getOwnPropertyDescriptor(value, "toString")?.value).toBe("x");
+    expect(Object.getOwnPropertyDescriptor(value, "constructor")?.value).toBe(1);
+  });
+
+  it("turns exact numbers into their digits in a copy that keeps every key its own, __proto__ too", () => {
+    const copy = exactNumbersAsText(
+      parseJson('{"id": 123456789012345678901, "__proto__": {"n": 98765432109876543210}, "list": [1.5, 2]}'),
+    ) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.keys(copy)).toEqual(["id", "__proto__", "list"]);
+    expect(copy.id).toBe("123456789012345678901");
+    expect(Object.getOwnPropertyDescriptor(copy, "__proto__")?.value).toEqual({ n: "98765432109876543210" });
+    expect(copy.list).toEqual([1.5, 2]);
   });
 
   it("decodes escapes and unicode", () => {
