@@ -20,14 +20,19 @@ function firstValue(header: string | null): string | undefined {
   return header?.split(",")[0]?.trim() || undefined;
 }
 
+/** The origin asked for last, by its URL: every request to one deployment names the same host. */
+let lastOrigin: { url: string; origin: string | undefined } | undefined;
+
 /**
  * A Host value as an origin, or undefined for anything that is not a bare host[:port]: a value
  * with a path, user info or a query would otherwise let the header splice text into the link.
  */
 function originOf(proto: "http" | "https", host: string | undefined): string | undefined {
   if (!host || !/^[A-Za-z0-9.\-[\]:]+$/.test(host)) return undefined;
-  if (!URL.canParse(`${proto}://${host}`)) return undefined;
-  return new URL(`${proto}://${host}`).origin;
+  const url = `${proto}://${host}`;
+  if (lastOrigin?.url !== url)
+    lastOrigin = { url, origin: URL.canParse(url) ? new URL(url).origin : undefined };
+  return lastOrigin.origin;
 }
 
 /** X-Forwarded-Host's first value when a trusted proxy (KASSA_TRUSTED_PROXIES) sent it, else undefined: anyone else could write it. */

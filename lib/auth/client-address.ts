@@ -56,9 +56,12 @@ export function isTrustedPeer(input: {
   peer: string | undefined;
   trustedProxies: readonly string[];
 }): boolean {
+  const proxies = proxyRanges(input.trustedProxies);
+  // No proxy trusted (the default): no peer is, and its address need not be parsed.
+  if (proxies.length === 0) return false;
   const peer = input.peer ? normalise(input.peer) : null;
   if (!peer) return false;
-  return isTrusted(peer, proxyRanges(input.trustedProxies));
+  return isTrusted(peer, proxies);
 }
 
 /**

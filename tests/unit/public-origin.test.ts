@@ -65,4 +65,20 @@ describe("the origin of the public links Kassa builds", () => {
       }),
     ).toBe("http://pay.example.com");
   });
+
+  it("answers each request for its own host when hosts and schemes alternate (the last origin is kept)", () => {
+    const proxied = { ...base, peer: "10.0.0.2", trustedProxies: ["10.0.0.0/8"] };
+    const asked = [
+      [{ ...base, host: "a.test:3000" }, "http://a.test:3000"],
+      [{ ...base, host: "b.test" }, "http://b.test"],
+      [{ ...proxied, host: "a.test:3000", forwardedProto: "https" }, "https://a.test:3000"],
+      [{ ...base, host: "a.test:3000" }, "http://a.test:3000"],
+      // Passes the character check, fails the URL parser: the fallback, then the host before it again.
+      [{ ...base, host: "[::1" }, "http://localhost"],
+      [{ ...base, host: "[::1" }, "http://localhost"],
+      [{ ...base, host: "[::1]:8080" }, "http://[::1]:8080"],
+      [{ ...base, host: "b.test" }, "http://b.test"],
+    ] as const;
+    for (const [input, origin] of asked) expect(publicOrigin(input)).toBe(origin);
+  });
 });
