@@ -2,17 +2,41 @@ import "server-only";
 
 import ipaddr from "ipaddr.js";
 
+type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
+
+/** Parsed allowlists by their text: the key's row, and so its list, is read afresh on every request. */
+const parsedLists = new Map<string, Range[]>();
+const PARSED_LISTS_LIMIT = 1_000;
+
+function rangesOf(allowedIps: string[]): Range[] {
+  const text = allowedIps.join("\n");
+  let ranges = parsedLists.get(text);
+  if (!ranges) {
+    ranges = allowedIps.filter((entry) => ipaddr.isValidCIDR(entry)).map((entry) => ipaddr.parseCIDR(entry));
+    if (parsedLists.size >= PARSED_LISTS_LIMIT) parsedLists.clear();
+    parsedLists.set(text, ranges);
+  }
+  return ranges;
+}
+
+/** The client address judged last, parsed: a client's requests come one after another from one address. */
+let lastClient: { text: string; parsed: ipaddr.IPv4 | ipaddr.IPv6 | null } | undefined;
+
+function parsedClient(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  if (lastClient?.text !== address)
+    lastClient = { text: address, parsed: ipaddr.isValid(address) ? ipaddr.process(address) : null };
+  return lastClient.parsed;
+}
+
 /**
  * Whether a client address may use a key. No allowlist: any address. With one, an address that is
  * not known (a request that did not come through the server) or matches no range is refused.
  */
 export function isAddressAllowed(allowedIps: string[] | null, address: string): boolean {
   if (!allowedIps || allowedIps.length === 0) return true;
-  if (!ipaddr.isValid(address)) return false;
-  const client = ipaddr.process(address);
-  return allowedIps.some((text) => {
-    if (!ipaddr.isValidCIDR(text)) return false;
-    const [range, bits] = ipaddr.parseCIDR(text);
-    return client.kind() === range.kind() && client.match(range, bits);
-  });
+  const client = parsedClient(address);
+  if (!client) return false;
+  return rangesOf(allowedIps).some(
+    ([range, bits]) => client.kind() === range.kind() && client.match(range, bits),
+  );
 }
