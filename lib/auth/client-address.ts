@@ -51,6 +51,26 @@ function proxyRanges(list: readonly string[]): Range[] {
   return ranges;
 }
 
+type JudgedPeer = {
+  text: string;
+  proxies: Range[];
+  peer: ipaddr.IPv4 | ipaddr.IPv6 | null;
+  isTrusted: boolean;
+};
+let lastJudgedPeer: JudgedPeer | undefined;
+
+/**
+ * The peer parsed and judged against the trusted proxies, kept for the last peer asked: behind a proxy
+ * every request comes from the same few addresses, and a request asks up to three times.
+ */
+function judgedPeer(text: string, proxies: Range[]): JudgedPeer {
+  if (lastJudgedPeer?.text !== text || lastJudgedPeer.proxies !== proxies) {
+    const peer = normalise(text);
+    lastJudgedPeer = { text, proxies, peer, isTrusted: peer !== null && isTrusted(peer, proxies) };
+  }
+  return lastJudgedPeer;
+}
+
 /** Whether the connection's peer is one of KASSA_TRUSTED_PROXIES, whose forwarded headers may be believed. */
 export function isTrustedPeer(input: {
   peer: string | undefined;
@@ -58,10 +78,8 @@ export function isTrustedPeer(input: {
 }): boolean {
   const proxies = proxyRanges(input.trustedProxies);
   // No proxy trusted (the default): no peer is, and its address need not be parsed.
-  if (proxies.length === 0) return false;
-  const peer = input.peer ? normalise(input.peer) : null;
-  if (!peer) return false;
-  return isTrusted(peer, proxies);
+  if (proxies.length === 0 || !input.peer) return false;
+  return judgedPeer(input.peer, proxies).isTrusted;
 }
 
 /**
@@ -79,9 +97,9 @@ export function clientAddress(input: {
   if (!input.peer) return UNKNOWN_ADDRESS;
   const proxies = proxyRanges(input.trustedProxies);
   if (proxies.length === 0 || !input.forwardedFor) return peerText(input.peer);
-  const peer = normalise(input.peer);
+  const { peer, isTrusted: isProxy } = judgedPeer(input.peer, proxies);
   if (!peer) return UNKNOWN_ADDRESS;
-  if (!isTrusted(peer, proxies)) return peer.toString();
+  if (!isProxy) return peer.toString();
   const hops = input.forwardedFor.split(",").map((hop) => hop.trim());
   let client = peer;
   for (const hop of hops.reverse()) {

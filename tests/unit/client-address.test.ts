@@ -52,4 +52,24 @@ describe("the client address of a sign-in", () => {
       /KASSA_TRUSTED_PROXIES/,
     );
   });
+
+  it("judges each request's peer afresh when peers and proxy lists alternate (the last peer is kept)", () => {
+    const inner = ["10.0.0.0/8"];
+    const other = ["192.0.2.0/24"];
+    const asked: [string, string[], string][] = [
+      ["::ffff:10.0.0.2", inner, "198.51.100.4"],
+      ["198.51.100.77", inner, "198.51.100.77"],
+      ["::ffff:10.0.0.2", inner, "198.51.100.4"],
+      // The same peer under another list is no longer a proxy.
+      ["::ffff:10.0.0.2", other, "10.0.0.2"],
+      ["192.0.2.9", other, "198.51.100.4"],
+      ["not an address", other, "unknown"],
+      ["::ffff:10.0.0.2", inner, "198.51.100.4"],
+    ];
+    for (const [peer, trustedProxies, client] of asked)
+      expect([peer, clientAddress({ peer, forwardedFor: "198.51.100.4", trustedProxies })]).toEqual([
+        peer,
+        client,
+      ]);
+  });
 });
