@@ -1,8 +1,8 @@
 import "server-only";
 
 import ipaddr from "ipaddr.js";
-
-type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
+import { isInRanges, normalise, type Range } from "@/lib/auth/client-address";
+import { keepLast } from "@/lib/keep-last";
 
 /** Parsed allowlists by their text: the key's row, and so its list, is read afresh on every request. */
 const parsedLists = new Map<string, Range[]>();
@@ -20,13 +20,7 @@ function rangesOf(allowedIps: string[]): Range[] {
 }
 
 /** The client address judged last, parsed: a client's requests come one after another from one address. */
-let lastClient: { text: string; parsed: ipaddr.IPv4 | ipaddr.IPv6 | null } | undefined;
-
-function parsedClient(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
-  if (lastClient?.text !== address)
-    lastClient = { text: address, parsed: ipaddr.isValid(address) ? ipaddr.process(address) : null };
-  return lastClient.parsed;
-}
+const parsedClient = keepLast(normalise);
 
 /**
  * Whether a client address may use a key. No allowlist: any address. With one, an address that is
@@ -35,8 +29,5 @@ function parsedClient(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
 export function isAddressAllowed(allowedIps: string[] | null, address: string): boolean {
   if (!allowedIps || allowedIps.length === 0) return true;
   const client = parsedClient(address);
-  if (!client) return false;
-  return rangesOf(allowedIps).some(
-    ([range, bits]) => client.kind() === range.kind() && client.match(range, bits),
-  );
+  return client !== null && isInRanges(client, rangesOf(allowedIps));
 }

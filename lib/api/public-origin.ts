@@ -1,6 +1,7 @@
 import "server-only";
 
 import { isTrustedPeer } from "@/lib/auth/client-address";
+import { keepLast } from "@/lib/keep-last";
 
 export type PublicOriginInput = {
   /** KASSA_PUBLIC_URL, when the operator set it. */
@@ -20,8 +21,8 @@ function firstValue(header: string | null): string | undefined {
   return header?.split(",")[0]?.trim() || undefined;
 }
 
-/** The origin asked for last, by its URL: every request to one deployment names the same host. */
-let lastOrigin: { url: string; origin: string | undefined } | undefined;
+/** A URL's origin, kept for the last URL asked: every request to one deployment names the same host. */
+const originOfUrl = keepLast((url) => (URL.canParse(url) ? new URL(url).origin : undefined));
 
 /**
  * A Host value as an origin, or undefined for anything that is not a bare host[:port]: a value
@@ -29,10 +30,7 @@ let lastOrigin: { url: string; origin: string | undefined } | undefined;
  */
 function originOf(proto: "http" | "https", host: string | undefined): string | undefined {
   if (!host || !/^[A-Za-z0-9.\-[\]:]+$/.test(host)) return undefined;
-  const url = `${proto}://${host}`;
-  if (lastOrigin?.url !== url)
-    lastOrigin = { url, origin: URL.canParse(url) ? new URL(url).origin : undefined };
-  return lastOrigin.origin;
+  return originOfUrl(`${proto}://${host}`);
 }
 
 /** X-Forwarded-Host's first value when a trusted proxy (KASSA_TRUSTED_PROXIES) sent it, else undefined: anyone else could write it. */

@@ -1,11 +1,12 @@
 import "server-only";
 
 import ipaddr from "ipaddr.js";
+import { keepLast } from "@/lib/keep-last";
 
 /** No peer address to go by (a request that did not come through server.ts): no per-address limit applies. */
 export const UNKNOWN_ADDRESS = "unknown";
 
-type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
+export type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
 /** An address or CIDR range, as KASSA_TRUSTED_PROXIES lists them; a lone address is its own /32 or /128. */
 export function parseProxyRange(text: string): Range | null {
@@ -17,24 +18,22 @@ export function parseProxyRange(text: string): Range | null {
 }
 
 /** IPv4-mapped IPv6 (`::ffff:10.0.0.1`, how Node reports IPv4 peers on a dual-stack socket) as IPv4. */
-function normalise(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+export function normalise(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   if (!ipaddr.isValid(text)) return null;
   return ipaddr.process(text);
 }
 
 /**
- * A peer address as text (normalised, UNKNOWN_ADDRESS if not an address), remembered for the last
- * peer asked: a keep-alive client, or the proxy in front, asks for the same one request after request,
- * and parsing it is most of the work.
+ * A peer address as text (normalised, UNKNOWN_ADDRESS if not an address), and parsed, each kept for the
+ * last peer asked: a keep-alive client, or the proxy in front, asks for the same one request after
+ * request, and parsing it is most of the work.
  */
-let lastPeer: { text: string; address: string } | undefined;
-function peerText(text: string): string {
-  if (lastPeer?.text !== text) lastPeer = { text, address: normalise(text)?.toString() ?? UNKNOWN_ADDRESS };
-  return lastPeer.address;
-}
+const peerText = keepLast((text) => normalise(text)?.toString() ?? UNKNOWN_ADDRESS);
+const peerAddress = keepLast(normalise);
 
-function isTrusted(address: ipaddr.IPv4 | ipaddr.IPv6, proxies: Range[]): boolean {
-  return proxies.some(([range, bits]) => address.kind() === range.kind() && address.match(range, bits));
+/** Whether `address` is inside one of `ranges` (an IPv4 address is never inside an IPv6 range). */
+export function isInRanges(address: ipaddr.IPv4 | ipaddr.IPv6, ranges: Range[]): boolean {
+  return ranges.some(([range, bits]) => address.kind() === range.kind() && address.match(range, bits));
 }
 
 /**
@@ -51,26 +50,6 @@ function proxyRanges(list: readonly string[]): Range[] {
   return ranges;
 }
 
-type JudgedPeer = {
-  text: string;
-  proxies: Range[];
-  peer: ipaddr.IPv4 | ipaddr.IPv6 | null;
-  isTrusted: boolean;
-};
-let lastJudgedPeer: JudgedPeer | undefined;
-
-/**
- * The peer parsed and judged against the trusted proxies, kept for the last peer asked: behind a proxy
- * every request comes from the same few addresses, and a request asks up to three times.
- */
-function judgedPeer(text: string, proxies: Range[]): JudgedPeer {
-  if (lastJudgedPeer?.text !== text || lastJudgedPeer.proxies !== proxies) {
-    const peer = normalise(text);
-    lastJudgedPeer = { text, proxies, peer, isTrusted: peer !== null && isTrusted(peer, proxies) };
-  }
-  return lastJudgedPeer;
-}
-
 /** Whether the connection's peer is one of KASSA_TRUSTED_PROXIES, whose forwarded headers may be believed. */
 export function isTrustedPeer(input: {
   peer: string | undefined;
@@ -79,7 +58,8 @@ export function isTrustedPeer(input: {
   const proxies = proxyRanges(input.trustedProxies);
   // No proxy trusted (the default): no peer is, and its address need not be parsed.
   if (proxies.length === 0 || !input.peer) return false;
-  return judgedPeer(input.peer, proxies).isTrusted;
+  const peer = peerAddress(input.peer);
+  return peer !== null && isInRanges(peer, proxies);
 }
 
 /**
@@ -97,9 +77,9 @@ export function clientAddress(input: {
   if (!input.peer) return UNKNOWN_ADDRESS;
   const proxies = proxyRanges(input.trustedProxies);
   if (proxies.length === 0 || !input.forwardedFor) return peerText(input.peer);
-  const { peer, isTrusted: isProxy } = judgedPeer(input.peer, proxies);
+  const peer = peerAddress(input.peer);
   if (!peer) return UNKNOWN_ADDRESS;
-  if (!isProxy) return peer.toString();
+  if (!isInRanges(peer, proxies)) return peer.toString();
   const hops = input.forwardedFor.split(",").map((hop) => hop.trim());
   let client = peer;
   for (const hop of hops.reverse()) {
@@ -107,7 +87,7 @@ export function clientAddress(input: {
     // A hop a trusted proxy wrote that is not an address: stop at the last one we could read.
     if (!address) return client.toString();
     client = address;
-    if (!isTrusted(address, proxies)) return address.toString();
+    if (!isInRanges(address, proxies)) return address.toString();
   }
   return client.toString();
 }
