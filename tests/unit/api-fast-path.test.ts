@@ -110,7 +110,16 @@ describe("the server's request handler on the fast path", () => {
 
   /** A real node:http server with the production request handler over one route. */
   let nextAnswered: string[] = [];
-  async function serve(route: ApiRoute | ApiRoute[], { isHttpsOnly = false } = {}): Promise<string> {
+  const engineClient = (async () => ({ status: 200, body: {} })) as EngineClient;
+  async function serve(
+    route: ApiRoute | ApiRoute[],
+    {
+      isHttpsOnly = false,
+      engine = Promise.resolve(engineClient),
+      /** What server.ts does before the handler: a stopping server sets `connection: close`. */
+      before = (_req: IncomingMessage, _res: http.ServerResponse) => {},
+    } = {},
+  ): Promise<string> {
     nextAnswered = [];
     const handle = createRequestHandler({
       isHttpsOnly: () => isHttpsOnly,
@@ -118,11 +127,14 @@ describe("the server's request handler on the fast path", () => {
         nextAnswered.push(req.url ?? "");
         res.end("next");
       },
-      engine: Promise.resolve((async () => ({ status: 200, body: {} })) as EngineClient),
+      engine,
       bodyLimitBytes: () => 1024,
       apiRouter: createApiRouter(Array.isArray(route) ? route : [route]),
     });
-    server = http.createServer(handle);
+    server = http.createServer((req, res) => {
+      before(req, res);
+      handle(req, res);
+    });
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
@@ -320,6 +332,57 @@ describe("the server's request handler on the fast path", () => {
     // As Headers would read them: any case, repeated fields joined.
     expect(call?.headers.get("X-PROCESSING-KEY")).toBe("k1, k2");
     expect(call?.headers.get("idempotency-key")).toBeNull();
+  });
+
+  it("keeps a header set before a direct answer (a stopping server's connection: close), with every other", async () => {
+    const direct = async () => ({
+      status: 200,
+      headers: { "content-type": "application/json" },
+      body: '{"a":1}',
+    });
+    const base = await serve(
+      {
+        path: "/api/v2/plain",
+        handlers: { POST: Object.assign((() => new Response("web")) as RouteHandler, { direct }) },
+      },
+      { before: (_req, res) => res.setHeader("connection", "close") },
+    );
+    const response = await fetch(`${base}/api/v2/plain`, { method: "POST", body: "{}" });
+    expect(await response.text()).toBe('{"a":1}');
+    expect(response.headers.get("connection")).toBe("close");
+    expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.headers.get("content-length")).toBe("7");
+    expect(response.headers.get("content-type")).toBe("application/json");
+    for (const { key, value } of [...responseHeaders.everyResponse, ...responseHeaders.routeHandlers])
+      expect(response.headers.get(key)).toBe(value);
+  });
+
+  it("answers a direct route that arrived before the engine was up once it is, with one request id", async () => {
+    const calls: DirectCall[] = [];
+    const direct = async (call: DirectCall) => {
+      calls.push(call);
+      return { status: 200, headers: {}, body: "{}" };
+    };
+    let engineUp: (client: EngineClient) => void = () => {};
+    const base = await serve(
+      {
+        path: "/api/v2/plain",
+        handlers: { POST: Object.assign((() => new Response("web")) as RouteHandler, { direct }) },
+      },
+      // The engine comes up once the request is in the handler's hands.
+      {
+        engine: new Promise((resolve) => (engineUp = resolve)),
+        before: () => setImmediate(() => engineUp(engineClient)),
+      },
+    );
+    const response = await fetch(`${base}/api/v2/plain/`, { method: "POST", body: '{"b":2}' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-request-id")).toBe(calls[0]?.requestId);
+    expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Buffer.from(calls[0]!.rawBody).toString()).toBe('{"b":2}');
+    expect(calls[0]?.path).toBe("/api/v2/plain");
+    for (const { key, value } of [...responseHeaders.everyResponse, ...responseHeaders.routeHandlers])
+      expect(response.headers.get(key)).toBe(value);
   });
 
   it("tells a direct entry that the body was over the cap, and closes the connection", async () => {
