@@ -139,6 +139,22 @@ describe("the server's request handler on the fast path", () => {
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
 
+  /** A direct entry that records its calls and answers `reply`. */
+  function recordingDirect(reply: Reply) {
+    const calls: DirectCall[] = [];
+    const direct = async (call: DirectCall) => {
+      calls.push(call);
+      return reply;
+    };
+    return { calls, direct };
+  }
+
+  /** A POST route with a `direct` entry; its Web entry is never called on the fast path. */
+  const postRoute = (path: string, direct: (call: DirectCall) => Promise<Reply>): ApiRoute => ({
+    path,
+    handlers: { POST: Object.assign((() => new Response("web")) as RouteHandler, { direct }) },
+  });
+
   it("answers an /api/v2 path with a trailing slash directly, on the fast path and through Next.js", async () => {
     const seen: string[] = [];
     const base = await serve({
@@ -335,18 +351,14 @@ describe("the server's request handler on the fast path", () => {
   });
 
   it("keeps a header set before a direct answer (a stopping server's connection: close), with every other", async () => {
-    const direct = async () => ({
+    const { direct } = recordingDirect({
       status: 200,
       headers: { "content-type": "application/json" },
       body: '{"a":1}',
     });
-    const base = await serve(
-      {
-        path: "/api/v2/plain",
-        handlers: { POST: Object.assign((() => new Response("web")) as RouteHandler, { direct }) },
-      },
-      { before: (_req, res) => res.setHeader("connection", "close") },
-    );
+    const base = await serve(postRoute("/api/v2/plain", direct), {
+      before: (_req, res) => res.setHeader("connection", "close"),
+    });
     const response = await fetch(`${base}/api/v2/plain`, { method: "POST", body: "{}" });
     expect(await response.text()).toBe('{"a":1}');
     expect(response.headers.get("connection")).toBe("close");
@@ -358,23 +370,13 @@ describe("the server's request handler on the fast path", () => {
   });
 
   it("answers a direct route that arrived before the engine was up once it is, with one request id", async () => {
-    const calls: DirectCall[] = [];
-    const direct = async (call: DirectCall) => {
-      calls.push(call);
-      return { status: 200, headers: {}, body: "{}" };
-    };
+    const { calls, direct } = recordingDirect({ status: 200, headers: {}, body: "{}" });
     let engineUp: (client: EngineClient) => void = () => {};
-    const base = await serve(
-      {
-        path: "/api/v2/plain",
-        handlers: { POST: Object.assign((() => new Response("web")) as RouteHandler, { direct }) },
-      },
+    const base = await serve(postRoute("/api/v2/plain", direct), {
+      engine: new Promise((resolve) => (engineUp = resolve)),
       // The engine comes up once the request is in the handler's hands.
-      {
-        engine: new Promise((resolve) => (engineUp = resolve)),
-        before: () => setImmediate(() => engineUp(engineClient)),
-      },
-    );
+      before: () => setImmediate(() => engineUp(engineClient)),
+    });
     const response = await fetch(`${base}/api/v2/plain/`, { method: "POST", body: '{"b":2}' });
     expect(response.status).toBe(200);
     expect(response.headers.get("x-request-id")).toBe(calls[0]?.requestId);
@@ -386,15 +388,8 @@ describe("the server's request handler on the fast path", () => {
   });
 
   it("tells a direct entry that the body was over the cap, and closes the connection", async () => {
-    const calls: DirectCall[] = [];
-    const direct = async (call: DirectCall) => {
-      calls.push(call);
-      return { status: 413, headers: {}, body: "{}" };
-    };
-    const base = await serve({
-      path: "/api/v2/big",
-      handlers: { POST: Object.assign((() => new Response("web")) as RouteHandler, { direct }) },
-    });
+    const { calls, direct } = recordingDirect({ status: 413, headers: {}, body: "{}" });
+    const base = await serve(postRoute("/api/v2/big", direct));
     const response = await fetch(`${base}/api/v2/big`, { method: "POST", body: "x".repeat(2048) });
     expect(response.status).toBe(413);
     expect(response.headers.get("connection")).toBe("close");
