@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ApiMatch, ApiRouter } from "./api-routes";
+import type { ApiRouter } from "./api-routes";
 import { bufferBody } from "./buffer-body";
 import type { EngineClient } from "./engine-client";
 import { CLI_BRIDGE_PATH, CLI_TOKEN_HEADER, ENGINE_PATH, ENGINE_TOKEN_HEADER } from "./engine-contract";
@@ -36,9 +36,6 @@ const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
 
 const hasBody = (req: IncomingMessage) =>
   req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? "0") > 0;
-
-/** The prefixes of the routes server/api-routes.ts may serve without Next.js. */
-const isFastPathUrl = (url: string) => url.startsWith("/api/v2/") || url.startsWith("/api/checkout/");
 
 const pathOf = (url: string) => {
   const query = url.indexOf("?");
@@ -110,63 +107,6 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     () => {},
   );
 
-  /** A route's own, larger cap (a batch endpoint) or the configured one. */
-  const bodyLimitOf = (api: ApiMatch) => Math.max(api.handler.bodyLimitBytes ?? 0, options.bodyLimitBytes());
-
-  /**
-   * A merchant API route with a plain (`direct`) entry: its body is read and its answer written in
-   * one go, every header with it (serveDirect). `head`: headers besides the request id.
-   */
-  const serveDirectRoute = (
-    api: ApiMatch,
-    pathname: string,
-    req: IncomingMessage,
-    res: ServerResponse,
-    requestId: string,
-    head: string[],
-  ) => {
-    const fields = res.hasHeader("x-request-id") ? head : ["x-request-id", requestId, ...head];
-    return serveDirect(
-      api.handler.direct!,
-      {
-        path: pathname,
-        requestId,
-        params: api.params,
-        headers: headerReader(req.rawHeaders),
-        peerAddress: req.socket.remoteAddress,
-      },
-      req,
-      res,
-      {
-        limit: bodyLimitOf(api),
-        head: fields,
-        // The 500 carries the same head (Strict-Transport-Security on an https-only site).
-        onError: (error) => {
-          if (!res.headersSent)
-            for (let i = 0; i < fields.length; i += 2) res.setHeader(fields[i]!, fields[i + 1]!);
-          sendInternalError(res, requestId, error);
-        },
-      },
-    );
-  };
-
-  /**
-   * Decided before anything is written to `res`: the route of a request the fast path answers
-   * directly, once the engine is up, with the checks `route` makes on the way there (a method and a
-   * decodable path under the fast path's prefixes, the trailing slash stripped), or undefined.
-   */
-  const directRoute = (req: IncomingMessage): { api: ApiMatch; pathname: string } | undefined => {
-    const { method } = req;
-    if (!isEngineReady || !options.apiRouter || (method !== "POST" && method !== "GET")) return undefined;
-    const url = stripApiTrailingSlash(req.url ?? "/");
-    if (!isFastPathUrl(url) || isUndecodablePath(url)) return undefined;
-    const pathname = pathOf(url);
-    const api = options.apiRouter(method, pathname);
-    if (!api?.handler.direct) return undefined;
-    req.url = url;
-    return { api, pathname };
-  };
-
   const route = async (req: IncomingMessage, res: ServerResponse, requestId: string) => {
     if (refuseUnroutable(req, res)) return;
     req.url = stripApiTrailingSlash(req.url ?? "/");
@@ -192,11 +132,25 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     if (pathname.startsWith("/api/auth/") && refuseUncappedAuthBody(req, res, options.bodyLimitBytes()))
       return;
     if (!isEngineReady) await options.engine;
-    const api = isFastPathUrl(url) ? options.apiRouter?.(req.method ?? "", pathname) : undefined;
-    if (api?.handler.direct) return serveDirectRoute(api, pathname, req, res, requestId, []);
+    const isFastPath = url.startsWith("/api/v2/") || url.startsWith("/api/checkout/");
+    const api = isFastPath ? options.apiRouter?.(req.method ?? "", pathname) : undefined;
     if (api) {
-      const { body, isTooLarge } = await bufferBody(req, bodyLimitOf(api));
+      const limit = Math.max(api.handler.bodyLimitBytes ?? 0, options.bodyLimitBytes());
+      const { body, isTooLarge } = await bufferBody(req, limit);
       if (isTooLarge) res.setHeader("connection", "close");
+      const { direct } = api.handler;
+      if (direct) {
+        const call = {
+          path: pathname,
+          rawBody: body,
+          isBodyTooLarge: isTooLarge,
+          requestId,
+          params: api.params,
+          headers: headerReader(req.rawHeaders),
+          peerAddress: req.socket.remoteAddress,
+        };
+        return serveDirect(direct, call, res);
+      }
       // The peer too: API key allowlists and the audit trail judge the client address.
       return storage.run(
         { requestId, rawBody: body, bodyTooLarge: isTooLarge, peerAddress: req.socket.remoteAddress },
@@ -220,14 +174,8 @@ export function createRequestHandler(options: RequestHandlerOptions) {
 
   return (req: IncomingMessage, res: ServerResponse) => {
     const requestId = randomUUID();
-    const isHttpsOnly = options.isHttpsOnly?.() === true;
-    const direct = directRoute(req);
-    if (direct) {
-      const head = isHttpsOnly ? ["strict-transport-security", STRICT_TRANSPORT_SECURITY] : [];
-      return serveDirectRoute(direct.api, direct.pathname, req, res, requestId, head);
-    }
     res.setHeader("x-request-id", requestId);
-    if (isHttpsOnly) res.setHeader("strict-transport-security", STRICT_TRANSPORT_SECURITY);
+    if (options.isHttpsOnly?.()) res.setHeader("strict-transport-security", STRICT_TRANSPORT_SECURITY);
     route(req, res, requestId).catch((error) => sendInternalError(res, requestId, error));
   };
 }

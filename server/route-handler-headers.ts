@@ -9,9 +9,6 @@ const ROUTE_HANDLER_HEADERS = [...responseHeaders.everyResponse, ...responseHead
   ({ key, value }) => [key.toLowerCase(), value] as const,
 );
 
-/** The same headers as name, value, name, value…, for `writeHead` with a list (no setHeader per field). */
-export const ROUTE_HANDLER_FIELDS: readonly string[] = ROUTE_HANDLER_HEADERS.flat();
-
 export function setRouteHandlerHeaders(res: ServerResponse): void {
   for (const [name, value] of ROUTE_HANDLER_HEADERS) res.setHeader(name, value);
 }

@@ -1,8 +1,7 @@
 import { once } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ApiMatch, DirectCall, Reply } from "./api-routes";
-import { readBody } from "./buffer-body";
-import { ROUTE_HANDLER_FIELDS, setRouteHandlerHeaders } from "./route-handler-headers";
+import type { ApiMatch, DirectCall } from "./api-routes";
+import { setRouteHandlerHeaders } from "./route-handler-headers";
 
 /**
  * The merchant API's fast path (docs/decisions/request-paths.md): for the routes of server/api-routes.ts,
@@ -111,43 +110,22 @@ async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse, s
 }
 
 /**
- * Reads the body under `limit`, calls a route's `direct` entry with it and writes its plain answer: no
- * Web Request, Response or stream per request (docs/decisions/request-paths.md, "Plain requests"), no
- * promise of the server's own, and every header in the one `writeHead` (the route handlers' headers,
- * then `head`, then the answer's and its Content-Length). A header set on `res`
- * before (`connection: close` while stopping) stays. Anything thrown goes to `onError`.
+ * Calls a route's `direct` entry with the buffered body and writes its plain answer: no Web Request,
+ * Response or stream per request (docs/decisions/request-paths.md, "Plain requests"). The answer goes
+ * out whole in `end`, from which Node sets its Content-Length.
  */
-export function serveDirect(
+export async function serveDirect(
   direct: NonNullable<ApiMatch["handler"]["direct"]>,
-  call: Omit<DirectCall, "rawBody" | "isBodyTooLarge">,
-  req: IncomingMessage,
+  call: DirectCall,
   res: ServerResponse,
-  options: { limit: number; head: readonly string[]; onError: (error: unknown) => void },
-): void {
-  const write = (reply: Reply) => {
-    if (res.destroyed) return;
-    const fields = [...ROUTE_HANDLER_FIELDS, ...options.head];
-    const { headers } = reply;
-    for (const name in headers) fields.push(name, headers[name]!);
-    // writeHead sends the head at once: without a length here the body would go out chunked.
-    fields.push("content-length", String(Buffer.byteLength(reply.body)));
-    try {
-      res.writeHead(reply.status, fields).end(reply.body);
-    } catch (error) {
-      options.onError(error);
-    }
-  };
-  readBody(req, options.limit, (error, rawBody, isBodyTooLarge) => {
-    if (error) return options.onError(error);
-    if (isBodyTooLarge) res.setHeader("connection", "close");
-    let answer: Promise<Reply>;
-    try {
-      answer = direct({ ...call, rawBody, isBodyTooLarge });
-    } catch (thrown) {
-      return options.onError(thrown);
-    }
-    answer.then(write, options.onError);
-  });
+): Promise<void> {
+  const reply = await direct(call);
+  if (res.destroyed) return;
+  setRouteHandlerHeaders(res);
+  res.statusCode = reply.status;
+  const { headers } = reply;
+  for (const name in headers) res.setHeader(name, headers[name]!);
+  res.end(reply.body);
 }
 
 /** Calls the matched route handler with a Web Request built from the Node request and writes its Response. */
