@@ -64,11 +64,12 @@ export function DashboardNav({
             </button>
           </div>
         </div>
-        {/* One row from 1024 px, the rarer pages in groups; narrower, every page in one menu that
-          pushes the page down, so nothing hides off the edge of the screen. */}
+        {/* One row from 1280 px, the rarer pages in groups (narrower, the row would not fit the column
+          and the page would scroll sideways); below, every page in one menu that pushes the page
+          down, so nothing hides off the edge of the screen. */}
         <nav
           aria-label="Dashboard"
-          className="mx-auto max-w-6xl px-4 pb-2 text-sm lg:pb-0"
+          className="mx-auto max-w-6xl px-4 pb-2 text-sm xl:pb-0"
           onKeyDown={(event) => {
             if (event.key !== "Escape" || !isPagesOpen) return;
             close();
@@ -81,7 +82,7 @@ export function DashboardNav({
             aria-expanded={isPagesOpen}
             aria-controls="dashboard-pages"
             onClick={() => toggle(PAGES_MENU)}
-            className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-3 py-1.5 font-medium lg:hidden dark:border-slate-600"
+            className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-3 py-1.5 font-medium xl:hidden dark:border-slate-600"
           >
             <svg aria-hidden="true" viewBox="0 0 16 16" className="size-4 fill-current">
               <path
@@ -96,7 +97,7 @@ export function DashboardNav({
           </button>
           <ul
             id="dashboard-pages"
-            className={`${isPagesOpen ? "block" : "hidden"} mt-2 lg:mt-0 lg:flex lg:items-center lg:gap-1 lg:whitespace-nowrap`}
+            className={`${isPagesOpen ? "block" : "hidden"} mt-2 xl:mt-0 xl:flex xl:items-center xl:gap-1 xl:whitespace-nowrap`}
           >
             {entries.map((entry) => {
               if (entry.kind === "group")
@@ -118,7 +119,7 @@ export function DashboardNav({
                     href={entry.link.href}
                     aria-current={isActive ? "page" : undefined}
                     onClick={close}
-                    className={`${listLinkClass(isActive)} lg:inline-block lg:border-b-2 lg:border-l-0`}
+                    className={`${listLinkClass(isActive)} xl:inline-block xl:border-b-2 xl:border-l-0 xl:px-2`}
                   >
                     {entry.link.label}
                     <LinkPending />

@@ -36,7 +36,7 @@ export function NavGroup({
   const hasCurrent = links.some((link) => link.href === current);
   return (
     <li
-      className="lg:relative"
+      className="xl:relative"
       onKeyDown={(event) => {
         if (event.key !== "Escape" || !isOpen) return;
         onClose();
@@ -48,7 +48,7 @@ export function NavGroup({
     >
       <span
         id={`${id}-label`}
-        className="block px-3 pt-3 pb-1 text-xs font-semibold uppercase tracking-wide text-slate-600 lg:hidden dark:text-slate-400"
+        className="block px-3 pt-3 pb-1 text-xs font-semibold uppercase tracking-wide text-slate-600 xl:hidden dark:text-slate-400"
       >
         {label}
       </span>
@@ -58,7 +58,7 @@ export function NavGroup({
         aria-expanded={isOpen}
         aria-controls={`${id}-links`}
         onClick={onToggle}
-        className={`hidden items-center gap-1 border-b-2 px-3 py-2 lg:inline-flex ${hasCurrent ? "border-indigo-700 font-semibold dark:border-indigo-300" : "border-transparent hover:border-slate-300"}`}
+        className={`hidden items-center gap-1 border-b-2 px-2 py-2 xl:inline-flex ${hasCurrent ? "border-indigo-700 font-semibold dark:border-indigo-300" : "border-transparent hover:border-slate-300"}`}
       >
         {label}
         <svg
@@ -72,7 +72,7 @@ export function NavGroup({
       <ul
         id={`${id}-links`}
         aria-labelledby={`${id}-label`}
-        className={`${isOpen ? "lg:block" : "lg:hidden"} pl-3 lg:absolute lg:pl-0 lg:top-full lg:left-0 lg:z-20 lg:min-w-44 lg:rounded-md lg:border lg:border-slate-200 lg:bg-white lg:py-1 lg:shadow-lg lg:dark:border-slate-700 lg:dark:bg-slate-900`}
+        className={`${isOpen ? "xl:block" : "xl:hidden"} pl-3 xl:absolute xl:pl-0 xl:top-full xl:left-0 xl:z-20 xl:min-w-44 xl:rounded-md xl:border xl:border-slate-200 xl:bg-white xl:py-1 xl:shadow-lg xl:dark:border-slate-700 xl:dark:bg-slate-900`}
       >
         {links.map((link) => (
           <li key={link.href}>

@@ -34,6 +34,19 @@ test.describe("dashboard navigation", () => {
       .evaluateAll((items) => items.map((item) => Math.round(item.getBoundingClientRect().top)));
     expect(tops.length).toBeGreaterThan(5);
     expect(new Set(tops).size, `entries at heights ${tops.join(", ")}`).toBe(1);
+    // The row fits its column, and so the page: nothing past the right edge.
+    const row = await nav
+      .locator(":scope > ul")
+      .evaluate((list) => ({ needed: list.scrollWidth, column: list.clientWidth }));
+    expect(row.needed, `the row needs ${row.needed} px of ${row.column}`).toBeLessThanOrEqual(row.column);
+    await expectNoSidewaysScroll(page);
+    // A desktop window narrower than the row needs gets the one menu instead, and no sideways scroll.
+    for (const width of [1024, 1180]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expect(nav.getByRole("button", { name: "Menu" })).toBeVisible();
+      await expectNoSidewaysScroll(page);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
     // An owner in the sandbox may open every page: none is left out, each appears once.
     expect((await allLinkLabels(page)).sort()).toEqual(DASHBOARD_PAGES.map((p) => p.label).sort());
     await expect(nav.getByRole("link", { name: "Overview" })).toHaveAttribute("aria-current", "page");
