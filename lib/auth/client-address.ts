@@ -24,12 +24,14 @@ export function normalise(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
 }
 
 /**
- * A peer address as text (normalised, UNKNOWN_ADDRESS if not an address), and parsed, each kept for the
- * last peer asked: a keep-alive client, or the proxy in front, asks for the same one request after
- * request, and parsing it is most of the work.
+ * A peer address parsed (normalised; null if not an address) and as text (UNKNOWN_ADDRESS if not an
+ * address), kept for the last peer asked: a keep-alive client, or the proxy in front, asks for the same
+ * one request after request, and parsing it is most of the work.
  */
-const peerText = keepLast((text) => normalise(text)?.toString() ?? UNKNOWN_ADDRESS);
-const peerAddress = keepLast(normalise);
+const parsedPeer = keepLast((peer) => {
+  const address = normalise(peer);
+  return { address, text: address?.toString() ?? UNKNOWN_ADDRESS };
+});
 
 /** Whether `address` is inside one of `ranges` (an IPv4 address is never inside an IPv6 range). */
 export function isInRanges(address: ipaddr.IPv4 | ipaddr.IPv6, ranges: Range[]): boolean {
@@ -58,7 +60,7 @@ export function isTrustedPeer(input: {
   const proxies = proxyRanges(input.trustedProxies);
   // No proxy trusted (the default): no peer is, and its address need not be parsed.
   if (proxies.length === 0 || !input.peer) return false;
-  const peer = peerAddress(input.peer);
+  const peer = parsedPeer(input.peer).address;
   return peer !== null && isInRanges(peer, proxies);
 }
 
@@ -76,12 +78,11 @@ export function clientAddress(input: {
 }): string {
   if (!input.peer) return UNKNOWN_ADDRESS;
   const proxies = proxyRanges(input.trustedProxies);
-  if (proxies.length === 0 || !input.forwardedFor) return peerText(input.peer);
-  const peer = peerAddress(input.peer);
-  if (!peer) return UNKNOWN_ADDRESS;
-  if (!isInRanges(peer, proxies)) return peer.toString();
+  const peer = parsedPeer(input.peer);
+  if (proxies.length === 0 || !input.forwardedFor) return peer.text;
+  if (!peer.address || !isInRanges(peer.address, proxies)) return peer.text;
   const hops = input.forwardedFor.split(",").map((hop) => hop.trim());
-  let client = peer;
+  let client = peer.address;
   for (const hop of hops.reverse()) {
     const address = normalise(hop);
     // A hop a trusted proxy wrote that is not an address: stop at the last one we could read.
