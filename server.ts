@@ -17,6 +17,7 @@ import { listenAddress } from "@/server/listen-address";
 import { loadApiRoutes } from "@/server/load-compiled-route";
 import { printBanner } from "@/server/print-banner";
 import { quietBrokenPipes } from "@/server/quiet-broken-pipes";
+import { switchOffStoresWhenIdle } from "@/server/shared-async-local-storage";
 import { applySourceMapSetting } from "@/server/source-maps";
 
 /**
@@ -29,6 +30,13 @@ const projectDir = path.dirname(fileURLToPath(import.meta.url));
 
 /** While stopping, how long a keep-alive connection may stay silent before it is closed. */
 const IDLE_CLOSE_MS = 5_000;
+
+/**
+ * How long after the last request that used them the request stores are switched off, taking Node's
+ * promise hooks off every API request (server/shared-async-local-storage.ts): time for what a page
+ * leaves running after its response closed.
+ */
+const STORES_IDLE_MS = 2_000;
 
 function cannotStart(reason: string): never {
   console.error(`Kassa could not start: ${reason}`);
@@ -43,6 +51,7 @@ async function startEngine(engine: EngineClient): Promise<EngineStarted> {
 
 async function main(): Promise<void> {
   quietBrokenPipes();
+  switchOffStoresWhenIdle(STORES_IDLE_MS);
   const isDev = process.env.NODE_ENV !== "production";
   applySourceMapSetting(process.env, isDev);
   applyHeapGrowthSetting(process.env);

@@ -9,6 +9,7 @@ import { requestContextStorage } from "./request-context";
 import { setRouteHandlerHeaders } from "./route-handler-headers";
 import { sendInternalError } from "./send-internal-error";
 import { headerReader, serveApiRoute, serveDirect } from "./serve-api-route";
+import { holdStores } from "./shared-async-local-storage";
 import { stripApiTrailingSlash } from "./strip-api-trailing-slash";
 
 type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -98,6 +99,11 @@ function refuseUncappedAuthBody(req: IncomingMessage, res: ServerResponse, limit
  */
 export function createRequestHandler(options: RequestHandlerOptions) {
   const storage = requestContextStorage();
+  // Next.js renders and streams with its stores until the response closes: they stay on till then.
+  const handleNext: NextHandler = (req, res) => {
+    res.once("close", holdStores());
+    return options.handleNext(req, res);
+  };
   // Every request waits for the engine; once it is there, without an await of its own.
   let isEngineReady = false;
   options.engine.then(
@@ -115,7 +121,7 @@ export function createRequestHandler(options: RequestHandlerOptions) {
     if (pathname === ENGINE_PATH || pathname.startsWith(`${ENGINE_PATH}/`)) {
       const token = req.headers[ENGINE_TOKEN_HEADER];
       const isOwnCall = options.loopbackEngineToken !== undefined && token === options.loopbackEngineToken;
-      return isOwnCall ? options.handleNext(req, res) : notFound(res);
+      return isOwnCall ? handleNext(req, res) : notFound(res);
     }
     if (pathname === CLI_BRIDGE_PATH) {
       const token = req.headers[CLI_TOKEN_HEADER];
@@ -151,10 +157,12 @@ export function createRequestHandler(options: RequestHandlerOptions) {
         };
         return serveDirect(direct, call, res);
       }
-      // The peer too: API key allowlists and the audit trail judge the client address.
+      // The peer too: API key allowlists and the audit trail judge the client address. The stores
+      // are held until the handler has answered: an event stream's body, written for minutes, reads none.
+      const release = holdStores();
       return storage.run(
         { requestId, rawBody: body, bodyTooLarge: isTooLarge, peerAddress: req.socket.remoteAddress },
-        () => serveApiRoute(api, req, res),
+        () => serveApiRoute(api, req, res, release),
       );
     }
     // Next.js drops the body of a GET, and GET /api/v2/transactions/info carries one: buffer it
@@ -164,12 +172,10 @@ export function createRequestHandler(options: RequestHandlerOptions) {
       if (isTooLarge) res.setHeader("connection", "close");
       return storage.run(
         { requestId, rawBody: body, bodyTooLarge: isTooLarge, peerAddress: req.socket.remoteAddress },
-        () => options.handleNext(req, res),
+        () => handleNext(req, res),
       );
     }
-    return storage.run({ requestId, peerAddress: req.socket.remoteAddress }, () =>
-      options.handleNext(req, res),
-    );
+    return storage.run({ requestId, peerAddress: req.socket.remoteAddress }, () => handleNext(req, res));
   };
 
   return (req: IncomingMessage, res: ServerResponse) => {

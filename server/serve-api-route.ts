@@ -128,19 +128,28 @@ export async function serveDirect(
   res.end(reply.body);
 }
 
-/** Calls the matched route handler with a Web Request built from the Node request and writes its Response. */
+/**
+ * Calls the matched route handler with a Web Request built from the Node request and writes its
+ * Response; `handled` is called once the handler has answered or thrown, before the body is written.
+ */
 export async function serveApiRoute(
   match: ApiMatch,
   req: IncomingMessage,
   res: ServerResponse,
+  handled: () => void = () => {},
 ): Promise<void> {
   const signal = clientGoneSignal(res);
-  const request = new Request(`${requestOrigin(req)}${req.url ?? "/"}`, {
-    method: req.method,
-    headers: toHeaders(req),
-    signal,
-  });
-  const response = await match.handler(request, { params: Promise.resolve(match.params) });
+  let response: Response;
+  try {
+    const request = new Request(`${requestOrigin(req)}${req.url ?? "/"}`, {
+      method: req.method,
+      headers: toHeaders(req),
+      signal,
+    });
+    response = await match.handler(request, { params: Promise.resolve(match.params) });
+  } finally {
+    handled();
+  }
   if (signal.aborted) {
     await response.body?.cancel().catch(() => {});
     return;

@@ -76,6 +76,54 @@ export class SharedAsyncLocalStorage<T> {
 }
 
 /**
+ * Stores switched off while no request needs them (docs/decisions/one-async-context.md, "Switched off
+ * when idle"). Once switched on, Node 20's one real storage runs promise hooks for every promise of the
+ * process, API requests on the plain path included, which need no store: about 24 µs of an
+ * `accounts/list`. The server holds the stores for each request that uses them (Next.js's pages and
+ * routes, the fast path's Web entry); when none has held them for `idleMs`, the real storage is
+ * disabled, which takes Node's hooks off, and the next `run` switches it on again. Work a request left
+ * running past that (nothing Kassa's code or Next.js's reads a store there) sees no store, as work
+ * started outside any request does. Without switchOffStoresWhenIdle (the worker, the tests), stores
+ * stay on as Node's do.
+ */
+let holds = 0;
+let idleMs: number | undefined;
+let idleTimer: NodeJS.Timeout | undefined;
+
+function switchOffIfIdle(): void {
+  idleTimer = undefined;
+  if (holds === 0) frames.disable();
+}
+
+function armIdleTimer(): void {
+  if (idleMs === undefined || holds > 0 || idleTimer) return;
+  idleTimer = setTimeout(switchOffIfIdle, idleMs);
+  idleTimer.unref();
+}
+
+/** Switches the stores off once no request has held them for `ms` (from now on, and each time after). */
+export function switchOffStoresWhenIdle(ms: number): void {
+  idleMs = ms;
+  armIdleTimer();
+}
+
+/** Keeps the stores on until the returned release is called (once; later calls do nothing). */
+export function holdStores(): () => void {
+  holds++;
+  if (idleTimer) {
+    clearTimeout(idleTimer);
+    idleTimer = undefined;
+  }
+  let isReleased = false;
+  return () => {
+    if (isReleased) return;
+    isReleased = true;
+    holds--;
+    armIdleTimer();
+  };
+}
+
+/**
  * Makes every AsyncLocalStorage created from now on a SharedAsyncLocalStorage: Next.js's (it takes
  * `globalThis.AsyncLocalStorage` when set) and everything that reads `node:async_hooks`, React's
  * server renderer among them. Call before Next.js is imported; storages created earlier stay Node's.

@@ -191,4 +191,22 @@ describe("SharedAsyncLocalStorage", () => {
     expect(child.stderr).toBe("");
     expect(JSON.parse(child.stdout)).toEqual({ esm: true, cjs: true, global: true, seen: "store" });
   });
+
+  // The server switches the stores off when no request holds them, so that API requests on the plain
+  // path stop paying Node's promise hooks after a page; a held request keeps its store however long.
+  it("switches the stores off once no request holds them, and on again for the next", () => {
+    const child = spawnSync(process.execPath, [...TSX_FLAGS, "tests/unit/fixtures/stores-switch-off.ts"], {
+      cwd: path.resolve(import.meta.dirname, "../.."),
+      encoding: "utf8",
+    });
+    expect(child.stderr).toBe("");
+    expect(JSON.parse(child.stdout)).toEqual({
+      heldRequest: "held",
+      hooksOnWhileHeld: true,
+      hooksOffWhenIdle: true,
+      storeOutside: "none",
+      nextRequest: ["again", "again", "again", "again", true],
+      workLeftRunning: "none",
+    });
+  });
 });
