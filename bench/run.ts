@@ -266,7 +266,8 @@ async function measure(database: string) {
         await startServer(contender.port, { ...env, ...contender.env, KASSA_DATA_DIR: dir }, contender.entry),
       );
       // As in production, where one process serves the dashboard and the API: a page switches on
-      // Next's and React's request storages, which every later promise of the process carries.
+      // Next's and React's request storages. The server switches them off two seconds after the last
+      // request that used them (docs/decisions/one-async-context.md), before the first measured turn.
       if (contender.entry === "server.ts") await servePage(contender.port);
     }
     const rows: Row[] = [];
