@@ -136,7 +136,7 @@ export async function serveApiRoute(
   match: ApiMatch,
   req: IncomingMessage,
   res: ServerResponse,
-  handled: () => void = () => {},
+  handled: () => void,
 ): Promise<void> {
   const signal = clientGoneSignal(res);
   let response: Response;

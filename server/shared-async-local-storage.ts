@@ -90,14 +90,15 @@ let holds = 0;
 let idleMs: number | undefined;
 let idleTimer: NodeJS.Timeout | undefined;
 
-function switchOffIfIdle(): void {
+/** Armed only while nothing holds the stores; a hold clears it. */
+function switchOff(): void {
   idleTimer = undefined;
-  if (holds === 0) frames.disable();
+  frames.disable();
 }
 
 function armIdleTimer(): void {
   if (idleMs === undefined || holds > 0 || idleTimer) return;
-  idleTimer = setTimeout(switchOffIfIdle, idleMs);
+  idleTimer = setTimeout(switchOff, idleMs);
   idleTimer.unref();
 }
 

@@ -109,6 +109,7 @@ describe(`one engine behind both API paths on ${driver}`, () => {
     expect(await page.text()).toContain("<html");
     expect(events().slice(before, before + 1)).toEqual(["[async-storage] switched on"]);
   });
+
   // A customer on the checkout keeps its event stream open for minutes: the stream's route holds the
   // stores while it answers, not while its body is written, or one open checkout would keep them on.
   it("switches the stores off while a checkout's event stream stays open", async () => {

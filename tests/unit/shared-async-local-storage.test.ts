@@ -153,6 +153,16 @@ async function traceOf(Storage: Storage, scenario: (Storage: Storage, trace: Tra
   return trace;
 }
 
+/** Runs a fixture that changes the process's async_hooks in a process of its own: its JSON output, no stderr. */
+function fixtureOutput(name: string): unknown {
+  const child = spawnSync(process.execPath, [...TSX_FLAGS, `tests/unit/fixtures/${name}`], {
+    cwd: path.resolve(import.meta.dirname, "../.."),
+    encoding: "utf8",
+  });
+  expect(child.stderr).toBe("");
+  return JSON.parse(child.stdout);
+}
+
 describe("SharedAsyncLocalStorage", () => {
   const shared = SharedAsyncLocalStorage as unknown as Storage;
 
@@ -183,24 +193,18 @@ describe("SharedAsyncLocalStorage", () => {
   // server imports it: all three must be the shared class once the install has run (on Node 22 the
   // module's export is a getter, which an assignment would not replace).
   it("installs itself where Next.js, React and the server take AsyncLocalStorage from", () => {
-    const child = spawnSync(
-      process.execPath,
-      [...TSX_FLAGS, "tests/unit/fixtures/install-shared-storage.ts"],
-      { cwd: path.resolve(import.meta.dirname, "../.."), encoding: "utf8" },
-    );
-    expect(child.stderr).toBe("");
-    expect(JSON.parse(child.stdout)).toEqual({ esm: true, cjs: true, global: true, seen: "store" });
+    expect(fixtureOutput("install-shared-storage.ts")).toEqual({
+      esm: true,
+      cjs: true,
+      global: true,
+      seen: "store",
+    });
   });
 
   // The server switches the stores off when no request holds them, so that API requests on the plain
   // path stop paying Node's promise hooks after a page; a held request keeps its store however long.
   it("switches the stores off once no request holds them, and on again for the next", () => {
-    const child = spawnSync(process.execPath, [...TSX_FLAGS, "tests/unit/fixtures/stores-switch-off.ts"], {
-      cwd: path.resolve(import.meta.dirname, "../.."),
-      encoding: "utf8",
-    });
-    expect(child.stderr).toBe("");
-    expect(JSON.parse(child.stdout)).toEqual({
+    expect(fixtureOutput("stores-switch-off.ts")).toEqual({
       heldRequest: "held",
       hooksOnWhileHeld: true,
       hooksOffWhenIdle: true,
